@@ -1,0 +1,249 @@
+"""The values that cross paperscope's module boundaries.
+
+Everything here is a frozen dataclass made of plain Python values, so a result can be
+handed from a worker thread to the UI, cached, compared in tests or dumped to JSON without
+dragging a live Whoosh searcher (which dies when it is closed) along with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Literal
+
+__all__ = [
+    "Source",
+    "Label",
+    "Paper",
+    "LoadWarning",
+    "Library",
+    "Segment",
+    "Snippet",
+    "SearchRequest",
+    "Hit",
+    "FacetCount",
+    "SearchResult",
+    "SortOrder",
+    "replace",
+]
+
+SortOrder = Literal["relevance", "year", "title"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a paper's text was read from, so the user can go back to the file.
+
+    Attributes:
+        path: the file as the user named it (or the bundled file's name).
+        line: 1-based line where the paragraph or entry starts, when known.
+        paragraph: 0-based paragraph index in a plain-text abstract list, when it is one.
+    """
+
+    path: str
+    line: int | None = None
+    paragraph: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.paragraph is not None:
+            where += f" (paragraph {self.paragraph})"
+        return where
+
+
+@dataclass(frozen=True)
+class Label:
+    """A facet value given to a paper, with the reason, so every label can be explained.
+
+    Attributes:
+        value: the facet id (`training`, `nvidia-gpu`, ...).
+        reason: why it was given: `matched "KV cache"`, `from the source`, `implied by nvidia-gpu`.
+    """
+
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One distinct paper, however many files and paragraphs its text came from.
+
+    Null-ish fields mean "not known": a citation must never invent them.
+    """
+
+    id: str  # stable, unique, shell-safe: [a-z0-9][a-z0-9._-]*
+    title: str
+    title_inferred: bool = False  # True when no real title is known and `title` was derived
+    short_name: str | None = None  # the system's name, e.g. "DynaPipe"
+    authors: tuple[str, ...] = ()  # full names, "Given Family"
+    authors_complete: bool = True  # False when the list was cut ("et al.")
+    year: int | None = None
+    month: int | None = None
+    venue: str | None = None  # the venue as a human reads it, free text
+    entry_type: str = "misc"  # BibTeX entry type: article, inproceedings, misc, ...
+    booktitle: str | None = None
+    journal: str | None = None
+    volume: str | None = None
+    number: str | None = None
+    pages: str | None = None  # "542--559" style is not required: "542-559" is fine
+    publisher: str | None = None
+    doi: str | None = None
+    arxiv: str | None = None
+    url: str | None = None
+    abstract: str = ""
+    keywords: tuple[str, ...] = ()  # as the source gave them; may map to facet values
+    sources: tuple[Source, ...] = ()
+    related: tuple[str, ...] = ()  # ids of linked but distinct versions
+    citation_key: str | None = None  # the source's own key (BibTeX), when it had one
+    note: str | None = None  # curated remark, e.g. why a title is inferred
+    topics: tuple[Label, ...] = ()  # set by the tagger
+    hardware: tuple[Label, ...] = ()  # set by the tagger, parents included
+
+    @property
+    def topic_ids(self) -> tuple[str, ...]:
+        return tuple(label.value for label in self.topics)
+
+    @property
+    def hardware_ids(self) -> tuple[str, ...]:
+        return tuple(label.value for label in self.hardware)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; `Paper.from_dict` reverses it exactly."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Paper:
+        """Rebuild a paper from `to_dict` output (for example a stored index field)."""
+        known = {f.name for f in fields(cls)}
+        values = {key: value for key, value in data.items() if key in known}
+        for name in ("authors", "keywords", "related"):
+            if name in values:
+                values[name] = tuple(values[name])
+        if "sources" in values:
+            values["sources"] = tuple(Source(**s) for s in values["sources"])
+        for name in ("topics", "hardware"):
+            if name in values:
+                values[name] = tuple(Label(**label) for label in values[name])
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class LoadWarning:
+    """Something in the user's input that was skipped or repaired, said in one line."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Library:
+    """The papers loaded from a set of inputs, and what went wrong while loading them.
+
+    Attributes:
+        papers: distinct papers, in a stable order.
+        warnings: one line per problem; the loadable rest is in `papers`.
+        files: every file that was read, so the index can tell when to rebuild.
+    """
+
+    papers: tuple[Paper, ...]
+    warnings: tuple[LoadWarning, ...] = ()
+    files: tuple[str, ...] = ()
+
+    def by_id(self) -> dict[str, Paper]:
+        return {paper.id: paper for paper in self.papers}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of snippet text; `highlighted` runs matched the query."""
+
+    text: str
+    highlighted: bool = False
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """Highlighted text as plain segments, never markup, so untrusted text stays literal."""
+
+    segments: tuple[Segment, ...] = ()
+
+    @property
+    def plain(self) -> str:
+        return "".join(segment.text for segment in self.segments)
+
+    def marked(self, before: str = "**", after: str = "**") -> str:
+        """The text with highlighted runs wrapped, for the command line."""
+        return "".join(
+            f"{before}{s.text}{after}" if s.highlighted else s.text for s in self.segments
+        )
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Everything that decides a search result; equal requests give equal results.
+
+    Selections are OR within one facet and AND across facets.
+    """
+
+    query: str = ""
+    topics: frozenset[str] = frozenset()
+    hardware: frozenset[str] = frozenset()
+    years: frozenset[int] = frozenset()
+    venues: frozenset[str] = frozenset()
+    authors: frozenset[str] = frozenset()
+    year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
+    sort: SortOrder = "relevance"
+    limit: int = 50
+    as_you_type: bool = False  # the last, unfinished word matches as a prefix
+
+    @property
+    def filter_count(self) -> int:
+        count = sum(
+            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors)
+        )
+        return count + (1 if self.year_range else 0)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked paper in a result."""
+
+    paper: Paper
+    score: float
+    matched_fields: tuple[str, ...] = ()
+    snippet: Snippet = field(default_factory=Snippet)  # abstract fragments
+    title: Snippet = field(default_factory=Snippet)  # the title, highlighted
+
+
+@dataclass(frozen=True)
+class FacetCount:
+    """How many matching papers carry one facet value, given the other facets' selections."""
+
+    facet: str  # "topic", "hardware", "year", "venue", "author"
+    value: str
+    label: str
+    count: int
+    selected: bool = False
+    parent: str | None = None  # for the hardware hierarchy
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search returns: ranked hits, totals and the facet counts over all matches."""
+
+    request: SearchRequest
+    total: int
+    hits: tuple[Hit, ...]
+    facets: dict[str, tuple[FacetCount, ...]]
+    elapsed_ms: float = 0.0
+    notice: str | None = None  # e.g. "Could not parse the query; searched the words instead"
+    correction: str | None = None  # "did you mean" query, when nothing matched
+    partial: bool = False  # a short prefix was capped to its most frequent expansions
+    terms: tuple[str, ...] = ()  # the query's words as matched, for highlighting elsewhere
+    library_size: int = 0

@@ -1,0 +1,75 @@
+"""The `paperscope` command line: starts the app, or runs one command and exits.
+
+Each command group lives in its own module with a `register(subparsers)` function; this
+module only builds the parser, turns user errors into one-line messages with exit 2, and
+starts the app when no command is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from index import __version__
+from tui.cli import cite_cmds, library_cmds, search_cmds
+from tui.cli.context import CliContext, UserError
+
+COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, every subcommand included."""
+    parser = _Parser(
+        prog="paperscope",
+        description="A keyboard-driven terminal browser for research-paper abstracts. "
+        "With no command, starts the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"paperscope {__version__}")
+    parser.add_argument(
+        "--corpus",
+        action="append",
+        type=Path,
+        metavar="PATH",
+        help="a file or folder of papers (plain-text abstracts, BibTeX, JSON, JSON Lines); "
+        "repeatable; replaces the bundled corpus",
+    )
+    parser.add_argument(
+        "--taxonomy",
+        type=Path,
+        metavar="FILE",
+        help="a taxonomy TOML file that extends or overrides the bundled facet vocabulary",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMAND_MODULES:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run paperscope; returns the exit code (0 success, 2 user error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    context = CliContext(corpus=args.corpus, taxonomy=args.taxonomy)
+    try:
+        if args.command is None:
+            from tui.cli.run_app import run_app
+
+            return run_app(context)
+        return int(args.func(context, args))
+    except UserError as error:
+        print(f"paperscope: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,63 @@
+"""What every command needs: the taxonomy, the library and the search engine, loaded once.
+
+Problems in the user's input are printed as one line each on stderr and loading goes on;
+only when nothing at all can be used does a command stop with a `UserError`.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from index.library import load_library
+from index.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
+from tui import paths
+
+if TYPE_CHECKING:
+    from index.engine import SearchEngine
+    from index.models import Library
+
+
+class UserError(Exception):
+    """A problem the user can fix; printed as one line, exit code 2."""
+
+
+class CliContext:
+    """Lazily loads what a command asks for, so `--help` and `styles` stay instant."""
+
+    def __init__(self, corpus: list[Path] | None = None, taxonomy: Path | None = None) -> None:
+        self.corpus = corpus or None
+        self.taxonomy_file = taxonomy
+
+    def warn(self, message: str) -> None:
+        print(f"paperscope: warning: {message}", file=sys.stderr)
+
+    @cached_property
+    def taxonomy(self) -> Taxonomy:
+        extra: list[Path] = []
+        user_file = paths.user_taxonomy_file()
+        if user_file.is_file():
+            extra.append(user_file)
+        if self.taxonomy_file is not None:
+            if not self.taxonomy_file.is_file():
+                raise UserError(f"{self.taxonomy_file}: no such taxonomy file")
+            extra.append(self.taxonomy_file)
+        try:
+            return load_taxonomy(extra)
+        except TaxonomyError as error:
+            raise UserError(str(error)) from None
+
+    @cached_property
+    def library(self) -> Library:
+        library = load_library(self.corpus, self.taxonomy)
+        for warning in library.warnings:
+            self.warn(str(warning))
+        if not library.papers:
+            where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
+            raise UserError(f"no papers could be loaded from {where}")
+        return library
+
+    def paper_ids(self) -> list[str]:
+        return [paper.id for paper in self.library.papers]

@@ -1,0 +1,118 @@
+"""`paperscope list` and `paperscope show`: the library as loaded, one paper or all."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from index.models import Paper
+from tui.cli.context import CliContext, UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Adds `list` and `show` to the parser."""
+    list_parser = subparsers.add_parser("list", help="list every paper in the library")
+    list_parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    list_parser.set_defaults(func=list_papers)
+
+    show_parser = subparsers.add_parser("show", help="everything known about one paper")
+    show_parser.add_argument("id", metavar="ID", help="the paper's id (see `list`)")
+    show_parser.add_argument("--json", action="store_true", help="one JSON object")
+    show_parser.set_defaults(func=show_paper)
+
+
+def paper_summary(paper: Paper) -> dict[str, Any]:
+    """The JSON keys every command that lists papers shares (`list --json`, `search --json`)."""
+    return {
+        "id": paper.id,
+        "title": paper.title,
+        "title_inferred": paper.title_inferred,
+        "short_name": paper.short_name,
+        "authors": list(paper.authors),
+        "authors_complete": paper.authors_complete,
+        "year": paper.year,
+        "venue": paper.venue,
+        "doi": paper.doi,
+        "arxiv": paper.arxiv,
+        "url": paper.url,
+        "topics": list(paper.topic_ids),
+        "hardware": list(paper.hardware_ids),
+        "sources": [str(source) for source in paper.sources],
+    }
+
+
+def paper_details(paper: Paper) -> dict[str, Any]:
+    """`paper_summary` plus every other known field and the reason for each label."""
+    details = paper.to_dict()
+    details.update(paper_summary(paper))
+    details["topic_reasons"] = {label.value: label.reason for label in paper.topics}
+    details["hardware_reasons"] = {label.value: label.reason for label in paper.hardware}
+    details.pop("topics_labels", None)
+    return details
+
+
+def _short_authors(paper: Paper, limit: int = 3) -> str:
+    names = list(paper.authors[:limit])
+    if len(paper.authors) > limit or (names and not paper.authors_complete):
+        names.append("et al.")
+    return ", ".join(names) if names else "(authors unknown)"
+
+
+def list_papers(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints every paper: a readable line each, or JSON Lines."""
+    out = sys.stdout
+    for paper in context.library.papers:
+        if args.json:
+            out.write(json.dumps(paper_summary(paper), ensure_ascii=False) + "\n")
+        else:
+            year = paper.year if paper.year is not None else "n.d."
+            marker = " [title inferred]" if paper.title_inferred else ""
+            out.write(f"{paper.id:<34} {year}  {paper.title}{marker}\n")
+    return 0
+
+
+def find_paper(context: CliContext, paper_id: str) -> Paper:
+    """The paper with that id, or a `UserError` that suggests close ids."""
+    papers = context.library.by_id()
+    if paper_id in papers:
+        return papers[paper_id]
+    import difflib
+
+    close = difflib.get_close_matches(paper_id, list(papers), n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; see `paperscope list`"
+    raise UserError(f"unknown paper id {paper_id!r}{hint}")
+
+
+def show_paper(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints one paper with every field, the sources and the reason for each label."""
+    paper = find_paper(context, args.id)
+    if args.json:
+        print(json.dumps(paper_details(paper), ensure_ascii=False, indent=2))
+        return 0
+    lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
+    lines.append("  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al."))
+    rows = [
+        ("id", paper.id),
+        ("short name", paper.short_name),
+        ("year", paper.year),
+        ("venue", paper.venue),
+        ("type", paper.entry_type),
+        ("pages", paper.pages),
+        ("doi", paper.doi),
+        ("arxiv", paper.arxiv),
+        ("url", paper.url),
+        ("keywords", ", ".join(paper.keywords) or None),
+        ("related", ", ".join(paper.related) or None),
+        ("note", paper.note),
+    ]
+    lines += [f"{name:>11}: {value}" for name, value in rows if value not in (None, "")]
+    for title, labels in (("topics", paper.topics), ("hardware", paper.hardware)):
+        lines.append(f"{title:>11}: " + (", ".join(l.value for l in labels) or "(none)"))
+        lines += [f"{'':>13}{label.value}: {label.reason}" for label in labels]
+    lines.append(f"{'sources':>11}: " + "; ".join(str(source) for source in paper.sources))
+    lines.append("")
+    lines.append(paper.abstract or "(no abstract)")
+    print("\n".join(lines))
+    return 0
