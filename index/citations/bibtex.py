@@ -1,0 +1,171 @@
+"""BibTeX and BibLaTeX entries that compile, and parse back to the facts they came from.
+
+Two things go wrong with hand-made .bib entries and both are handled here: characters
+that are special to LaTeX (`&`, `%`, `_`, `#`, `$`, braces) break the build, and BibTeX
+styles lowercase titles, which turns "DynaPipe" into "Dynapipe" unless it is braced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from index.citations.fields import (
+    ascii_fold,
+    cited_title,
+    container,
+    kind,
+    notes,
+    page_range,
+    split_name,
+)
+from index.models import Paper
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(char) for char in _LATEX_SPECIALS))
+_WORD_RE = re.compile(r"(\S+)")
+# Punctuation that stays outside the protecting braces, so "{DynaPipe}:" not "{DynaPipe:}".
+_EDGE_PUNCT = "\"'()[]:;,.!?"
+
+_BIBTEX_TYPES = {
+    "conference": "inproceedings",
+    "journal": "article",
+    "preprint": "misc",
+    "book": "book",
+    "chapter": "incollection",
+    "thesis": "phdthesis",
+    "report": "techreport",
+    "misc": "misc",
+}
+_BIBLATEX_TYPES = {**_BIBTEX_TYPES, "preprint": "online", "thesis": "thesis", "report": "report"}
+
+
+def latex_escape(text: str) -> str:
+    """Escapes the characters LaTeX would otherwise read as commands or comments."""
+    return _SPECIAL_RE.sub(lambda match: _LATEX_SPECIALS[match.group()], text)
+
+
+def _needs_protection(word: str) -> bool:
+    """A capital after a part's first letter ("DynaPipe", "GPUs", "HAWQ-V3", "3D") is deliberate.
+
+    Parts are split at hyphens and symbols, so a title-cased "Long-Context" stays free
+    for the style to lowercase.
+    """
+    parts = re.split(r"[^0-9A-Za-z]+", ascii_fold(word))
+    return any(char.isupper() for part in parts for char in part[1:])
+
+
+def protect_title(title: str) -> str:
+    """Escapes a title and braces the words whose capitals a style must not lowercase."""
+
+    def protect(match: re.Match[str]) -> str:
+        word = match.group(1)
+        start, end = 0, len(word)
+        while start < end and word[start] in _EDGE_PUNCT:
+            start += 1
+        while end > start and word[end - 1] in _EDGE_PUNCT:
+            end -= 1
+        core = word[start:end]
+        escaped = latex_escape(core)
+        if core and _needs_protection(core):
+            escaped = "{" + escaped + "}"
+        return latex_escape(word[:start]) + escaped + latex_escape(word[end:])
+
+    return _WORD_RE.sub(protect, title)
+
+
+def bibtex_names(paper: Paper) -> str | None:
+    """"Family, Given and ..." (unambiguous for multi-word names), `and others` if cut."""
+    if not paper.authors:
+        return None
+    names = []
+    for full in paper.authors:
+        name = split_name(full)
+        parts = [name.family_full]
+        if name.suffix:
+            parts.append(name.suffix)
+        if name.given:
+            parts.append(name.given)
+        names.append(latex_escape(", ".join(parts)))
+    if not paper.authors_complete:
+        names.append("others")
+    return " and ".join(names)
+
+
+def _raw(value: str) -> str:
+    """DOIs and URLs are verbatim fields: keep them as typed, only keep braces balanced."""
+    return value.replace("{", "%7B").replace("}", "%7D")
+
+
+def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
+    """The (field, value) pairs of an entry, already escaped, in a conventional order."""
+    paper_kind = kind(paper)
+    biblatex = dialect == "biblatex"
+    fields: list[tuple[str, str | None]] = [
+        ("author", bibtex_names(paper)),
+        ("title", protect_title(cited_title(paper))),
+    ]
+    venue = container(paper)
+    if venue is not None:
+        if paper_kind == "journal":
+            fields.append(("journaltitle" if biblatex else "journal", latex_escape(venue)))
+        else:
+            fields.append(("booktitle", latex_escape(venue)))
+    if biblatex:
+        if paper.year is not None:
+            month = f"-{paper.month:02d}" if paper.month else ""
+            fields.append(("date", f"{paper.year}{month}"))
+    else:
+        fields.append(("year", str(paper.year) if paper.year is not None else None))
+        fields.append(("month", str(paper.month) if paper.month else None))
+    first, last = page_range(paper)
+    fields += [
+        ("volume", latex_escape(paper.volume) if paper.volume else None),
+        ("number", latex_escape(paper.number) if paper.number else None),
+        ("pages", f"{first}--{last}" if first and last else first),
+        ("publisher", latex_escape(paper.publisher) if paper.publisher else None),
+        ("doi", _raw(paper.doi) if paper.doi else None),
+    ]
+    if paper.arxiv:
+        fields.append(("eprint", _raw(paper.arxiv)))
+        fields.append(("eprinttype", "arxiv") if biblatex else ("archiveprefix", "arXiv"))
+    fields.append(("url", _raw(paper.url) if paper.url else None))
+    remarks = notes(paper)
+    fields.append(("note", latex_escape("; ".join(remarks)) if remarks else None))
+    return [(name, value) for name, value in fields if value]
+
+
+def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
+    """The entry type the venue calls for; a specific type from the source is kept."""
+    paper_kind = kind(paper)
+    known = paper.entry_type.lower()
+    if paper_kind == "conference" and known in ("inproceedings", "conference"):
+        return "inproceedings"
+    if paper_kind in ("thesis", "report") and not dialect == "biblatex":
+        return known if known in ("mastersthesis", "phdthesis", "techreport") else _BIBTEX_TYPES[paper_kind]
+    table = _BIBLATEX_TYPES if dialect == "biblatex" else _BIBTEX_TYPES
+    return table[paper_kind]
+
+
+def bib_entry(paper: Paper, key: str, dialect: str = "bibtex") -> str:
+    """One entry, fields aligned, ready to paste into a .bib file."""
+    fields = bib_fields(paper, dialect)
+    width = max(len(name) for name, _ in fields)
+    body = ",\n".join(f"  {name:<{width}} = {{{value}}}" for name, value in fields)
+    return f"@{entry_type(paper, dialect)}{{{key},\n{body}\n}}"
+
+
+def bib_entries(papers: Iterable[Paper], keys: dict[str, str], dialect: str = "bibtex") -> str:
+    """Several entries, a blank line apart, in the order given."""
+    return "\n\n".join(bib_entry(paper, keys[paper.id], dialect) for paper in papers)

@@ -1,0 +1,107 @@
+"""Papers as CSL-JSON, the input every CSL processor (citeproc-py, citeproc-js, Zotero) reads.
+
+The same records feed the `csl-json` export and the formatted styles, so APA and the
+exported file can never disagree about a paper's type, container or identifiers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from index.citations.fields import (
+    arxiv_url,
+    cited_title,
+    container,
+    kind,
+    notes,
+    page_range,
+    split_name,
+)
+from index.models import Paper
+
+# CSL 1.0.2 types; "article" is CSL's type for a preprint.
+_CSL_TYPES = {
+    "conference": "paper-conference",
+    "journal": "article-journal",
+    "preprint": "article",
+    "book": "book",
+    "chapter": "chapter",
+    "thesis": "thesis",
+    "report": "report",
+    "misc": "document",
+}
+
+
+def csl_names(paper: Paper) -> list[dict[str, str]]:
+    """Authors as CSL name objects; a one-word name is kept whole as a literal."""
+    names = []
+    for full in paper.authors:
+        name = split_name(full)
+        if not name.given:
+            names.append({"literal": name.family})
+            continue
+        record = {"family": name.family, "given": name.given}
+        if name.particle:
+            record["non-dropping-particle"] = name.particle
+        if name.suffix:
+            record["suffix"] = name.suffix
+        names.append(record)
+    return names
+
+
+def csl_item(paper: Paper, key: str) -> dict[str, Any]:
+    """One CSL-JSON item. Unknown facts are left out, never filled with a guess.
+
+    A preprint gets `publisher: arXiv` and `number: arXiv:ID`, which is how the APA and
+    Chicago styles name a preprint server and its identifier; its URL is the arXiv page.
+    """
+    paper_kind = kind(paper)
+    item: dict[str, Any] = {
+        "id": key,
+        "citation-key": key,
+        "type": _CSL_TYPES[paper_kind],
+        "title": cited_title(paper),
+    }
+    if paper.authors:
+        item["author"] = csl_names(paper)
+    if paper.year is not None:
+        parts = [paper.year] + ([paper.month] if paper.month else [])
+        item["issued"] = {"date-parts": [parts]}
+    venue = container(paper)
+    if venue:
+        item["container-title"] = venue
+    first, last = page_range(paper)
+    if first:
+        item["page"] = f"{first}-{last}" if last else first
+    for name, value in (("volume", paper.volume), ("issue", paper.number)):
+        if value:
+            item[name] = value
+    if paper.publisher:
+        item["publisher"] = paper.publisher
+    if paper.doi:
+        item["DOI"] = paper.doi
+    if paper_kind == "preprint" and paper.arxiv:
+        item.setdefault("publisher", "arXiv")
+        item["number"] = f"arXiv:{paper.arxiv}"
+        item["URL"] = arxiv_url(paper.arxiv)
+    elif paper.url:
+        item["URL"] = paper.url
+    if paper.arxiv:
+        item["archive"] = "arXiv"
+        item["archive_location"] = paper.arxiv
+    if paper.short_name:
+        item["title-short"] = paper.short_name
+    remarks = notes(paper)
+    if remarks:
+        item["note"] = "; ".join(remarks)
+    if paper.abstract:
+        item["abstract"] = paper.abstract
+    return item
+
+
+def csl_json(papers: Sequence[Paper], keys: dict[str, str]) -> str:
+    """A CSL-JSON array (the format is always an array, even for one paper)."""
+    items = [csl_item(paper, keys[paper.id]) for paper in papers]
+    return json.dumps(items, ensure_ascii=False, indent=2)

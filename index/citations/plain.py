@@ -1,0 +1,108 @@
+"""RIS, a Markdown link and a plain-text line: the formats that are not CSL styles.
+
+RIS is a tagged interchange format (reference managers import it), and the Markdown and
+plain lines are for notes and chat, where a full reference would be noise. None of them is
+a citation style with rules to get right, so they are written directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from index.citations.fields import (
+    arxiv_url,
+    best_link,
+    cited_title,
+    container,
+    kind,
+    notes,
+    page_range,
+    split_name,
+)
+from index.models import Paper
+
+_RIS_TYPES = {
+    "conference": "CPAPER",
+    "journal": "JOUR",
+    "preprint": "UNPB",
+    "book": "BOOK",
+    "chapter": "CHAP",
+    "thesis": "THES",
+    "report": "RPRT",
+    "misc": "GEN",
+}
+
+
+def ris_record(paper: Paper, key: str) -> str:
+    """One RIS record, `TY` first and `ER` last, as the format requires.
+
+    RIS cannot say "and others", so a cut author list is stated in a note (`N1`).
+    """
+    first, last = page_range(paper)
+    paper_kind = kind(paper)
+    url = paper.url or (arxiv_url(paper.arxiv) if paper.arxiv else None)
+    tags: list[tuple[str, str | None]] = [("TY", _RIS_TYPES[paper_kind]), ("ID", key)]
+    for full in paper.authors:
+        name = split_name(full)
+        family = ", ".join(p for p in (name.family_full, name.given, name.suffix) if p)
+        tags.append(("AU", family))
+    tags += [
+        ("TI", cited_title(paper)),
+        ("T2", container(paper)),
+        ("PY", str(paper.year) if paper.year is not None else None),
+        ("DA", f"{paper.year}/{paper.month:02d}" if paper.year and paper.month else None),
+        ("VL", paper.volume),
+        ("IS", paper.number),
+        ("SP", first),
+        ("EP", last),
+        ("PB", paper.publisher or ("arXiv" if paper_kind == "preprint" else None)),
+        ("DO", paper.doi),
+        ("UR", url),
+        ("AN", f"arXiv:{paper.arxiv}" if paper.arxiv else None),
+        ("AB", " ".join(paper.abstract.split()) or None),
+    ]
+    tags += [("KW", keyword) for keyword in paper.keywords]
+    tags += [("N1", remark) for remark in notes(paper)]
+    tags.append(("ER", ""))
+    return "\n".join(f"{tag}  - {value}".rstrip() + ("" if tag != "ER" else " ")
+                     for tag, value in tags if value is not None)
+
+
+def ris_records(papers: Sequence[Paper], keys: dict[str, str]) -> str:
+    return "\n\n".join(ris_record(paper, keys[paper.id]) for paper in papers)
+
+
+def _author_line(paper: Paper, limit: int = 3) -> str:
+    names = list(paper.authors[:limit])
+    if not names:
+        return "Unknown authors"
+    if len(paper.authors) > limit or not paper.authors_complete:
+        return ", ".join(names) + " et al."
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _venue_year(paper: Paper) -> str:
+    venue = paper.venue or container(paper) or ("arXiv preprint" if kind(paper) == "preprint" else "")
+    year = str(paper.year) if paper.year is not None else "n.d."
+    if venue and paper.year is not None and year in venue:
+        return venue
+    return f"{venue} {year}".strip()
+
+
+def markdown_link(paper: Paper) -> str:
+    """`[Title](link) - Authors, Venue Year`; the title is plain text when there is no link."""
+    title = cited_title(paper).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    link = best_link(paper)
+    head = f"[{title}]({link})" if link else title
+    return f"{head} - {_author_line(paper)}, {_venue_year(paper)}"
+
+
+def plain_line(paper: Paper) -> str:
+    """Authors, title, venue and year, and the link: one readable line."""
+    parts = [_author_line(paper), cited_title(paper).rstrip(".") + ".", _venue_year(paper) + "."]
+    link = best_link(paper)
+    if link:
+        parts.append(link)
+    return " ".join(parts)
