@@ -1,13 +1,161 @@
-"""PLACEHOLDER until the paper-library issue lands: files -> tagged, merged papers."""
+"""Files -> one clean library: load every input, apply sidecars, merge, give ids, tag.
+
+This is the only entry point the rest of paperscope uses for papers. It never raises for
+the user's mistakes: every problem is a `LoadWarning` in the returned `Library`, and the
+loadable rest is in `papers`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from index.models import Library
+from index.bundled import bundled_corpus_files, bundled_metadata
+from index.dedupe import dedupe, merge_group
+from index.facets import tag_papers
+from index.ids import IdAllocator, paper_slug, slugify, title_words
+from index.loaders import discover, load_file
+from index.loaders.files import SIDECAR_SUFFIX
+from index.loaders.sidecar import SidecarRecord
+from index.models import Library, LoadWarning, Paper, replace
 from index.taxonomy import Taxonomy
+
+__all__ = ["load_library", "input_files"]
+
+
+def input_files(paths: Sequence[Path] | None) -> list[Path]:
+    """The files `load_library(paths, ...)` would read, without parsing them.
+
+    Cheap enough to call on every start, so the index can fingerprint its inputs and
+    decide whether to rebuild. None means the bundled corpus and its metadata.
+    """
+    if paths is None:
+        files = bundled_corpus_files()
+        metadata = bundled_metadata()
+        return files + ([metadata] if metadata.is_file() else [])
+    return discover(paths)[0]
+
+
+def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:
+    if record_file is None:
+        stem = sidecar_path.name[: -len(SIDECAR_SUFFIX)] if sidecar_path.name.endswith(
+            SIDECAR_SUFFIX) else sidecar_path.stem
+        return (sidecar_path.parent / f"{stem}.txt").resolve()
+    return (sidecar_path.parent / record_file).resolve()
+
+
+def _apply_sidecars(
+    papers: list[Paper],
+    origin: dict[tuple[Path, int], int],
+    records: list[tuple[SidecarRecord, Path]],
+    warnings: list[LoadWarning],
+) -> tuple[list[Paper], list[bool]]:
+    """Merge the paragraphs each sidecar record names and set its curated facts.
+
+    Returns the new paper list and, for each paper, whether its id is curated (pinned).
+    """
+    replaced: dict[int, Paper] = {}
+    absorbed: set[int] = set()
+    for record, sidecar_path in records:
+        members = []
+        for file_name, paragraph in record.paragraphs:
+            index = origin.get((_sidecar_target(file_name, sidecar_path), paragraph))
+            if index is not None and index not in absorbed and index not in members:
+                members.append(index)
+        if not members:
+            continue  # its text file was not loaded this time: nothing to enrich
+        group = merge_group([papers[i] for i in members])
+        facts = dict(record.facts)
+        if "authors" not in facts and group.authors:
+            facts["authors_complete"] = group.authors_complete
+        replaced[members[0]] = replace(group, id=record.id, **facts)
+        absorbed.update(members)
+    result, pinned = [], []
+    for i, paper in enumerate(papers):
+        if i in replaced:
+            result.append(replaced[i])
+            pinned.append(True)
+        elif i not in absorbed:
+            result.append(paper)
+            pinned.append(False)
+    return result, pinned
+
+
+def _assign_ids(papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning]) -> list[Paper]:
+    allocator = IdAllocator()
+    ids: list[str | None] = [None] * len(papers)
+    for i, paper in enumerate(papers):
+        if pinned[i]:
+            ids[i] = allocator.allocate(paper.id)
+            if ids[i] != slugify(paper.id):
+                warnings.append(LoadWarning(str(paper.sources[0].path) if paper.sources else "",
+                                            f"curated id {paper.id!r} is used twice; "
+                                            f"renamed {ids[i]!r}"))
+    for i, paper in enumerate(papers):
+        if ids[i] is None:
+            if paper.authors or paper.year or not paper.title_inferred:
+                slug = paper_slug(paper.authors, paper.year, paper.title)
+            else:  # text alone: the opening words, short enough to type
+                slug = "-".join(title_words(paper.title)[:4])
+            ids[i] = allocator.allocate(paper.id, paper.short_name, slug)
+    return [replace(paper, id=new_id) for paper, new_id in zip(papers, ids)]  # type: ignore[arg-type]
 
 
 def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy) -> Library:
-    return Library(papers=())
+    """Load, merge and tag the papers from `paths` (None: the bundled corpus).
+
+    Args:
+        paths: files and folders the user named, or None for the bundled corpus.
+        taxonomy: the facet vocabulary the tagger uses.
+
+    Returns:
+        distinct papers with unique ids, the warnings, and every file read (absolute).
+    """
+    warnings: list[LoadWarning] = []
+    if paths is None:
+        files = input_files(None)
+    else:
+        files, found_warnings = discover(paths)
+        warnings.extend(found_warnings)
+    papers: list[Paper] = []
+    origin: dict[tuple[Path, int], int] = {}
+    records: list[tuple[SidecarRecord, Path]] = []
+    for file in files:
+        shown = file.name if paths is None else str(file)
+        result = load_file(file, shown)
+        warnings.extend(result.warnings)
+        resolved = file.resolve()
+        for paper in result.papers:
+            for source in paper.sources:
+                if source.paragraph is not None:
+                    origin[(resolved, source.paragraph)] = len(papers)
+            papers.append(paper)
+        records.extend((record, resolved) for record in result.sidecar)
+
+    papers, pinned = _apply_sidecars(papers, origin, records, warnings)
+    merged, links, pinned = dedupe(papers, pinned)
+    merged = _assign_ids(merged, pinned, warnings)
+    merged = _link(merged, links)
+    return Library(
+        papers=tag_papers(merged, taxonomy),
+        warnings=tuple(warnings),
+        files=tuple(str(file.resolve()) for file in files),
+    )
+
+
+def _link(papers: list[Paper], links: list[tuple[int, int]]) -> list[Paper]:
+    """Make `related` symmetric and keep only ids present in this library."""
+    related: list[list[str]] = [list(paper.related) for paper in papers]
+    for a, b in links:
+        related[a].append(papers[b].id)
+        related[b].append(papers[a].id)
+    by_id = {paper.id: i for i, paper in enumerate(papers)}
+    for i, ids in enumerate(related):
+        for other in ids:
+            if other in by_id:
+                related[by_id[other]].append(papers[i].id)
+    return [
+        replace(paper, related=tuple(dict.fromkeys(
+            r for r in related[i] if r in by_id and r != paper.id)))
+        for i, paper in enumerate(papers)
+    ]

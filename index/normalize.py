@@ -1,0 +1,119 @@
+"""Text normalisation: every string a loader reads becomes clean, literal Unicode here.
+
+Document text is untrusted. An abstract may carry ANSI escapes, control characters or Rich
+markup, and publishers mix arXiv LaTeX (`$1.45\\times$`) with Unicode (`1.45×`). The
+loaders run everything through `clean_text` (and `latex_to_unicode` for LaTeX sources), so
+the rest of paperscope can display, index and compare papers without caring where the
+text came from. Rich markup is kept as literal text on purpose: escaping it is the
+display's job, and changing it here would change what the user searches for.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+__all__ = ["clean_text", "latex_to_unicode", "fold", "words"]
+
+# CSI / OSC / two-byte ESC sequences, so "\x1b[31mred" becomes "red", not "[31mred".
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_WHITESPACE = re.compile(r"\s+")
+# `$...$` spans (not `\$`): arXiv abstracts keep inline math this way.
+_MATH = re.compile(r"(?<!\\)\$([^$]{1,200}?)(?<!\\)\$")
+# LaTeX outside math that a reader would not want to see: accents, macros, escapes.
+_MACRO = re.compile(
+    r"\{\\[`'^\"~=.uvHcdbrk]\s*\{?\\?[A-Za-z]\}?\}"  # {\"o}, {\'{e}}, {\i}
+    r"|\\[`'^\"~=.]\{?\\?[A-Za-z]\}?"  # \"o, \"{a}
+    r"|\\[uvHcdbrk](?:\{\\?[A-Za-z]\}|\s+[A-Za-z])"  # \v{c}, \c c
+    r"|\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\b(?:\{\})?"  # \ss, \o
+    r"|\\(?:textbf|textit|emph|texttt|textsc|mathrm|mathbf|mathit|text|url)\{[^{}]*\}"
+    r"|\\(?:times|ldots|dots|textregistered|texttrademark|textcopyright|S|P)\b(?:\{\})?"
+    r"|\\[&%$#_{}]"
+)
+_LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+def _strip_controls(text: str) -> str:
+    """Drop ANSI escapes and control characters, keep tabs/newlines as spaces."""
+    text = _ANSI.sub("", text)
+    return "".join(
+        " " if ch in "\t\n\r\v\f" else ch
+        for ch in text
+        if ch in "\t\n\r\v\f" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+        or ch in "\u200d"  # zero-width joiner is part of some scripts' spelling
+    )
+
+
+def clean_text(text: str | None) -> str:
+    """Untrusted text -> one line of printable Unicode with single spaces.
+
+    Args:
+        text: anything a file gave us; None becomes "".
+    """
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFC", _strip_controls(str(text)))
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=4096)
+def _latex(fragment: str) -> str:
+    try:
+        return _LATEX.latex_to_text(fragment)
+    except Exception:  # pylatexenc is lenient, but a parse error must never stop a load
+        return fragment
+
+
+def _math(match: re.Match[str]) -> str:
+    converted = _latex("$" + match.group(1) + "$").strip()
+    return converted.replace("\u00a0", " ")
+
+
+def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
+    """LaTeX to readable Unicode, then `clean_text`.
+
+    Inline math (`$1.45\\times$` -> `1.45×`, `$\\mathrm{SAM^{Med}}$` -> `SAM^Med`) and
+    accent macros are always converted. With `full` (BibTeX fields, where the whole value
+    is LaTeX) braces and every macro go too; without it, the rest of the text is left
+    alone, because in a plain abstract `%` or `~` are just characters (`1.00x~1.46x`).
+
+    Args:
+        text: the raw value.
+        full: treat the whole value as LaTeX source.
+    """
+    if not text:
+        return ""
+    text = _strip_controls(str(text))
+    if full:
+        # Protect a literal percent: in BibTeX it is never a comment start we care about.
+        converted = _latex(re.sub(r"(?<!\\)%", r"\\%", text))
+    else:
+        converted = _MATH.sub(_math, text)
+        if "\\" in converted:
+            converted = _MACRO.sub(lambda m: _latex(m.group(0)), converted)
+    return clean_text(converted.replace("\u00a0", " "))
+
+
+_FOLD_MAP = str.maketrans({"×": "x", "χ": "x", "–": "-", "—": "-", "’": "'", "‘": "'",
+                           "“": '"', "”": '"', "®": "", "™": ""})
+_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+
+
+def fold(text: str) -> str:
+    """A comparison key: lower case, no accents, typographic variants made plain.
+
+    Two copies of one abstract (publisher Unicode vs arXiv LaTeX, curly vs straight
+    quotes, `×` vs `x`) fold to nearly the same string, which is what duplicate detection
+    needs; the folded text is never shown.
+    """
+    text = latex_to_unicode(text).translate(_FOLD_MAP).lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text, hyphens dropped (`pipeline-parallel` = `pipelineparallel`)."""
+    return _WORD.findall(fold(text).replace("-", ""))
