@@ -123,7 +123,7 @@ class Fts5Index:
         return "(" + " OR ".join(_quote(t) for t in terms) + ")" if terms else None
 
     def translate(self, request: SearchRequest) -> tuple[str | None, list[str]]:
-        """The MATCH expression and the hardware prefixes named by `hw:` in the query."""
+        """The MATCH expression and the hardware ids named by `hw:` in the query."""
         text = request.query
         typing = request.as_you_type and bool(text) and not text[-1].isspace()
         parts: list[str] = []
@@ -161,10 +161,10 @@ class Fts5Index:
                 sql += (f" AND m.doc IN (SELECT doc FROM labels WHERE facet = ? "
                         f"AND value IN ({marks}))")
                 params += [facet, *sorted(values)]
-        for prefix in hardware:
+        for value in hardware:  # whole ids, as paperscope's `hw:` (parents are stored)
             sql += (" AND m.doc IN (SELECT doc FROM labels WHERE facet = 'hardware' "
-                    "AND value LIKE ?)")
-            params.append(prefix + "%")
+                    "AND value = ?)")
+            params.append(value)
         if request.years and skip != "year":
             marks = ",".join("?" * len(request.years))
             sql += f" AND m.doc IN (SELECT rowid FROM papers WHERE year IN ({marks}))"

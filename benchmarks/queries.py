@@ -42,7 +42,7 @@ SCRIPTS: tuple[tuple[str, str, frozenset[str], frozenset[str]], ...] = (
     ("author", "author:zhang", frozenset(), frozenset()),
     ("author", "author:müller", frozenset(), frozenset()),
     ("title", "title:efficient", frozenset(), frozenset()),
-    ("hw-field", "hw:trainium", frozenset(), frozenset()),
+    ("hw-field", "hw:nvidia-gpu kernels", frozenset(), frozenset()),
     ("fuzzy", "schedulng~", frozenset(), frozenset()),
     ("fuzzy", "quantizaton~", frozenset(), frozenset()),
     ("facets", "", frozenset({"training"}), frozenset()),

@@ -317,7 +317,9 @@ def _paper(index: int, rng: random.Random, vocab: Vocabulary, authors: list[str]
         hw=rng.choice(HARDWARE_WORDS[hardware[0]]) if hardware else "Commodity Clusters",
     )
     count = rng.randint(3, 8)
-    chosen = list(dict.fromkeys(rng.choices(authors, cum_weights=author_cum, k=count)))
+    chosen: dict[str, None] = {}
+    while len(chosen) < count:  # prolific authors are drawn often; keep names distinct
+        chosen[rng.choices(authors, cum_weights=author_cum)[0]] = None
     venue = rng.choices([v for v, _ in VENUES], weights=[w for _, w in VENUES])[0]
     year = 2010 + min(16, int(16 * rng.random() ** 0.45))  # skewed towards recent years
     return Paper(

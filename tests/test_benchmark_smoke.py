@@ -1,0 +1,114 @@
+"""The benchmark runs end to end at a small size and reports what it promises.
+
+Speed is never asserted (the CI machine is shared and noisy); these tests only prove that
+`benchmarks/bench.py` still works against the current engine, that its JSON carries the
+documented keys with usable values, and that its generator and baseline behave.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import fts5  # noqa: E402
+import queries  # noqa: E402
+import synth  # noqa: E402
+
+from index.models import SearchRequest  # noqa: E402
+
+NUMBERS = ("build_docs_per_s", "peak_rss_mb", "p50_ms", "p95_ms", "max_ms", "fts5_p50_ms",
+           "fts5_p95_ms", "fts5_build_docs_per_s", "cold_open_ms", "update_reopen_s")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    work = tmp_path_factory.mktemp("bench")
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench.py"), "--docs", "300", "--seed", "3",
+         "--json", "--cache-dir", str(work)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    return json.loads(completed.stdout)
+
+
+def test_json_has_the_documented_keys_with_sane_values(report: dict) -> None:
+    assert report["docs"] == 300
+    for key in NUMBERS:
+        value = report[key]
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), key
+        assert math.isfinite(value) and value > 0, (key, value)
+    assert report["p50_ms"] <= report["p95_ms"] <= report["max_ms"]
+    assert report["requests"] == len(queries.typed_requests())
+
+
+def test_every_query_kind_and_stage_is_reported(report: dict) -> None:
+    kinds = {kind for kind, *_ in queries.SCRIPTS}
+    assert set(report["per_kind"]) == kinds
+    assert {"prefix-1-2", "prefix-3+", "complete"} <= set(report["per_stage"])
+    assert sum(group["n"] for group in report["per_kind"].values()) == report["requests"]
+    for group in report["per_kind"].values():
+        assert group["p50_ms"] <= group["p95_ms"] <= group["max_ms"]
+
+
+def test_the_engine_answers_the_mix_and_sees_the_update(report: dict) -> None:
+    assert report["errors"] == 0, report["error_examples"]
+    assert report["update_changed"] == 30  # a tenth of 300, in one source file
+    assert report["update_found"] == report["fts5_update_found"] == 30
+
+
+def test_generator_is_deterministic_and_realistic() -> None:
+    first = synth.generate_papers(200, seed=5)
+    assert first == synth.generate_papers(200, seed=5)
+    assert first != synth.generate_papers(200, seed=6)
+    words = [len(paper.abstract.split()) for paper in first]
+    assert 150 <= sum(words) / len(words) <= 260
+    assert all(3 <= len(set(paper.authors)) == len(paper.authors) <= 8 for paper in first)
+    assert all(2010 <= (paper.year or 0) <= 2026 for paper in first)
+    assert any(not name.isascii() for paper in first for name in paper.authors)
+    for paper in first:  # a hardware leaf always brings its parent
+        ids = set(paper.hardware_ids)
+        assert all(synth.HARDWARE_PARENTS[h] in ids for h in ids if h in synth.HARDWARE_PARENTS)
+
+
+def test_library_round_trips_through_its_files(tmp_path: Path) -> None:
+    papers = synth.generate_papers(50, seed=2, files=3)
+    files = synth.write_library(papers, tmp_path)
+    library = synth.read_library(files)
+    assert len(files) == 3 and len(library.papers) == 50
+    assert [p.abstract for p in library.papers] == [p.abstract for p in papers]
+    assert all(p.sources[0].path in library.files for p in library.papers)
+
+
+def test_fts5_baseline_counts_match_brute_force(tmp_path: Path) -> None:
+    papers = synth.generate_papers(300, seed=4)
+    fts5.build_fts5(papers, tmp_path / "f.db")
+    index = fts5.Fts5Index(tmp_path / "f.db")
+    try:
+        result = index.search(SearchRequest(query="", topics=frozenset({"training"})))
+        expected = sum("training" in p.topic_ids for p in papers)
+        assert result.total == expected
+        counted = result.facets["hardware"].get("gpu", 0)
+        assert counted == sum("gpu" in p.hardware_ids for p in papers if "training" in p.topic_ids)
+        typed = index.search(SearchRequest(query="tractograph", as_you_type=True))
+        finished = index.search(SearchRequest(query="tractography"))
+        assert typed.total == finished.total == sum(
+            "tractography" in p.abstract.lower() for p in papers)
+    finally:
+        index.close()
+
+
+def test_word_stage_names_the_word_being_typed() -> None:
+    assert queries.word_stage("") == "empty"
+    assert queries.word_stage("kv c") == "prefix-1-2"
+    assert queries.word_stage("author:mül") == "prefix-3+"
+    assert queries.word_stage('"tensor compiler"') == "complete"
+    assert queries.word_stage("memory ") == "complete"
