@@ -1,4 +1,4 @@
-"""PLACEHOLDER until the app issue lands: prints a summary of the library."""
+"""`paperscope` with no command: load the library, then run the Textual app."""
 
 from __future__ import annotations
 
@@ -6,6 +6,14 @@ from tui.cli.context import CliContext
 
 
 def run_app(context: CliContext) -> int:
-    library = context.library
-    print(f"paperscope: {len(library.papers)} papers loaded")
-    return 0
+    """Start the app on the chosen corpus; the index is opened (or built) inside the app.
+
+    The library is loaded first, outside the app, so problems in the user's files are
+    printed as plain lines on stderr where they stay readable after the app exits.
+    """
+    from tui.app import make_app
+    from tui.config import AppSettings
+
+    app = make_app(AppSettings.from_environment(), library=context.library, taxonomy=context.taxonomy)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,233 @@
+"""The paperscope Textual app: wiring between the engine, the screens and the user's files.
+
+The app holds what outlives a screen (engine, config, marks, history) and the actions
+that need it; searching and browsing live in `screens/`, drawing in `widgets/`. Build it
+with `make_app`, which takes every path from `AppSettings` so tests stay in tmp folders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding
+from textual.worker import Worker, WorkerState
+
+from index.citations import STYLES, format_citation, style_label
+from index.models import Library, Paper, Snippet
+from index.taxonomy import Taxonomy, load_taxonomy
+from tui.commands import PaperscopeCommands, binding_rows
+from tui.config import DEFAULT_STYLE, AppSettings, Config, load_config, save_config, with_style
+from tui.messages import IndexProgress, IndexReady
+from tui.screens.dialogs import CopyFallback, HelpScreen, StylePicker
+from tui.screens.main import MainScreen
+from tui.state import Marks, QueryHistory
+from tui.widgets.detail_pane import PaperDetail
+
+if TYPE_CHECKING:
+    from index.engine import SearchEngine
+
+__all__ = ["PaperscopeApp", "make_app"]
+
+
+class PaperscopeApp(App[None]):
+    """Browse, filter and cite papers from the keyboard (or the mouse)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "paperscope"
+    COMMANDS = App.COMMANDS | {PaperscopeCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="quit", tooltip="Leave paperscope"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
+        Binding("slash", "focus_search", "Search", id="focus_search", tooltip="Move to the search bar"),
+        Binding("s", "pick_style", "Style", id="pick_style", tooltip="Pick the citation style"),
+    ]
+
+    def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
+                 engine: SearchEngine | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.taxonomy = taxonomy
+        self.library = library
+        self.engine: SearchEngine | None = engine
+        self._owns_engine = engine is None
+        self.config, self._warnings = load_config(settings.config_path)
+        self._config_writable = not self._warnings
+        if self.config.style not in STYLES:
+            self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
+            self.config = with_style(self.config, DEFAULT_STYLE)
+        self.marks = Marks(settings.data_dir / "marks.json")
+        self.history = QueryHistory(settings.data_dir / "history.json")
+        self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
+        self.main_screen = MainScreen()
+
+    @property
+    def style(self) -> str:
+        return self.config.style
+
+    def on_mount(self) -> None:
+        if self.config.theme in self.available_themes:
+            self.theme = self.config.theme
+        else:
+            self._warnings.append(f"{self.settings.config_path}: unknown theme {self.config.theme!r}")
+        self.set_keymap(dict(self.config.keymap))
+        self.push_screen(self.main_screen)
+        for warning in self._warnings:
+            self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
+        if self.engine is None:
+            self.build_index()
+
+    def on_unmount(self) -> None:
+        if self._owns_engine and self.engine is not None:
+            self.engine.close()
+
+    # -- the index ----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False,
+          description="Building the search index")
+    def build_index(self) -> None:
+        """Open (or build, on first run) the index without freezing the UI."""
+        from index.engine import open_engine
+
+        step = max(1, len(self.library.papers) // 100) if self.library else 1
+
+        def progress(done: int, total: int) -> None:
+            if done == total or done % step == 0:
+                self.post_message(IndexProgress(done, total))
+
+        library = self.library or Library(papers=())
+        engine = open_engine(library, self.taxonomy, self.settings.cache_dir, progress=progress)
+        self.post_message(IndexReady(engine))
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        self.main_screen.show_index_progress(message.done, message.total)
+
+    @on(IndexReady)
+    def _index_ready(self, message: IndexReady) -> None:
+        self.engine = message.engine  # type: ignore[assignment]
+        self.main_screen.start_search()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.report_worker_state(event.worker)
+
+    def report_worker_state(self, worker: Worker[Any]) -> None:
+        """The one place a failed worker becomes a message for the user."""
+        if worker.state == WorkerState.ERROR:
+            self.notify(f"{worker.description} failed: {worker.error}", title="Error",
+                        severity="error", markup=False, timeout=10)
+
+    # -- papers and citations -------------------------------------------------------------
+
+    def label(self, facet: str, value: str) -> str:
+        """The taxonomy's name for a facet value, or the id when it has none."""
+        labeler = getattr(self.taxonomy, "label", None)
+        try:
+            return str(labeler(facet, value)) if labeler else value
+        except (KeyError, ValueError):
+            return value
+
+    def papers_by_id(self, ids: Sequence[str]) -> list[Paper]:
+        """The known papers among `ids`, in that order."""
+        found = [self.engine.paper(paper_id) for paper_id in ids] if self.engine else []
+        return [paper for paper in found if paper is not None]
+
+    def format(self, papers: Sequence[Paper], style: str) -> str:
+        return format_citation(papers, style)
+
+    def build_detail(self, paper_id: str, terms: tuple[str, ...]) -> PaperDetail | None:
+        """Everything the detail pane shows; runs in a worker thread."""
+        paper = self.engine.paper(paper_id) if self.engine else None
+        if paper is None or self.engine is None:
+            return None
+        abstract = self.engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
+        related = tuple(self.papers_by_id(paper.related))
+        similar = tuple(p for p in self.engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
+        return PaperDetail(paper, abstract, related, similar, self.format([paper], self.style),
+                           style_label(self.style))
+
+    @work(thread=True, group="copy", exit_on_error=False, description="Copying")
+    def copy_papers(self, papers: list[Paper], description: str) -> None:
+        """Format off the UI thread (citeproc is slow for long lists), then copy."""
+        text = self.format(papers, self.style)
+        self.call_from_thread(self._deliver, text, f"{style_label(self.style)} {description}")
+
+    def _deliver(self, text: str, description: str) -> None:
+        from tui.clipboard import copy_text
+
+        outcome = copy_text(text, description=description, app=self, data_dir=self.settings.data_dir)
+        if outcome.needs_dialog:
+            self.push_screen(CopyFallback(text, outcome.message))
+        else:
+            self.notify(outcome.message, title="Copied", markup=False)
+
+    # -- app-wide actions -------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        """Move to the search bar."""
+        self.main_screen.query_one("#search").focus()
+
+    def action_help(self) -> None:
+        """Show every key (as remapped) and the query syntax."""
+        from tui.screens.detail import DetailScreen
+        from tui.widgets.facet_panel import FacetPanel
+        from tui.widgets.results_list import ResultsList
+        from tui.widgets.search_bar import SearchBar
+
+        classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
+        self.push_screen(HelpScreen(binding_rows(self, classes)))
+
+    def action_pick_style(self) -> None:
+        """Pick the citation style with a live preview; the choice is saved to the config."""
+        paper = getattr(self.screen, "current_paper", None)
+        def preview(style: str) -> str:
+            return self.format([paper], style) if paper else "(highlight a paper to preview)"
+        styles = [(style, style_label(style)) for style in STYLES]
+        self.push_screen(StylePicker(styles, self.style, preview), self._style_picked)
+
+    def _style_picked(self, style: str | None) -> None:
+        if not style or style == self.style:
+            return
+        self.config = with_style(self.config, style)
+        if self._config_writable:
+            save_config(self.settings.config_path, self.config)
+            self.notify(f"Citation style: {style_label(style)} (saved)")
+        else:
+            self.notify(f"Citation style: {style_label(style)} (not saved: the config file has errors)",
+                        severity="warning", markup=False)
+
+    def action_clear_marks(self) -> None:
+        """Unmark every paper."""
+        self.marks.clear()
+        self.main_screen.refresh_marks()
+        self.notify("Marks cleared")
+
+    def key_for(self, binding_id: str) -> str:
+        """The key the user has for a binding (after their keymap), for hints on screen."""
+        keys = dict(self._keymap).get(binding_id)
+        if keys is None:
+            keys = next((b.key for cls in (MainScreen, type(self)) for b in cls.BINDINGS
+                         if isinstance(b, Binding) and b.id == binding_id), "")
+        return keys.split(",")[0]
+
+
+def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
+             library: Library | None = None, taxonomy: Taxonomy | None = None) -> PaperscopeApp:
+    """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
+
+    Args:
+        settings: where config, data and the index live (default: the user's folders).
+        engine: an open engine to use (not closed by the app); built from `library` if None.
+        library: papers to index when no engine is given (default: the bundled corpus).
+        taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
+    """
+    settings = settings or AppSettings.from_environment()
+    if taxonomy is None:
+        taxonomy = engine.taxonomy if engine is not None else load_taxonomy()
+    if engine is None and library is None:
+        from index.library import load_library
+
+        library = load_library(None, taxonomy)
+    return PaperscopeApp(settings, taxonomy, library=library, engine=engine)

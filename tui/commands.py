@@ -1,0 +1,88 @@
+"""The command palette's paperscope commands, and the table of every key binding.
+
+Every action a key can reach is also offered by name in the palette (ctrl+p), so a user
+who forgot a key, or remapped it, can still find it. The help screen and the palette
+read the same table, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+__all__ = ["PaperscopeCommands", "COMMANDS", "binding_rows"]
+
+# (name in the palette, what it does, action; "app." runs on the app, else on the screen)
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("Copy citation", "Copy the current paper's citation in the current style", "copy_citation"),
+    ("Mark paper", "Mark or unmark the current paper", "toggle_mark"),
+    ("Copy marked bibliography", "Copy every marked paper as one bibliography", "copy_bibliography"),
+    ("Export marked bibliography", "Write the marked papers' bibliography to a file", "export_bibliography"),
+    ("Clear marks", "Unmark every paper", "app.clear_marks"),
+    ("Open link", "Open the paper's DOI, arXiv or URL in a browser", "open_link"),
+    ("Citation style", "Pick the citation style, with a preview", "app.pick_style"),
+    ("Search", "Move to the search bar", "app.focus_search"),
+    ("Results", "Move to the results", "focus_results"),
+    ("Filters", "Move to the facet panel", "focus_facets"),
+    ("Clear filters", "Unselect every facet value", "clear_filters"),
+    ("Did you mean", "Search for the suggested spelling", "accept_correction"),
+    ("Help", "Every key and the query syntax", "app.help"),
+    ("Quit", "Leave paperscope", "app.quit"),
+)
+
+
+def _available(app: App[object], action: str) -> bool:
+    target, _, name = action.rpartition(".")
+    node = app if target == "app" else app.screen
+    return hasattr(node, f"action_{name}")
+
+
+class PaperscopeCommands(Provider):
+    """Offers every paperscope action that makes sense on the current screen."""
+
+    def _commands(self) -> Iterator[tuple[str, str, str]]:
+        for name, help_text, action in COMMANDS:
+            if _available(self.app, action):
+                yield name, help_text, action
+
+    async def _run(self, action: str) -> None:
+        await self.screen.run_action(action)
+
+    async def discover(self) -> Hits:
+        for name, help_text, action in self._commands():
+            yield DiscoveryHit(name, partial(self._run, action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, action in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), partial(self._run, action), help=help_text)
+
+
+def binding_rows(app: App[object], classes: tuple[type, ...]) -> list[tuple[str, str, str]]:
+    """(keys as remapped, description, id) for every binding with an id, in class order.
+
+    Args:
+        app: its keymap overrides the default keys.
+        classes: the app, screens and widgets whose `BINDINGS` to list.
+    """
+    keymap: dict[str, str] = dict(getattr(app, "_keymap", {}))
+    rows: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for cls in classes:
+        for binding in getattr(cls, "BINDINGS", []):
+            if not isinstance(binding, Binding) or not binding.id or binding.id in seen:
+                continue
+            seen.add(binding.id)
+            keys = keymap.get(binding.id, binding.key)
+            shown = ", ".join(app.get_key_display(Binding(key.strip(), "")) for key in keys.split(","))
+            rows.append((shown, binding.tooltip or binding.description, binding.id))
+    return rows

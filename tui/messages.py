@@ -1,0 +1,89 @@
+"""The small messages widgets and workers post up to the screen that owns the state.
+
+Widgets never reach into their parents: they say what happened, and the screen (which
+owns the `SearchRequest`) decides what it means. Workers post results the same way, since
+`post_message` is safe to call from a thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from index.models import Paper, SearchResult
+
+__all__ = [
+    "QueryChanged",
+    "QuerySubmitted",
+    "FacetToggled",
+    "HitHighlighted",
+    "PaperChosen",
+    "MoreResultsWanted",
+    "SearchFinished",
+    "IndexProgress",
+    "IndexReady",
+]
+
+
+@dataclass
+class QueryChanged(Message):
+    """The search text changed (every keystroke): search as the user types."""
+
+    query: str
+
+
+@dataclass
+class QuerySubmitted(Message):
+    """The user pressed enter in the search bar: remember the query, move to the results."""
+
+    query: str
+
+
+@dataclass
+class FacetToggled(Message):
+    """A facet value was picked in the facet panel (select it, or unselect it)."""
+
+    facet: str  # "topic", "hardware", "year", "venue", "author"
+    value: str
+
+
+@dataclass
+class HitHighlighted(Message):
+    """The results cursor moved; the detail pane follows it when it is visible."""
+
+    paper: Paper | None
+
+
+@dataclass
+class PaperChosen(Message):
+    """The user asked to open a paper (a result, a linked version or a similar paper)."""
+
+    paper_id: str
+
+
+@dataclass
+class MoreResultsWanted(Message):
+    """The cursor reached the last loaded hit while more papers match."""
+
+
+@dataclass
+class SearchFinished(Message):
+    """A search worker finished; dropped by the screen when its request is no longer current."""
+
+    result: SearchResult
+
+
+@dataclass
+class IndexProgress(Message):
+    """The first-run index build moved on; `done` of `total` papers are indexed."""
+
+    done: int
+    total: int
+
+
+@dataclass
+class IndexReady(Message):
+    """The search engine is open and can answer searches."""
+
+    engine: object  # index.engine.SearchEngine; kept loose so this module stays import-light

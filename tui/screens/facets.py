@@ -1,0 +1,77 @@
+"""Pure helpers between a `SearchResult` and the facet panel and status line.
+
+They decide what the panel lists (every taxonomy value, zero counts included) and how a
+filter typed into the query (`topic:x`, `hw:x`) shows up as selected, so clicking a
+value and typing it agree. Kept free of widgets so they are easy to test.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from index.models import FacetCount, SearchResult
+
+__all__ = ["REQUEST_FIELDS", "typed_filters", "facet_view", "status_line"]
+
+REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
+                  "venue": "venues", "author": "authors"}
+_PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
+_TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
+
+
+def typed_filters(query: str) -> dict[str, dict[str, re.Pattern[str]]]:
+    """The facet values typed in a query, each with a pattern that removes its token.
+
+    Returns:
+        facet -> value -> the regex matching that token, e.g. {"topic": {"training": ...}}.
+    """
+    found: dict[str, dict[str, re.Pattern[str]]] = {}
+    for match in _TOKEN.finditer(query):
+        facet = _PREFIXES[match["field"].lower()]
+        value = match["value"].strip('"').lower()
+        found.setdefault(facet, {})[value] = re.compile(r"(?<!\S)" + re.escape(match[0]) + r"(?!\S)")
+    return found
+
+
+def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
+    """The result's facet counts, with every taxonomy value listed and typed filters selected.
+
+    The engine may leave out values nobody matched; the panel still lists them (count 0)
+    so selecting one to widen an OR-selection stays possible.
+    """
+    typed = typed_filters(result.request.query)
+    view: dict[str, tuple[FacetCount, ...]] = {}
+    for facet in ("topic", "hardware", "year", "venue", "author"):
+        counts = list(result.facets.get(facet, ()))
+        known = {count.value for count in counts}
+        for value in getattr(taxonomy, {"topic": "topics"}.get(facet, facet), ()) if facet in ("topic", "hardware") else ():
+            if value.id not in known:
+                counts.append(FacetCount(facet, value.id, value.label, 0, parent=value.parent))
+        chosen = getattr(result.request, REQUEST_FIELDS[facet])
+        selected = {str(v) for v in chosen} | set(typed.get(facet, {}))
+        view[facet] = tuple(
+            replace(count, selected=True) if count.value in selected and not count.selected else count
+            for count in counts
+        )
+    return view
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def status_line(result: SearchResult, correction_key: str) -> str:
+    """"12 of 47 papers · 3 ms · 2 filters", plus any notice from the engine."""
+    filters = result.request.filter_count + sum(
+        len(values) for values in typed_filters(result.request.query).values()
+    )
+    parts = [f"{result.total} of {_plural(result.library_size, 'paper')}",
+             f"{result.elapsed_ms:.0f} ms", _plural(filters, "filter")]
+    if result.partial:
+        parts.append("prefix matches capped")
+    if result.correction:
+        parts.append(f"did you mean {result.correction!r}? ({correction_key})")
+    if result.notice:
+        parts.append(result.notice)
+    return " · ".join(parts)

@@ -1,0 +1,224 @@
+"""The browser: search bar, facet panel, results and (when wide) the detail pane.
+
+The screen owns the one piece of search state, a frozen `SearchRequest` reactive. Widgets
+post what the user did; the screen derives the next request, a thread worker runs it,
+and only the result for the current request is shown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from index.models import Paper, SearchRequest, SearchResult
+from tui.messages import (
+    FacetToggled, HitHighlighted, MoreResultsWanted, PaperChosen, QueryChanged, QuerySubmitted,
+    SearchFinished,
+)
+from tui.screens.base import PaperScreen
+from tui.screens.facets import REQUEST_FIELDS, facet_view, status_line, typed_filters
+from tui.screens.paper_actions import PAPER_BINDINGS
+from tui.widgets.detail_pane import DetailPane, PaperDetail
+from tui.widgets.facet_panel import FacetPanel
+from tui.widgets.results_list import ResultsList
+from tui.widgets.search_bar import SearchBar
+
+__all__ = ["MainScreen", "PAGE"]
+
+PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches the end
+
+
+class MainScreen(PaperScreen):
+    """Search, filter, read; the detail pane sits beside the results on wide terminals."""
+
+    BINDINGS = [
+        *PAPER_BINDINGS,
+        Binding("escape", "back", "Back", show=False, id="back",
+                tooltip="Step back: detail, then results, then clear the search"),
+        Binding("ctrl+y", "accept_correction", "Did you mean", show=False, id="accept_correction",
+                tooltip="Search for the suggested spelling"),
+        Binding("f", "focus_facets", "Facets", show=False, id="focus_facets",
+                tooltip="Move to the facet panel"),
+        Binding("r", "focus_results", "Results", show=False, id="focus_results",
+                tooltip="Move to the results"),
+    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+
+    request: reactive[SearchRequest] = reactive(SearchRequest(as_you_type=True, limit=PAGE), init=False)
+
+    def __init__(self) -> None:
+        super().__init__(id="main")
+        self.result: SearchResult | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SearchBar(lambda: self._app.history.entries, self.action_focus_results, id="search")
+        with Horizontal(id="body"):
+            yield FacetPanel(id="facets")
+            with Vertical(id="results-column"):
+                yield ResultsList(self._app.label, id="results")
+                yield Static(id="status")
+            yield DetailPane(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#facets").border_title = "Filters"
+        self.query_one("#results-column").border_title = "Papers"
+        self.query_one(ResultsList).set_marks(self._app.marks)
+        self.query_one(SearchBar).focus()
+        self.start_search()
+
+    @property
+    def wide(self) -> bool:
+        return not self.has_class("-narrow")
+
+    @property
+    def current_paper(self) -> Paper | None:
+        """The paper in the detail pane when it has focus, else the highlighted result."""
+        pane = self.query_one(DetailPane)
+        if self.wide and pane.has_focus_within and pane.detail is not None:
+            return pane.detail.paper
+        return self.query_one(ResultsList).highlighted
+
+    # -- searching --------------------------------------------------------------------
+
+    def start_search(self) -> None:
+        """Search for the current request (also called once the index is ready)."""
+        if self._app.engine is None:
+            return
+        self.run_search(self.request)
+
+    def watch_request(self, request: SearchRequest) -> None:
+        self.start_search()
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
+    def run_search(self, request: SearchRequest) -> None:
+        """Ask the engine in a thread, so typing never waits for a search."""
+        result = self._app.engine.search(request)
+        if not get_current_worker().is_cancelled:
+            self.post_message(SearchFinished(result))
+
+    @on(SearchFinished)
+    def show_result(self, message: SearchFinished) -> None:
+        """Show a finished search, unless the user has typed on since it started."""
+        result = message.result
+        if result.request != self.request:
+            return
+        previous = self.result
+        self.result = result
+        more = previous is not None and replace(previous.request, limit=result.request.limit) == result.request
+        self.query_one(ResultsList).show_hits(
+            result.hits, keep=more, empty_message=self._empty_message(result)
+        )
+        self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
+        # The query is the user's text: shown as a literal `Text`, never parsed as markup.
+        self.query_one("#status", Static).update(
+            Text(status_line(result, self._app.key_for("accept_correction")))
+        )
+
+    def _empty_message(self, result: SearchResult) -> str:
+        if result.correction:
+            return f"Nothing matches. Did you mean {result.correction!r}? Press {self._app.key_for('accept_correction')}."
+        return "Nothing matches: try fewer words or filters."
+
+    def show_index_progress(self, done: int, total: int) -> None:
+        """The first run builds the index; say how far it got instead of an empty list."""
+        self.query_one("#status", Static).update(f"Building the search index… {done} of {total} papers")
+
+    @on(QueryChanged)
+    def search_as_typed(self, message: QueryChanged) -> None:
+        """Every keystroke becomes a new request; the old worker is cancelled."""
+        self.request = replace(self.request, query=message.query, limit=PAGE)
+
+    @on(QuerySubmitted)
+    def remember_query(self, message: QuerySubmitted) -> None:
+        """Enter keeps the query in the history and moves to the results."""
+        self._app.history.add(message.query)
+        self.action_focus_results()
+
+    @on(FacetToggled)
+    def toggle_facet(self, message: FacetToggled) -> None:
+        """Select or unselect a value; a value typed as `topic:x` is removed from the text."""
+        typed = typed_filters(self.request.query)
+        if message.value in typed.get(message.facet, {}):
+            query = typed[message.facet][message.value].sub("", self.request.query)
+            query = re.sub(r"\s{2,}", " ", query).strip()
+            self.query_one(SearchBar).value = query
+            self.request = replace(self.request, query=query, limit=PAGE)
+            return
+        name = REQUEST_FIELDS[message.facet]
+        value: object = int(message.value) if message.facet == "year" else message.value
+        chosen = set(getattr(self.request, name))
+        chosen.symmetric_difference_update({value})
+        self.request = replace(self.request, **{name: frozenset(chosen)}, limit=PAGE)
+
+    @on(MoreResultsWanted)
+    def load_more(self) -> None:
+        result = self.result
+        if result is not None and result.request == self.request and result.total > len(result.hits):
+            self.request = replace(self.request, limit=self.request.limit + PAGE)
+
+    # -- the detail ---------------------------------------------------------------------
+
+    @on(HitHighlighted)
+    def follow_cursor(self, message: HitHighlighted) -> None:
+        if self.wide and message.paper is not None:
+            self.load_detail(message.paper.id, self._terms())
+        elif message.paper is None:
+            self.query_one(DetailPane).show_detail(None)
+
+    @on(PaperChosen)
+    def open_paper(self, message: PaperChosen) -> None:
+        """Open a paper: beside the results when wide, full screen when narrow."""
+        if self.wide:
+            self.load_detail(message.paper_id, self._terms())
+            self.query_one("#detail-similar").focus()
+        else:
+            from tui.screens.detail import DetailScreen
+
+            self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
+
+    def show_detail(self, detail: PaperDetail | None) -> None:
+        self.query_one(DetailPane).show_detail(detail, self._app.label)
+
+    def _terms(self) -> tuple[str, ...]:
+        return self.result.terms if self.result else ()
+
+    def refresh_marks(self) -> None:
+        self.query_one(ResultsList).set_marks(self._app.marks)
+
+    # -- moving around --------------------------------------------------------------------
+
+    def action_focus_results(self) -> None:
+        """Move to the results list."""
+        self.query_one(ResultsList).focus()
+
+    def action_focus_facets(self) -> None:
+        """Move to the facet panel."""
+        self.query_one(FacetPanel).focus()
+
+    def action_back(self) -> None:
+        """Step back one level: detail -> results -> search -> clear the search."""
+        bar = self.query_one(SearchBar)
+        if self.query_one(DetailPane).has_focus_within or self.query_one(FacetPanel).has_focus:
+            self.action_focus_results()
+        elif not bar.has_focus:
+            bar.focus()
+        elif bar.value:
+            bar.value = ""
+
+    def action_accept_correction(self) -> None:
+        """Search for the "did you mean" spelling."""
+        if self.result is not None and self.result.correction:
+            bar = self.query_one(SearchBar)
+            bar.value = self.result.correction
+            bar.cursor_position = len(bar.value)
+            bar.focus()

@@ -1,0 +1,151 @@
+"""The facet panel: topics, the hardware tree, years, venues and authors with live counts.
+
+A `Tree` (Line API, so no widget per value) holds one section per facet. The panel is
+rebuilt from each `SearchResult`; what the user had expanded and where the cursor was
+survive the rebuild, because counts change on every keystroke.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from index.models import FacetCount
+from tui.messages import FacetToggled
+from tui.widgets.render import clean, sparkline
+
+__all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
+
+SECTIONS = (("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
+            ("venue", "Venue"), ("author", "Author"))
+TOP_VALUES = 8  # venues and authors shown (selected ones always are)
+
+NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
+
+
+class FacetPanel(Tree[NodeData]):
+    """Facet values as a tree; enter or a click on a value posts `FacetToggled`.
+
+    Zero-count values stay listed (dimmed): selecting one is how a user widens an
+    OR-selection, and hiding them would make the panel jump while typing.
+    """
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="facets.down", tooltip="Next value"),
+        Binding("k", "cursor_up", "Up", show=False, id="facets.up", tooltip="Previous value"),
+    ]
+
+    COMPONENT_CLASSES = {"facet-panel--zero", "facet-panel--selected", "facet-panel--count"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Facets", id=id)
+        self.show_root = False
+        self.auto_expand = False
+        self.guide_depth = 2
+        self._built = False
+
+    def process_label(self, label: str | Text) -> Text:
+        """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
+        return Text(label) if isinstance(label, str) else label
+
+    def show_facets(self, facets: Mapping[str, Sequence[FacetCount]]) -> None:
+        """Rebuild the sections from a result's counts, keeping expansion and the cursor."""
+        expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
+        cursor = self.cursor_node.data if self.cursor_node is not None else None
+        self.clear()
+        for facet, title in SECTIONS:
+            values = list(facets.get(facet, ()))
+            if facet in ("venue", "author"):
+                values = self._top(values)
+            heading = Text(title, style="bold")
+            if facet == "year" and values:
+                ordered = sorted(values, key=lambda v: v.value)
+                heading.append(" " + sparkline(v.count for v in ordered))
+            chosen = sum(1 for v in values if v.selected)
+            if chosen:
+                heading.append(f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected"))
+            section = self.root.add(heading, data=(facet, None), expand=not self._built or (facet, None) in expanded)
+            if facet == "year":
+                values = sorted(values, key=lambda v: v.value, reverse=True)
+            self._add_values(section, values, expanded)
+        self._built = True
+        if cursor is not None:
+            for node in self._walk():
+                if node.data == cursor:
+                    self.move_cursor(node, animate=False)
+                    break
+
+    def _top(self, values: list[FacetCount]) -> list[FacetCount]:
+        chosen = [v for v in values if v.selected]
+        rest = [v for v in values if not v.selected and v.count > 0][: max(0, TOP_VALUES - len(chosen))]
+        return chosen + rest
+
+    def _add_values(self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]) -> None:
+        """Values under their section; hardware children under their parent value."""
+        present = {v.value for v in values}
+        children: dict[str, list[FacetCount]] = {}
+        for value in values:
+            if value.parent and value.parent in present:
+                children.setdefault(value.parent, []).append(value)
+
+        def add(parent: TreeNode[NodeData], value: FacetCount, depth: int) -> None:
+            kids = children.get(value.value, [])
+            data = (value.facet, value.value)
+            room = self._width() - self.guide_depth * depth - (2 if kids else 0)
+            if kids:
+                expand = data in expanded or any(k.selected for k in kids)
+                node = parent.add(self._label(value, room), data=data, expand=expand)
+                for kid in kids:
+                    add(node, kid, depth + 1)
+            else:
+                parent.add_leaf(self._label(value, room), data=data)
+
+        for value in values:
+            if not (value.parent and value.parent in present):
+                add(section, value, 1)
+
+    def _width(self) -> int:
+        """Room for a label; before the first layout, the stylesheet's usual width."""
+        return (self.scrollable_content_region.width or 28) - 1
+
+    def _label(self, value: FacetCount, room: int) -> Text:
+        """"○ Name   12": the name cut to fit so the count stays visible at the right."""
+        style = self.get_component_rich_style
+        count = f" {value.count}"
+        text = Text("● " if value.selected else "○ ")
+        name = Text(clean(value.label or value.value, one_line=True))
+        name.truncate(max(4, room - 2 - len(count)), overflow="ellipsis", pad=True)
+        text.append_text(name)
+        text.append(count, style=style("facet-panel--count"))
+        if value.selected:
+            text.stylize(style("facet-panel--selected"))
+        elif value.count == 0:
+            text.stylize(style("facet-panel--zero"))
+        return text
+
+    def _walk(self) -> list[TreeNode[NodeData]]:
+        nodes: list[TreeNode[NodeData]] = []
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            nodes.append(node)
+            stack.extend(node.children)
+        return nodes
+
+    @on(Tree.NodeSelected)
+    def _selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        """A value toggles its facet; a section heading folds or unfolds."""
+        event.stop()
+        data = event.node.data
+        if data is None:
+            return
+        facet, value = data
+        if value is None:
+            event.node.toggle()
+        else:
+            self.post_message(FacetToggled(facet, value))

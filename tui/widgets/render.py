@@ -1,0 +1,74 @@
+"""Turning untrusted paper text into Rich `Text`, never through markup.
+
+Titles, authors and abstracts come from files the user did not write. Building `Text` by
+appending plain strings with a style (instead of `Text.from_markup` or a `str` label that
+Textual would parse) keeps `[bold]`, `[@click=app.quit]` and `[link=...]` as characters,
+and stripping control characters keeps ANSI escapes from reaching the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from rich.style import Style
+from rich.text import Text
+
+from index.models import Paper, Snippet
+
+__all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sparkline"]
+
+Labeler = Callable[[str, str], str]
+"""(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
+
+# C0 and C1 controls except tab and newline; ESC among them, so "\x1b[31m" loses its ESC.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SPARK = "▁▂▃▄▅▆▇█"
+
+
+def clean(text: str, *, one_line: bool = False) -> str:
+    """Make untrusted text safe to print: control characters (ESC included) are dropped.
+
+    Args:
+        text: any string from a document.
+        one_line: also fold newlines and tabs into spaces (for list rows).
+    """
+    text = _CONTROL.sub("", text)
+    if one_line:
+        text = " ".join(text.split())
+    return text
+
+
+def snippet_text(
+    snippet: Snippet, *, match_style: Style | str, base_style: Style | str = "", one_line: bool = False
+) -> Text:
+    """A highlighted snippet as `Text`, each segment appended literally."""
+    text = Text(style=base_style)
+    for segment in snippet.segments:
+        text.append(clean(segment.text, one_line=one_line), match_style if segment.highlighted else "")
+    return text
+
+
+def short_authors(paper: Paper, limit: int = 3) -> str:
+    """"A, B, C, et al." so a row shows who wrote it without wrapping."""
+    names = [clean(name, one_line=True) for name in paper.authors[:limit]]
+    if len(paper.authors) > limit or (names and not paper.authors_complete):
+        names.append("et al.")
+    return ", ".join(names) if names else "authors unknown"
+
+
+def meta_line(paper: Paper) -> str:
+    """"authors · year · venue", the second line of a result row."""
+    parts = [short_authors(paper), str(paper.year) if paper.year else "n.d."]
+    if paper.venue:
+        parts.append(clean(paper.venue, one_line=True))
+    return " · ".join(parts)
+
+
+def sparkline(counts: Iterable[int]) -> str:
+    """Block characters scaled to the largest count: a year histogram in one label."""
+    values = list(counts)
+    top = max(values, default=0)
+    if top <= 0:
+        return "".join(_SPARK[0] for _ in values)
+    return "".join(_SPARK[min(len(_SPARK) - 1, (v * (len(_SPARK) - 1) + top - 1) // top)] for v in values)
