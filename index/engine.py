@@ -1,0 +1,310 @@
+"""The search engine: one open index answering `SearchRequest`s from any thread.
+
+Per request: parse (index.query), compute the match set as a bitmask (each AND-ed part is
+cached, so typing one more word or letter only evaluates the new part: the previous
+keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
+count every facet value by intersection (index.masks), rank only what will be shown and
+highlight only those rows (index.snippets). Results are frozen values (index.models).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.idsets import DocIdSet
+from whoosh.searching import Searcher
+
+from index.counting import facet_counts, selection_masks
+from index.masks import FacetMasks, bits, mask_of, member_test
+from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
+from index.query import Parsed, QueryBuilder
+from index.snippets import Highlighter, stem
+from index.store import IndexUnavailable, Opened, open_index
+from index.taxonomy import Taxonomy
+
+__all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
+
+# Recent requests answered from memory (the UI repeats them: backspace, facet toggles).
+RESULT_CACHE = 256
+# Match sets of recent query parts, so a grown query only evaluates its new part.
+MASK_CACHE = 512
+# Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
+_UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
+
+
+class _Allowed(DocIdSet):
+    """A filter Whoosh's collector can test in O(1) per document."""
+
+    def __init__(self, mask: int, size: int) -> None:
+        self._data = member_test(mask, size)
+        self._count = mask.bit_count()
+
+    def __contains__(self, docnum: object) -> bool:
+        d = int(docnum)  # type: ignore[call-overload]
+        return d >> 3 < len(self._data) and bool(self._data[d >> 3] >> (d & 7) & 1)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class _Lru(OrderedDict):  # type: ignore[type-arg]
+    """A small thread-safe LRU map."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.max_size = size
+        self.lock = threading.Lock()
+
+    def fetch(self, key: Any) -> Any:
+        with self.lock:
+            value = self.get(key)
+            if value is not None:
+                self.move_to_end(key)
+            return value
+
+    def store(self, key: Any, value: Any) -> None:
+        with self.lock:
+            self[key] = value
+            while len(self) > self.max_size:
+                self.popitem(last=False)
+
+
+def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
+    """Facet id -> itself and every id below it, from the taxonomy's parent links."""
+    children: dict[str, list[str]] = {}
+    for value in values:
+        if value.parent:
+            children.setdefault(value.parent, []).append(value.id)
+
+    def below(node: str, seen: frozenset[str] = frozenset()) -> list[str]:
+        out = [node]
+        for child in children.get(node, ()):
+            if child not in seen:
+                out += below(child, seen | {node})
+        return out
+
+    return {value.id: tuple(dict.fromkeys(below(value.id))) for value in values}
+
+
+class SearchEngine:
+    """Answers searches over one open index; every public method is thread-safe."""
+
+    def __init__(self, opened: Opened, library: Library, taxonomy: Taxonomy) -> None:
+        self.opened = opened
+        self.taxonomy = taxonomy
+        self._index = opened.index
+        self._papers = library.by_id()
+        self._hierarchy = _descendants(tuple(taxonomy.topics) + tuple(taxonomy.hardware))
+        self._builder = QueryBuilder(self._hierarchy)
+        self._parse_lock = threading.Lock()
+        self._pool: list[Searcher] = []
+        self._pool_lock = threading.Lock()
+        self._results = _Lru(RESULT_CACHE)
+        self._match_masks = _Lru(MASK_CACHE)
+        with self._searcher() as searcher:
+            self.masks = FacetMasks(searcher.reader())
+        self.size: int = self.masks.live.bit_count()
+
+    # -- searchers -------------------------------------------------------------------------
+
+    @contextmanager
+    def _searcher(self) -> Iterator[Searcher]:
+        """A searcher for this thread alone (Whoosh's are not shared); pooled for reuse."""
+        with self._pool_lock:
+            searcher = self._pool.pop() if self._pool else None
+        if searcher is None:
+            searcher = self._index.searcher()
+        try:
+            yield searcher
+        finally:
+            with self._pool_lock:
+                self._pool.append(searcher)
+
+    def close(self) -> None:
+        """Closes every searcher and the index; the engine cannot be used afterwards."""
+        with self._pool_lock:
+            for searcher in self._pool:
+                searcher.close()
+            self._pool.clear()
+        self._index.close()
+
+    # -- searching -------------------------------------------------------------------------
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        """Ranked hits, totals and facet counts for `request` (identical ones are cached)."""
+        started = time.perf_counter()
+        cached = self._results.fetch(request)
+        if cached is not None:
+            return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
+        with self._searcher() as searcher:
+            with self._parse_lock:
+                parsed = self._builder.parse(request.query, searcher.reader(),
+                                             request.as_you_type)
+            masks = self.masks
+            base = masks.live if parsed.query is None else self._mask(searcher, parsed.query)
+            selected = selection_masks(masks, request)
+            final = base
+            for mask in selected.values():
+                final &= mask
+            facets = facet_counts(masks, self.taxonomy, request, base, selected)
+            ranked = self._rank(searcher, parsed, request, final, final != base)
+            highlighter = Highlighter(parsed.terms)
+            hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)
+            total = final.bit_count()
+            correction = None
+            if total == 0 and parsed.query is not None:
+                correction = self._correction(searcher, parsed)
+        result = SearchResult(
+            request=request, total=total, hits=hits, facets=facets,
+            elapsed_ms=(time.perf_counter() - started) * 1000, notice=parsed.notice,
+            correction=correction, partial=parsed.partial, terms=parsed.terms,
+            library_size=self.size,
+        )
+        self._results.store(request, result)
+        return result
+
+    def _mask(self, searcher: Searcher, q: wq.Query) -> int:
+        """The documents matching `q`, with each AND-ed part's match set cached."""
+        key = repr(q)
+        cached = self._match_masks.fetch(key)
+        if cached is not None:
+            return cached
+        live = self.masks.live
+        if isinstance(q, wq.And):
+            mask = live
+            for child in q.subqueries:
+                mask &= self._mask(searcher, child)
+                if not mask:
+                    break
+        elif isinstance(q, wq.Not):
+            mask = live & ~self._mask(searcher, q.query)
+        elif isinstance(q, wq.AndNot):
+            mask = self._mask(searcher, q.a) & ~self._mask(searcher, q.b)
+        elif isinstance(q, wq.NullQuery.__class__):
+            mask = 0
+        else:
+            mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
+        self._match_masks.store(key, mask)
+        return mask
+
+    def _rank(self, searcher: Searcher, parsed: Parsed, request: SearchRequest, final: int,
+              filtered: bool) -> list[tuple[float, int]]:
+        """The (score, docnum) pairs of the rows to show, best first."""
+        limit = max(0, request.limit)
+        if not final or limit == 0:
+            return []
+        if parsed.query is None or request.sort != "relevance":
+            order = self.masks.order_title if request.sort == "title" else self.masks.order_year
+            if final.bit_count() * 20 < len(order):
+                wanted = set(bits(final))
+                return [(0.0, d) for d in order if d in wanted][:limit]
+            test = member_test(final, self.masks.size)
+            out: list[tuple[float, int]] = []
+            for docnum in order:
+                if test[docnum >> 3] >> (docnum & 7) & 1:
+                    out.append((0.0, docnum))
+                    if len(out) == limit:
+                        break
+            return out
+        unions = any(isinstance(node, _UNION_TYPES) for node in parsed.query.leaves()) or \
+            isinstance(parsed.query, wq.Or) or final.bit_count() <= 4 * limit
+        allow = _Allowed(final, self.masks.size) if filtered else None
+        results = searcher.search(parsed.query, limit=None if unions else limit, filter=allow)
+        year_of = self.masks.year_of
+        top = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
+        return [(float(score), docnum) for score, docnum in top[:limit]]
+
+    def _hit(self, searcher: Searcher, docnum: int, score: float,
+             highlighter: Highlighter) -> Hit:
+        paper = self._paper_at(searcher, docnum)
+        matched: list[str] = []
+        if highlighter:
+            for name, text in (("title", paper.title), ("short_name", paper.short_name or ""),
+                               ("authors", " ".join(paper.authors)),
+                               ("abstract", paper.abstract), ("venue", paper.venue or "")):
+                if text and highlighter.any_in(text):
+                    matched.append(name)
+        return Hit(paper=paper, score=score, matched_fields=tuple(matched),
+                   snippet=highlighter.fragment(paper.abstract),
+                   title=highlighter.whole(paper.title))
+
+    def _paper_at(self, searcher: Searcher, docnum: int) -> Paper:
+        paper = self._papers.get(self.masks.ids[docnum])
+        if paper is None:  # a stale index served while another process rebuilds it
+            paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+        return paper
+
+    def _correction(self, searcher: Searcher, parsed: Parsed) -> str | None:
+        """A "did you mean" query: each unknown word replaced by the index's closest term."""
+        reader = searcher.reader()
+        words = [t.rstrip("*") for t in parsed.terms]
+        changed = False
+        fixed: list[str] = []
+        for word in words:
+            known = any(reader.doc_frequency(f, w) for f, w in (
+                ("abstract", stem(word)), ("title", stem(word)), ("authors", word),
+                ("short_name", word), ("venue", word), ("prefix", word)))
+            suggestion = None
+            if not known and len(word) > 3:
+                for fieldname, text in (("short_name", word), ("authors", word),
+                                        ("title", stem(word)), ("abstract", stem(word))):
+                    found = reader.corrector(fieldname).suggest(text, limit=1, maxdist=2)
+                    if found:
+                        suggestion = found[0]
+                        break
+            fixed.append(suggestion or word)
+            changed = changed or suggestion is not None
+        return " ".join(fixed) if changed else None
+
+    # -- single papers ---------------------------------------------------------------------
+
+    def paper(self, paper_id: str) -> Paper | None:
+        """The paper with this id, or None."""
+        paper = self._papers.get(paper_id)
+        if paper is not None:
+            return paper
+        with self._searcher() as searcher:
+            docnum = searcher.document_number(id=paper_id)
+            return None if docnum is None else self._paper_at(searcher, docnum)
+
+    def more_like_this(self, paper_id: str, limit: int = 5) -> tuple[Paper, ...]:
+        """Papers whose abstracts share this one's most distinctive terms."""
+        paper = self.paper(paper_id)
+        if paper is None:
+            return ()
+        with self._searcher() as searcher:
+            docnum = searcher.document_number(id=paper_id)
+            if docnum is None:
+                return ()
+            text = f"{paper.title} {paper.abstract}"
+            results = searcher.more_like(docnum, "abstract", text=text, top=limit,
+                                         numterms=12, normalize=True)
+            return tuple(self._paper_at(searcher, hit.docnum) for hit in results)
+
+    def highlight(self, text: str, terms: Sequence[str]) -> Snippet:
+        """All of `text` with the query's words highlighted ("word*" is a prefix)."""
+        return Highlighter(terms).whole(text)
+
+
+def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
+                rebuild: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> SearchEngine:
+    """Opens this library's index under `cache_dir`, building or refreshing it if stale.
+
+    Raises:
+        IndexUnavailable: the index can neither be opened nor built (one-line message).
+    """
+    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
+    return SearchEngine(opened, library, taxonomy)

@@ -1,0 +1,144 @@
+"""Per-value document bitmasks: facet counts by intersection instead of `groupedby`.
+
+A mask is a Python int with bit d set when document d has the value. Built once per open
+index (WHOOSH.md: ~70 ms at 10k, ~0.7 s at 100k), after which counting a facet value over
+any match set is one `&` and one `bit_count()`: 1-15 ms for every facet at 100k, where
+Whoosh's `groupedby` rebuilt every document's values from the postings on every search.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from whoosh.reading import IndexReader
+
+# Author and venue values with their own mask (the most frequent); the rest are counted
+# from the per-document columns when the match set is small enough.
+TOP_MASKS = 256
+# Match sets up to this size count author and venue values exactly, document by document.
+EXACT_COUNT_LIMIT = 4000
+
+_BIT_OFFSETS = tuple(tuple(j for j in range(8) if byte >> j & 1) for byte in range(256))
+
+
+def mask_of(docnums: Iterable[int], size: int) -> int:
+    """The mask with exactly these bits set (a bytearray is far cheaper than shifting)."""
+    ids = docnums if isinstance(docnums, list) else list(docnums)
+    if len(ids) < 24:
+        mask = 0
+        for docnum in ids:
+            mask |= 1 << docnum
+        return mask
+    buffer = bytearray((size >> 3) + 1)
+    for docnum in ids:
+        buffer[docnum >> 3] |= 1 << (docnum & 7)
+    return int.from_bytes(buffer, "little")
+
+
+def bits(mask: int) -> list[int]:
+    """The document numbers set in `mask`, ascending."""
+    out: list[int] = []
+    if not mask:
+        return out
+    data = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
+    offsets = _BIT_OFFSETS
+    for index, byte in enumerate(data):
+        if byte:
+            base = index << 3
+            out.extend(base + j for j in offsets[byte])
+    return out
+
+
+def member_test(mask: int, size: int) -> bytes:
+    """Bytes for O(1) membership: `data[d >> 3] >> (d & 7) & 1` (shifting an int is O(n))."""
+    return mask.to_bytes((size >> 3) + 1, "little")
+
+
+class FacetMasks:
+    """Every facet value's mask for one open index, plus the columns sorting needs."""
+
+    def __init__(self, reader: IndexReader) -> None:
+        self.size = reader.doc_count_all()
+        deleted = [d for d in range(self.size) if reader.is_deleted(d)] if (
+            reader.has_deletions()) else []
+        self.live = ((1 << self.size) - 1) & ~mask_of(deleted, self.size)
+        self.masks: dict[str, dict[str, int]] = {
+            "topic": self._field_masks(reader, "topic"),
+            "hardware": self._field_masks(reader, "hw"),
+            "year": self._field_masks(reader, "year_facet"),
+            "venue": self._field_masks(reader, "venue_facet", TOP_MASKS),
+            "author": self._field_masks(reader, "author_facet", TOP_MASKS),
+        }
+        self.masks["year"].pop("", None)
+        self.masks["venue"].pop("", None)
+        self._reader_fields = {"venue": "venue_facet", "author": "author_facet"}
+        self.ids: list[str] = list(reader.column_reader("id"))
+        self.venues: list[str] = list(reader.column_reader("venue_facet"))
+        self.authors: list[tuple[str, ...]] = [
+            tuple(value.decode("utf-8").split("\x1f")) if value else ()
+            for value in reader.column_reader("author_list")
+        ]
+        years = {int(year): mask for year, mask in self.masks["year"].items()}
+        year_of = [0] * self.size
+        for year, mask in years.items():
+            for docnum in bits(mask):
+                year_of[docnum] = year
+        titles = list(reader.column_reader("title_sort"))
+        live = set(bits(self.live))
+        self.order_title = [d for d in sorted(range(self.size), key=titles.__getitem__)
+                            if d in live]
+        self.order_year = [d for d in sorted(range(self.size),
+                                             key=lambda d: (-year_of[d], titles[d]))
+                           if d in live]
+        self.year_of = year_of
+        self._extra: dict[tuple[str, str], int] = {}
+        self._reader = reader
+
+    def _field_masks(self, reader: IndexReader, fieldname: str,
+                     top: int | None = None) -> dict[str, int]:
+        terms = [(text, info.doc_frequency()) for text, info in reader.iter_field(fieldname)]
+        if top is not None and len(terms) > top:
+            terms = sorted(terms, key=lambda item: -item[1])[:top]
+        return {
+            text.decode("utf-8"): mask_of(reader.postings(fieldname, text).all_ids(), self.size)
+            for text, _ in terms
+        }
+
+    def value_mask(self, facet: str, value: str) -> int:
+        """The mask of one value, built on demand for values outside the top masks."""
+        known = self.masks[facet].get(value)
+        if known is not None:
+            return known
+        key = (facet, value)
+        if key not in self._extra:
+            fieldname = self._reader_fields.get(facet)
+            mask = 0
+            if fieldname is not None:
+                try:
+                    postings = self._reader.postings(fieldname, value)
+                    mask = mask_of(postings.all_ids(), self.size)
+                except Exception:  # a value the index has never seen
+                    mask = 0
+            self._extra[key] = mask & self.live
+        return self._extra[key]
+
+    def top_counts(self, facet: str, within: int, limit: int) -> list[tuple[str, int]]:
+        """The `limit` most frequent values of `facet` among the documents in `within`."""
+        total = within.bit_count()
+        if total == 0:
+            return []
+        if total <= EXACT_COUNT_LIMIT:
+            counter: Counter[str] = Counter()
+            if facet == "author":
+                for docnum in bits(within):
+                    counter.update(self.authors[docnum])
+            else:
+                counter.update(self.venues[d] for d in bits(within))
+                counter.pop("", None)
+            ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+            return ranked[:limit]
+        counts = [(value, (mask & within).bit_count())
+                  for value, mask in self.masks[facet].items()]
+        ranked = sorted((c for c in counts if c[1]), key=lambda item: (-item[1], item[0]))
+        return ranked[:limit]

@@ -1,0 +1,304 @@
+"""The query language: Whoosh's own parser and plugins, then a few rewrites for speed.
+
+The parser gives the syntax (words AND-ed, "phrases", prefix*, fuzzy~, -excluded,
+AND/OR/NOT, parentheses, field:value); the rewrites give paperscope's meaning:
+
+* `year:2020..2024` is turned into Whoosh's `year:[2020 TO 2024]` before parsing;
+* `hw:gpu` matches the value and every child of it in the taxonomy;
+* a prefix (typed `micro*`, or the unfinished last word when searching as you type) is
+  answered by the edge n-gram field for the short fields and by a lexicon expansion for the
+  abstract, capped to the most frequent terms while the prefix is short (the result is then
+  marked partial);
+* a query Whoosh cannot parse falls back to its plain words, with a notice, never an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.qparser import (
+    AndGroup,
+    FieldAliasPlugin,
+    FuzzyTermPlugin,
+    MultifieldParser,
+    OperatorsPlugin,
+)
+from whoosh.reading import IndexReader
+
+from index.schema import MAX_GRAM, TEXT_FIELDS, build_schema, fold_analyzer
+
+# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field.
+SHORT_PREFIX = 3
+PREFIX_CAP = 64
+# How many prefix expansions one QueryBuilder remembers (they only depend on the index).
+EXPANSION_CACHE = 512
+
+_RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)")
+# The unfinished word at the end: a bare or field-qualified word, not an operator.
+_LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-]*)$")
+# Stands for the word being typed while parsing; every text analyzer leaves it unchanged.
+_PLACEHOLDER = "qqtypingqq"
+_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+# Fields whose values are whole ids: a partial id is not completed as a prefix.
+_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
+_SHORT_FIELDS = tuple(name for name in TEXT_FIELDS if name != "abstract")
+
+
+@dataclass
+class Parsed:
+    """A parsed query and what the user should be told about it."""
+
+    query: wq.Query | None  # None: every paper
+    terms: tuple[str, ...] = ()  # positive words as typed; "word*" is a prefix
+    notice: str | None = None
+    partial: bool = False
+    plain_words: bool = False  # only bare words: a longer query narrows a shorter one
+    text: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class QueryBuilder:
+    """Parses query text against one index; cheap to call on every keystroke.
+
+    Args:
+        children: facet value id -> the ids it implies (itself and its descendants).
+    """
+
+    def __init__(self, children: dict[str, tuple[str, ...]] | None = None) -> None:
+        self.schema = build_schema()
+        self.children = children or {}
+        self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
+        self.parser.remove_plugin_class(OperatorsPlugin)
+        self.parser.add_plugin(
+            OperatorsPlugin(Not=r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[\w\"(]))")
+        )
+        self.parser.add_plugin(FuzzyTermPlugin())
+        self.parser.add_plugin(FieldAliasPlugin({
+            "authors": ["author", "by"], "hw": ["hardware"], "topic": ["topics"],
+            "short_name": ["name"],
+        }))
+        self._fold = fold_analyzer()
+        self._expansions: OrderedDict[tuple[Any, ...], list[tuple[bytes, int]]] = OrderedDict()
+
+    # -- parsing -------------------------------------------------------------------------
+
+    def parse(self, text: str, reader: IndexReader, as_you_type: bool = False) -> Parsed:
+        """Parses `text`; never raises for bad syntax (falls back to the plain words)."""
+        stripped = text.strip()
+        if not stripped:
+            return Parsed(None, text=text)
+        prepared = _RANGE.sub(_range, stripped)
+        typing = as_you_type and text == text.rstrip()
+        result = Parsed(None, text=prepared)
+        problem = _empty_field(prepared)
+        q: wq.Query | None = None
+        if problem is None:
+            try:
+                q = self.parser.parse(self._mark(prepared, result) if typing else prepared)
+                problem = _find_error(q)
+            except Exception as error:  # the parser's own failures are syntax errors too
+                problem = str(error) or type(error).__name__
+        if q is None or problem is not None or q is wq.NullQuery:
+            bare = re.sub(r"\b\w+:", " ", stripped)  # field names are not words to find
+            words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in _OPERATORS]
+            plain = " ".join(w.lower() for w in words)
+            result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
+                "; searched the words instead" if plain else "; showing every paper")
+            result.text = prepared = plain
+            result.extra.clear()
+            if not plain:
+                return result
+            typing = typing and stripped[-1].isalnum()
+            q = self.parser.parse(self._mark(plain, result) if typing else plain)
+        result.terms = tuple(positive_words(
+            result.extra.get("marked", prepared), result.extra.get("last")))
+        result.plain_words = result.notice is None and bool(
+            re.fullmatch(r"[\w\s.-]*", stripped)) and not any(
+            w in _OPERATORS or w.startswith("-") for w in stripped.split())
+        result.query = self._rewrite(q, reader, result)
+        return result
+
+    def _mark(self, text: str, result: Parsed) -> str:
+        """Replaces the unfinished last word by a placeholder term, found again after parsing."""
+        match = _last_word(text)
+        if match is None:
+            return text
+        result.extra["last"] = match.group("word")
+        result.extra["marked"] = text[: match.start("word")] + _PLACEHOLDER
+        return result.extra["marked"]
+
+    # -- rewrites ------------------------------------------------------------------------
+
+    def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
+        last = result.extra.get("last")
+        if last is not None:
+            if isinstance(q, wq.Or) and q.subqueries and all(
+                _is_placeholder(s) for s in q.subqueries
+            ):
+                fields = tuple(s.fieldname for s in q.subqueries)
+                return self.prefix_words(last, fields, reader, result)
+            if _is_placeholder(q):
+                return self.prefix_words(last, (q.fieldname,), reader, result)
+        if isinstance(q, wq.Or) and q.subqueries and all(
+            isinstance(s, wq.Prefix) and s.fieldname in TEXT_FIELDS for s in q.subqueries
+        ) and len({s.text for s in q.subqueries}) == 1:
+            fields = tuple(s.fieldname for s in q.subqueries)
+            return self.prefix_words(q.subqueries[0].text, fields, reader, result)
+        if isinstance(q, wq.Prefix) and q.fieldname in TEXT_FIELDS:
+            return self.prefix_words(q.text, (q.fieldname,), reader, result)
+        if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
+            values = self.children[q.text]
+            return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
+        if isinstance(q, wq.Prefix) and q.fieldname in ("hw", "topic"):
+            return q
+        if q.is_leaf():
+            return q
+        return q.apply(lambda child: self._rewrite(child, reader, result))
+
+    def prefix_words(self, text: str, fields: tuple[str, ...], reader: IndexReader,
+                     result: Parsed) -> wq.Query:
+        """`micro-b*`: whole words "micro", then anything starting with "b"."""
+        words = [token.text for token in self._fold(text)]
+        if not words:
+            return wq.NullQuery
+        parts = [self._word(w, fields) for w in words[:-1]]
+        parts.append(self._prefix(words[-1], fields, reader, result))
+        parts = [p for p in parts if p is not wq.NullQuery]
+        if not parts:
+            return wq.NullQuery
+        return parts[0] if len(parts) == 1 else wq.And(parts)
+
+    def _analyzed(self, fieldname: str, word: str) -> list[str]:
+        analyzer = self.schema[fieldname].analyzer
+        return [t.text for t in analyzer(word, mode="query")]
+
+    def _word(self, word: str, fields: Iterable[str]) -> wq.Query:
+        terms = [wq.Term(f, t) for f in fields for t in self._analyzed(f, word)]
+        if not terms:
+            return wq.NullQuery
+        return terms[0] if len(terms) == 1 else wq.Or(terms)
+
+    def _prefix(self, prefix: str, fields: tuple[str, ...], reader: IndexReader,
+                result: Parsed) -> wq.Query:
+        scored: list[wq.Query] = [
+            wq.Term(f, t) for f in fields for t in self._analyzed(f, prefix)
+        ]
+        expansion: list[wq.Query] = []
+        short = [f for f in fields if f != "abstract"]
+        if set(short) == set(_SHORT_FIELDS) and len(prefix) <= MAX_GRAM:
+            expansion.append(wq.Term("prefix", prefix))
+        else:
+            for name in short:
+                expansion += [wq.Term(name, t) for t in self.expand(reader, name, prefix, result)]
+        if "abstract" in fields:
+            expansion += [wq.Term("abstract", t) for t in
+                          self.expand(reader, "abstract", prefix, result)]
+        if expansion:
+            union = expansion[0] if len(expansion) == 1 else wq.Or(expansion)
+            scored.append(wq.ConstantScoreQuery(union, 1.0))
+        if not scored:
+            return wq.NullQuery
+        return scored[0] if len(scored) == 1 else wq.Or(scored)
+
+    def expand(self, reader: IndexReader, fieldname: str, prefix: str,
+               result: Parsed) -> list[str]:
+        """The field's terms that start with `prefix`, capped when the prefix is short."""
+        key = (id(reader), reader.doc_count_all(), fieldname, prefix)
+        terms = self._expansions.get(key)
+        if terms is None:
+            terms = self._narrowed(key) or [
+                (text, info.doc_frequency()) for text, info in reader.iter_prefix(fieldname, prefix)
+            ]
+            self._expansions[key] = terms
+            while len(self._expansions) > EXPANSION_CACHE:
+                self._expansions.popitem(last=False)
+        else:
+            self._expansions.move_to_end(key)
+        if len(prefix) <= SHORT_PREFIX and len(terms) > PREFIX_CAP:
+            result.partial = True
+            terms = sorted(terms, key=lambda item: -item[1])[:PREFIX_CAP]
+        return [text.decode("utf-8") for text, _ in terms]
+
+    def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[bytes, int]] | None:
+        """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""
+        prefix = key[3]
+        for cut in range(len(prefix) - 1, 0, -1):
+            shorter = self._expansions.get(key[:3] + (prefix[:cut],))
+            if shorter is not None:
+                wanted = prefix.encode("utf-8")
+                return [item for item in shorter if item[0].startswith(wanted)] or []
+        return None
+
+
+def _range(match: re.Match[str]) -> str:
+    """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
+    return f"year:[{match.group(1) or 0} TO {match.group(2) or 9999}]"
+
+
+def _empty_field(text: str) -> str | None:
+    """`title:` with nothing after it is a mistake, not a search for the word "title"."""
+    match = re.search(r"\b(\w+):(?=\s|$|\))", text)
+    return f"{match.group(1)}: has no value" if match else None
+
+
+def _last_word(text: str) -> re.Match[str] | None:
+    """The unfinished last word, unless it is an operator, an id, or inside quotes."""
+    if text.count('"') % 2 == 1 or re.search(r"[*~]\d*$", text):
+        return None
+    match = _LAST_WORD.search(text)
+    if match is None or match.group("word") in _OPERATORS:
+        return None
+    if match.group("field") and match.group("field").lower() in _ID_FIELDS:
+        return None
+    return match
+
+
+def _is_placeholder(q: wq.Query) -> bool:
+    return isinstance(q, wq.Term) and q.fieldname in TEXT_FIELDS and q.text == _PLACEHOLDER
+
+
+def _find_error(q: wq.Query) -> str | None:
+    """The first parse error Whoosh recorded in the tree (it records, it does not raise)."""
+    for node in _walk(q):
+        error = getattr(node, "error", None)
+        if error:
+            return str(error)
+    return None
+
+
+def _walk(q: wq.Query) -> Iterable[wq.Query]:
+    yield q
+    if not q.is_leaf():
+        for child in q.children():
+            yield from _walk(child)
+
+
+def positive_words(text: str, last: str | None = None) -> list[str]:
+    """The words the user asked to find (not excluded ones), for highlighting elsewhere.
+
+    `last` is the unfinished word when searching as you type; it comes back as "word*",
+    the convention `SearchEngine.highlight` reads as a prefix.
+    """
+    text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
+    text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
+    text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
+    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id):\S+"
+    text = re.sub(id_values, " ", text)
+    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name):", " ", text)
+    words: list[str] = []
+    for match in re.finditer(r"(\w+)(\*?)", text):
+        word = match.group(1)
+        if word in _OPERATORS or word == _PLACEHOLDER:
+            continue
+        item = word.lower() + match.group(2)
+        if item not in words:
+            words.append(item)
+    if last:
+        words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
+        words.append(re.findall(r"\w+", last)[-1].lower() + "*")
+    return list(dict.fromkeys(words))

@@ -1,0 +1,149 @@
+"""The Whoosh schema: which field answers which part of the query language.
+
+Every field is commented with what it is for. The analyzers are deliberately lean (the
+analysis dominates build time, see WHOOSH.md): one stemming pipeline for prose, one
+folding pipeline for names, and edge n-grams only over the short fields, where they make
+the word being typed a single term lookup instead of a lexicon scan.
+
+Bump `SCHEMA_VERSION` whenever a field or analyzer changes: the store keys indexes by it,
+so every user's index is rebuilt instead of being read with the wrong analysis.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from whoosh import columns, fields
+from whoosh.analysis import (
+    Analyzer,
+    CharsetFilter,
+    IDAnalyzer,
+    LowercaseFilter,
+    NgramFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.support.charset import accent_map
+
+from index.models import Paper
+
+SCHEMA_VERSION = 1
+
+# Separates the values of a multi-valued field (authors, topics): a character no name holds.
+SEP = "\x1f"
+# Longest word prefix the edge n-gram field answers; longer prefixes scan the lexicon.
+MAX_GRAM = 20
+# The free-text fields a bare word searches, with the query-language name of each.
+TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
+# Written between two authors and dropped by the analyzer: phrases cannot span two names.
+AUTHOR_GAP = "zzauthorgapzz"
+
+
+def fold_analyzer() -> Analyzer:
+    """Lower-case and strip accents, no stemming: names ("Stark" finds "Stärk")."""
+    return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
+
+
+def stem_analyzer() -> Analyzer:
+    """Prose: folded, stop words dropped (positions kept for phrases), English stems."""
+    return (
+        RegexTokenizer()
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(renumber=False)
+        | StemFilter(cachesize=200_000)
+    )
+
+
+def authors_analyzer() -> Analyzer:
+    """Folded names; the `AUTHOR_GAP` token between two names is dropped but leaves a gap."""
+    return fold_analyzer() | StopFilter(stoplist=frozenset([AUTHOR_GAP]), minsize=1, renumber=False)
+
+
+def prefix_analyzer() -> Analyzer:
+    """Edge n-grams of folded words: every prefix of every short-field word is a term."""
+    return fold_analyzer() | NgramFilter(1, MAX_GRAM, at="start")
+
+
+def list_analyzer(lowercase: bool) -> Analyzer:
+    """Whole values separated by `SEP`, so "nvidia-gpu" or "Cody Hao Yu" stay one term."""
+    tokenizer = RegexTokenizer(r"[^\x1f]+")
+    return tokenizer | LowercaseFilter() if lowercase else tokenizer
+
+
+def build_schema() -> fields.Schema:
+    """The schema of every paperscope index (see SCHEMA_VERSION)."""
+    stem = stem_analyzer()
+    fold = fold_analyzer()
+    return fields.Schema(
+        # The paper's stable id: unique key for updates, a column for docnum -> id.
+        id=fields.ID(stored=True, unique=True, sortable=True),
+        # The title, stemmed; boosted because a title match says most about a paper.
+        title=fields.TEXT(analyzer=stem, field_boost=3.0),
+        # The system's short name ("DynaPipe"): the most specific handle a reader types.
+        short_name=fields.TEXT(analyzer=fold, field_boost=4.0),
+        # Authors, folded not stemmed; a gap between names stops phrases crossing them.
+        authors=fields.TEXT(analyzer=authors_analyzer(), field_boost=1.5),
+        # The abstract, stemmed and folded: the bulk of the text.
+        abstract=fields.TEXT(analyzer=stem),
+        # The venue as free text (`venue:osdi`).
+        venue=fields.TEXT(analyzer=fold),
+        # Edge n-grams of title, short name, authors and venue words: cheap prefixes.
+        prefix=fields.TEXT(analyzer=prefix_analyzer(), phrase=False),
+        # Publication year: `year:2021`, `year:2020..2024`, and sorting.
+        year=fields.NUMERIC(int, bits=32, sortable=True, signed=False),
+        # Topic ids from the tagger: `topic:training` and the topic facet.
+        topic=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        # Hardware ids, parents included: `hw:gpu` and the hardware facet.
+        hw=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        # Exact author names as displayed: the author facet's values.
+        author_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        # The same names as one column per paper: exact author counts for small match sets.
+        author_list=fields.COLUMN(columns.VarBytesColumn()),
+        # The venue as displayed: the venue facet's values (and its column).
+        venue_facet=fields.ID(sortable=True),
+        # The year as text ("" when unknown): the year facet's values.
+        year_facet=fields.ID(),
+        # Title folded to lower case: the `title` sort order.
+        title_sort=fields.ID(sortable=True),
+        # DOI and arXiv id, lower-cased whole values (`doi:10.1145/...`, `arxiv:2401.01234`).
+        doi=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        arxiv=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        # Source files the paper came from: which documents a changed file invalidates.
+        source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        # The whole paper as JSON, so a stale index can still answer without the library.
+        paper=fields.STORED(),
+    )
+
+
+def document(paper: Paper) -> dict[str, Any]:
+    """The field values Whoosh indexes for one paper."""
+    doc: dict[str, Any] = {
+        "id": paper.id,
+        "title": paper.title,
+        "short_name": paper.short_name or "",
+        "authors": f" {AUTHOR_GAP} ".join(paper.authors),
+        "abstract": paper.abstract,
+        "venue": paper.venue or "",
+        "prefix": " ".join(
+            filter(None, (paper.title, paper.short_name, " ".join(paper.authors), paper.venue))
+        ),
+        "topic": SEP.join(paper.topic_ids),
+        "hw": SEP.join(paper.hardware_ids),
+        "author_facet": SEP.join(paper.authors),
+        "author_list": SEP.join(paper.authors).encode("utf-8"),
+        "venue_facet": paper.venue or "",
+        "year_facet": str(paper.year) if paper.year is not None else "",
+        "title_sort": paper.title.casefold(),
+        "source": SEP.join(source.path for source in paper.sources),
+        "paper": json.dumps(paper.to_dict(), ensure_ascii=False, separators=(",", ":")),
+    }
+    if paper.year is not None and paper.year >= 0:
+        doc["year"] = paper.year
+    if paper.doi:
+        doc["doi"] = paper.doi
+    if paper.arxiv:
+        doc["arxiv"] = paper.arxiv
+    return doc

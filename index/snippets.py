@@ -1,0 +1,119 @@
+"""Highlighting as plain segments, computed only for the rows a caller will show.
+
+Whoosh's own highlighter re-expands prefix and fuzzy queries against the lexicon for every
+hit (WHOOSH.md); here the query's words are prepared once per request and each text is
+scanned with one regular expression, matching the way the index does (folded accents,
+English stems, "word*" as a prefix).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from whoosh.lang.porter import stem as _porter
+from whoosh.support.charset import accent_map
+
+from index.models import Segment, Snippet
+
+# The default RegexTokenizer's idea of a word, so highlighting agrees with the index.
+_TOKEN = re.compile(r"\w+(\.?\w+)*")
+# How many characters of abstract a result row shows around its best match.
+FRAGMENT_CHARS = 240
+
+
+def fold(word: str) -> str:
+    """Lower case without accents, as every analyzer in the schema does."""
+    return word.lower().translate(accent_map)
+
+
+@lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    return _porter(word)
+
+
+class Highlighter:
+    """Decides which words of a text match a query's words; built once per request."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.words: set[str] = set()
+        self.stems: set[str] = set()
+        prefixes: list[str] = []
+        for term in terms:
+            found = [m.group(0) for m in _TOKEN.finditer(fold(term))]
+            for i, word in enumerate(found):
+                if term.endswith("*") and i == len(found) - 1:
+                    prefixes.append(word)
+                else:
+                    self.words.add(word)
+                    self.stems.add(stem(word))
+        self.prefixes = tuple(sorted(set(prefixes)))
+
+    def __bool__(self) -> bool:
+        return bool(self.words or self.prefixes)
+
+    def matches(self, token: str) -> bool:
+        word = fold(token)
+        return (
+            word in self.words
+            or stem(word) in self.stems
+            or (bool(self.prefixes) and word.startswith(self.prefixes))
+        )
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Start and end of every matching word in `text`."""
+        if not self:
+            return []
+        return [m.span() for m in _TOKEN.finditer(text) if self.matches(m.group(0))]
+
+    def whole(self, text: str) -> Snippet:
+        """All of `text`, matching words highlighted (titles, the detail view)."""
+        return _segments(text, self.spans(text), 0, len(text))
+
+    def fragment(self, text: str, width: int = FRAGMENT_CHARS) -> Snippet:
+        """About `width` characters of `text` around its densest run of matches."""
+        if len(text) <= width:
+            return self.whole(text)
+        spans = self.spans(text)
+        start = 0
+        if spans:
+            best, best_count = spans[0][0], 0
+            right = 0
+            for left, (begin, _) in enumerate(spans):
+                while right < len(spans) and spans[right][1] <= begin + width:
+                    right += 1
+                if right - left > best_count:
+                    best, best_count = begin, right - left
+            start = max(0, best - width // 6)
+            while start > 0 and not text[start - 1].isspace():
+                start -= 1
+        end = min(len(text), start + width)
+        while end < len(text) and not text[end].isspace() and end - start < width + 30:
+            end += 1
+        snippet = _segments(text, spans, start, end)
+        segments = list(snippet.segments)
+        if start > 0:
+            segments.insert(0, Segment("…"))
+        if end < len(text):
+            segments.append(Segment("…"))
+        return Snippet(tuple(segments))
+
+    def any_in(self, text: str) -> bool:
+        return bool(self) and any(self.matches(m.group(0)) for m in _TOKEN.finditer(text))
+
+
+def _segments(text: str, spans: list[tuple[int, int]], start: int, end: int) -> Snippet:
+    segments: list[Segment] = []
+    position = start
+    for begin, finish in spans:
+        if finish <= start or begin >= end:
+            continue
+        begin, finish = max(begin, start), min(finish, end)
+        if begin > position:
+            segments.append(Segment(text[position:begin]))
+        segments.append(Segment(text[begin:finish], True))
+        position = finish
+    if position < end:
+        segments.append(Segment(text[position:end]))
+    return Snippet(tuple(segments))

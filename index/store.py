@@ -1,0 +1,320 @@
+"""The index's life on disk: where it lives, when it is stale, and how it is (re)built.
+
+Layout under the cache directory, one folder per library (keyed by its source files):
+
+    library-<key>/current.json   which generation is served, and the manifest it was built from
+    library-<key>/gen-<token>/   a complete Whoosh index
+    library-<key>/build-<token>/ a build in progress (renamed to gen-<token> when complete)
+    library-<key>/build.lock     held by whichever process is building
+
+A full build writes a fresh folder and is published by atomically replacing
+`current.json`, so a build killed half-way leaves the previous index served (the leftover
+folder is removed by the next build). Small changes to a large library are applied in place
+through Whoosh's own transactional commit (a killed commit leaves the previous generation of
+Whoosh's table of contents), then the manifest is rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.index import Index
+from whoosh.query import Or, Term
+
+from index.atomic import write_text_atomic
+from index.models import Library, Paper
+from index.schema import SCHEMA_VERSION, build_schema, document
+
+try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("paperscope.index")
+
+Progress = Callable[[int, int], None]
+# Libraries at least this large get changed files re-indexed in place instead of rebuilt.
+INCREMENTAL_MIN_PAPERS = 2000
+# ...as long as no more than this share of the papers changed.
+INCREMENTAL_MAX_SHARE = 0.25
+# Builds this large use two writer processes (when it is safe to fork).
+PARALLEL_MIN_PAPERS = 3000
+
+
+class IndexUnavailable(RuntimeError):
+    """No usable index could be opened or built; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An open index and what was done to get it, for `paperscope index` to report."""
+
+    index: Index
+    path: Path
+    action: str  # "up to date", "built", "rebuilt", "updated N papers", "stale (...)"
+    doc_count: int
+    seconds: float
+
+
+def taxonomy_fingerprint(taxonomy: Any) -> str:
+    """The taxonomy's own fingerprint when it has one, else a digest of its values."""
+    fingerprint = getattr(taxonomy, "fingerprint", None)
+    if isinstance(fingerprint, str) and fingerprint:
+        return fingerprint
+    values = (getattr(taxonomy, "topics", ()), getattr(taxonomy, "hardware", ()))
+    return hashlib.sha256(repr(values).encode()).hexdigest()[:16]
+
+
+def _file_stats(files: Sequence[str]) -> dict[str, list[int]]:
+    stats: dict[str, list[int]] = {}
+    for name in files:
+        try:
+            st = os.stat(name)
+            stats[name] = [st.st_size, st.st_mtime_ns]
+        except OSError:
+            stats[name] = [-1, -1]
+    return stats
+
+
+def _papers_digest(papers: Sequence[Paper]) -> str:
+    """Identity of a library that was not read from files (tests, scripts)."""
+    digest = hashlib.sha256()
+    for paper in papers:
+        digest.update(repr(paper).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:24]
+
+
+def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
+    """Everything the index depends on: if any of it changes, the index is stale."""
+    return {
+        "schema": SCHEMA_VERSION,
+        "taxonomy": taxonomy_fingerprint(taxonomy),
+        "files": _file_stats(library.files),
+        "content": None if library.files else _papers_digest(library.papers),
+        "papers": len(library.papers),
+    }
+
+
+def library_dir(cache_dir: Path, library: Library) -> Path:
+    """The folder of this library's index: one per set of source files."""
+    if library.files:
+        names = "\n".join(sorted(os.path.abspath(name) for name in library.files))
+    else:
+        names = "content:" + _papers_digest(library.papers)
+    return Path(cache_dir) / f"library-{hashlib.sha256(names.encode()).hexdigest()[:16]}"
+
+
+@contextmanager
+def _build_lock(folder: Path, wait: bool) -> Iterator[bool]:
+    """Holds the folder's build lock; yields False when `wait` is False and it is taken."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:  # pragma: no cover - Windows
+        yield True
+        return
+    handle = open(folder / "build.lock", "a+")
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            if not wait:
+                yield False
+                return
+            log.warning("another paperscope process is building this index; waiting for it")
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    finally:
+        handle.close()
+
+
+def _read_current(folder: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((folder / "current.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and "dir" in data else None
+
+
+def _open_checked(path: Path, expected_docs: int | None) -> Index | None:
+    """The index at `path`, or None when it is missing or corrupt."""
+    try:
+        ix = whoosh_index.open_dir(str(path), schema=build_schema())
+        with ix.searcher() as searcher:
+            count = searcher.doc_count()
+            searcher.reader().column_reader("id")
+        if expected_docs is not None and count != expected_docs:
+            log.warning("index at %s holds %d papers, expected %d", path, count, expected_docs)
+            return None
+        return ix
+    except Exception as error:  # any damage at all means: rebuild
+        log.warning("index at %s is unreadable (%s); rebuilding", path, error)
+        return None
+
+
+def _can_fork() -> bool:
+    """Whoosh's multi-process writer forks; forking a threaded process can deadlock."""
+    return threading.active_count() == 1 and hasattr(os, "fork")
+
+
+def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) -> None:
+    total = len(papers)
+    parallel = total >= PARALLEL_MIN_PAPERS and (os.cpu_count() or 1) > 1 and _can_fork()
+    options: dict[str, Any] = {"limitmb": 256}
+    if parallel:
+        options.update(procs=2, multisegment=True)
+    writer = ix.writer(**options)
+    try:
+        step = max(1, total // 100)
+        for done, paper in enumerate(papers, 1):
+            writer.add_document(**document(paper))
+            if progress is not None and (done % step == 0 or done == total):
+                progress(done, total)
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+
+
+def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
+                progress: Progress | None) -> Path:
+    """Builds into a fresh folder and publishes it; returns the new generation's path."""
+    for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
+        shutil.rmtree(leftover, ignore_errors=True)
+    token = uuid.uuid4().hex[:12]
+    build = folder / f"build-{token}"
+    build.mkdir()
+    ix = whoosh_index.create_in(str(build), build_schema())
+    try:
+        _write_all(ix, library.papers, progress)
+    finally:
+        ix.close()
+    final = folder / f"gen-{token}"
+    os.replace(build, final)
+    _publish(folder, final.name, manifest)
+    return final
+
+
+def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
+    previous = _read_current(folder)
+    write_text_atomic(folder / "current.json", json.dumps({"dir": gen, "manifest": manifest}))
+    keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
+    for old in folder.glob("gen-*"):
+        if old.name not in keep:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
+    before, after = old.get("files", {}), new.get("files", {})
+    return {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
+
+
+def _incremental(ix: Index, library: Library, changed: set[str],
+                 progress: Progress | None) -> int | None:
+    """Re-indexes the papers of the changed files in place; None when a rebuild is better."""
+    papers = [p for p in library.papers if any(s.path in changed for s in p.sources)]
+    if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
+        return None
+    wanted = {paper.id for paper in library.papers}
+    writer = ix.writer(limitmb=128)
+    try:
+        reader = writer.reader()
+        doomed = set(Or([Term("source", name) for name in changed]).docs(writer.searcher()))
+        doomed.update(Or([Term("id", p.id) for p in papers]).docs(writer.searcher()))
+        ids = reader.column_reader("id")
+        doomed.update(n for n in reader.all_doc_ids() if ids[n] not in wanted)
+        for docnum in doomed:
+            writer.delete_document(docnum)
+        for done, paper in enumerate(papers, 1):
+            writer.add_document(**document(paper))
+            if progress is not None:
+                progress(done, len(papers))
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+    return len(papers)
+
+
+def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: bool = False,
+               progress: Progress | None = None) -> Opened:
+    """Opens this library's index, building or refreshing it first when it is stale.
+
+    Raises:
+        IndexUnavailable: the cache folder cannot be written (one-line message).
+    """
+    started = time.perf_counter()
+    folder = library_dir(cache_dir, library)
+    manifest = manifest_for(library, taxonomy)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise IndexUnavailable(f"cannot create the index folder {folder}: {error}") from None
+
+    def done(ix: Index, path: Path, action: str) -> Opened:
+        return Opened(ix, path, action, ix.doc_count(), time.perf_counter() - started)
+
+    current = _read_current(folder)
+    if current and not rebuild and current.get("manifest") == manifest:
+        ix = _open_checked(folder / current["dir"], manifest["papers"])
+        if ix is not None:
+            return done(ix, folder / current["dir"], "up to date")
+    try:
+        with _build_lock(folder, wait=False) as locked:
+            if locked:
+                return _refresh(folder, library, manifest, rebuild, progress, done)
+            # Someone else is building: serve their last index, or wait for the new one.
+            if current and not rebuild:
+                ix = _open_checked(folder / current["dir"], None)
+                if ix is not None:
+                    log.warning("another process is rebuilding the index; serving the last one")
+                    return done(ix, folder / current["dir"], "stale (being rebuilt)")
+        with _build_lock(folder, wait=True):
+            pass
+        return open_index(library, taxonomy, cache_dir, rebuild=False, progress=progress)
+    except OSError as error:
+        raise IndexUnavailable(f"cannot write the index under {folder}: {error}") from None
+
+
+def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: bool,
+             progress: Progress | None, done: Callable[[Index, Path, str], Opened]) -> Opened:
+    """Under the build lock: reuse, update in place, or rebuild."""
+    current = _read_current(folder)  # another process may have finished meanwhile
+    old = current.get("manifest", {}) if current else {}
+    path = folder / current["dir"] if current else None
+    if current and not rebuild and old == manifest and path is not None:
+        ix = _open_checked(path, manifest["papers"])
+        if ix is not None:
+            return done(ix, path, "up to date")
+    if (current and path is not None and not rebuild
+            and len(library.papers) >= INCREMENTAL_MIN_PAPERS
+            and {k: old.get(k) for k in ("schema", "taxonomy")}
+            == {k: manifest[k] for k in ("schema", "taxonomy")}
+            and old.get("content") is None and manifest["content"] is None):
+        ix = _open_checked(path, old.get("papers"))
+        if ix is not None:
+            count = _incremental(ix, library, _changed_files(old, manifest), progress)
+            if count is not None and ix.doc_count() == manifest["papers"]:
+                _publish(folder, path.name, manifest)
+                return done(ix, path, f"updated {count} papers")
+            ix.close()
+    action = "rebuilt" if current else "built"
+    path = _full_build(folder, library, manifest, progress)
+    ix = _open_checked(path, manifest["papers"])
+    if ix is None:
+        raise IndexUnavailable(f"the index just built in {path} cannot be read")
+    return done(ix, path, action)
