@@ -15,9 +15,14 @@ __all__ = ["infer_short_name", "infer_title"]
 # A coined name: mixed case or digits inside (DynaPipe, HAWQV3, FeatGraph) or all capitals.
 _NAME = r"[A-Z][A-Za-z0-9]*(?:[A-Z][A-Za-z0-9]*|[0-9])[A-Za-z0-9]*(?:-[A-Za-z0-9]+)?"
 _INTRO = re.compile(
-    r"\b(?:we|this paper|this work)\s+(?:\w+\s+){0,2}?"
+    r"\b(?:[Ww]e|[Tt]his paper|[Tt]his work)\s+(?:\w+\s+){0,2}?"
     r"(?:present|propose|introduce|design|develop|build|implement|describe)s?\b"
     r"[^.;:]{0,40}?\b(" + _NAME + r")\b"
+)
+# "We present Loomwork, a system ...": a plain capitalised word counts when introduced so.
+_INTRO_PLAIN = re.compile(
+    r"\b(?:[Ww]e|[Tt]his paper|[Tt]his work)\s+(?:present|propose|introduce|design|develop|build)s?"
+    r"\s+([A-Z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)?),\s+(?:a|an)\s"
 )
 _APPOSITIVE = re.compile(r"\b(" + _NAME + r"),\s+(?:a|an)\s+([^.;]{10,160}?)(?:[.;]|,\s+(?:which|that)\b)")
 # Acronyms that name a field or a device, never a system.
@@ -37,7 +42,7 @@ def infer_short_name(abstract: str) -> str | None:
     Looks for "we present X", "X, a ...", then falls back to a coined name the text
     repeats at least three times; field acronyms (GPU, LLM, ...) never count.
     """
-    for match in _INTRO.finditer(abstract):
+    for match in (*_INTRO_PLAIN.finditer(abstract), *_INTRO.finditer(abstract)):
         if match.group(1) not in _COMMON:
             return match.group(1)
     for match in _APPOSITIVE.finditer(abstract):

@@ -71,9 +71,8 @@ def _arxiv(record: Mapping[str, Any], source: Source) -> Paper:
         authors=authors,
         authors_complete=complete,
         year=year,
-        venue=journal_ref or "arXiv preprint",
-        entry_type="article" if journal_ref else "misc",
-        journal=journal_ref,
+        venue=journal_ref or "arXiv preprint",  # journal-ref is free text: kept, not split
+        entry_type="misc",
         doi=_text(record.get("doi")),
         arxiv=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None,

@@ -49,6 +49,18 @@ def split_paragraphs(text: str) -> list[Paragraph]:
     return paragraphs
 
 
+_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "le", "la",
+              "bin", "ibn", "al", "dos", "das", "y", "ten", "ter"}
+
+
+def _capitalised(name: str) -> bool:
+    """Every word of a name is capitalised, except particles (`Piet van der Berg`)."""
+    words = name.split()
+    return words[0][0].isupper() and all(
+        word[0].isupper() or word.lower() in _PARTICLES for word in words
+    )
+
+
 def parse_author_line(text: str) -> tuple[tuple[str, ...], bool, str | None] | None:
     """`(names, complete, affiliation)` when the text is an author line, else None.
 
@@ -67,7 +79,7 @@ def parse_author_line(text: str) -> tuple[tuple[str, ...], bool, str | None] | N
     if cut:
         complete, line = False, line[: cut.start()].strip()
     parts = [part.strip() for part in re.split(r",|\band\b|&", line) if part.strip()]
-    if not parts or not all(_NAME.match(part) and part[0].isupper() for part in parts):
+    if not parts or not all(_NAME.match(part) and _capitalised(part) for part in parts):
         return None
     if any(len(part.split()) == 1 for part in parts) and len(parts) > 1:
         return None  # "Results, Methods" is a heading list, not people
