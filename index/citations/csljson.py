@@ -73,7 +73,11 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
     if venue:
         item["container-title"] = venue
     first, last = page_range(paper)
-    if first:
+    if paper_kind == "journal" and first and not last and not first.isdigit():
+        # "e1005209" is an article number (an eLocator), not a page: CSL calls it `number`,
+        # and the styles print "Article e1005209" (APA) or "Art. no. e1005209" (IEEE).
+        item["number"] = first
+    elif first:
         item["page"] = f"{first}-{last}" if last else first
     for name, value in (("volume", paper.volume), ("issue", paper.number)):
         if value:
@@ -88,6 +92,9 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item["URL"] = arxiv_url(paper.arxiv)
     elif paper.url:
         item["URL"] = paper.url
+    elif paper.arxiv and not paper.doi:
+        # The arXiv page is the one public link to a paper with no DOI and no URL.
+        item["URL"] = arxiv_url(paper.arxiv)
     if paper.arxiv:
         item["archive"] = "arXiv"
         item["archive_location"] = paper.arxiv
