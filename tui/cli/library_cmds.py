@@ -92,17 +92,27 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         print(json.dumps(paper_details(paper), ensure_ascii=False, indent=2))
         return 0
     lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
-    lines.append("  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al."))
+    if paper.authors:
+        lines.append("  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al."))
+    else:
+        lines.append("  (authors unknown)")
     rows = [
         ("id", paper.id),
         ("short name", paper.short_name),
         ("year", paper.year),
+        ("month", paper.month),
         ("venue", paper.venue),
         ("type", paper.entry_type),
+        ("booktitle", paper.booktitle),
+        ("journal", paper.journal),
+        ("volume", paper.volume),
+        ("number", paper.number),
         ("pages", paper.pages),
+        ("publisher", paper.publisher),
         ("doi", paper.doi),
         ("arxiv", paper.arxiv),
         ("url", paper.url),
+        ("bibtex key", paper.citation_key),
         ("keywords", ", ".join(paper.keywords) or None),
         ("related", ", ".join(paper.related) or None),
         ("note", paper.note),
