@@ -61,3 +61,22 @@ class CliContext:
 
     def paper_ids(self) -> list[str]:
         return [paper.id for paper in self.library.papers]
+
+    @cached_property
+    def engine(self) -> SearchEngine:
+        """The search engine on this library, building its index first when it is stale."""
+        return self.open_engine()
+
+    def open_engine(self, rebuild: bool = False) -> SearchEngine:
+        """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
+        from index.engine import IndexUnavailable, open_engine
+        from tui.cli.search_cmds import ProgressBar
+
+        bar = ProgressBar("indexing", sys.stderr)
+        try:
+            return open_engine(self.library, self.taxonomy, paths.cache_dir(),
+                               rebuild=rebuild, progress=bar)
+        except IndexUnavailable as error:
+            raise UserError(str(error)) from None
+        finally:
+            bar.finish()

@@ -1,9 +1,201 @@
-"""PLACEHOLDER: commands added by a later issue."""
+"""`paperscope search`, `facets` and `index`: the search engine from the command line.
+
+`add_filter_arguments` and `request_from_args` are shared with every command that takes
+facet filters (`export` reuses them), so `--topic/--hardware/--year` mean the same thing
+everywhere.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
+import sys
+import time
+from typing import Any, TextIO
+
+from index.models import FacetCount, SearchRequest, SearchResult
+from tui.cli.context import CliContext, UserError
+from tui.cli.library_cmds import paper_summary
+
+_YEAR_RANGE = re.compile(r"^\s*(\d{1,4})?\s*(\.\.)?\s*(\d{1,4})?\s*$")
+
+
+class ProgressBar:
+    """Callable as `progress(done, total)`: a bar on a terminal, one line otherwise."""
+
+    def __init__(self, label: str, stream: TextIO, width: int = 30) -> None:
+        self.label = label
+        self.stream = stream
+        self.width = width
+        self.shown = False
+        self._last = 0.0
+        self._tty = bool(getattr(stream, "isatty", lambda: False)())
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        if not self._tty:
+            if not self.shown:
+                self.stream.write(f"paperscope: {self.label} {total} papers...\n")
+                self.shown = True
+            return
+        filled = self.width * done // max(1, total)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] "
+                          f"{done}/{total}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        """Ends the bar's line, if one was drawn."""
+        if self.shown and self._tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds `--topic ID`, `--hardware ID` (both repeatable) and `--year A..B`."""
+    parser.add_argument("--topic", action="append", default=[], metavar="ID",
+                        help="only papers with this topic (repeat for any of several)")
+    parser.add_argument("--hardware", action="append", default=[], metavar="ID",
+                        help="only papers for this hardware; a parent like gpu includes its "
+                        "children (repeat for any of several)")
+    parser.add_argument("--year", metavar="A..B",
+                        help="only papers from these years: 2021, 2020..2024, 2022.., ..2019")
+
+
+def parse_year_range(text: str) -> tuple[int | None, int | None]:
+    """`2020..2024`, `2021`, `2022..` or `..2019`; a `UserError` names a bad value."""
+    match = _YEAR_RANGE.match(text)
+    if not text.strip() or match is None or (match.group(1) is None and match.group(3) is None):
+        raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else None
+    if match.group(2) is None:
+        if match.group(3) is not None and match.group(1) is not None:
+            raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
+        high = low = low if low is not None else high
+    if low is not None and high is not None and low > high:
+        raise UserError(f"--year {text!r}: the range is empty ({low} is after {high})")
+    return low, high
+
+
+def request_from_args(args: argparse.Namespace, query: str, context: CliContext | None = None,
+                      **options: Any) -> SearchRequest:
+    """The SearchRequest for the filter arguments; unknown facet ids are a `UserError`."""
+    topics = frozenset(getattr(args, "topic", None) or ())
+    hardware = frozenset(getattr(args, "hardware", None) or ())
+    if context is not None:
+        for flag, chosen, values in (("--topic", topics, context.taxonomy.topics),
+                                     ("--hardware", hardware, context.taxonomy.hardware)):
+            known = [value.id for value in values]
+            for value in sorted(chosen - set(known)):
+                raise UserError(f"{flag} {value!r} is not a known value; known: "
+                                + ", ".join(known))
+    year = getattr(args, "year", None)
+    return SearchRequest(
+        query=query, topics=topics, hardware=hardware,
+        year_range=parse_year_range(year) if year else None, **options,
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds this module's commands to the parser."""
+    """Adds `search`, `facets` and `index` to the parser."""
+    search = subparsers.add_parser("search", help="search the library (Whoosh query syntax)")
+    search.add_argument("query", nargs="+", metavar="QUERY",
+                        help='words (all must match), "phrases", prefix*, fuzzy~, -excluded, '
+                        "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
+                        "hw: doi: arxiv:")
+    add_filter_arguments(search)
+    search.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance")
+    search.add_argument("--limit", type=int, default=20, metavar="N",
+                        help="show at most N papers (default 20)")
+    search.add_argument("--json", action="store_true", help="one JSON object a line")
+    search.set_defaults(func=search_command)
+
+    facets = subparsers.add_parser("facets", help="facet counts for a query (or everything)")
+    facets.add_argument("query", nargs="*", metavar="QUERY")
+    add_filter_arguments(facets)
+    facets.add_argument("--json", action="store_true", help="one JSON object a line")
+    facets.set_defaults(func=facets_command)
+
+    index = subparsers.add_parser("index", help="build or refresh the search index")
+    index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    index.set_defaults(func=index_command)
+
+
+def _summary(result: SearchResult) -> str:
+    parts = [f"{result.total} of {result.library_size} papers match "
+             f"({result.elapsed_ms:.1f} ms)"]
+    for name, counts in result.facets.items():
+        top = sorted((c for c in counts if c.count), key=lambda c: -c.count)[:5]
+        if top:
+            parts.append(f"{name}: " + ", ".join(f"{c.value} {c.count}" for c in top))
+    if result.notice:
+        parts.append(result.notice)
+    if result.partial:
+        parts.append("the last word is short: only its most frequent completions were searched")
+    if result.correction:
+        parts.append(f"did you mean: {result.correction}")
+    return "\n".join("paperscope: " + part for part in parts)
+
+
+def search_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints the ranked papers: a readable table, or JSON Lines."""
+    if args.limit < 0:
+        raise UserError(f"--limit {args.limit}: must be 0 or more")
+    request = request_from_args(args, " ".join(args.query), context, sort=args.sort,
+                                limit=args.limit)
+    result = context.engine.search(request)
+    out = sys.stdout
+    for rank, hit in enumerate(result.hits, 1):
+        paper = hit.paper
+        if args.json:
+            row = paper_summary(paper)
+            row.update(score=round(hit.score, 4), snippet=hit.snippet.plain,
+                       matched_fields=list(hit.matched_fields))
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            year = paper.year if paper.year is not None else "n.d."
+            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  {paper.title}\n")
+            if hit.snippet.plain:
+                out.write(f"     {hit.snippet.marked('*', '*')}\n")
+    print(_summary(result), file=sys.stderr)
+    return 0
+
+
+def _facet_row(count: FacetCount) -> dict[str, Any]:
+    return {"facet": count.facet, "value": count.value, "label": count.label,
+            "count": count.count, "selected": count.selected, "parent": count.parent}
+
+
+def facets_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints every facet value with its count for the query (all papers without one)."""
+    request = request_from_args(args, " ".join(args.query), context, limit=0)
+    result = context.engine.search(request)
+    out = sys.stdout
+    for name, counts in result.facets.items():
+        if not args.json:
+            out.write(f"{name}\n")
+        for count in counts:
+            if args.json:
+                out.write(json.dumps(_facet_row(count), ensure_ascii=False) + "\n")
+            else:
+                indent = "    " if count.parent else "  "
+                mark = "*" if count.selected else " "
+                out.write(f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}\n")
+    print(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
+          + (f"; {result.notice}" if result.notice else ""), file=sys.stderr)
+    return 0
+
+
+def index_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Builds or refreshes the index and says what it did."""
+    engine = context.open_engine(rebuild=args.rebuild)
+    opened = engine.opened
+    print(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
+          f"({opened.path})")
+    engine.close()
+    return 0
