@@ -9,6 +9,7 @@ CSL-JSON) and the two short forms (Markdown, plain) are written directly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from index.citations.bibtex import bib_entries
 from index.citations.csl import format_csl
@@ -71,6 +72,12 @@ def _check(style: str) -> str:
     return style
 
 
+@lru_cache(maxsize=1024)
+def _formatted(papers: tuple[Paper, ...], style: str, keys: tuple[str, ...]) -> list[str]:
+    """CSL rendering, remembered: moving the cursor back to a paper must not re-render it."""
+    return format_csl(papers, style, {paper.id: key for paper, key in zip(papers, keys)})
+
+
 def style_label(style: str) -> str:
     """The name to show the user ("APA 7", "IEEE"), e.g. in "Copied APA 7 citation"."""
     return _LABELS[_check(style)]
@@ -109,7 +116,7 @@ def format_citation(
         return "\n".join(markdown_link(paper) for paper in papers)
     if style == "plain":
         return "\n".join(plain_line(paper) for paper in papers)
-    entries = format_csl(papers, style, resolved)
+    entries = _formatted(tuple(papers), style, tuple(resolved[paper.id] for paper in papers))
     if len(papers) == 1 and style in ("ieee", "acm"):
         # A single reference is not a numbered list: "[1] " would be pasted as noise.
         return entries[0].split("] ", 1)[1] if entries[0].startswith("[") else entries[0]

@@ -25,16 +25,24 @@ def _slug(text: str) -> str:
 
 
 def _word(paper: Paper) -> str:
-    """The short name if the paper has one, else the first significant title word."""
+    """The short name if the paper has one, else the first significant title word.
+
+    A long short name keeps its leading words ("Regional-Prompting-FLUX" ->
+    "regionalprompting") rather than being cut mid-word.
+    """
     if paper.short_name:
-        slug = _slug(paper.short_name.split("(")[0])[:20]
+        slug = ""
+        for part in re.split(r"[\s\-_/]+", paper.short_name.split("(")[0]):
+            piece = _slug(part)
+            if slug and len(slug) + len(piece) > 20:
+                break
+            slug += piece
         if slug:
-            return slug
-    if not paper.title_inferred:
-        for raw in re.split(r"[\s:;,.!?()\[\]/]+", paper.title):
-            word = _slug(raw)
-            if word and raw.lower() not in _STOP_WORDS and not word.isdigit():
-                return word[:20]
+            return slug[:24]
+    for raw in re.split(r"[\s:;,.!?()\[\]/]+", paper.title):
+        word = _slug(raw)
+        if word and raw.lower() not in _STOP_WORDS and not word.isdigit():
+            return word[:20]
     return ""
 
 
