@@ -98,7 +98,11 @@ def _system_copy(text: str) -> str | None:
 
         pyperclip.copy(text)
     except Exception as error:  # PyperclipException, or a clipboard tool that crashed
-        return f"no system clipboard ({type(error).__name__}: {error})".strip()
+        name = type(error).__name__
+        if "could not find a copy/paste mechanism" in str(error):
+            return f"no system clipboard tool such as xclip, xsel or wl-copy ({name})"
+        first_line = (str(error).strip().splitlines() or [""])[0][:120]
+        return f"the system clipboard failed ({name}: {first_line})"
     return None
 
 

@@ -1,9 +1,177 @@
-"""PLACEHOLDER: commands added by a later issue."""
+"""`paperscope cite`, `styles` and `export`: citations and bibliography files from the shell.
+
+`cite` prints (and with `--copy` copies) what the app's copy action would; `export` writes
+the papers that match a search as a file a reference manager or LaTeX can read, atomically
+and with a provenance comment where the format has comments.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from index import __version__
+from index.atomic import write_text_atomic
+from index.citations import (
+    STYLES,
+    UnknownStyleError,
+    citation_keys,
+    format_citation,
+    style_label,
+)
+from index.models import Paper
+from tui import paths
+from tui.cli.context import CliContext, UserError
+from tui.cli.search_cmds import add_filter_arguments, request_from_args
+
+EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "jsonl")
+_COMMENTED = ("bibtex", "biblatex")  # formats with a comment syntax for the provenance
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Adds this module's commands to the parser."""
+    """Adds `cite`, `styles` and `export` to the parser."""
+    cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
+    cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")
+    cite.add_argument("--style", metavar="NAME",
+                      help="citation style (see `styles`; default: the config's, else apa)")
+    cite.add_argument("--copy", action="store_true",
+                      help="also copy it: system clipboard, else the terminal's (OSC 52)")
+    cite.set_defaults(func=cite_command)
+
+    styles = subparsers.add_parser("styles", help="list the citation styles")
+    styles.set_defaults(func=styles_command)
+
+    export = subparsers.add_parser("export", help="write matching papers as a bibliography file")
+    export.add_argument("query", nargs="*", metavar="QUERY",
+                        help="a search query (default: every paper the filters allow)")
+    add_filter_arguments(export)
+    export.add_argument("--format", default="bibtex", metavar="FORMAT",
+                        help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)")
+    export.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="write to FILE (atomically) instead of standard output")
+    export.set_defaults(func=export_command)
+
+
+def _style(context: CliContext, name: str | None) -> str:
+    """The style asked for, else the one in the user's config; a bad name is a UserError."""
+    if name is None:
+        from tui.config import load_config
+
+        config, warnings = load_config(paths.config_file())
+        for warning in warnings:
+            context.warn(warning)
+        name = config.style
+    try:
+        style_label(name)
+    except UnknownStyleError as error:
+        raise UserError(str(error)) from None
+    return name
+
+
+def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
+    """The papers with those ids, in that order; an unknown id lists the valid ones."""
+    by_id = context.library.by_id()
+    unknown = [paper_id for paper_id in ids if paper_id not in by_id]
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], list(by_id), n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}? " if close else ""
+        raise UserError(f"unknown paper id {unknown[0]!r}; {hint}valid ids: "
+                        + ", ".join(by_id))
+    seen: dict[str, Paper] = {}
+    for paper_id in ids:
+        seen.setdefault(paper_id, by_id[paper_id])
+    return list(seen.values())
+
+
+def cite_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints the citation (a bibliography for several ids); `--copy` copies it and says how."""
+    style = _style(context, args.style)
+    papers = _papers(context, args.ids)
+    text = format_citation(papers, style, keys=citation_keys(context.library.papers))
+    print(text)
+    if not args.copy:
+        return 0
+    from tui.clipboard import copy_text
+
+    what = "citation" if len(papers) == 1 else "bibliography"
+    sys.stdout.flush()
+    outcome = copy_text(text, description=f"{style_label(style)} {what}",
+                        data_dir=paths.data_dir())
+    print(f"paperscope: {outcome.message}", file=sys.stderr)
+    return 0 if outcome.method != "none" else 1
+
+
+def styles_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Prints every style name (what `--style` takes) and what it is."""
+    for style in STYLES:
+        print(f"{style:<10} {style_label(style)}")
+    return 0
+
+
+def _matching(context: CliContext, args: argparse.Namespace, query: str) -> list[Paper]:
+    """The papers the query and filters select: by relevance for a query, else library order."""
+    papers = context.library.papers
+    filtered = bool(args.topic or args.hardware or args.year)
+    if not query and not filtered:
+        return list(papers)
+    request = request_from_args(args, query, context, limit=len(papers),
+                                sort="relevance" if query else "year")
+    result = context.engine.search(request)
+    if result.notice:
+        context.warn(result.notice)
+    if query:
+        return [hit.paper for hit in result.hits]
+    chosen = {hit.paper.id for hit in result.hits}
+    return [paper for paper in papers if paper.id in chosen]
+
+
+def _provenance(args: argparse.Namespace, query: str, count: int) -> list[str]:
+    filters = [f"topic={t}" for t in args.topic] + [f"hardware={h}" for h in args.hardware]
+    if args.year:
+        filters.append(f"year={args.year}")
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [
+        f"Exported by paperscope {__version__} on {stamp}",
+        f"query: {query or '(none)'}",
+        f"filters: {'; '.join(filters) or '(none)'}",
+        f"papers: {count}",
+    ]
+
+
+def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
+                provenance: list[str]) -> str:
+    """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
+    if fmt == "jsonl":
+        body = "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in papers)
+        return body
+    body = format_citation(papers, fmt, keys=keys) if papers else ("[]" if fmt == "csl-json" else "")
+    header = "".join(f"% {line}\n" for line in provenance) + "\n" if fmt in _COMMENTED else ""
+    return header + body + ("\n" if body else "")
+
+
+def export_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Writes the matching papers to `-o FILE` (atomically) or standard output."""
+    if args.format not in EXPORT_CHOICES:
+        raise UserError(f"unknown export format {args.format!r}; choose one of: "
+                        + ", ".join(EXPORT_CHOICES))
+    query = " ".join(args.query).strip()
+    papers = _matching(context, args, query)
+    keys = citation_keys(context.library.papers)
+    text = export_text(papers, args.format, keys, _provenance(args, query, len(papers)))
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        if args.output.is_dir():
+            raise UserError(f"{args.output}: is a folder; give a file name")
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as error:
+            raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
+    where = f" to {args.output}" if args.output else ""
+    print(f"paperscope: exported {len(papers)} papers as {args.format}{where}", file=sys.stderr)
+    return 0

@@ -1,0 +1,185 @@
+"""The style registry, keys, escaping and the non-CSL formats, on small made-up papers."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import bibtexparser
+import pytest
+from bibtexparser import middlewares
+
+from index.citations import (
+    STYLES,
+    UnknownStyleError,
+    citation_keys,
+    format_citation,
+    style_label,
+)
+from index.citations.bibtex import latex_escape, protect_title
+from index.models import Paper
+
+NASTY = Paper(
+    id="nasty",
+    title="50% Faster C# & F_2 Kernels for {GPUs} at $0 ~ Cost",
+    authors=("Ludwig van Beethoven", "Ada Lovelace", "Martin Luther King Jr."),
+    year=2022,
+    month=3,
+    entry_type="article",
+    journal="Journal of R&D_Things",
+    volume="7",
+    number="2",
+    pages="10--20",
+    doi="10.1000/a_b%c",
+    url="https://example.org/x?a=1&b=2#frag",
+    abstract="An   abstract\nover lines.",
+)
+UNDATED = Paper(id="undated", title="Notes on Things", authors=("Ann Bee",))
+
+
+def test_styles_and_labels() -> None:
+    assert STYLES == ("bibtex", "biblatex", "apa", "ieee", "acm", "chicago", "mla", "ris",
+                      "csl-json", "markdown", "plain")
+    assert style_label("apa") == "APA 7" and style_label("ieee") == "IEEE"
+    assert style_label("mla") == "MLA 9"
+
+
+def test_unknown_style_lists_the_valid_ones() -> None:
+    with pytest.raises(UnknownStyleError) as caught:
+        format_citation([UNDATED], "harvard")
+    assert isinstance(caught.value, ValueError)
+    assert str(caught.value) == ("unknown citation style 'harvard'; choose one of: "
+                                 + ", ".join(STYLES))
+    with pytest.raises(UnknownStyleError):
+        style_label("")
+
+
+def test_no_papers_give_empty_text() -> None:
+    assert format_citation([], "apa") == ""
+
+
+def test_latex_escaping_and_capital_protection() -> None:
+    assert latex_escape("R&D 50% #1 a_b $x$ {y} ~ ^ \\") == (
+        r"R\&D 50\% \#1 a\_b \$x\$ \{y\} \textasciitilde{} \textasciicircum{} \textbackslash{}"
+    )
+    assert protect_title("GeoDrive: 3D Long-Context LLMs (MoE) in Multi-task") == (
+        "{GeoDrive}: {3D} Long-Context {LLMs} ({MoE}) in Multi-task"
+    )
+
+
+def test_nasty_entry_parses_back_to_the_same_text() -> None:
+    text = format_citation([NASTY], "bibtex")
+    assert "@article{beethoven2022faster," in text
+    assert r"journal = {Journal of R\&D\_Things}" in text
+    assert "month   = {3}" in text
+    library = bibtexparser.parse_string(text, append_middleware=[
+        middlewares.LatexDecodingMiddleware(), middlewares.SeparateCoAuthors(),
+        middlewares.SplitNameParts()])
+    (entry,) = library.entries
+    fields = entry.fields_dict
+    assert fields["title"].value == NASTY.title
+    assert [(n.von, n.last, n.jr) for n in fields["author"].value] == [
+        (["van"], ["Beethoven"], []), ([], ["Lovelace"], []), ([], ["King"], ["Jr."])]
+    raw = bibtexparser.parse_string(text).entries[0].fields_dict
+    assert raw["doi"].value == "10.1000/a_b%c"  # verbatim fields stay as typed
+    assert raw["url"].value == NASTY.url
+
+
+def test_biblatex_uses_its_own_field_names() -> None:
+    text = format_citation([NASTY], "biblatex")
+    assert "journaltitle = {Journal of R\\&D\\_Things}" in text
+    assert "date         = {2022-03}" in text
+    assert "year " not in text and "journal " not in text
+    preprint = Paper(id="p", title="A Preprint", authors=("Ann Bee",), year=2024,
+                     arxiv="2401.00001")
+    entry = format_citation([preprint], "biblatex")
+    assert entry.startswith("@online{bee2024preprint,")
+    assert "eprinttype = {arxiv}" in entry and "eprint     = {2401.00001}" in entry
+
+
+def test_keys_are_stable_and_disambiguated() -> None:
+    a = Paper(id="a", title="The Pipe", short_name="Pipe", authors=("Chenyu Jiang",), year=2024)
+    b = Paper(id="b", title="Pipe Again", short_name="Pipe", authors=("Chenyu Jiang",), year=2024)
+    c = Paper(id="c", title="Another", authors=("Jörg Kübler",), year=None)
+    keys = citation_keys([b, c, a])
+    assert keys == {"a": "jiang2024pipea", "b": "jiang2024pipeb", "c": "kublerndanother"}
+    assert citation_keys([a, b, c]) == keys  # the input order does not matter
+    sourced = Paper(id="d", title="X", citation_key="Smith:2020x")
+    assert citation_keys([sourced]) == {"d": "Smith:2020x"}
+
+
+def test_keys_given_by_the_caller_are_used() -> None:
+    text = format_citation([UNDATED], "bibtex", keys={"undated": "bee-notes"})
+    assert text.startswith("@misc{bee-notes,")
+
+
+@pytest.mark.parametrize("style", ["apa", "ieee", "acm", "chicago", "mla"])
+def test_missing_year_gives_nd_in_every_formatted_style(style: str) -> None:
+    assert "n.d." in format_citation([UNDATED], style)
+
+
+@pytest.mark.parametrize("style", ["apa", "ieee", "acm", "chicago", "mla"])
+def test_incomplete_authors_say_et_al_in_every_formatted_style(style: str) -> None:
+    cut = Paper(id="cut", title="Cut", authors=("Ann Bee", "Cy Dee"), authors_complete=False,
+                year=2020)
+    whole = Paper(id="whole", title="Whole", authors=("Ann Bee", "Cy Dee"), year=2020)
+    assert "et al." in format_citation([cut], style)
+    assert "et al." not in format_citation([whole], style)
+    assert "Zzplaceholder" not in format_citation([cut, whole], style)
+
+
+@pytest.mark.parametrize("style", ["apa", "ieee", "acm", "chicago", "mla", "markdown",
+                                   "plain", "ris", "csl-json", "bibtex"])
+def test_inferred_title_is_marked_and_never_empty(style: str) -> None:
+    paper = Paper(id="x", title="Guessed title of a thing", title_inferred=True)
+    text = format_citation([paper], style).replace("\\[", "[").replace("\\]", "]")
+    assert "[guessed title of a thing]" in text.lower()
+    # A title moved to the author position is not repeated further on.
+    assert text.lower().count("guessed title of a thing") == 1
+
+
+def test_ris_record_shape() -> None:
+    lines = format_citation([NASTY], "ris").splitlines()
+    assert lines[0] == "TY  - JOUR" and lines[-1] == "ER  - "
+    assert "AU  - van Beethoven, Ludwig" in lines and "AU  - King, Martin Luther, Jr." in lines
+    assert "SP  - 10" in lines and "EP  - 20" in lines and "DA  - 2022/03" in lines
+    assert "AB  - An abstract over lines." in lines
+
+
+def test_csl_json_is_an_array_of_items() -> None:
+    items = json.loads(format_citation([NASTY, UNDATED], "csl-json"))
+    assert [item["type"] for item in items] == ["article-journal", "document"]
+    assert items[0]["author"][0] == {"family": "Beethoven", "given": "Ludwig",
+                                     "non-dropping-particle": "van"}
+    assert items[0]["issued"] == {"date-parts": [[2022, 3]]}
+    assert items[0]["page"] == "10-20" and items[0]["issue"] == "2"
+    assert "issued" not in items[1]
+
+
+def test_markdown_and_plain() -> None:
+    paper = Paper(id="m", title="Bracket [v2] Paper", authors=("Ann Bee", "Cy Dee", "Ed Fay",
+                  "Gus Hu"), year=2021, venue="MLSys 2021", doi="10.1/x")
+    assert format_citation([paper], "markdown") == (
+        "[Bracket \\[v2\\] Paper](https://doi.org/10.1/x) - Ann Bee, Cy Dee, Ed Fay et al., "
+        "MLSys 2021"
+    )
+    assert format_citation([UNDATED], "markdown") == "Notes on Things - Ann Bee, n.d."
+    assert format_citation([paper], "plain") == (
+        "Ann Bee, Cy Dee, Ed Fay et al. Bracket [v2] Paper. MLSys 2021. https://doi.org/10.1/x"
+    )
+
+
+def test_preview_is_fast_enough_for_every_cursor_move() -> None:
+    papers = [Paper(id=f"p{i}", title=f"Paper number {i}", authors=("Ann Bee",), year=2000 + i,
+                    entry_type="inproceedings", booktitle="Proc. of Things", pages="1-9")
+              for i in range(20)]
+    format_citation(papers[:1], "chicago")  # parse the style once
+    start = time.perf_counter()
+    for paper in papers:
+        format_citation([paper], "chicago")
+    first_pass = (time.perf_counter() - start) / len(papers)
+    start = time.perf_counter()
+    for paper in papers:
+        format_citation([paper], "chicago")
+    again = (time.perf_counter() - start) / len(papers)
+    assert first_pass < 0.1 and again < 0.002
