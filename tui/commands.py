@@ -38,18 +38,22 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def _available(app: App[object], action: str) -> bool:
+def _available(app: App[object], screen: object, action: str) -> bool:
     target, _, name = action.rpartition(".")
-    node = app if target == "app" else app.screen
+    node = app if target == "app" else screen
     return hasattr(node, f"action_{name}")
 
 
 class PaperscopeCommands(Provider):
-    """Offers every paperscope action that makes sense on the current screen."""
+    """Offers every paperscope action that makes sense on the current screen.
+
+    `self.screen` is the screen the palette was opened from (the palette is a screen of
+    its own), so screen actions are looked up and run there.
+    """
 
     def _commands(self) -> Iterator[tuple[str, str, str]]:
         for name, help_text, action in COMMANDS:
-            if _available(self.app, action):
+            if _available(self.app, self.screen, action):
                 yield name, help_text, action
 
     async def _run(self, action: str) -> None:

@@ -1,11 +1,17 @@
-"""Keeps every TUI test inside tmp folders, with a clipboard and terminal it controls."""
+"""Keeps every TUI test inside tmp folders, with a clipboard and terminal it controls,
+and shares one index of the bundled corpus between the app tests."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
 
+import pyperclip
 import pytest
+
+from index.engine import SearchEngine, open_engine
+from index.library import load_library
+from index.taxonomy import Taxonomy, load_taxonomy
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +23,25 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     for variable in ("SSH_TTY", "SSH_CONNECTION", "TMUX"):
         monkeypatch.delenv(variable, raising=False)
     yield tmp_path
+
+
+@pytest.fixture(scope="session")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="session")
+def engine(taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    """One index of the bundled corpus for the whole session: building it per test is waste."""
+    library = load_library(None, taxonomy)
+    engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("engine-cache"))
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """pyperclip that works and records what it was given."""
+    copied: list[str] = []
+    monkeypatch.setattr(pyperclip, "copy", copied.append)
+    return copied

@@ -110,7 +110,7 @@ class CopyFallback(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="copy-fallback") as box:
             box.border_title = "Could not copy"
-            yield Static(Text(self._message))
+            yield Static(Text(self._message), id="copy-message")
             yield TextArea(self._text, read_only=True, id="copy-text")
             yield Button("Close", id="copy-close")
 

@@ -1,0 +1,43 @@
+"""Helpers for driving the app in Pilot tests (and snapshot tests): build, settle, read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from index.engine import SearchEngine
+from tui.app import PaperscopeApp, make_app
+from tui.config import AppSettings
+from tui.widgets.results_list import ResultsList
+
+WIDE = (140, 40)
+
+
+def build(engine: SearchEngine) -> PaperscopeApp:
+    """The app on a shared engine, with settings from the tmp folders set by conftest."""
+    return make_app(AppSettings.from_environment(), engine=engine)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let messages, workers and the messages they post all finish."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def search(pilot: Pilot[Any], query: str) -> None:
+    """Type a query and wait for its result."""
+    await pilot.press(*query)
+    await settle(pilot)
+
+
+def results(app: PaperscopeApp) -> ResultsList:
+    return app.main_screen.query_one(ResultsList)
+
+
+def screen_text(app: PaperscopeApp) -> str:
+    """What the terminal shows, as plain characters."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

@@ -1,0 +1,123 @@
+"""The app and the user's files: a broken config, a remapped key, history, the style picker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyperclip
+import pytest
+
+from index.citations import format_citation
+from tui.config import load_config
+from tui.widgets.search_bar import SearchBar
+
+from app_pilot import WIDE, build, results, search, settle
+
+
+def config_path(isolated_dirs: Path) -> Path:
+    path = isolated_dirs / "config" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+async def test_corrupt_config_gives_defaults_a_warning_and_stays_untouched(
+    engine, isolated_dirs: Path
+) -> None:
+    path = config_path(isolated_dirs)
+    text = 'style = "ieee"\n[keymap\n'
+    path.write_text(text, encoding="utf-8")
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.style == "apa"
+        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        assert any(str(path) in w and "line 2" in w for w in warnings), warnings
+        # Picking a style does not overwrite the user's broken file.
+        await pilot.press("enter", "s", "down", "enter")
+        await settle(pilot)
+        assert app.style != "apa"
+    assert path.read_text(encoding="utf-8") == text
+
+
+async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
+    engine, clipboard: list[str], isolated_dirs: Path
+) -> None:
+    config_path(isolated_dirs).write_text('[keymap]\ncopy_citation = "y"\n', encoding="utf-8")
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "c")
+        await settle(pilot)
+        assert clipboard == []
+        await pilot.press("y")
+        await settle(pilot)
+        assert clipboard == [format_citation([engine.paper("dynapipe")], "apa")]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = "".join(
+            "".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()
+        )
+        assert "copy_citation" in help_text and "Query syntax" in help_text
+
+
+async def test_history_persists_between_sessions(engine) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter")
+        await settle(pilot)
+    again = build(engine)
+    async with again.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("up")
+        await settle(pilot)
+        assert again.main_screen.query_one(SearchBar).value == "dynapipe"
+        assert results(again).hits[0].paper.id == "dynapipe"
+        await pilot.press("down")  # back to the (empty) draft
+        assert again.main_screen.query_one(SearchBar).value == ""
+
+
+async def test_the_style_picker_previews_and_remembers(
+    engine, isolated_dirs: Path, clipboard: list[str]
+) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "s")
+        await pilot.pause()
+        paper = engine.paper("dynapipe")
+        for _ in range(10):
+            option_list = app.screen.query_one("#style-list")
+            if option_list.highlighted_option.id == "ieee":
+                break
+            await pilot.press("down")
+        preview = str(app.screen.query_one("#style-preview").render())
+        assert preview.strip() == format_citation([paper], "ieee").strip()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.style == "ieee"
+        assert load_config(isolated_dirs / "config" / "config.toml")[0].style == "ieee"
+        await pilot.press("c")
+        await settle(pilot)
+        assert clipboard == [format_citation([paper], "ieee")]
+
+
+async def test_copy_without_any_clipboard_shows_the_text_and_the_saved_file(
+    engine, monkeypatch: pytest.MonkeyPatch, isolated_dirs: Path
+) -> None:
+    def fail(text: str) -> None:
+        raise pyperclip.PyperclipException("no copy mechanism")
+
+    monkeypatch.setattr(pyperclip, "copy", fail)
+    # The terminal clipboard refuses it too (as for a text over the OSC 52 size cap).
+    monkeypatch.setattr("tui.clipboard.osc52_sequence", lambda text, tmux=False: None)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "c")
+        await settle(pilot)
+        expected = format_citation([engine.paper("dynapipe")], "apa")
+        assert app.screen.query_one("#copy-text").text == expected
+        saved = isolated_dirs / "data" / "clipboard.txt"
+        assert str(saved) in str(app.screen.query_one("#copy-message").render())
+        assert saved.read_text(encoding="utf-8").strip() == expected.strip()
