@@ -4,11 +4,11 @@ Kept apart from `index.facets` so the taxonomy loader can check a user's pattern
 way the tagger will run it, without importing the tagger.
 
 Two tricks keep tagging 100,000 papers fast while the rules stay plain regexes:
+- Each rule knows the literal text every match starts with (`anchors`). The tagger skips
+  a rule whose anchors' first word starts no word of the paper, and a rule that does run
+  is tried only where `str.find` sees an anchor, never at every position of the text.
 - A case-insensitive rule is lowercased (escapes left alone) and run on a lowercased copy
-  of the text without `re.IGNORECASE`; the left word edge is checked in Python rather than
-  with a leading `\\b`. Both keep `re`'s literal-prefix search, about 30x faster here.
-- Each rule knows its leading literal text (`anchors`); when none of it occurs in the
-  lowercased text the rule cannot match and is not run at all.
+  of the text without `re.IGNORECASE`; the left word edge is checked in Python.
 """
 
 from __future__ import annotations
@@ -16,39 +16,85 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Rule", "compile_rule", "anchors", "normalise_name"]
+__all__ = ["Rule", "Text", "compile_rule", "anchors", "required", "normalise_name"]
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015]+")
 
 
-@dataclass(frozen=True)
+class Text:
+    """A paper's text prepared once for every rule: lowercased, with anchor positions cached."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        low = text.lower()
+        if len(low) != len(text):  # keep positions aligned with the original text
+            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        self.low = low
+        self._positions: dict[str, list[int]] = {}
+
+    def positions(self, anchor: str) -> list[int]:
+        """Where the anchor occurs at the start of a word."""
+        found = self._positions.get(anchor)
+        if found is None:
+            found = []
+            at = self.low.find(anchor)
+            while at != -1:
+                if _starts_word(self.low, at):
+                    found.append(at)
+                at = self.low.find(anchor, at + 1)
+            self._positions[anchor] = found
+        return found
+
+
+@dataclass(frozen=True, eq=False)
 class Rule:
-    """A compiled pattern plus the literal text one of which must occur for it to match."""
+    """A compiled pattern plus the literal texts one of which every match starts with."""
 
     source: str  # the pattern as written in the taxonomy
     regex: re.Pattern[str]
     cased: bool  # True: run on the original text; False: on the lowercased copy
-    anchors: tuple[str, ...]  # lowercase; empty means "always run"
+    anchors: tuple[str, ...]  # lowercase; empty means "try everywhere"
+    contains: tuple[str, ...] = ()  # lowercase texts every match holds (for unanchored rules)
 
-    def may_match(self, low: str) -> bool:
-        """False when the rule cannot match this (lowercased) text, without running it."""
-        return not self.anchors or any(anchor in low for anchor in self.anchors)
+    def _matches(self, doc: Text) -> list[re.Match[str]]:
+        """Non-overlapping matches that start on a word edge.
 
-    def _matches(self, text: str, low: str) -> list[re.Match[str]]:
-        subject = text if self.cased else low
-        return [m for m in self.regex.finditer(subject) if _starts_word(subject, m.start())]
+        Every match starts with an anchor, so the regex is tried only where one occurs:
+        much cheaper than letting `re` scan every position of the text.
+        """
+        subject = doc.text if self.cased else doc.low
+        if not self.anchors:
+            return [m for m in self.regex.finditer(subject) if _starts_word(subject, m.start())]
+        starts = [at for anchor in self.anchors for at in doc.positions(anchor)]
+        if len(self.anchors) > 1:
+            starts = sorted(set(starts))
+        found: list[re.Match[str]] = []
+        end = -1
+        for at in starts:
+            if at >= end:
+                match = self.regex.match(subject, at)
+                if match:
+                    found.append(match)
+                    end = match.end()
+        return found
 
-    def spans(self, text: str, low: str) -> list[tuple[int, int]]:
+    def spans(self, doc: Text) -> list[tuple[int, int]]:
         """Where the rule matches, as (start, end) pairs."""
-        return [m.span() for m in self._matches(text, low)]
+        return [m.span() for m in self._matches(doc)]
 
-    def first(self, text: str, low: str, negated: list[tuple[int, int]]) -> str | None:
-        """The first match (in the text's own case) that no hard negative covers."""
-        for match in self._matches(text, low):
+    def found(self, doc: Text, negated: list[tuple[int, int]], limit: int = 3) -> list[str]:
+        """Up to `limit` distinct matches (in the text's own case) no hard negative covers."""
+        hits: list[str] = []
+        for match in self._matches(doc):
             start, end = match.span()
-            if not any(start < n_end and n_start < end for n_start, n_end in negated):
-                return text[start:end]
-        return None
+            if any(start < n_end and n_start < end for n_start, n_end in negated):
+                continue
+            phrase = " ".join(doc.text[start:end].split())
+            if phrase not in hits:
+                hits.append(phrase)
+                if len(hits) == limit:
+                    break
+        return hits
 
 
 def _starts_word(text: str, index: int) -> bool:
@@ -62,7 +108,8 @@ def compile_rule(pattern: str, cased: bool) -> Rule:
     """Compile one taxonomy pattern; raises re.error for a bad one."""
     source = pattern if cased else _lower_pattern(pattern)
     regex = re.compile(f"(?:{source})(?!\\w)")
-    return Rule(pattern, regex, cased, anchors(pattern))
+    found = anchors(pattern)
+    return Rule(pattern, regex, cased, found, () if found else required(pattern))
 
 
 def _lower_pattern(pattern: str) -> str:
@@ -142,8 +189,52 @@ def _branch_anchors(branch: str) -> tuple[str, ...]:
             break
     if literal and branch[i:i + 1] in ("?", "*", "{"):
         literal.pop()  # a quantified last character is optional
+        i = len(branch)  # and nothing after it is certain to follow
     text = "".join(literal).lower()
+    rest = branch[i:]
+    if rest.startswith("(?:") or (rest.startswith("(") and not rest.startswith("(?")):
+        close = _closing_paren(rest)  # a group right after the literal: extend through it
+        if close is not None and rest[close + 1:close + 2] not in ("?", "*", "{"):
+            inner = anchors(rest[3:close] if rest.startswith("(?:") else rest[1:close])
+            if inner:
+                return tuple(text + tail for tail in inner)
     return (text,) if len(text.strip()) >= 2 else ()
+
+
+def required(pattern: str) -> tuple[str, ...]:
+    """Lowercase literal runs (3+ characters, outside groups) every match must contain.
+
+    The fallback gate for a rule with no anchor, such as `\\d+ ?[gmt]bps`.
+    """
+    if len(_split_top(pattern)) > 1:
+        return ()
+    runs, current, depth, i = [], "", 0, 0
+    while i < len(pattern):
+        char = pattern[i]
+        step = 1
+        if char == "\\":
+            step = 2
+            nxt = pattern[i + 1:i + 2]
+            if depth == 0 and nxt and not nxt.isalnum():
+                current += nxt
+                i += step
+                continue
+        elif char in "([":
+            depth += 1 if char == "(" else 0
+            if char == "[":
+                step = pattern.find("]", i + 2) - i + 1 if pattern.find("]", i + 2) > 0 else 1
+        elif char == ")":
+            depth -= 1
+        elif depth == 0 and (char.isalnum() or char in " -_"):
+            if pattern[i + 1:i + 2] not in ("?", "*", "{"):
+                current += char
+                i += 1
+                continue
+        runs.append(current)
+        current = ""
+        i += step
+    runs.append(current)
+    return tuple(run.lower() for run in runs if len(run.strip()) >= 3)
 
 
 def _closing_paren(branch: str) -> int | None:

@@ -6,9 +6,9 @@ already carried (BibTeX keywords, JSON topics) are kept next to the derived ones
 paper still gets a topic: when nothing fires, the best guess is given and its reason says
 it is a guess.
 
-Speed matters (the benchmarks tag 100,000 papers), so each regex is compiled once per
-taxonomy, case-insensitive rules run on a lowercased copy (which keeps `re`'s fast literal
-prefix search), and a rule runs only when its leading literal text occurs in the paper.
+Speed matters (the benchmarks tag 100,000 papers), so the rules are compiled once per
+taxonomy and a rule is tried only where its leading literal text occurs in the paper (see
+`index.facet_rules`); hints run only for the rare paper that needs a guess.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from index.facet_rules import Rule, compile_rule, normalise_name
+from index.facet_rules import Rule, Text, compile_rule, normalise_name
 from index.models import Label, Paper, replace
 from index.taxonomy import FACETS, FacetValue, Taxonomy
 
@@ -28,6 +28,7 @@ _URL_RE = re.compile(r"(?:https?://|www\.)\S+")
 _SAME_LENGTH = str.maketrans({**{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
                               "\u00a0": " ", "\u2009": " ", "\u202f": " "})
 _WORD_RE = re.compile(r"[a-z][a-z-]{3,}")
+_TOKEN_RE = re.compile(r"\w+")
 _STOPWORDS = frozenset(
     "also and any been both each from have into more most other over such than that "
     "their them then these they this those under used uses using very what when which "
@@ -41,9 +42,11 @@ class _ValueRules:
     """One value's compiled rules, by how much a match counts."""
 
     value: FacetValue
-    weighted: list[tuple[Rule, float]] = field(default_factory=list)
+    weighted: list[tuple[Rule, float]] = field(default_factory=list)  # signals, weak
+    hints: list[Rule] = field(default_factory=list)  # run only when a guess is needed
     negatives: list[Rule] = field(default_factory=list)
     venue: list[Rule] = field(default_factory=list)
+    every: frozenset[Rule] = frozenset()  # the signals and weak rules, to skip a value fast
 
 
 class _Matcher:
@@ -54,46 +57,87 @@ class _Matcher:
         self.rules: dict[str, list[_ValueRules]] = {}
         self.names: dict[str, tuple[str, str]] = {}  # normalised alias -> (facet, id)
         for facet in FACETS:
-            built = []
+            self.rules[facet] = [self._compile(value) for value in taxonomy.values(facet)]
             for value in taxonomy.values(facet):
-                rules = _ValueRules(value)
-                for patterns, cased, weight in (
-                    (value.signals, False, STRONG), (value.cased, True, STRONG),
-                    (value.weak, False, WEAK), (value.hints, False, HINT),
-                ):
-                    rules.weighted += [(compile_rule(p, cased), weight) for p in patterns]
-                rules.negatives = [compile_rule(p, False) for p in value.not_]
-                rules.negatives += [compile_rule(p, True) for p in value.not_cased]
-                rules.venue = [compile_rule(p, False) for p in value.venue]
-                built.append(rules)
                 for name in (value.id, value.label, *value.aliases):
                     self.names.setdefault(normalise_name(name), (facet, value.id))
-            self.rules[facet] = built
+        self.by_prefix: dict[str, dict[str, list[Rule]]] = {}  # word start -> word -> rules
+        self.unindexed: list[Rule] = []  # rules with no usable anchor: always tried
+        for facet_rules in self.rules.values():
+            for rules in facet_rules:
+                for rule in (*(r for r, _ in rules.weighted), *rules.hints, *rules.negatives):
+                    self._index(rule)
+        self.keys = frozenset(self.by_prefix)
         words = {}
         for value in taxonomy.topics:
             found = _WORD_RE.findall(f"{value.label} {value.description}".lower())
             words[value.id] = {w for w in found if w not in _STOPWORDS}
         self.topic_words = words
 
-    def evidence(self, facet: str, text: str, low: str, venue: str) -> list[_Evidence]:
+    @staticmethod
+    def _compile(value: FacetValue) -> _ValueRules:
+        rules = _ValueRules(value)
+        rules.weighted = [(compile_rule(p, False), STRONG) for p in value.signals]
+        rules.weighted += [(compile_rule(p, True), STRONG) for p in value.cased]
+        rules.weighted += [(compile_rule(p, False), WEAK) for p in value.weak]
+        rules.hints = [compile_rule(p, False) for p in value.hints]
+        rules.negatives = [compile_rule(p, False) for p in value.not_]
+        rules.negatives += [compile_rule(p, True) for p in value.not_cased]
+        rules.venue = [compile_rule(p, False) for p in value.venue]
+        rules.every = frozenset(rule for rule, _ in rules.weighted)
+        return rules
+
+    def _index(self, rule: Rule) -> None:
+        """File the rule under each anchor's first word, so a paper finds it from its words."""
+        starts = [_TOKEN_RE.match(anchor) for anchor in rule.anchors]
+        if not starts or not all(starts):
+            self.unindexed.append(rule)
+            return
+        for start in starts:
+            word = start.group()  # type: ignore[union-attr]
+            words = self.by_prefix.setdefault(word[:3], {})
+            if rule not in words.setdefault(word, []):
+                words[word].append(rule)
+
+    def candidates(self, doc: Text) -> set[Rule]:
+        """The rules that may match: an anchor's first word starts some word of the text.
+
+        Set intersections on 2-3 letter word starts do most of the work in C; a longer
+        first word is then checked with one substring test (a superset test is enough).
+        """
+        low = doc.low
+        found = {r for r in self.unindexed if all(c in low for c in r.contains)}
+        tokens = set(_TOKEN_RE.findall(low))
+        keys = self.keys & ({t[:3] for t in tokens} | {t[:2] for t in tokens})
+        for key in keys:
+            for word, rules in self.by_prefix[key].items():
+                if len(word) <= len(key) or word in low:
+                    found.update(rules)
+        return found
+
+    def evidence(self, facet: str, doc: Text, venue: str, candidates: set[Rule],
+                 hints: bool = False) -> list[_Evidence]:
         """What each value with any evidence scored, in taxonomy order."""
         found = []
         for rules in self.rules[facet]:
-            negated: list[tuple[int, int]] | None = None
+            if not hints and not venue and rules.every.isdisjoint(candidates):
+                continue
             evidence = _Evidence(rules.value.id)
-            for rule, weight in rules.weighted:
-                if not rule.may_match(low):
+            negated: list[tuple[int, int]] | None = None
+            weighted = [*rules.weighted, *((r, HINT) for r in rules.hints)] if hints \
+                else rules.weighted
+            for rule, weight in weighted:
+                if rule not in candidates:
                     continue
                 if negated is None:
-                    negated = [s for n in rules.negatives if n.may_match(low)
-                               for s in n.spans(text, low)]
-                hit = rule.first(text, low, negated)
-                if hit is not None:
-                    evidence.add(hit, weight)
+                    negated = [s for n in rules.negatives if n in candidates for s in n.spans(doc)]
+                hits = rule.found(doc, negated)
+                if hits:
+                    evidence.add(hits, weight)
             for rule in rules.venue if venue else ():
-                hit = rule.first(venue, venue.lower(), [])
-                if hit is not None:
-                    evidence.add(f"venue {hit}", WEAK)
+                hits = rule.found(Text(venue), [], limit=1)
+                if hits:
+                    evidence.add([f"venue {hits[0]}"], WEAK)
             if evidence.phrases:
                 found.append(evidence)
         return found
@@ -108,17 +152,18 @@ class _Evidence:
     guess: float = 0.0  # everything, hints included: only ranks the fallback guess
     phrases: list[tuple[str, float]] = field(default_factory=list)
 
-    def add(self, phrase: str, weight: float) -> None:
-        self.phrases.append((phrase, weight))
+    def add(self, hits: list[str], weight: float) -> None:
+        """One rule's matches: shown one by one, counted once."""
+        self.phrases += [(hit, weight) for hit in hits if (hit, weight) not in self.phrases]
         self.guess += weight
         if weight > HINT:
             self.score += weight
 
     def reason(self) -> str:
-        strong = [p for p, w in self.phrases if w == STRONG]
+        strong = list(dict.fromkeys(p for p, w in self.phrases if w == STRONG))
         if strong:
             return "matched " + ", ".join(_quote(p) for p in strong[:3])
-        weak = [p for p, w in self.phrases if w == WEAK]
+        weak = list(dict.fromkeys(p for p, w in self.phrases if w == WEAK))
         return "matched " + " and ".join(_quote(p) for p in weak[:3]) + " (weaker signals together)"
 
 
@@ -138,13 +183,6 @@ def _prose(text: str) -> str:
     """
     text = text.translate(_SAME_LENGTH)
     return _URL_RE.sub(lambda m: " " * len(m.group()), text)
-
-
-def _lowered(text: str) -> str:
-    low = text.lower()
-    if len(low) == len(text):
-        return low
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
 def _quote(phrase: str) -> str:
@@ -193,19 +231,19 @@ def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
     Deterministic, and idempotent: tagging a tagged paper gives the same labels.
     """
     matcher = _matcher(taxonomy)
-    text = _prose(f"{paper.title}\n{paper.abstract}")
-    low = _lowered(text)
+    doc = Text(_prose(f"{paper.title}\n{paper.abstract}"))
     venue = paper.venue or ""
     given = _source_reasons(matcher, paper)
+    candidates = matcher.candidates(doc)
     result: dict[str, tuple[Label, ...]] = {}
     for facet in FACETS:
-        reasons: dict[str, list[str]] = {k: list(dict.fromkeys(v)) for k, v in given[facet].items()}
-        found = matcher.evidence(facet, text, low, venue)
-        for evidence in found:
+        reasons = {key: list(dict.fromkeys(found)) for key, found in given[facet].items()}
+        for evidence in matcher.evidence(facet, doc, venue, candidates):
             if evidence.score >= STRONG:
                 reasons.setdefault(evidence.value_id, []).append(evidence.reason())
         if facet == "topic" and not reasons:
-            guess = _best_guess(matcher, found, low)
+            weaker = matcher.evidence(facet, doc, venue, candidates, hints=True)
+            guess = _best_guess(matcher, weaker, doc.low)
             reasons[guess.value] = [guess.reason]
         for value_id in list(reasons):
             for ancestor in taxonomy.ancestors(value_id, facet):
