@@ -8,6 +8,7 @@ CSL-JSON) and the two short forms (Markdown, plain) are written directly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
@@ -73,9 +74,12 @@ def _check(style: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _formatted(papers: tuple[Paper, ...], style: str, keys: tuple[str, ...]) -> list[str]:
-    """CSL rendering, remembered: moving the cursor back to a paper must not re-render it."""
-    return format_csl(papers, style, {paper.id: key for paper, key in zip(papers, keys)})
+def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
+    """CSL rendering, remembered: moving the cursor back to a paper must not re-render it.
+
+    Formatted styles print no citation key, so the keys are not part of the cache key.
+    """
+    return tuple(format_csl(papers, style))
 
 
 def style_label(style: str) -> str:
@@ -99,8 +103,16 @@ def format_citation(
     Raises:
         UnknownStyleError: for a style name not in `STYLES`.
     """
+    return _CONTROL.sub("", _format(list(papers), style, keys))
+
+
+# Control characters (ESC above all) from an untrusted corpus must not reach a terminal or
+# a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> str:
     _check(style)
-    papers = list(papers)
     if not papers:
         return ""
     resolved = dict(citation_keys(papers))
@@ -116,10 +128,10 @@ def format_citation(
         return "\n".join(markdown_link(paper) for paper in papers)
     if style == "plain":
         return "\n".join(plain_line(paper) for paper in papers)
-    entries = _formatted(tuple(papers), style, tuple(resolved[paper.id] for paper in papers))
+    entries = _formatted(tuple(papers), style)
     if len(papers) == 1 and style in ("ieee", "acm"):
         # A single reference is not a numbered list: "[1] " would be pasted as noise.
-        return entries[0].split("] ", 1)[1] if entries[0].startswith("[") else entries[0]
+        return re.sub(r"^\[\d+\]\s*", "", entries[0])
     return "\n".join(entries)
 
 

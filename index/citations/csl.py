@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -150,7 +150,8 @@ def _without_repeated_title(text: str, title: str) -> str:
     return (text[:start].rstrip() + " " + text[end:].lstrip()).strip()
 
 
-def _polish(text: str, style: str, paper: Paper, title: str, quote_punct: bool) -> str:
+def _polish(text: str, paper: Paper, title: str, quote_punct: bool) -> str:
+    """Applies what citeproc-py leaves out: field spacing, punctuation in quotes, repeats."""
     text = " ".join(text.split())
     text = re.sub(r"^(\[\d+\])(?=\S)", r"\1 ", text)  # second-field-align
     if quote_punct:
@@ -161,10 +162,11 @@ def _polish(text: str, style: str, paper: Paper, title: str, quote_punct: bool) 
 
 
 def _punctuation_in_quote(style: str) -> bool:
+    """Whether the style's locale (en-US for all five) puts "," and "." inside quotes."""
     return str(load_style(style).root.get_locale_option("punctuation-in-quote")).lower() == "true"
 
 
-def format_csl(papers: Sequence[Paper], style: str, keys: Mapping[str, str]) -> list[str]:
+def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
     """Bibliography entries for `papers` in `style`, ordered as the style sorts them."""
     ids = {f"p{index}": paper for index, paper in enumerate(papers)}
     items = [_render_item(paper, item_id, style) for item_id, paper in ids.items()]
@@ -180,4 +182,4 @@ def format_csl(papers: Sequence[Paper], style: str, keys: Mapping[str, str]) -> 
             entries.update({i: variant[i] for i, n in cut.items() if n == known})
         quote_punct = _punctuation_in_quote(style)
     titles = {item["id"]: item["title"] for item in items}
-    return [_polish(entries[i], style, ids[i], titles[i], quote_punct) for i in order]
+    return [_polish(entries[i], ids[i], titles[i], quote_punct) for i in order]

@@ -183,3 +183,12 @@ def test_preview_is_fast_enough_for_every_cursor_move() -> None:
         format_citation([paper], "chicago")
     again = (time.perf_counter() - start) / len(papers)
     assert first_pass < 0.1 and again < 0.002
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_terminal_escapes_in_untrusted_text_never_reach_the_output(style: str) -> None:
+    evil = Paper(id="evil", title="Red\x1b[31m Title\x1b]52;c;aGk=\x07", authors=("Ann\x1b[2J Bee",),
+                 year=2020, abstract="a\x9bb")
+    text = format_citation([evil], style)
+    assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+    assert "Red" in text and "Bee" in text
