@@ -46,6 +46,8 @@ RULE_LISTS = ("aliases", "signals", "cased", "weak", "hints", "venue", "not", "n
 _TEXT_KEYS = ("label", "description", "parent")
 _KNOWN_KEYS = frozenset((*_TEXT_KEYS, *RULE_LISTS, "extend"))
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
+# Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
+MATCHING_VERSION = 1
 
 
 class TaxonomyError(ValueError):
@@ -144,6 +146,7 @@ class Taxonomy:
         out so the same rules read from another place do not force a rebuild.
         """
         content = {
+            "matching": MATCHING_VERSION,
             "topics": [asdict(v) for v in self.topics],
             "hardware": [asdict(v) for v in self.hardware],
             "fallback_topic": self.fallback_topic,
@@ -230,8 +233,8 @@ def _merge(
         raise _error(path, text, facet, value_id, "'extend' must be true or false")
     for key, item in fields.items():
 
-        def fail(message: str, key: str = key) -> TaxonomyError:
-            return _error(path, text, facet, value_id, message, key=key)
+        def fail(message: str, key: str = key, needle: str | None = None) -> TaxonomyError:
+            return _error(path, text, facet, value_id, message, key=key, needle=needle)
 
         if key not in _KNOWN_KEYS:
             raise fail(f"unknown key {key!r} in {facet}.{value_id}")
@@ -249,8 +252,8 @@ def _merge(
                 try:
                     compile_rule(pattern, cased=key in ("cased", "not_cased"))
                 except re.error as exc:
-                    raise fail(f"bad regex {pattern!r} in {facet}.{value_id}.{key}: "
-                                 f"{exc}") from None
+                    raise fail(f"bad regex {pattern!r} in {facet}.{value_id}.{key}: {exc}",
+                               needle=pattern) from None
         current[key] = [*current.get(key, []), *item] if extend else list(item)
 
 
@@ -288,7 +291,8 @@ def _check_parents(
 
 
 def _error(
-    path: str, text: str, facet: str | None, name: str, message: str, key: str | None = None
+    path: str, text: str, facet: str | None, name: str, message: str, key: str | None = None,
+    needle: str | None = None,
 ) -> TaxonomyError:
     """A TaxonomyError pointing at the table (and key, when given) the message is about.
 
@@ -296,6 +300,13 @@ def _error(
     text for the table header and then the key; when neither is found the file alone is named.
     """
     line = _locate(text, facet, name, key) if text else None
+    if line and needle:  # a list item: the line that holds it, within the same table
+        for number, content in enumerate(text.splitlines()[line - 1:], line):
+            if number > line and content.lstrip().startswith("["):
+                break
+            if needle in content:
+                line = number
+                break
     where = f"{path}:{line}" if line else path
     return TaxonomyError(f"{where}: {message}")
 

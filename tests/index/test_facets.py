@@ -120,6 +120,9 @@ def test_topic_hard_cases(taxonomy: Taxonomy, text: str, topic: str) -> None:
         ("Automatic mixed precision is one of many features.", "quantization"),
         ("Chinese word segmentation with a lexicon.", "vision"),
         ("World models let agents plan in imagination.", "autonomous-driving"),
+        ("Serving multi-turn conversations by reusing the KV cache.", "nlp"),
+        ("TritonRL: Training LLMs to write Triton kernels with a new training framework.",
+         "training"),
     ],
 )
 def test_topic_hard_negatives(taxonomy: Taxonomy, text: str, not_topic: str) -> None:
