@@ -26,7 +26,7 @@ from whoosh.searching import Searcher
 from index.counting import facet_counts, selection_masks
 from index.masks import FacetMasks, bits, mask_of, member_test
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
-from index.query import Parsed, QueryBuilder
+from index.query import Parsed, QueryBuilder, ranking_query
 from index.snippets import Highlighter, stem
 from index.store import IndexUnavailable, Opened, open_index
 from index.taxonomy import Taxonomy
@@ -79,6 +79,13 @@ class _Lru(OrderedDict):  # type: ignore[type-arg]
             self[key] = value
             while len(self) > self.max_size:
                 self.popitem(last=False)
+
+
+def _walk(q: wq.Query) -> Iterator[wq.Query]:
+    yield q
+    if not q.is_leaf():
+        for child in q.children():
+            yield from _walk(child)
 
 
 def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
@@ -207,24 +214,38 @@ class SearchEngine:
             return []
         if parsed.query is None or request.sort != "relevance":
             order = self.masks.order_title if request.sort == "title" else self.masks.order_year
-            if final.bit_count() * 20 < len(order):
-                wanted = set(bits(final))
-                return [(0.0, d) for d in order if d in wanted][:limit]
-            test = member_test(final, self.masks.size)
-            out: list[tuple[float, int]] = []
-            for docnum in order:
-                if test[docnum >> 3] >> (docnum & 7) & 1:
-                    out.append((0.0, docnum))
-                    if len(out) == limit:
-                        break
-            return out
-        unions = any(isinstance(node, _UNION_TYPES) for node in parsed.query.leaves()) or \
-            isinstance(parsed.query, wq.Or) or final.bit_count() <= 4 * limit
-        allow = _Allowed(final, self.masks.size) if filtered else None
-        results = searcher.search(parsed.query, limit=None if unions else limit, filter=allow)
+            return self._in_order(order, final, limit)
+        scoring = ranking_query(parsed.query)
+        if scoring is None:
+            return self._in_order(self.masks.order_year, final, limit)
+        big = final.bit_count() > 4 * limit
+        unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
+            len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
+        allow = _Allowed(final, self.masks.size) if filtered or scoring != parsed.query else None
+        results = searcher.search(scoring, limit=limit if big and not unions else None,
+                                  filter=allow)
         year_of = self.masks.year_of
         top = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
-        return [(float(score), docnum) for score, docnum in top[:limit]]
+        out = [(float(score), docnum) for score, docnum in top[:limit]]
+        if len(out) < limit:  # matches the scoring query cannot see: a prefix's expansions
+            seen = {docnum for _, docnum in out}
+            rest = self._in_order(self.masks.order_year, final, limit + len(seen))
+            out += [(0.0, d) for _, d in rest if d not in seen][: limit - len(out)]
+        return out
+
+    def _in_order(self, order: list[int], final: int, limit: int) -> list[tuple[float, int]]:
+        """The first `limit` documents of `order` that are in `final`."""
+        if final.bit_count() * 20 < len(order):
+            wanted = set(bits(final))
+            return [(0.0, d) for d in order if d in wanted][:limit]
+        test = member_test(final, self.masks.size)
+        out: list[tuple[float, int]] = []
+        for docnum in order:
+            if test[docnum >> 3] >> (docnum & 7) & 1:
+                out.append((0.0, docnum))
+                if len(out) == limit:
+                    break
+        return out
 
     def _hit(self, searcher: Searcher, docnum: int, score: float,
              highlighter: Highlighter) -> Hit:

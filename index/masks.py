@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from whoosh.reading import IndexReader
 
@@ -55,6 +56,11 @@ def member_test(mask: int, size: int) -> bytes:
     return mask.to_bytes((size >> 3) + 1, "little")
 
 
+def _column(reader: IndexReader, fieldname: str) -> list[Any]:
+    """Every document's value in a column (an empty index has no columns at all)."""
+    return list(reader.column_reader(fieldname)) if reader.doc_count_all() else []
+
+
 class FacetMasks:
     """Every facet value's mask for one open index, plus the columns sorting needs."""
 
@@ -73,18 +79,18 @@ class FacetMasks:
         self.masks["year"].pop("", None)
         self.masks["venue"].pop("", None)
         self._reader_fields = {"venue": "venue_facet", "author": "author_facet"}
-        self.ids: list[str] = list(reader.column_reader("id"))
-        self.venues: list[str] = list(reader.column_reader("venue_facet"))
+        self.ids: list[str] = _column(reader, "id")
+        self.venues: list[str] = _column(reader, "venue_facet")
         self.authors: list[tuple[str, ...]] = [
             tuple(value.decode("utf-8").split("\x1f")) if value else ()
-            for value in reader.column_reader("author_list")
+            for value in _column(reader, "author_list")
         ]
         years = {int(year): mask for year, mask in self.masks["year"].items()}
         year_of = [0] * self.size
         for year, mask in years.items():
             for docnum in bits(mask):
                 year_of[docnum] = year
-        titles = list(reader.column_reader("title_sort"))
+        titles = _column(reader, "title_sort")
         live = set(bits(self.live))
         self.order_title = [d for d in sorted(range(self.size), key=titles.__getitem__)
                             if d in live]

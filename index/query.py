@@ -38,7 +38,7 @@ PREFIX_CAP = 64
 # How many prefix expansions one QueryBuilder remembers (they only depend on the index).
 EXPANSION_CACHE = 512
 
-_RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)")
+_RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)(?=\s|$|\))")
 # The unfinished word at the end: a bare or field-qualified word, not an operator.
 _LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-]*)$")
 # Stands for the word being typed while parsing; every text analyzer leaves it unchanged.
@@ -96,6 +96,9 @@ class QueryBuilder:
         typing = as_you_type and text == text.rstrip()
         result = Parsed(None, text=prepared)
         problem = _empty_field(prepared)
+        unclosed = prepared.count('"') % 2 == 1
+        if unclosed and problem is None:  # most likely a phrase still being typed: close it
+            prepared += '"'
         q: wq.Query | None = None
         if problem is None:
             try:
@@ -104,7 +107,9 @@ class QueryBuilder:
             except Exception as error:  # the parser's own failures are syntax errors too
                 problem = str(error) or type(error).__name__
         if q is None or problem is not None or q is wq.NullQuery:
-            bare = re.sub(r"\b\w+:", " ", stripped)  # field names are not words to find
+            # Id-like values (`year:abc`) are dropped; field names are not words to find.
+            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id):\S*", " ", stripped)
+            bare = re.sub(r"\b\w+:", " ", bare)
             words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in _OPERATORS]
             plain = " ".join(w.lower() for w in words)
             result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
@@ -115,6 +120,8 @@ class QueryBuilder:
                 return result
             typing = typing and stripped[-1].isalnum()
             q = self.parser.parse(self._mark(plain, result) if typing else plain)
+        if unclosed and result.notice is None:
+            result.notice = "Unclosed quote: searched up to the end as a phrase"
         result.terms = tuple(positive_words(
             result.extra.get("marked", prepared), result.extra.get("last")))
         result.plain_words = result.notice is None and bool(
@@ -237,13 +244,23 @@ class QueryBuilder:
 
 def _range(match: re.Match[str]) -> str:
     """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
-    return f"year:[{match.group(1) or 0} TO {match.group(2) or 9999}]"
+    low, high = match.group(1), match.group(2)
+    return f"year:[{low + ' ' if low else ''}TO{' ' + high if high else ''}]"
 
 
 def _empty_field(text: str) -> str | None:
-    """`title:` with nothing after it is a mistake, not a search for the word "title"."""
+    """Mistakes Whoosh would quietly search for: `title:`, `year:20x`, a dangling `OR`."""
     match = re.search(r"\b(\w+):(?=\s|$|\))", text)
-    return f"{match.group(1)}: has no value" if match else None
+    if match:
+        return f"{match.group(1)}: has no value"
+    for match in re.finditer(r"\byear:(\[[^\]]*\]\)*|\S+)", text):
+        if not re.fullmatch(r"\d{1,4}\)*|\[\d* ?TO ?\d*\]\)*", match.group(1)):
+            return f"year:{match.group(1)} is not a year or range like 2020..2024"
+    match = re.search(r"(^|\s)(AND|OR|ANDNOT|ANDMAYBE|NOT)\s*$|^\s*(AND|OR|ANDNOT|ANDMAYBE)\s",
+                      text)
+    if match:
+        return f"{(match.group(2) or match.group(3))} needs a word on each side"
+    return None
 
 
 def _last_word(text: str) -> re.Match[str] | None:
@@ -302,3 +319,40 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
         words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
         words.append(re.findall(r"\w+", last)[-1].lower() + "*")
     return list(dict.fromkeys(words))
+
+
+def _split_prefix(q: wq.Query) -> list[wq.Query] | None:
+    """For a node built by `QueryBuilder._prefix`: its scored whole-word terms, else None."""
+    if isinstance(q, wq.ConstantScoreQuery):
+        return []
+    if isinstance(q, wq.Or) and q.subqueries and isinstance(q.subqueries[-1],
+                                                            wq.ConstantScoreQuery):
+        return list(q.subqueries[:-1])
+    return None
+
+
+def ranking_query(q: wq.Query) -> wq.Query | None:
+    """The query to score the (already known) matches with; None when nothing scores.
+
+    A prefix's expansion only filters (its match set is in the mask already), so it is
+    dropped here: the typed word ranks by the whole words it may already be, as an
+    optional boost, and the rest of the query ranks as usual. Whoosh then scores a few
+    plain terms instead of a union of a prefix's expansions over every match.
+    """
+    words = _split_prefix(q)
+    if words is not None:
+        return wq.Or(words) if words else None
+    if isinstance(q, wq.And):
+        required: list[wq.Query] = []
+        optional: list[wq.Query] = []
+        for child in q.subqueries:
+            words = _split_prefix(child)
+            if words is None:
+                required.append(child)
+            else:
+                optional += words
+        if not required:
+            return wq.Or(optional) if optional else None
+        base = required[0] if len(required) == 1 else wq.And(required)
+        return wq.AndMaybe(base, wq.Or(optional)) if optional else base
+    return q

@@ -29,7 +29,7 @@ from whoosh.support.charset import accent_map
 
 from index.models import Paper
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -93,7 +93,7 @@ def build_schema() -> fields.Schema:
         # Edge n-grams of title, short name, authors and venue words: cheap prefixes.
         prefix=fields.TEXT(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
-        year=fields.NUMERIC(int, bits=32, sortable=True, signed=False),
+        year=fields.NUMERIC(int, bits=32, sortable=True),
         # Topic ids from the tagger: `topic:training` and the topic facet.
         topic=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
         # Hardware ids, parents included: `hw:gpu` and the hardware facet.

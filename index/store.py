@@ -156,7 +156,8 @@ def _open_checked(path: Path, expected_docs: int | None) -> Index | None:
         ix = whoosh_index.open_dir(str(path), schema=build_schema())
         with ix.searcher() as searcher:
             count = searcher.doc_count()
-            searcher.reader().column_reader("id")
+            if searcher.doc_count_all():
+                searcher.reader().column_reader("id")
         if expected_docs is not None and count != expected_docs:
             log.warning("index at %s holds %d papers, expected %d", path, count, expected_docs)
             return None
@@ -226,14 +227,17 @@ def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 def _incremental(ix: Index, library: Library, changed: set[str],
                  progress: Progress | None) -> int | None:
     """Re-indexes the papers of the changed files in place; None when a rebuild is better."""
-    papers = [p for p in library.papers if any(s.path in changed for s in p.sources)]
+    # Sources may name a file as the user did or by its bare name (the bundled corpus).
+    names = changed | {os.path.basename(name) for name in changed}
+    papers = [p for p in library.papers
+              if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
     if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
         return None
     wanted = {paper.id for paper in library.papers}
     writer = ix.writer(limitmb=128)
     try:
         reader = writer.reader()
-        doomed = set(Or([Term("source", name) for name in changed]).docs(writer.searcher()))
+        doomed = set(Or([Term("source", name) for name in names]).docs(writer.searcher()))
         doomed.update(Or([Term("id", p.id) for p in papers]).docs(writer.searcher()))
         ids = reader.column_reader("id")
         doomed.update(n for n in reader.all_doc_ids() if ids[n] not in wanted)
