@@ -14,6 +14,7 @@ from index.citations.fields import (
     ascii_fold,
     cited_title,
     container,
+    how_published,
     kind,
     notes,
     page_range,
@@ -42,6 +43,7 @@ _BIBTEX_TYPES = {
     "conference": "inproceedings",
     "journal": "article",
     "preprint": "misc",
+    "tutorial": "misc",
     "book": "book",
     "chapter": "incollection",
     "thesis": "phdthesis",
@@ -117,6 +119,9 @@ def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
         ("title", protect_title(cited_title(paper))),
     ]
     venue = container(paper)
+    presented = how_published(paper)
+    if presented:
+        fields.append(("howpublished", latex_escape(presented)))
     if venue is not None:
         if paper_kind == "journal":
             fields.append(("journaltitle" if biblatex else "journal", latex_escape(venue)))
@@ -150,10 +155,9 @@ def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
     """The entry type the venue calls for; a specific type from the source is kept."""
     paper_kind = kind(paper)
     known = paper.entry_type.lower()
-    if paper_kind == "conference" and known in ("inproceedings", "conference"):
-        return "inproceedings"
-    if paper_kind in ("thesis", "report") and not dialect == "biblatex":
-        return known if known in ("mastersthesis", "phdthesis", "techreport") else _BIBTEX_TYPES[paper_kind]
+    if paper_kind in ("thesis", "report") and dialect != "biblatex":
+        specific = ("mastersthesis", "phdthesis", "techreport")
+        return known if known in specific else _BIBTEX_TYPES[paper_kind]
     table = _BIBLATEX_TYPES if dialect == "biblatex" else _BIBTEX_TYPES
     return table[paper_kind]
 

@@ -14,6 +14,8 @@ named where it is handled:
   `nocase`;
 * IEEE, ACM and MLA have no "no date" term, so a missing year is given as the literal
   date "n.d." (APA and Chicago print their own);
+* page ranges like "8-13" lose a digit ("8-3") in `minimal-two`; they are passed unsplit;
+* a title ending in "?" or "!" gets a second punctuation mark ("?."); it is dropped;
 * `<substitute>` through a macro does not suppress the substituted title, so a paper with
   no authors would repeat its title; the repeat is removed.
 
@@ -42,6 +44,7 @@ from citeproc.source.json import CiteProcJSON
 from lxml import etree
 
 from index.citations.csljson import csl_item
+from index.citations.fields import page_range
 from index.models import Paper
 
 CSL_DIR = Path(__file__).resolve().parent.parent / "csl"
@@ -57,6 +60,7 @@ _PLACEHOLDER = {"family": "Zzplaceholder", "given": "Zz"}  # stands for the unkn
 # Fields the styles do not need; some styles would print them where they do not belong.
 _NOT_RENDERED = ("abstract", "note", "archive", "archive_location", "citation-key",
                  "title-short")
+_UNSPLIT_DASH = "\u2011"  # a non-breaking hyphen citeproc-py does not split page ranges at
 _NO_DATE_TERM = frozenset({"ieee", "acm", "mla"})
 _RENDER_LOCK = threading.Lock()  # a parsed style keeps per-render state: one at a time
 
@@ -110,6 +114,12 @@ def _render_item(paper: Paper, key: str, style: str) -> dict[str, Any]:
         item["number"] = _nocase(number)
     if "publisher" in item:
         item["publisher"] = _nocase(item["publisher"])
+    first, last = page_range(paper)
+    if "page" in item and first and last and first.isdigit() and len(first) < len(last):
+        # citeproc-py shortens "8-13" to "8-3" (minimal-two with a one-digit first page).
+        # A range whose ends differ in length has nothing to shorten, so it is passed
+        # through unsplit and the dash restored afterwards.
+        item["page"] = f"{first}{_UNSPLIT_DASH}{last}"
     if "issued" not in item and style in _NO_DATE_TERM:
         # These styles have no "no date" term and would print nothing at all; an unknown
         # year must still show, so it is given as CSL's literal date "n.d.".
@@ -152,10 +162,14 @@ def _without_repeated_title(text: str, title: str) -> str:
 
 def _polish(text: str, paper: Paper, title: str, quote_punct: bool) -> str:
     """Applies what citeproc-py leaves out: field spacing, punctuation in quotes, repeats."""
-    text = " ".join(text.split())
+    text = " ".join(text.split()).replace(_UNSPLIT_DASH, "\u2013")
     text = re.sub(r"^(\[\d+\])(?=\S)", r"\1 ", text)  # second-field-align
     if quote_punct:
         text = re.sub(r"\u201d([.,])", "\\1\u201d", text)
+    # CSL drops a period after a title's own "?" or "!" and a doubled period; citeproc-py
+    # does not ("Training?." -> "Training?").
+    text = re.sub(r"([?!])\.", r"\1", text)
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
     if not paper.authors:
         text = _without_repeated_title(text, title)
     return text

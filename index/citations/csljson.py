@@ -14,6 +14,7 @@ from index.citations.fields import (
     arxiv_url,
     cited_title,
     container,
+    how_published,
     kind,
     notes,
     page_range,
@@ -26,6 +27,7 @@ _CSL_TYPES = {
     "conference": "paper-conference",
     "journal": "article-journal",
     "preprint": "article",
+    "tutorial": "speech",
     "book": "book",
     "chapter": "chapter",
     "thesis": "thesis",
@@ -72,6 +74,11 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
     venue = container(paper)
     if venue:
         item["container-title"] = venue
+    presented = how_published(paper)
+    if presented:
+        item["event"] = presented  # CSL 1.0.1's name; 1.0.2 also reads it as event-title
+        if paper_kind == "tutorial":
+            item["genre"] = "Tutorial"
     first, last = page_range(paper)
     if paper_kind == "journal" and first and not last and not first.isdigit():
         # "e1005209" is an article number (an eLocator), not a page: CSL calls it `number`,

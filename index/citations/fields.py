@@ -69,14 +69,20 @@ def is_preprint(paper: Paper) -> bool:
         return False
     if paper.booktitle:
         return False
-    return bool(paper.arxiv) or bool(paper.venue and _ARXIV_VENUE.match(paper.venue))
+    if paper.venue:  # a named venue that is not arXiv (a tutorial, a talk) is not a preprint
+        return bool(_ARXIV_VENUE.match(paper.venue))
+    return bool(paper.arxiv)
 
 
 def kind(paper: Paper) -> str:
-    """One of "conference", "journal", "preprint", "book", "chapter", "thesis", "report", "misc"."""
+    """What the paper is: "conference", "journal", "preprint", "tutorial", "book",
+    "chapter", "thesis", "report" or "misc"."""
     entry = paper.entry_type.lower()
     if is_preprint(paper):
         return "preprint"
+    if (entry == "misc" and not (paper.booktitle or paper.journal) and paper.venue
+            and "tutorial" in paper.venue.lower()):
+        return "tutorial"
     if entry in _PROCEEDINGS_TYPES or (entry == "misc" and paper.booktitle):
         return "conference"
     if entry in _JOURNAL_TYPES or (entry == "misc" and paper.journal):
@@ -94,11 +100,18 @@ def kind(paper: Paper) -> str:
 
 def container(paper: Paper) -> str | None:
     """The proceedings or journal the paper appeared in, when it is known."""
-    if is_preprint(paper):
+    if kind(paper) in ("preprint", "tutorial", "misc"):
         return None
     if paper.booktitle or paper.journal:
         return paper.booktitle or paper.journal
     if kind(paper) in ("conference", "journal") and paper.venue:
+        return paper.venue
+    return None
+
+
+def how_published(paper: Paper) -> str | None:
+    """Where a paper with no proceedings or journal was presented ("KDD 2024 (tutorial)")."""
+    if kind(paper) in ("tutorial", "misc") and paper.venue:
         return paper.venue
     return None
 

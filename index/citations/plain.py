@@ -14,6 +14,7 @@ from index.citations.fields import (
     best_link,
     cited_title,
     container,
+    how_published,
     kind,
     notes,
     page_range,
@@ -25,6 +26,7 @@ _RIS_TYPES = {
     "conference": "CPAPER",
     "journal": "JOUR",
     "preprint": "UNPB",
+    "tutorial": "GEN",
     "book": "BOOK",
     "chapter": "CHAP",
     "thesis": "THES",
@@ -48,7 +50,7 @@ def ris_record(paper: Paper, key: str) -> str:
         tags.append(("AU", family))
     tags += [
         ("TI", cited_title(paper)),
-        ("T2", container(paper)),
+        ("T2", container(paper) or how_published(paper)),
         ("PY", str(paper.year) if paper.year is not None else None),
         ("DA", f"{paper.year}/{paper.month:02d}" if paper.year and paper.month else None),
         ("VL", paper.volume),
@@ -84,7 +86,9 @@ def _author_line(paper: Paper, limit: int = 3) -> str:
 
 
 def _venue_year(paper: Paper) -> str:
-    venue = paper.venue or container(paper) or ("arXiv preprint" if kind(paper) == "preprint" else "")
+    venue = paper.venue or container(paper) or ""
+    if not venue and kind(paper) == "preprint":
+        venue = "arXiv preprint"
     year = str(paper.year) if paper.year is not None else "n.d."
     if venue and paper.year is not None and year in venue:
         return venue

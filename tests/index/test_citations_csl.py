@@ -39,3 +39,33 @@ def test_ieee_numbers_are_followed_by_a_space_and_quotes_hold_the_comma() -> Non
     lines = format_citation(papers, "ieee").splitlines()
     assert lines == [f"[{i + 1}] A. Bee, \u201cTitle {i},\u201d J. Things, vol. 1, 2020."
                      for i in range(2)]
+
+
+def _proceedings(pages: str, title: str = "T") -> Paper:
+    return Paper(id="p", title=title, authors=("Ann Bee",), year=2020,
+                 entry_type="inproceedings", booktitle="Proc", pages=pages)
+
+
+def test_page_ranges_follow_each_styles_rule() -> None:
+    assert format_citation([_proceedings("8-13")], "mla").endswith("pp. 8\u201313.")
+    assert format_citation([_proceedings("542-559")], "mla").endswith("pp. 542\u201359.")
+    assert format_citation([_proceedings("1151-1160")], "chicago").endswith("1151\u201360.")
+    assert format_citation([_proceedings("8-13")], "apa").endswith("8\u201313.")
+
+
+def test_a_question_mark_is_not_followed_by_a_period() -> None:
+    paper = _proceedings("1-2", title="Is Network the Bottleneck?")
+    assert "Bottleneck? Proc" in format_citation([paper], "apa")
+    assert "Bottleneck?\u201d Proc" in format_citation([paper], "chicago")
+
+
+def test_a_tutorial_is_cited_as_one() -> None:
+    paper = Paper(id="t", title="Inference on Chips", authors=("Ann Bee",), year=2024,
+                  venue="KDD 2024 (lecture-style tutorial)", arxiv="2407.09111")
+    assert format_citation([paper], "apa") == (
+        "Bee, A. (2024). Inference on Chips [Tutorial]. KDD 2024 (lecture-style tutorial). "
+        "https://arxiv.org/abs/2407.09111"
+    )
+    assert "presented at the KDD 2024" in format_citation([paper], "ieee")
+    bib = format_citation([paper], "bibtex")
+    assert bib.startswith("@misc{") and "howpublished  = {KDD 2024 (lecture-style tutorial)}" in bib

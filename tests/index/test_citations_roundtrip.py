@@ -10,7 +10,13 @@ import rispy
 from bibtexparser import middlewares
 
 from index.citations import citation_keys, format_citation
-from index.citations.fields import cited_title, container, page_range, split_name
+from index.citations.fields import (
+    cited_title,
+    container,
+    how_published,
+    page_range,
+    split_name,
+)
 from index.library import load_library
 from index.models import Paper
 from index.taxonomy import load_taxonomy
@@ -101,7 +107,7 @@ def test_ris_parses_back_to_the_same_fields(paper: Paper) -> None:
     ]
     assert record.get("year") == (str(paper.year) if paper.year else None)
     assert record.get("doi") == paper.doi
-    assert record.get("secondary_title") == container(paper)
+    assert record.get("secondary_title") == (container(paper) or how_published(paper))
     first, last = page_range(paper)
     assert (record.get("start_page"), record.get("end_page")) == (first, last)
     assert record.get("abstract") == (" ".join(paper.abstract.split()) or None)

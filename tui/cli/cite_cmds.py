@@ -149,7 +149,8 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
     if fmt == "jsonl":
         body = "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in papers)
         return body
-    body = format_citation(papers, fmt, keys=keys) if papers else ("[]" if fmt == "csl-json" else "")
+    empty = "[]" if fmt == "csl-json" else ""
+    body = format_citation(papers, fmt, keys=keys) if papers else empty
     header = "".join(f"% {line}\n" for line in provenance) + "\n" if fmt in _COMMENTED else ""
     return header + body + ("\n" if body else "")
 
