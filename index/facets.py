@@ -32,7 +32,9 @@ _TOKEN_RE = re.compile(r"\w+")
 _STOPWORDS = frozenset(
     "also and any been both each from have into more most other over such than that "
     "their them then these they this those under used uses using very what when which "
-    "with within without work works".split()
+    "with within without work works "
+    # words every description in this field shares: no evidence for one topic over another
+    "model models system systems large deep learning neural network networks based".split()
 )
 _SOURCE = "from the source"
 
@@ -68,6 +70,9 @@ class _Matcher:
                 for rule in (*(r for r, _ in rules.weighted), *rules.hints, *rules.negatives):
                     self._index(rule)
         self.keys = frozenset(self.by_prefix)
+        self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
+        self.ancestors = {f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)}
+                          for f in FACETS}
         words = {}
         for value in taxonomy.topics:
             found = _WORD_RE.findall(f"{value.label} {value.description}".lower())
@@ -164,7 +169,8 @@ class _Evidence:
         if strong:
             return "matched " + ", ".join(_quote(p) for p in strong[:3])
         weak = list(dict.fromkeys(p for p, w in self.phrases if w == WEAK))
-        return "matched " + " and ".join(_quote(p) for p in weak[:3]) + " (weaker signals together)"
+        together = " and ".join(_quote(p) for p in weak[:3])
+        return f"matched {together} (weaker signals together)"
 
 
 def _matcher(taxonomy: Taxonomy) -> _Matcher:
@@ -246,12 +252,10 @@ def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
             guess = _best_guess(matcher, weaker, doc.low)
             reasons[guess.value] = [guess.reason]
         for value_id in list(reasons):
-            for ancestor in taxonomy.ancestors(value_id, facet):
+            for ancestor in matcher.ancestors[facet].get(value_id, ()):
                 reasons.setdefault(ancestor, [f"implied by {value_id}"])
-        order = [v.id for v in taxonomy.values(facet)]
-        result[facet] = tuple(
-            Label(value_id, "; ".join(reasons[value_id])) for value_id in order if value_id in reasons
-        )
+        result[facet] = tuple(Label(value_id, "; ".join(reasons[value_id]))
+                              for value_id in matcher.order[facet] if value_id in reasons)
     return replace(paper, topics=result["topic"], hardware=result["hardware"])
 
 

@@ -15,8 +15,8 @@ def taxonomy() -> Taxonomy:
 
 
 def tag(taxonomy: Taxonomy, abstract: str, **fields) -> Paper:
-    return tag_paper(Paper(id="p", title=fields.pop("title", ""), abstract=abstract, **fields),
-                     taxonomy)
+    title = fields.pop("title", "")
+    return tag_paper(Paper(id="p", title=title, abstract=abstract, **fields), taxonomy)
 
 
 def reason(labels: tuple[Label, ...], value: str) -> str:
@@ -97,6 +97,9 @@ def test_a_leaf_implies_its_parent_and_says_so(taxonomy: Taxonomy) -> None:
         ("LLM agents use tools to fix issues in repositories.", "agents"),
         ("An agentic workflow plans and executes experiments.", "agents"),
         ("Pre-training a family of 7B and 70B models on 2 trillion tokens.", "pretraining"),
+        ("A collection of foundation language models trained on trillions of tokens.",
+         "pretraining"),
+        ("Residual nets win on COCO object detection and segmentation.", "vision"),
     ],
 )
 def test_topic_hard_cases(taxonomy: Taxonomy, text: str, topic: str) -> None:
@@ -121,6 +124,9 @@ def test_topic_hard_cases(taxonomy: Taxonomy, text: str, topic: str) -> None:
         ("Chinese word segmentation with a lexicon.", "vision"),
         ("World models let agents plan in imagination.", "autonomous-driving"),
         ("Serving multi-turn conversations by reusing the KV cache.", "nlp"),
+        ("An MoE language model with fine-grained expert segmentation.", "vision"),
+        ("Scaling deep neural network capacity with pipeline parallelism.", "networking"),
+        ("Pre-trained dialogue models with 2.8B parameters.", "pretraining"),
         ("TritonRL: Training LLMs to write Triton kernels with a new training framework.",
          "training"),
     ],
@@ -151,7 +157,8 @@ def test_source_labels_are_kept_alongside_derived_ones(taxonomy: Taxonomy) -> No
 
 def test_json_style_source_labels_on_the_paper_are_kept(taxonomy: Taxonomy) -> None:
     given = Paper(id="p", title="", abstract="A short note.",
-                  topics=(Label("Networking", "from the source"), Label("robotics", "from the source")),
+                  topics=(Label("Networking", "from the source"),
+                          Label("robotics", "from the source")),
                   hardware=(Label("fpga", "from the source"),))
     paper = tag_paper(given, taxonomy)
     assert paper.topics == (Label("networking", "from the source"),)
