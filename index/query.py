@@ -30,7 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
-from index.schema import MAX_GRAM, TEXT_FIELDS, build_schema, fold_analyzer
+from index.schema import MAX_GRAM, NGRAM_FIELDS, TEXT_FIELDS, build_schema, fold_analyzer
 
 # A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field.
 SHORT_PREFIX = 3
@@ -46,7 +46,6 @@ _PLACEHOLDER = "qqtypingqq"
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Fields whose values are whole ids: a partial id is not completed as a prefix.
 _ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
-_SHORT_FIELDS = tuple(name for name in TEXT_FIELDS if name != "abstract")
 
 
 @dataclass
@@ -196,15 +195,12 @@ class QueryBuilder:
             wq.Term(f, t) for f in fields for t in self._analyzed(f, prefix)
         ]
         expansion: list[wq.Query] = []
-        short = [f for f in fields if f != "abstract"]
-        if set(short) == set(_SHORT_FIELDS) and len(prefix) <= MAX_GRAM:
+        scan = list(fields)
+        if set(NGRAM_FIELDS) <= set(fields) and len(prefix) <= MAX_GRAM:
             expansion.append(wq.Term("prefix", prefix))
-        else:
-            for name in short:
-                expansion += [wq.Term(name, t) for t in self.expand(reader, name, prefix, result)]
-        if "abstract" in fields:
-            expansion += [wq.Term("abstract", t) for t in
-                          self.expand(reader, "abstract", prefix, result)]
+            scan = [f for f in fields if f not in NGRAM_FIELDS]
+        for name in scan:
+            expansion += [wq.Term(name, t) for t in self.expand(reader, name, prefix, result)]
         if expansion:
             union = expansion[0] if len(expansion) == 1 else wq.Or(expansion)
             scored.append(wq.ConstantScoreQuery(union, 1.0))

@@ -29,7 +29,7 @@ from whoosh.support.charset import accent_map
 
 from index.models import Paper
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -37,6 +37,9 @@ SEP = "\x1f"
 MAX_GRAM = 20
 # The free-text fields a bare word searches, with the query-language name of each.
 TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
+# The short fields whose word prefixes the `prefix` field holds (venues are long and rarely
+# typed: their prefixes scan the small venue lexicon instead).
+NGRAM_FIELDS = ("title", "short_name", "authors")
 # Written between two authors and dropped by the analyzer: phrases cannot span two names.
 AUTHOR_GAP = "zzauthorgapzz"
 
@@ -90,7 +93,7 @@ def build_schema() -> fields.Schema:
         abstract=fields.TEXT(analyzer=stem),
         # The venue as free text (`venue:osdi`).
         venue=fields.TEXT(analyzer=fold),
-        # Edge n-grams of title, short name, authors and venue words: cheap prefixes.
+        # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
         prefix=fields.TEXT(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
         year=fields.NUMERIC(int, bits=32, sortable=True),
@@ -127,9 +130,7 @@ def document(paper: Paper) -> dict[str, Any]:
         "authors": f" {AUTHOR_GAP} ".join(paper.authors),
         "abstract": paper.abstract,
         "venue": paper.venue or "",
-        "prefix": " ".join(
-            filter(None, (paper.title, paper.short_name, " ".join(paper.authors), paper.venue))
-        ),
+        "prefix": " ".join(filter(None, (paper.title, paper.short_name, *paper.authors))),
         "topic": SEP.join(paper.topic_ids),
         "hw": SEP.join(paper.hardware_ids),
         "author_facet": SEP.join(paper.authors),

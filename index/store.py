@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.index import Index
+from whoosh.index import Index, LockError
 from whoosh.query import Or, Term
 
 from index.atomic import write_text_atomic
@@ -234,7 +234,10 @@ def _incremental(ix: Index, library: Library, changed: set[str],
     if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
         return None
     wanted = {paper.id for paper in library.papers}
-    writer = ix.writer(limitmb=128)
+    try:
+        writer = ix.writer(limitmb=128)
+    except LockError:  # someone else's writer: build a fresh copy instead of waiting
+        return None
     try:
         reader = writer.reader()
         doomed = set(Or([Term("source", name) for name in names]).docs(writer.searcher()))

@@ -1,0 +1,179 @@
+"""Every speed trick gives the answer the slow, obvious way gives (generated library)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from whoosh import query as wq
+
+from index.engine import SearchEngine, open_engine
+from index.masks import bits, mask_of
+from index.models import Library, Paper, SearchRequest
+from index.query import PREFIX_CAP
+from index.snippets import fold
+from tests.fixtures.search.generate import TAXONOMY, make_library
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    return make_library(300)
+
+
+@pytest.fixture(scope="module")
+def engine(library: Library, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    engine = open_engine(library, TAXONOMY, tmp_path_factory.mktemp("cache"))
+    yield engine
+    engine.close()
+
+
+def fresh(engine: SearchEngine) -> SearchEngine:
+    """The same index with every cache emptied: nothing narrowed, nothing remembered."""
+    engine._results.clear()
+    engine._match_masks.clear()
+    engine._builder._expansions.clear()
+    return engine
+
+
+def short_words(paper: Paper) -> set[str]:
+    text = " ".join([paper.title, paper.short_name or "", " ".join(paper.authors)])
+    return {fold(w) for w in re.findall(r"\w+(?:\.?\w+)*", text)}
+
+
+def test_edge_ngrams_equal_a_plain_prefix_scan(engine: SearchEngine, library: Library) -> None:
+    words = sorted(set().union(*(short_words(p) for p in library.papers)))
+    prefixes = sorted({w[:n] for w in words for n in (1, 2, 3, 5)})
+    with engine._searcher() as searcher:
+        docs_of = {d: engine.masks.ids[d] for d in range(engine.masks.size)}
+        for prefix in prefixes:
+            found = {docs_of[d] for d in searcher.docs_for_query(wq.Term("prefix", prefix))}
+            expected = {p.id for p in library.papers
+                        if any(w.startswith(prefix) for w in short_words(p))}
+            assert found == expected, prefix
+
+
+def test_abstract_expansion_equals_whooshs_prefix_query(engine: SearchEngine) -> None:
+    with engine._searcher() as searcher:
+        reader = searcher.reader()
+        for prefix in ("mic", "batc", "qu", "sched", "z"):
+            from index.query import Parsed
+
+            parsed = Parsed(None)
+            terms = engine._builder.expand(reader, "abstract", prefix, parsed)
+            plain = [t.decode() for t in reader.expand_prefix("abstract", prefix)]
+            if len(prefix) <= 3 and len(plain) > PREFIX_CAP:
+                assert parsed.partial and len(terms) == PREFIX_CAP
+            else:
+                assert sorted(terms) == sorted(plain) and not parsed.partial
+
+
+def signature(result: object) -> tuple[object, ...]:
+    return (result.total, [(h.paper.id, round(h.score, 6)) for h in result.hits],  # type: ignore[attr-defined]
+            sorted(result.facets.items()), result.partial, result.terms)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text", ["dynamic micro-batching", "gradient checkpoint recovery",
+                                  "stärk model tra", "author:zh", "training -latency sp"])
+def test_narrowed_results_equal_fresh_results(engine: SearchEngine, text: str) -> None:
+    typed = [SearchRequest(text[:n], as_you_type=True, topics=frozenset({"training"}))
+             for n in range(1, len(text) + 1)]
+    warm = [signature(engine.search(request)) for request in typed]  # caches narrow
+    cold = [signature(fresh(engine).search(request)) for request in typed]
+    assert warm == cold
+
+
+def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[str, Counter]:
+    """Disjunctive counts the obvious way: filter by every other facet, then count."""
+    def passes(paper: Paper, skip: str) -> bool:
+        checks = {
+            "topic": not request.topics or bool(request.topics & set(paper.topic_ids)),
+            "hardware": not request.hardware or bool(request.hardware & set(paper.hardware_ids)),
+            "year": (not request.years or paper.year in request.years) and (
+                request.year_range is None or (paper.year is not None and
+                                               request.year_range[0] <= paper.year
+                                               <= request.year_range[1])),
+            "venue": not request.venues or paper.venue in request.venues,
+            "author": not request.authors or bool(request.authors & set(paper.authors)),
+        }
+        return all(ok for facet, ok in checks.items() if facet != skip)
+
+    counts: dict[str, Counter] = {}
+    for facet in ("topic", "hardware", "year", "venue", "author"):
+        counter: Counter = Counter()
+        for paper in library.papers:
+            if paper.id in matched and passes(paper, facet):
+                counter.update({"topic": paper.topic_ids, "hardware": paper.hardware_ids,
+                                "year": (str(paper.year),) if paper.year else (),
+                                "venue": (paper.venue,) if paper.venue else (),
+                                "author": paper.authors}[facet])
+        counts[facet] = counter
+    return counts
+
+
+def test_mask_counts_equal_brute_force(engine: SearchEngine, library: Library) -> None:
+    rng = random.Random(3)
+    everything = engine.search(SearchRequest("", limit=0))
+    authors = [c.value for c in everything.facets["author"]]
+    venues = [c.value for c in everything.facets["venue"]]
+    for _ in range(25):
+        request = SearchRequest(
+            query=rng.choice(["", "model", "cache OR graph", "train*", "-sparse"]),
+            topics=frozenset(rng.sample(["training", "inference", "vision"], rng.randint(0, 2))),
+            hardware=frozenset(rng.sample(["gpu", "nvidia-gpu", "cpu", "accelerator"],
+                                          rng.randint(0, 2))),
+            years=frozenset(rng.sample([2020, 2024, 2025], rng.randint(0, 1))),
+            venues=frozenset(rng.sample(venues, rng.randint(0, 1))),
+            authors=frozenset(rng.sample(authors, rng.randint(0, 1))),
+            year_range=rng.choice([None, (2021, 2025)]), limit=1000,
+        )
+        result = engine.search(request)
+        text_only = engine.search(SearchRequest(request.query, limit=1000))
+        matched = {hit.paper.id for hit in text_only.hits}
+        expected = brute(library, request, matched)
+        for facet, counts in result.facets.items():
+            for count in counts:
+                assert count.count == expected[facet][count.value], (request, facet, count)
+            if facet in ("venue", "author"):  # the top values, truly the top
+                shown = [c.count for c in counts if not c.selected]
+                chosen = {c.value for c in counts if c.selected}
+                top = sorted((n for v, n in expected[facet].items() if v not in chosen),
+                             reverse=True)[:len(shown)]
+                assert sorted(shown, reverse=True) == top
+
+
+def test_accents_fold_both_ways(engine: SearchEngine, library: Library) -> None:
+    starks = {p.id for p in library.papers if any("Stärk" in a for a in p.authors)}
+    assert starks
+    for query in ("stark", "Stärk", "author:stark", "STARK"):
+        result = engine.search(SearchRequest(query, limit=1000))
+        assert {h.paper.id for h in result.hits} == starks, query
+
+
+def test_short_prefix_is_capped_and_says_so(engine: SearchEngine) -> None:
+    with engine._searcher() as searcher:
+        many = sum(1 for _ in searcher.reader().expand_prefix("abstract", "c"))
+    result = engine.search(SearchRequest("c", as_you_type=True))
+    assert result.partial == (many > PREFIX_CAP)
+    assert not engine.search(SearchRequest("cache", as_you_type=True)).partial
+
+
+def test_bits_and_masks_round_trip() -> None:
+    rng = random.Random(5)
+    for size in (1, 7, 64, 1000):
+        docs = sorted(rng.sample(range(size), rng.randint(0, size)))
+        assert bits(mask_of(docs, size)) == docs
+
+
+def test_prefix_search_matches_brute_force(engine: SearchEngine, library: Library) -> None:
+    for prefix in ("gra", "zh", "wom", "mü"):
+        result = engine.search(SearchRequest(prefix, as_you_type=True, limit=1000))
+        got = {h.paper.id for h in result.hits}
+        assert got == {hit for hit in got}  # no duplicates
+        expected_short = {p.id for p in library.papers
+                          if any(w.startswith(fold(prefix)) for w in short_words(p))}
+        assert expected_short <= got, prefix
+        assert result.total == len(got)
