@@ -11,7 +11,7 @@ from tui.app import PaperscopeApp, make_app
 from tui.config import AppSettings
 from tui.widgets.results_list import ResultsList
 
-WIDE = (140, 40)
+WIDE = (120, 30)
 
 
 def build(engine: SearchEngine) -> PaperscopeApp:

@@ -209,3 +209,17 @@ async def test_a_failing_search_becomes_a_notification(
         messages = [n.message for n in app._notifications]
         assert any("Searching failed: index went away" in m for m in messages), messages
         assert app.is_running
+
+
+async def test_did_you_mean_is_one_key_away(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "trainng")
+        result = app.main_screen.result
+        assert result.total == 0 and result.correction == "training"
+        status = str(app.main_screen.query_one("#status", Static).content)
+        assert "0 of 47 papers" in status and "did you mean 'training'? (ctrl+y)" in status
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert app.main_screen.query_one("#search").value == "training"
+        assert app.main_screen.result.total > 0

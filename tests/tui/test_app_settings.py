@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual.widgets import Static
 
 from index.citations import format_citation
 from tui.config import load_config
+from tui.screens.dialogs import HelpScreen
 from tui.widgets.search_bar import SearchBar
 
 from app_pilot import WIDE, build, results, search, settle
@@ -53,11 +55,12 @@ async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
         await settle(pilot)
         assert clipboard == [format_citation([engine.paper("dynapipe")], "apa")]
         await pilot.press("question_mark")
-        await pilot.pause()
-        help_text = "".join(
-            "".join(s.text for s in strip) for strip in app.screen._compositor.render_strips()
-        )
-        assert "copy_citation" in help_text and "Query syntax" in help_text
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-body Static", Static).content)
+        assert "Query syntax" in help_text
+        row = next(line for line in help_text.splitlines() if "[copy_citation]" in line)
+        assert row.split()[0] == "y"
 
 
 async def test_history_persists_between_sessions(engine) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
@@ -118,9 +119,11 @@ class FacetPanel(Tree[NodeData]):
         style = self.get_component_rich_style
         count = f" {value.count}"
         text = Text("● " if value.selected else "○ ")
-        name = Text(clean(value.label or value.value, one_line=True))
-        name.truncate(max(4, room - 2 - len(count)), overflow="ellipsis", pad=True)
-        text.append_text(name)
+        name = clean(value.label or value.value, one_line=True)
+        room = max(4, room - 2 - len(count))
+        if cell_len(name) > room:
+            name = set_cell_size(name, room - 1) + "…"
+        text.append(set_cell_size(name, room))
         text.append(count, style=style("facet-panel--count"))
         if value.selected:
             text.stylize(style("facet-panel--selected"))

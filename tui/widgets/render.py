@@ -3,7 +3,8 @@
 Titles, authors and abstracts come from files the user did not write. Building `Text` by
 appending plain strings with a style (instead of `Text.from_markup` or a `str` label that
 Textual would parse) keeps `[bold]`, `[@click=app.quit]` and `[link=...]` as characters,
-and stripping control characters keeps ANSI escapes from reaching the terminal.
+and showing control characters as their visible symbols (ESC as `␛`) keeps ANSI escapes
+from reaching the terminal while still showing the user what the file contains.
 """
 
 from __future__ import annotations
@@ -21,19 +22,28 @@ __all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sp
 Labeler = Callable[[str, str], str]
 """(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
 
-# C0 and C1 controls except tab and newline; ESC among them, so "\x1b[31m" loses its ESC.
+# C0 and C1 controls except tab and newline; ESC among them, so "\x1b[31m" shows as "␛[31m".
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match[0])
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Unicode "control pictures": ␛, ␇, ...
+    return "\u2421" if code == 0x7F else "\ufffd"
+
+
 _SPARK = "▁▂▃▄▅▆▇█"
 
 
 def clean(text: str, *, one_line: bool = False) -> str:
-    """Make untrusted text safe to print: control characters (ESC included) are dropped.
+    """Make untrusted text safe to print: control characters (ESC included) become symbols.
 
     Args:
         text: any string from a document.
         one_line: also fold newlines and tabs into spaces (for list rows).
     """
-    text = _CONTROL.sub("", text)
+    text = _CONTROL.sub(_visible, text)
     if one_line:
         text = " ".join(text.split())
     return text
