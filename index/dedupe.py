@@ -14,6 +14,7 @@ being a small fraction of it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,9 @@ MERGE_AT = 0.6
 # ...and at which two distinct texts are probably versions of each other (linked).
 RELATE_AT = 0.2
 _MIN_SHINGLES = 8  # below this, only an exact or prefix match counts
+# A shingle shared by this many texts ("in this paper") says nothing about sameness and
+# would make candidate search quadratic, so it is not used to find candidates.
+_COMMON_SHINGLE = 64
 
 
 @dataclass(frozen=True)
@@ -138,9 +142,14 @@ def dedupe(
     # Index shingles so each text is only compared with texts it shares something with.
     owners: dict[tuple[str, ...], list[int]] = {}
     for i, text in enumerate(texts):
-        candidates: set[int] = set()
+        shared: Counter[int] = Counter()
         for gram in text.shingles:
-            candidates.update(owners.get(gram, ()))
+            holders = owners.get(gram, ())
+            if len(holders) <= _COMMON_SHINGLE:
+                shared.update(holders)
+        # Only texts sharing enough rare shingles can reach RELATE_AT; score just those.
+        candidates = {j for j, count in shared.items()
+                      if count >= RELATE_AT / 2 * min(len(text.shingles), len(texts[j].shingles))}
         if len(text.words) < SHINGLE + _MIN_SHINGLES:
             candidates.update(j for j in range(i) if texts[j].words)
         for j in sorted(candidates):

@@ -58,6 +58,7 @@ class IdAllocator:
 
     def __init__(self, taken: Iterable[str] = ()) -> None:
         self._taken: set[str] = set(taken)
+        self._next: dict[str, int] = {}  # next suffix to try per base, so n clashes cost O(n)
 
     def allocate(self, *candidates: str | None) -> str:
         """The first usable candidate, made unique; `paper` when none is usable."""
@@ -65,9 +66,10 @@ class IdAllocator:
         if base not in self._taken:
             self._taken.add(base)
             return base
-        counter = 2
+        counter = self._next.get(base, 2)
         while f"{base}-{counter}" in self._taken:
             counter += 1
         unique = f"{base}-{counter}"
+        self._next[base] = counter + 1
         self._taken.add(unique)
         return unique

@@ -21,6 +21,12 @@ __all__ = ["clean_text", "latex_to_unicode", "fold", "words"]
 # CSI / OSC / two-byte ESC sequences, so "\x1b[31mred" becomes "red", not "[31mred".
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _WHITESPACE = re.compile(r"\s+")
+# C0/C1 controls (not tab/newline), invisible format characters (zero-width space,
+# bidirectional overrides that can disguise text), surrogates and private-use code points.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u200b\u200c\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\ue000-\uf8ff]"
+)
 # `$...$` spans (not `\$`): arXiv abstracts keep inline math this way.
 _MATH = re.compile(r"(?<!\\)\$([^$]{1,200}?)(?<!\\)\$")
 # LaTeX outside math that a reader would not want to see: accents, macros, escapes.
@@ -37,14 +43,8 @@ _LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 
 
 def _strip_controls(text: str) -> str:
-    """Drop ANSI escapes and control characters, keep tabs/newlines as spaces."""
-    text = _ANSI.sub("", text)
-    return "".join(
-        " " if ch in "\t\n\r\v\f" else ch
-        for ch in text
-        if ch in "\t\n\r\v\f" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
-        or ch in "\u200d"  # zero-width joiner is part of some scripts' spelling
-    )
+    """Drop ANSI escapes and control/format/private-use characters; keep line breaks."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def clean_text(text: str | None) -> str:
@@ -110,6 +110,8 @@ def fold(text: str) -> str:
     needs; the folded text is never shown.
     """
     text = latex_to_unicode(text).translate(_FOLD_MAP).lower()
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

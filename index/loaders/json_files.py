@@ -19,10 +19,6 @@ from index.models import LoadWarning, Paper, Source
 __all__ = ["load_json", "load_json_lines"]
 
 
-def _line_of(text: str, index: int) -> int:
-    return text.count("\n", 0, index) + 1
-
-
 def load_json(
     text: str, shown: str, *, sidecar: bool = False
 ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
@@ -51,20 +47,34 @@ def load_json(
         return [], [], [LoadWarning(shown, "JSON holds neither a record nor a list of records")]
     papers: list[Paper] = []
     warnings: list[LoadWarning] = []
-    # Locate each record's line cheaply: top-level objects start at successive "{".
-    search_from = 0
+    lines = _element_lines(text) if isinstance(data, list) and text.lstrip().startswith("[") else []
     for number, record in enumerate(data, start=1):
-        start = text.find("{", search_from)
-        line = _line_of(text, start) if start >= 0 else None
-        search_from = (start + 1) if start >= 0 else search_from
-        if len(data) == 1:
-            line = None
+        line = lines[number - 1] if len(lines) == len(data) else None
         paper = _convert(record, shown, line, f"record {number}", warnings)
         if paper is not None:
             papers.append(paper)
     if not papers and not warnings:
         warnings.append(LoadWarning(shown, "no paper records found"))
     return papers, [], warnings
+
+
+def _element_lines(text: str) -> list[int]:
+    """The 1-based line where each element of a top-level JSON array starts."""
+    decoder = json.JSONDecoder()
+    lines: list[int] = []
+    index, line, counted = text.index("[") + 1, 1, 0
+    while True:
+        while index < len(text) and text[index] in " \t\r\n,":
+            index += 1
+        if index >= len(text) or text[index] == "]":
+            return lines
+        line += text.count("\n", counted, index)
+        counted = index
+        lines.append(line)
+        try:
+            _, index = decoder.raw_decode(text, index)
+        except json.JSONDecodeError:
+            return []
 
 
 def load_json_lines(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:

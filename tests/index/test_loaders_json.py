@@ -47,6 +47,7 @@ def test_csl_json() -> None:
     assert (bids.entry_type, bids.journal, bids.volume, bids.number) == (
         "article", "PLOS Computational Biology", "13", "3")
     assert bids.authors[-1] == "The BIDS Consortium"
+    assert [hlat.sources[0].line, bids.sources[0].line] == [2, 31]  # where each object opens
 
 
 def test_malformed_json_names_the_line() -> None:
