@@ -1,0 +1,94 @@
+"""`paperscope search`, `facets` and `index` as a user runs them (cache in a tmp folder)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from tui.cli import main
+from tui.cli.context import UserError
+from tui.cli.search_cmds import add_filter_arguments, parse_year_range, request_from_args
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_index_builds_then_reports_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "index")
+    assert code == 0 and out.startswith("built: 47 papers")
+    code, out, _ = run(capsys, "index")
+    assert code == 0 and out.startswith("up to date: 47 papers")
+    code, out, _ = run(capsys, "index", "--rebuild")
+    assert code == 0 and out.startswith("rebuilt: 47 papers")
+
+
+def test_search_json_has_list_keys_score_and_snippet(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "search", "dynamic", "micro-batching", "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows[0]["id"] == "dynapipe"
+    _, listed, _ = run(capsys, "list", "--json")
+    list_keys = set(json.loads(listed.splitlines()[0]))
+    assert list_keys | {"score", "snippet"} <= set(rows[0])
+    assert isinstance(rows[0]["score"], float) and "micro" in rows[0]["snippet"]
+    assert "papers match" in err
+
+
+def test_search_table_filters_and_sort(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "search", "model", "--hardware", "aws-trainium",
+                         "--year", "2024..2026", "--sort", "year", "--limit", "50")
+    assert code == 0
+    _, listed, _ = run(capsys, "list", "--json")
+    papers = {p["id"]: p for p in map(json.loads, listed.splitlines())}
+    ranked = [line.split()[1] for line in out.splitlines() if line[:5].strip().endswith(".")]
+    assert ranked
+    for paper_id in ranked:
+        assert "aws-trainium" in papers[paper_id]["hardware"]
+        assert 2024 <= papers[paper_id]["year"] <= 2026
+    years = [papers[i]["year"] for i in ranked]
+    assert years == sorted(years, reverse=True)
+
+
+def test_facets_over_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "facets", "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    _, listed, _ = run(capsys, "list", "--json")
+    papers = [json.loads(line) for line in listed.splitlines()]
+    for row in rows:
+        if row["facet"] == "topic":
+            assert row["count"] == sum(row["value"] in p["topics"] for p in papers)
+        if row["facet"] == "hardware":
+            assert row["count"] == sum(row["value"] in p["hardware"] for p in papers)
+    assert {r["facet"] for r in rows} == {"topic", "hardware", "year", "venue", "author"}
+
+
+def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["search", "x", "--year", "20x4"], ["search", "x", "--topic", "nope"],
+                 ["search", "x", "--limit", "-1"], ["facets", "--year", "2025..2020"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and err.count("\n") == 1 and err.startswith("paperscope: "), argv
+
+
+def test_bad_query_syntax_is_a_notice_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "search", "year:abc", "training")
+    assert code == 0 and "Could not parse the query" in err
+
+
+def test_filter_helpers_build_requests() -> None:
+    parser = argparse.ArgumentParser()
+    add_filter_arguments(parser)
+    args = parser.parse_args(["--topic", "training", "--topic", "inference",
+                              "--hardware", "gpu", "--year", "2022.."])
+    request = request_from_args(args, "kv cache", limit=5)
+    assert request.topics == {"training", "inference"} and request.hardware == {"gpu"}
+    assert request.year_range == (2022, None) and request.limit == 5
+    assert parse_year_range("2021") == (2021, 2021)
+    assert parse_year_range("..2019") == (None, 2019)
+    with pytest.raises(UserError):
+        parse_year_range("..")
