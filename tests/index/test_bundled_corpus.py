@@ -81,6 +81,14 @@ def test_curated_facts_ids_and_inferred_titles(bundled) -> None:
         "inproceedings", "542-559", "ACM")
     assert papers["sam-med"].title.startswith("SAM^Med: ")
     assert papers["mics"].journal == "Proceedings of the VLDB Endowment"
+    bids = papers["bids-apps"]
+    assert (bids.entry_type, bids.journal, bids.volume, bids.number, bids.pages) == (
+        "article", "PLOS Computational Biology", "13", "3", "e1005209")
+    assert papers["sam-med"].entry_type == "misc" and papers["sam-med"].publisher is None
+    assert papers["grape"].publisher is None  # "IEEE/ACM" and no DOI: not guessed
+    assert papers["ansor"].publisher == "USENIX Association"
+    # Only the corpus author line is known: its names, marked incomplete.
+    assert papers["lowino-taco"].authors == () and not papers["lowino-taco"].authors_complete
     inferred = sorted(p.id for p in bundled.papers if p.title_inferred)
     assert inferred == ["kdd-genai-inference-workshop", "rt-fcma"]
     assert "FCMA" in papers["rt-fcma"].title and papers["rt-fcma"].note
@@ -99,3 +107,16 @@ def test_files_and_input_files_agree(bundled) -> None:
     assert input_files(None) == expected
     assert list(bundled.files) == [str(path.resolve()) for path in expected]
     assert all(Path(s.path).name == s.path for p in bundled.papers for s in p.sources)
+
+
+def test_committed_sidecar_is_what_the_build_script_makes(tmp_path: Path) -> None:
+    """assets/metadata.json must be regenerated, never hand-edited, when the seed changes."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent.parent
+    seed = repo / "tests" / "fixtures" / "library" / "seed_metadata.json"
+    out = tmp_path / "metadata.json"
+    subprocess.run([sys.executable, str(repo / "scripts" / "build_bundled_metadata.py"),
+                    str(seed), str(out)], check=True, capture_output=True)
+    assert out.read_text("utf-8") == bundled_metadata().read_text("utf-8")

@@ -97,3 +97,8 @@ def test_paragraphs_split_on_whitespace_only_lines() -> None:
     assert [(p.text, p.index, p.line) for p in paragraphs] == [
         ("one\ntwo", 0, 1), ("three", 1, 4), ("four", 2, 8)
     ]
+
+
+def test_invisible_and_disguising_characters_are_removed() -> None:
+    text = "safe\u202etxt.exe\u200b name\x00 \x1b]8;;http://x\x07link\x1b]8;;\x07 \ufeffend\u00ad"
+    assert clean_text(text) == "safetxt.exe name link end"
