@@ -33,6 +33,7 @@ def _visible(match: re.Match[str]) -> str:
     return "\u2421" if code == 0x7F else "\ufffd"
 
 
+_SPACE = re.compile(r"\s+")
 _SPARK = "▁▂▃▄▅▆▇█"
 
 
@@ -45,7 +46,9 @@ def clean(text: str, *, one_line: bool = False) -> str:
     """
     text = _CONTROL.sub(_visible, text)
     if one_line:
-        text = " ".join(text.split())
+        # Runs collapse to one space but are not stripped: a highlighted word between two
+        # segments keeps the spaces around it.
+        text = _SPACE.sub(" ", text)
     return text
 
 
