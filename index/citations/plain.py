@@ -92,7 +92,7 @@ def _venue_year(paper: Paper) -> str:
     year = str(paper.year) if paper.year is not None else "n.d."
     if venue and paper.year is not None and year in venue:
         return venue
-    return f"{venue} {year}".strip()
+    return f"{venue}, {year}" if venue else year
 
 
 def markdown_link(paper: Paper) -> str:
@@ -105,7 +105,8 @@ def markdown_link(paper: Paper) -> str:
 
 def plain_line(paper: Paper) -> str:
     """Authors, title, venue and year, and the link: one readable line."""
-    parts = [_author_line(paper), cited_title(paper).rstrip(".") + ".", _venue_year(paper) + "."]
+    authors = _author_line(paper)
+    parts = [authors if authors.endswith(".") else authors + ".", cited_title(paper).rstrip(".") + ".", _venue_year(paper).rstrip(".") + "."]
     link = best_link(paper)
     if link:
         parts.append(link)

@@ -167,6 +167,11 @@ def test_markdown_and_plain() -> None:
     assert format_citation([paper], "plain") == (
         "Ann Bee, Cy Dee, Ed Fay et al. Bracket [v2] Paper. MLSys 2021. https://doi.org/10.1/x"
     )
+    conference = Paper(id="e", title="Pipes", authors=("Ann Bee",), year=2024,
+                       venue="EuroSys '24, pp. 1-9")
+    assert format_citation([conference], "markdown") == "Pipes - Ann Bee, EuroSys '24, pp. 1-9, 2024"
+    assert format_citation([conference], "plain") == "Ann Bee. Pipes. EuroSys '24, pp. 1-9, 2024."
+    assert format_citation([UNDATED], "plain").endswith(" n.d.")
 
 
 def test_preview_is_fast_enough_for_every_cursor_move() -> None:
