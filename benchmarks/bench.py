@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
 import json
 import sys
 import tempfile
@@ -55,6 +56,34 @@ def _library_files(workdir: Path) -> list[Path]:
     return sorted((workdir / "library").glob("library-*.jsonl"))
 
 
+def _action(engine: Any) -> str | None:
+    """What `open_engine` did ("built", "up to date", "updated 100 papers"), when it says."""
+    action = getattr(getattr(engine, "opened", None), "action", None)
+    return action if isinstance(action, str) else None
+
+
+def _engine_source() -> dict[str, Any]:
+    """Which code was measured: the `index` package's folder and its git commit, if any.
+
+    Other people edit the working tree while benchmarks run; a figure is only worth quoting
+    with the commit it measured (run from a `git archive` snapshot on PYTHONPATH to pin it).
+    """
+    import index
+
+    folder = Path(index.__file__).resolve().parent
+    info: dict[str, Any] = {"index_dir": str(folder), "commit": None, "dirty": None}
+    try:
+        info["commit"] = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=folder, capture_output=True,
+            text=True, check=True).stdout.strip()
+        info["dirty"] = bool(subprocess.run(
+            ["git", "status", "--porcelain", "."], cwd=folder, capture_output=True,
+            text=True, check=True).stdout.strip())
+    except (OSError, subprocess.CalledProcessError):
+        pass  # a snapshot outside git: the folder says which
+    return info
+
+
 def _close(engine: Any) -> None:
     close = getattr(engine, "close", None)
     if callable(close):
@@ -75,9 +104,10 @@ def child_build_engine(workdir: Path) -> dict[str, Any]:
     before = measure.peak_rss_mb()
     engine = open_engine(library, taxonomy, workdir / "cache", rebuild=True, progress=None)
     built = time.perf_counter()
+    action = _action(engine)
     _close(engine)
     peak = measure.peak_rss_mb()
-    return {"import_s": imported - started, "load_s": loaded - imported,
+    return {"action": action, "import_s": imported - started, "load_s": loaded - imported,
             "build_s": built - loaded, "rss_before_build_mb": before["self_mb"],
             "peak_self_mb": peak["self_mb"], "peak_children_mb": peak["children_mb"]}
 
@@ -108,8 +138,9 @@ def child_cold_open(workdir: Path) -> dict[str, Any]:
     answered = time.perf_counter()
     second = engine.search(SearchRequest(query="memory", limit=20))
     again = time.perf_counter()
+    action = _action(engine)
     _close(engine)
-    return {"import_ms": _ms(imported - started), "load_library_ms": _ms(loaded - imported),
+    return {"action": action, "import_ms": _ms(imported - started), "load_library_ms": _ms(loaded - imported),
             "open_ms": _ms(opened - loaded), "first_query_ms": _ms(answered - opened),
             "second_query_ms": _ms(again - answered), "first_total": result.total,
             "second_total": second.total}
@@ -193,6 +224,7 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     opened = time.perf_counter()
     found = engine.search(SearchRequest(query=MARKER, limit=20)).total
     answered = time.perf_counter()
+    action = _action(engine)
     _close(engine)
     baseline = fts5.Fts5Index(workdir / "fts5.db")
     started_fts5 = time.perf_counter()
@@ -200,7 +232,8 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     fts5_s = time.perf_counter() - started_fts5
     fts5_found = baseline.search(SearchRequest(query=MARKER, limit=20)).total
     baseline.close()
-    return {"update_changed": len(changed), "update_reopen_s": round(opened - started, 3),
+    return {"update_action": action, "update_changed": len(changed),
+            "update_reopen_s": round(opened - started, 3),
             "update_first_query_ms": _ms(answered - opened), "update_found": found,
             "fts5_update_s": round(fts5_s, 3), "fts5_update_found": fts5_found}
 
@@ -232,6 +265,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     opened = time.perf_counter()
     engine = open_engine(library, load_taxonomy(), workdir / "cache", rebuild=False)
     warm_open = time.perf_counter() - opened
+    warm_action = _action(engine)
     baseline = fts5.Fts5Index(workdir / "fts5.db")
     rows = replay(engine, baseline, args.repeat)
     _close(engine)
@@ -248,7 +282,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "peak_rss_children_mb": built["peak_children_mb"],
         "rss_before_build_mb": built["rss_before_build_mb"],
         "cold_open_ms": round(cold["open_ms"] + cold["first_query_ms"], 2),
-        "cold": cold, "warm_open_ms": _ms(warm_open),
+        "cold": cold, "warm_open_ms": _ms(warm_open), "warm_open_action": warm_action,
+        "build_action": built.get("action"), "engine_source": _engine_source(),
         "p50_ms": overall["p50_ms"], "p95_ms": overall["p95_ms"], "max_ms": overall["max_ms"],
         "fts5_p50_ms": overall["fts5_p50_ms"], "fts5_p95_ms": overall["fts5_p95_ms"],
         "fts5_max_ms": overall["fts5_max_ms"],
@@ -279,7 +314,9 @@ def print_report(report: dict[str, Any]) -> None:
     c = r["cold"]
     print(f"cold open: {r['cold_open_ms']} ms = open {c['open_ms']} + first query "
           f"{c['first_query_ms']} (import {c['import_ms']}, library load "
-          f"{c['load_library_ms']}); warm open {r['warm_open_ms']} ms")
+          f"{c['load_library_ms']}; engine said {c.get('action')!r}); warm open "
+          f"{r['warm_open_ms']} ms ({r['warm_open_action']!r})")
+    print(f"engine measured: {r['engine_source']}")
     header = f"{'':14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9} | {'fts5 p50':>9}{'p95':>9}" \
              f"{'max':>9} | {'x p50':>6}{'x p95':>7} same-total partial errors"
     for title, table in (("per kind", r["per_kind"]), ("per stage", r["per_stage"]),
@@ -291,6 +328,7 @@ def print_report(report: dict[str, Any]) -> None:
                   f"{s['ratio_p50']:>6}{s['ratio_p95']:>7} {s['same_total']:>10} "
                   f"{s.get('partial', '-'):>7} {s['errors']:>6}")
     print(f"\nupdate: {r['update_changed']} papers changed in one file: re-open "
+          f"({r['update_action']!r}) "
           f"{r['update_reopen_s']} s, then query {r['update_first_query_ms']} ms, marker found "
           f"in {r['update_found']}; fts5 update {r['fts5_update_s']} s "
           f"(found {r['fts5_update_found']})")
