@@ -87,7 +87,7 @@ def test_curated_facts_ids_and_inferred_titles(bundled) -> None:
     assert papers["sam-med"].entry_type == "misc" and papers["sam-med"].publisher is None
     assert papers["grape"].publisher is None  # "IEEE/ACM" and no DOI: not guessed
     assert papers["ansor"].publisher == "USENIX Association"
-    # Only the corpus author line is known: its names, marked incomplete.
+    # Nobody knows the full author list: empty, and not claimed complete.
     assert papers["lowino-taco"].authors == () and not papers["lowino-taco"].authors_complete
     inferred = sorted(p.id for p in bundled.papers if p.title_inferred)
     assert inferred == ["kdd-genai-inference-workshop", "rt-fcma"]
