@@ -211,3 +211,19 @@ def test_tag_papers_keeps_order_and_explain_lists_reasons(taxonomy: Taxonomy) ->
         'hardware gpu: matched "GPUs"',
         'hardware nvidia-gpu: matched "T4 GPUs"',
     ]
+
+
+def test_tagging_is_fast_enough_for_large_libraries(taxonomy: Taxonomy) -> None:
+    # The benchmarks tag 100,000 papers; ~0.25 ms each here. The bound is loose on purpose
+    # (CPU time, 20x headroom): it catches a rule that makes every paper scan the text.
+    import time
+    from pathlib import Path
+
+    assets = Path(__file__).resolve().parents[2] / "assets"
+    texts = [p for f in sorted(assets.glob("*.txt"))
+             for p in f.read_text(encoding="utf-8").split("\n\n")]
+    papers = [Paper(id=f"p{i}", title=f"Paper {i}", abstract=texts[i % len(texts)])
+              for i in range(2000)]
+    start = time.process_time()
+    tag_papers(papers, taxonomy)
+    assert time.process_time() - start < 10.0
