@@ -177,6 +177,9 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
             if key == "settings":
                 if not isinstance(table, dict):
                     raise _error(label, text, None, key, "[settings] must be a table")
+                for name in table:
+                    if name != "fallback_topic":
+                        raise _error(label, text, None, name, f"unknown setting {name!r}")
                 if "fallback_topic" in table:
                     fallback = table["fallback_topic"]
                     fallback_at = (label, text)
@@ -243,6 +246,8 @@ def _merge(
         if key in _TEXT_KEYS:
             if not isinstance(item, str) or (key != "description" and not item.strip()):
                 raise fail(f"{facet}.{value_id}.{key} must be a non-empty string")
+            if "\n" in item.strip():
+                raise fail(f"{facet}.{value_id}.{key} must be one line")
             current[key] = item.strip()
             continue
         if not isinstance(item, list) or not all(isinstance(s, str) and s for s in item):
@@ -254,6 +259,9 @@ def _merge(
                 except re.error as exc:
                     raise fail(f"bad regex {pattern!r} in {facet}.{value_id}.{key}: {exc}",
                                needle=pattern) from None
+                if re.fullmatch(pattern, ""):  # it would fire at every word of every paper
+                    raise fail(f"regex {pattern!r} in {facet}.{value_id}.{key} matches empty "
+                               "text", needle=pattern)
         current[key] = [*current.get(key, []), *item] if extend else list(item)
 
 

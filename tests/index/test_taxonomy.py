@@ -137,6 +137,9 @@ signals = ['apple m[1-4](?: (?:pro|max|ultra))?']
         ('\n[topic.robots]\nlabel = "Robots"\n', 2, "needs a description"),
         ('[topics.gnn]\nlabel = "x"\n', 1, "unknown table [topics]"),
         ('[settings]\nfallback_topic = "misc"\n', 2, "is not a topic id"),
+        ('[settings]\nfallback = "nlp"\n', 2, "unknown setting 'fallback'"),
+        ('[topic.gnn]\nsignals = [\'gnn\', \'(?:graph)?\']\n', 2, "matches empty text"),
+        ('[topic.gnn]\ndescription = \"\"\"Graphs.\nAnd more.\"\"\"\n', 2, "must be one line"),
         ('[topic."Bad Id"]\nlabel = "x"\ndescription = "y"\n', 1, "bad id"),
     ],
 )
