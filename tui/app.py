@@ -8,18 +8,20 @@ with `make_app`, which takes every path from `AppSettings` so tests stay in tmp 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
 from index.citations import STYLES, format_citation, style_label
 from index.models import Library, Paper, Snippet
 from index.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
-from tui.config import DEFAULT_STYLE, AppSettings, Config, load_config, save_config, with_style
+from tui.config import DEFAULT_STYLE, AppSettings, Config, load_config, save_config
 from tui.messages import IndexProgress, IndexReady
 from tui.screens.dialogs import CopyFallback, HelpScreen, StylePicker
 from tui.screens.main import MainScreen
@@ -57,7 +59,7 @@ class PaperscopeApp(App[None]):
         self._config_writable = not self._warnings
         if self.config.style not in STYLES:
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
-            self.config = with_style(self.config, DEFAULT_STYLE)
+            self.config = replace(self.config, style=DEFAULT_STYLE)
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
@@ -73,6 +75,7 @@ class PaperscopeApp(App[None]):
         else:
             self._warnings.append(f"{self.settings.config_path}: unknown theme {self.config.theme!r}")
         self.set_keymap(dict(self.config.keymap))
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(self.main_screen)
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
@@ -188,15 +191,22 @@ class PaperscopeApp(App[None]):
         self.push_screen(StylePicker(styles, self.style, preview), self._style_picked)
 
     def _style_picked(self, style: str | None) -> None:
-        if not style or style == self.style:
-            return
-        self.config = with_style(self.config, style)
+        if style and style != self.style:
+            self._save_config(replace(self.config, style=style), f"Citation style: {style_label(style)}")
+
+    def _remember_theme(self, theme: Theme) -> None:
+        """A theme picked from the palette is kept for the next session."""
+        if theme.name != self.config.theme:
+            self._save_config(replace(self.config, theme=theme.name), f"Theme: {theme.name}")
+
+    def _save_config(self, config: Config, what: str) -> None:
+        """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
+        self.config = config
         if self._config_writable:
-            save_config(self.settings.config_path, self.config)
-            self.notify(f"Citation style: {style_label(style)} (saved)")
+            save_config(self.settings.config_path, config)
+            self.notify(f"{what} (saved)", markup=False)
         else:
-            self.notify(f"Citation style: {style_label(style)} (not saved: the config file has errors)",
-                        severity="warning", markup=False)
+            self.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""

@@ -133,6 +133,13 @@ async def test_narrow_terminal_opens_the_detail_full_screen(engine: SearchEngine
         await settle(pilot)
         assert isinstance(app.screen, DetailScreen)
         assert "DynaPipe" in screen_text(app)
+        # The first linked or similar paper opens in place with enter.
+        detail = app.screen.query_one(DetailPane).detail
+        assert detail is not None and (detail.related or detail.similar)
+        other = (detail.related + detail.similar)[0]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one(DetailPane).detail.paper.id == other.id
         await pilot.press("escape")
         assert app.screen is app.main_screen
 
@@ -223,3 +230,16 @@ async def test_did_you_mean_is_one_key_away(engine: SearchEngine) -> None:
         await settle(pilot)
         assert app.main_screen.query_one("#search").value == "training"
         assert app.main_screen.result.total > 0
+
+
+async def test_o_opens_the_best_link_in_the_browser(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    app = build(engine)
+    monkeypatch.setattr(app, "open_url", lambda url, **kwargs: opened.append(url))
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "o")
+        await settle(pilot)
+        assert opened == [f"https://doi.org/{engine.paper('dynapipe').doi}"]

@@ -124,3 +124,17 @@ async def test_copy_without_any_clipboard_shows_the_text_and_the_saved_file(
         saved = isolated_dirs / "data" / "clipboard.txt"
         assert str(saved) in str(app.screen.query_one("#copy-message").render())
         assert saved.read_text(encoding="utf-8").strip() == expected.strip()
+
+
+async def test_the_theme_comes_from_the_config_and_a_new_one_is_saved(
+    engine, isolated_dirs: Path
+) -> None:
+    config_path(isolated_dirs).write_text('theme = "nord"\nstyle = "mla"\n', encoding="utf-8")
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.theme == "nord" and app.style == "mla"
+        app.theme = "gruvbox"
+        await settle(pilot)
+    saved = load_config(isolated_dirs / "config" / "config.toml")[0]
+    assert (saved.theme, saved.style) == ("gruvbox", "mla")

@@ -96,6 +96,8 @@ def detail_text(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
 class DetailPane(VerticalScroll, can_focus=False):
     """The paper's details; linked and similar papers are an `OptionList` to jump through."""
 
+    detail: PaperDetail | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(id="detail-body")
         yield Static("Linked versions and more like this", id="detail-similar-title", classes="detail-heading")
@@ -125,7 +127,9 @@ class DetailPane(VerticalScroll, can_focus=False):
                 if paper.year:
                     prompt.append(f" ({paper.year})", "dim")
                 similar.add_option(Option(prompt, id=f"{tag}:{paper.id}"))
-        if not similar.option_count:
+        if similar.option_count:
+            similar.highlighted = 0  # so enter opens the first one straight away
+        else:
             similar.add_option(Option(Text("none", style="dim"), disabled=True))
         citation = Text(f"{detail.style_label}\n", style="dim") if detail.style_label else Text()
         citation.append(clean(detail.citation))
