@@ -36,12 +36,12 @@ class Text:
         """Where the anchor occurs at the start of a word."""
         found = self._positions.get(anchor)
         if found is None:
-            found = []
-            at = self.low.find(anchor)
+            low, found = self.low, []
+            at = low.find(anchor)
             while at != -1:
-                if _starts_word(self.low, at):
+                if at == 0 or not (low[at - 1].isalnum() or low[at - 1] == "_"):
                     found.append(at)
-                at = self.low.find(anchor, at + 1)
+                at = low.find(anchor, at + 1)
             self._positions[anchor] = found
         return found
 
