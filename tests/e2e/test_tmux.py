@@ -1,0 +1,100 @@
+"""The installed `paperscope` command in a real terminal: start, search, read the screen, quit.
+
+This is the one test that sees what a person sees: a real pty (tmux), the real console
+script, the bundled corpus and a cold index build. It uses its own tmux server socket so it
+never touches a tmux session the developer has open.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+TMUX = shutil.which("tmux")
+PAPERSCOPE = Path(sys.executable).with_name("paperscope")
+
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (.ci/run installs it)")
+
+
+class Terminal:
+    """A tmux pane running one command, with helpers to type and to read the screen."""
+
+    def __init__(self, socket: str, session: str) -> None:
+        self.socket = socket
+        self.session = session
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            [TMUX or "tmux", "-L", self.socket, *args],
+            capture_output=True, text=True, check=True, timeout=20,
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.session)
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self.tmux("send-keys", "-t", self.session, *(["-l"] if literal else []), *keys)
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"timed out; the screen was:\n{screen}")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    assert PAPERSCOPE.exists(), f"the console script is not installed next to {sys.executable}"
+    socket = f"paperscope-e2e-{uuid.uuid4().hex[:8]}"
+    env = {
+        "PAPERSCOPE_CACHE_DIR": str(tmp_path / "cache"),
+        "PAPERSCOPE_DATA_DIR": str(tmp_path / "data"),
+        "PAPERSCOPE_CONFIG": str(tmp_path / "config" / "config.toml"),
+        "TERM": "xterm-256color",
+    }
+    # exec: the pane's process is the app itself, so tmux reports its exit status.
+    command = "exec env " + " ".join(f"{k}={v}" for k, v in env.items()) + f" {PAPERSCOPE}"
+    term = Terminal(socket, "e2e")
+    subprocess.run(
+        [TMUX or "tmux", "-L", socket, "-f", os.devnull, "new-session", "-d", "-s", "e2e",
+         "-x", "120", "-y", "36", "--", "sh", "-c", command],
+        check=True, timeout=20,
+    )
+    term.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
+    try:
+        yield term
+    finally:
+        subprocess.run([TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True)
+
+
+def test_type_a_query_read_the_screen_and_quit(terminal: Terminal) -> None:
+    # A cold start: the index is built, then every bundled paper is listed.
+    terminal.wait_for(lambda s: "47 of 47 papers" in s, timeout=60)
+
+    terminal.keys("/")
+    terminal.keys("dynamic micro-batching", literal=True)
+    screen = terminal.wait_for(lambda s: re.search(r"\b1 of 47 papers", s) is not None)
+    results = screen[screen.index("Papers"):]
+    assert "DynaPipe" in results
+
+    # Tab leaves the search bar for the results; q then quits the app cleanly.
+    terminal.keys("Tab")
+    terminal.wait_for(lambda s: re.search(r"\b1 of 47 papers", s) is not None)
+    terminal.keys("q")
+    # With remain-on-exit, tmux writes "Pane is dead (status N, ...)" when the app ends.
+    screen = terminal.wait_for(lambda s: "Pane is dead" in s, timeout=15)
+    assert "Pane is dead (status 0," in screen
+    assert "Traceback" not in screen
