@@ -21,9 +21,11 @@ from typing import Any
 
 from whoosh import query as wq
 from whoosh.idsets import DocIdSet
+from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from index.counting import facet_counts, selection_masks
+from index.lexicon import read_table
 from index.masks import FacetMasks, bits, mask_of, member_test
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.query import Parsed, QueryBuilder, ranking_query
@@ -114,7 +116,7 @@ class SearchEngine:
         self._index = opened.index
         self._papers = library.by_id()
         self._hierarchy = _descendants(tuple(taxonomy.topics) + tuple(taxonomy.hardware))
-        self._builder = QueryBuilder(self._hierarchy)
+        self._builder = QueryBuilder(self._hierarchy, read_table(opened.path))
         self._parse_lock = threading.Lock()
         self._pool: list[Searcher] = []
         self._pool_lock = threading.Lock()
@@ -201,6 +203,21 @@ class SearchEngine:
             mask = self._mask(searcher, q.a) & ~self._mask(searcher, q.b)
         elif isinstance(q, wq.NullQuery.__class__):
             mask = 0
+        elif isinstance(q, wq.Or):
+            mask = 0
+            for child in q.subqueries:
+                mask |= self._mask(searcher, child)
+        elif isinstance(q, wq.ConstantScoreQuery):
+            mask = self._mask(searcher, q.child)
+        elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
+            # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
+            reader = searcher.reader()
+            text = q.text
+            try:
+                mask = mask_of(reader.postings(q.fieldname, text).all_ids(), self.masks.size)
+            except TermNotFound:  # a word the index has never seen
+                mask = 0
+            mask &= live
         else:
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
@@ -281,7 +298,8 @@ class SearchEngine:
             if not known and len(word) > 3:
                 for fieldname, text in (("short_name", word), ("authors", word),
                                         ("title", stem(word)), ("abstract", stem(word))):
-                    found = reader.corrector(fieldname).suggest(text, limit=1, maxdist=2)
+                    found = reader.corrector(fieldname).suggest(
+                        text, limit=1, maxdist=2 if len(text) > 5 else 1, prefix=1)
                     if found:
                         suggestion = found[0]
                         break

@@ -30,6 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
+from index.lexicon import TABLE_PREFIX, PrefixTable, prefix_frequencies
 from index.schema import MAX_GRAM, NGRAM_FIELDS, TEXT_FIELDS, build_schema, fold_analyzer
 
 # A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field.
@@ -68,8 +69,10 @@ class QueryBuilder:
         children: facet value id -> the ids it implies (itself and its descendants).
     """
 
-    def __init__(self, children: dict[str, tuple[str, ...]] | None = None) -> None:
+    def __init__(self, children: dict[str, tuple[str, ...]] | None = None,
+                 prefix_table: PrefixTable | None = None) -> None:
         self.schema = build_schema()
+        self.prefix_table = prefix_table or {}
         self.children = children or {}
         self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
         self.parser.remove_plugin_class(OperatorsPlugin)
@@ -82,7 +85,7 @@ class QueryBuilder:
             "short_name": ["name"],
         }))
         self._fold = fold_analyzer()
-        self._expansions: OrderedDict[tuple[Any, ...], list[tuple[bytes, int]]] = OrderedDict()
+        self._expansions: OrderedDict[tuple[Any, ...], list[tuple[str, int]]] = OrderedDict()
 
     # -- parsing -------------------------------------------------------------------------
 
@@ -160,8 +163,9 @@ class QueryBuilder:
         if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
             values = self.children[q.text]
             return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
-        if isinstance(q, wq.Prefix) and q.fieldname in ("hw", "topic"):
-            return q
+        if isinstance(q, wq.FuzzyTerm) and q.prefixlength < 2 and len(q.text) > 3:
+            # The first two letters fixed: the lexicon walk shrinks ~20x, few typos live there.
+            return wq.FuzzyTerm(q.fieldname, q.text, q.boost, q.maxdist, 2, q.constantscore)
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))
@@ -211,30 +215,39 @@ class QueryBuilder:
     def expand(self, reader: IndexReader, fieldname: str, prefix: str,
                result: Parsed) -> list[str]:
         """The field's terms that start with `prefix`, capped when the prefix is short."""
-        key = (id(reader), reader.doc_count_all(), fieldname, prefix)
+        listed = self.prefix_table.get(fieldname, {}).get(prefix) if (
+            len(prefix) <= TABLE_PREFIX) else None
+        if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in
+                                  self.prefix_table):
+            listed = listed or []
+            if listed and listed[-1][0] == "":  # the table kept only the top completions
+                result.partial = True
+                listed = listed[:-1]
+            return [str(term) for term, _ in listed[:PREFIX_CAP]]
+        key = (fieldname, prefix)  # one builder per open index: the lexicon cannot change
         terms = self._expansions.get(key)
         if terms is None:
-            terms = self._narrowed(key) or [
-                (text, info.doc_frequency()) for text, info in reader.iter_prefix(fieldname, prefix)
-            ]
+            terms = self._narrowed(key)
+            if terms is None:
+                terms = prefix_frequencies(reader, fieldname, prefix)
             self._expansions[key] = terms
             while len(self._expansions) > EXPANSION_CACHE:
                 self._expansions.popitem(last=False)
         else:
             self._expansions.move_to_end(key)
+        terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
         if len(prefix) <= SHORT_PREFIX and len(terms) > PREFIX_CAP:
             result.partial = True
-            terms = sorted(terms, key=lambda item: -item[1])[:PREFIX_CAP]
-        return [text.decode("utf-8") for text, _ in terms]
+            terms = terms[:PREFIX_CAP]
+        return [text for text, _ in terms]
 
-    def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[bytes, int]] | None:
+    def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[str, int]] | None:
         """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""
-        prefix = key[3]
+        fieldname, prefix = key
         for cut in range(len(prefix) - 1, 0, -1):
-            shorter = self._expansions.get(key[:3] + (prefix[:cut],))
+            shorter = self._expansions.get((fieldname, prefix[:cut]))
             if shorter is not None:
-                wanted = prefix.encode("utf-8")
-                return [item for item in shorter if item[0].startswith(wanted)] or []
+                return [item for item in shorter if item[0].startswith(prefix)]
         return None
 
 

@@ -35,7 +35,9 @@ from whoosh.index import Index, LockError
 from whoosh.query import Or, Term
 
 from index.atomic import write_text_atomic
+from index.lexicon import write_table
 from index.models import Library, Paper
+from index.query import PREFIX_CAP
 from index.schema import SCHEMA_VERSION, build_schema, document
 
 try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
@@ -204,6 +206,10 @@ def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
         _write_all(ix, library.papers, progress)
     finally:
         ix.close()
+    ix = whoosh_index.open_dir(str(build))
+    with ix.reader() as reader:
+        write_table(build, reader, PREFIX_CAP)
+    ix.close()
     final = folder / f"gen-{token}"
     os.replace(build, final)
     _publish(folder, final.name, manifest)
@@ -316,6 +322,8 @@ def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: 
         if ix is not None:
             count = _incremental(ix, library, _changed_files(old, manifest), progress)
             if count is not None and ix.doc_count() == manifest["papers"]:
+                with ix.reader() as reader:
+                    write_table(path, reader, PREFIX_CAP)
                 _publish(folder, path.name, manifest)
                 return done(ix, path, f"updated {count} papers")
             ix.close()

@@ -177,3 +177,17 @@ def test_prefix_search_matches_brute_force(engine: SearchEngine, library: Librar
                           if any(w.startswith(fold(prefix)) for w in short_words(p))}
         assert expected_short <= got, prefix
         assert result.total == len(got)
+
+
+def test_prefix_table_equals_on_demand_expansion(engine: SearchEngine) -> None:
+    from index.query import Parsed, QueryBuilder
+
+    assert engine._builder.prefix_table  # the build wrote it beside the index
+    on_demand = QueryBuilder()
+    with engine._searcher() as searcher:
+        reader = searcher.reader()
+        for prefix in ("c", "s", "m", "ca", "gr", "zz", "é"):
+            table, scan = Parsed(None), Parsed(None)
+            assert engine._builder.expand(reader, "abstract", prefix, table) == \
+                on_demand.expand(reader, "abstract", prefix, scan), prefix
+            assert table.partial == scan.partial
