@@ -95,9 +95,12 @@ class PaperscopeApp(App[None]):
         from index.engine import open_engine
 
         step = max(1, len(self.library.papers) // 100) if self.library else 1
+        posted = [-step]
 
         def progress(done: int, total: int) -> None:
-            if done == total or done % step == 0:
+            # At most ~100 messages however large the library: the UI only shows a count.
+            if done == total or done - posted[0] >= step:
+                posted[0] = done
                 self.post_message(IndexProgress(done, total))
 
         library = self.library or Library(papers=())
@@ -119,8 +122,10 @@ class PaperscopeApp(App[None]):
     def report_worker_state(self, worker: Worker[Any]) -> None:
         """The one place a failed worker becomes a message for the user."""
         if worker.state == WorkerState.ERROR:
-            self.notify(f"{worker.description} failed: {worker.error}", title="Error",
-                        severity="error", markup=False, timeout=10)
+            message = f"{worker.description} failed: {worker.error}"
+            self.notify(message, title="Error", severity="error", markup=False, timeout=10)
+            if worker.group == "index":
+                self.main_screen.show_status(message)
 
     # -- papers and citations -------------------------------------------------------------
 
@@ -164,7 +169,7 @@ class PaperscopeApp(App[None]):
         if outcome.needs_dialog:
             self.push_screen(CopyFallback(text, outcome.message))
         else:
-            self.notify(outcome.message, title="Copied", markup=False)
+            self.notify(outcome.message, title="Copy", markup=False)
 
     # -- app-wide actions -------------------------------------------------------------
 

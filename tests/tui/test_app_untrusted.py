@@ -82,3 +82,20 @@ def test_escape_sequences_and_controls_are_dropped_from_rendered_text() -> None:
     assert "before ␛[2J after" in text.plain
     snippet = snippet_text(Snippet((Segment("[b]x\x1b[0m", True),)), match_style="bold")
     assert snippet.plain == "[b]x␛[0m"
+
+
+async def test_an_index_that_cannot_be_built_is_reported_not_raised(
+    taxonomy: Taxonomy, monkeypatch: Any
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("index.engine.open_engine", broken)
+    library = load_library([HOSTILE], taxonomy)
+    app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.is_running and app.engine is None
+        status = str(app.main_screen.query_one("#status", Static).content)
+        assert status == "Building the search index failed: disk full"
+        assert any("disk full" in n.message for n in app._notifications)

@@ -131,7 +131,11 @@ class MainScreen(PaperScreen):
 
     def show_index_progress(self, done: int, total: int) -> None:
         """The first run builds the index; say how far it got instead of an empty list."""
-        self.query_one("#status", Static).update(f"Building the search index… {done} of {total} papers")
+        self.show_status(f"Building the search index… {done} of {total} papers")
+
+    def show_status(self, message: str) -> None:
+        """Replace the status line (literally: messages can quote the user's files)."""
+        self.query_one("#status", Static).update(Text(message))
 
     @on(QueryChanged)
     def search_as_typed(self, message: QueryChanged) -> None:
