@@ -154,7 +154,7 @@ class PaperscopeApp(App[None]):
         related = tuple(self.papers_by_id(paper.related))
         similar = tuple(p for p in self.engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
         return PaperDetail(paper, abstract, related, similar, self.format([paper], self.style),
-                           style_label(self.style))
+                           style_label(self.style), terms)
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
     def copy_papers(self, papers: list[Paper], description: str) -> None:
@@ -198,6 +198,9 @@ class PaperscopeApp(App[None]):
     def _style_picked(self, style: str | None) -> None:
         if style and style != self.style:
             self._save_config(replace(self.config, style=style), f"Citation style: {style_label(style)}")
+            reload = getattr(self.screen, "reload_detail", None)
+            if reload is not None:
+                reload()
 
     def _remember_theme(self, theme: Theme) -> None:
         """A theme picked from the palette is kept for the next session."""

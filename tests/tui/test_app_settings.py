@@ -99,6 +99,8 @@ async def test_the_style_picker_previews_and_remembers(
         await pilot.press("enter")
         await settle(pilot)
         assert app.style == "ieee"
+        citation = str(app.screen.query_one("#detail-citation", Static).content)
+        assert format_citation([paper], "ieee") in citation and "IEEE" in citation
         assert load_config(isolated_dirs / "config" / "config.toml")[0].style == "ieee"
         await pilot.press("c")
         await settle(pilot)

@@ -7,7 +7,7 @@ from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from tui.screens.paper_actions import PaperActions
-from tui.widgets.detail_pane import PaperDetail
+from tui.widgets.detail_pane import DetailPane, PaperDetail
 
 __all__ = ["PaperScreen"]
 
@@ -29,3 +29,9 @@ class PaperScreen(PaperActions, Screen[None]):
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         """Put a finished detail on screen; screens override."""
+
+    def reload_detail(self) -> None:
+        """Rebuild the paper on show (after a style change, its citation preview is stale)."""
+        for pane in self.query(DetailPane):
+            if pane.detail is not None:
+                self.load_detail(pane.detail.paper.id, pane.detail.terms)

@@ -33,6 +33,7 @@ class PaperDetail:
     similar: tuple[Paper, ...] = ()  # more like this
     citation: str = ""
     style_label: str = ""
+    terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
 
 
 def paper_links(paper: Paper) -> list[str]:
