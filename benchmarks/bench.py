@@ -9,7 +9,8 @@ Phases (each build and the cold open run in a fresh interpreter, see measure.py)
 4. cold open: a new process opens the existing index and answers one request;
 5. replay every keystroke of the query mix (queries.py) against both, interleaved request
    by request so both see the same machine load; p50/p95/max per kind, stage and overall;
-6. incremental update: rewrite one source file with 100 changed papers and re-open.
+6. incremental update: rewrite the small source file holding the 100 most recent papers
+   with every paper changed, and re-open.
 Figures are printed, never asserted: the machine is shared, so read the ratios.
 """
 
@@ -213,7 +214,7 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     from index.taxonomy import load_taxonomy
 
     files = _library_files(workdir)
-    target = str(files[len(files) // 2])
+    target = str(workdir / "library" / synth.RECENT_FILE)
     papers = synth.changed_papers(library.papers, target, count, MARKER)
     changed = [(i, p) for i, p in enumerate(papers, 1) if MARKER in p.title]
     synth.write_library([p for p in papers if p.sources[0].path == target], workdir / "tmp")
@@ -270,7 +271,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     rows = replay(engine, baseline, args.repeat)
     _close(engine)
     baseline.close()
-    update = update_phase(workdir, library, min(100, args.docs // 10))
+    update = update_phase(workdir, library, synth.recent_count(args.docs))
     overall = _group(rows, None)["overall"]
     peak = built["peak_self_mb"] + built["peak_children_mb"]
     report: dict[str, Any] = {

@@ -337,16 +337,31 @@ def _paper(index: int, rng: random.Random, vocab: Vocabulary, authors: list[str]
     )
 
 
+RECENT_FILE = "library-recent.jsonl"
+
+
+def recent_count(docs: int) -> int:
+    """How many papers go to the small `RECENT_FILE`: 100, or a tenth of a small library."""
+    return min(100, docs // 10)
+
+
 def generate_papers(docs: int, seed: int, files: int = 10) -> list[Paper]:
-    """`docs` papers, deterministic for `(docs, seed)`, spread over `files` source files."""
+    """`docs` papers, deterministic for `(docs, seed)`, spread over `files` source files.
+
+    The last `recent_count(docs)` papers go to their own small file, the way a user adds
+    this month's BibTeX export beside a big library: rewriting it is the "100 changed
+    papers" update the benchmark times, separately from re-indexing a whole big file.
+    """
     vocab = Vocabulary(seed)
     rng = random.Random(f"papers-{seed}")
     authors = _author_pool(rng, max(300, docs // 3))
     author_cum = list(itertools.accumulate(1.0 / (r + 5) for r in range(len(authors))))
-    per_file = -(-docs // files)
+    bulk = docs - recent_count(docs)
+    per_file = max(1, -(-bulk // files))
     return [
-        _paper(i, rng, vocab, authors, author_cum, f"library-{i // per_file:02d}.jsonl",
-               i % per_file + 1)
+        _paper(i, rng, vocab, authors, author_cum,
+               f"library-{i // per_file:02d}.jsonl" if i < bulk else RECENT_FILE,
+               (i if i < bulk else i - bulk) % per_file + 1)
         for i in range(docs)
     ]
 
