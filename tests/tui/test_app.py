@@ -80,27 +80,40 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        topic = max(app.main_screen.result.facets["topic"], key=lambda c: c.count)
+        topic, other = sorted(app.main_screen.result.facets["topic"], key=lambda c: -c.count)[:2]
+        panel = app.main_screen.query_one(FacetPanel)
+
+        async def click(value: str) -> None:
+            panel.focus()
+            panel.cursor_line = facet_line(panel, "topic", value)
+            await pilot.press("enter")
+            await settle(pilot)
+
         await search(pilot, f"topic:{topic.value}")
         typed = app.main_screen.result
         assert typed.total == topic.count
-        panel = app.main_screen.query_one(FacetPanel)
         node = panel.get_node_at_line(facet_line(panel, "topic", topic.value))
         assert node is not None and str(node.label).startswith("●"), "typed filter shows as selected"
-        # Clicking the selected value removes the typed token: the filter is gone.
-        panel.focus()
-        panel.cursor_line = facet_line(panel, "topic", topic.value)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert app.main_screen.query_one("#search").value == ""
-        assert app.main_screen.result.total == engine.size
-        # Clicking selects it as a facet: the same papers as typing it.
-        panel.cursor_line = facet_line(panel, "topic", topic.value)
-        await pilot.press("enter")
-        await settle(pilot)
+        # Clicking another topic moves the typed one into the selection: OR, as clicks do.
+        await click(other.value)
+        both = app.main_screen.result
+        assert both.request.topics == frozenset({topic.value, other.value})
+        assert both.request.query == "" and app.main_screen.query_one("#search").value == ""
+        assert both.total >= max(typed.total, other.count)
+        # With the other one unclicked, the clicked filter gives what typing it gave.
+        await click(other.value)
         clicked = app.main_screen.result
         assert clicked.request.topics == frozenset({topic.value})
         assert {h.paper.id for h in clicked.hits} == {h.paper.id for h in typed.hits}
+        await click(topic.value)
+        assert app.main_screen.result.total == engine.size
+        # Clicking a value that is only typed removes its token from the text.
+        await pilot.press("slash")
+        await search(pilot, f"topic:{topic.value}")
+        await click(topic.value)
+        assert app.main_screen.query_one("#search").value == ""
+        assert app.main_screen.result.request.topics == frozenset()
+        assert app.main_screen.result.total == engine.size
 
 
 async def test_enter_opens_the_detail_beside_the_results(engine: SearchEngine) -> None:

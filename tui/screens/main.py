@@ -150,19 +150,24 @@ class MainScreen(PaperScreen):
 
     @on(FacetToggled)
     def toggle_facet(self, message: FacetToggled) -> None:
-        """Select or unselect a value; a value typed as `topic:x` is removed from the text."""
-        typed = typed_filters(self.request.query)
-        if message.value in typed.get(message.facet, {}):
-            query = typed[message.facet][message.value].sub("", self.request.query)
+        """Select or unselect a value, so that clicking and typing `topic:x` agree.
+
+        Values of the same facet typed in the query move into the selection first (and out
+        of the text), so a click combines with them by OR like any other selection.
+        """
+        name = REQUEST_FIELDS[message.facet]
+        chosen = {str(value) for value in getattr(self.request, name)}
+        query = self.request.query
+        typed = typed_filters(query).get(message.facet, {})
+        for value, pattern in typed.items():
+            query = pattern.sub("", query)
+            chosen.add(value)
+        chosen.symmetric_difference_update({message.value})
+        values = frozenset(int(v) for v in chosen) if message.facet == "year" else frozenset(chosen)
+        if typed:
             query = re.sub(r"\s{2,}", " ", query).strip()
             self.query_one(SearchBar).value = query
-            self.request = replace(self.request, query=query, limit=PAGE)
-            return
-        name = REQUEST_FIELDS[message.facet]
-        value: object = int(message.value) if message.facet == "year" else message.value
-        chosen = set(getattr(self.request, name))
-        chosen.symmetric_difference_update({value})
-        self.request = replace(self.request, **{name: frozenset(chosen)}, limit=PAGE)
+        self.request = replace(self.request, query=query, limit=PAGE, **{name: values})
 
     @on(MoreResultsWanted)
     def load_more(self) -> None:
