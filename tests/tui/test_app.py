@@ -256,3 +256,20 @@ async def test_o_opens_the_best_link_in_the_browser(
         await pilot.press("enter", "o")
         await settle(pilot)
         assert opened == [f"https://doi.org/{engine.paper('dynapipe').doi}"]
+
+
+async def test_reaching_the_last_hit_loads_more_and_keeps_the_cursor(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.screens.main.PAGE", 10)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "a")
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert len(results(app).hits) == 10 < app.main_screen.result.total
+        await pilot.press("enter", "end")
+        await settle(pilot)
+        assert app.main_screen.request.limit == 20
+        assert len(results(app).hits) == 20
+        assert results(app).cursor == 9, "the cursor stays on the paper it was on"

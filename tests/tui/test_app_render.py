@@ -79,3 +79,25 @@ async def test_results_list_draws_only_what_is_visible_for_100000_hits() -> None
         assert len(widget._strips) <= widget.size.height  # only visible lines were rendered
         await pilot.click(ResultsList, offset=(5, 0))
         assert widget.highlighted.id != "p99999"
+
+
+def test_every_binding_has_a_unique_id_and_a_tooltip() -> None:
+    from textual.binding import Binding
+
+    from tui.app import PaperscopeApp
+    from tui.screens.detail import DetailScreen
+    from tui.screens.dialogs import CopyFallback, HelpScreen, StylePicker
+    from tui.screens.main import MainScreen
+    from tui.widgets.facet_panel import FacetPanel
+    from tui.widgets.results_list import ResultsList
+    from tui.widgets.search_bar import SearchBar
+
+    owners = (PaperscopeApp, MainScreen, DetailScreen, HelpScreen, StylePicker, CopyFallback,
+              FacetPanel, ResultsList, SearchBar)
+    ids: dict[str, tuple[str, str]] = {}
+    for owner in owners:
+        for binding in owner.BINDINGS:
+            assert isinstance(binding, Binding)
+            assert binding.id and binding.tooltip, f"{owner.__name__}: {binding.key} lacks id/tooltip"
+            seen = ids.setdefault(binding.id, (binding.key, binding.action))
+            assert seen == (binding.key, binding.action), f"id {binding.id} means two things"
