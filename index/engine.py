@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -20,13 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import query as wq
-from whoosh.idsets import DocIdSet
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from index.counting import facet_counts, selection_masks
 from index.lexicon import read_table
-from index.masks import FacetMasks, bits, mask_of, member_test
+from index.masks import AllowedDocs, FacetMasks, Lru, bits, mask_of, member_test
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.query import Parsed, QueryBuilder, ranking_query
 from index.snippets import Highlighter, stem
@@ -41,46 +39,6 @@ RESULT_CACHE = 256
 MASK_CACHE = 512
 # Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
-
-
-class _Allowed(DocIdSet):
-    """A filter Whoosh's collector can test in O(1) per document."""
-
-    def __init__(self, mask: int, size: int) -> None:
-        self._data = member_test(mask, size)
-        self._count = mask.bit_count()
-
-    def __contains__(self, docnum: object) -> bool:
-        d = int(docnum)  # type: ignore[call-overload]
-        return d >> 3 < len(self._data) and bool(self._data[d >> 3] >> (d & 7) & 1)
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __bool__(self) -> bool:
-        return True
-
-
-class _Lru(OrderedDict):  # type: ignore[type-arg]
-    """A small thread-safe LRU map."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.max_size = size
-        self.lock = threading.Lock()
-
-    def fetch(self, key: Any) -> Any:
-        with self.lock:
-            value = self.get(key)
-            if value is not None:
-                self.move_to_end(key)
-            return value
-
-    def store(self, key: Any, value: Any) -> None:
-        with self.lock:
-            self[key] = value
-            while len(self) > self.max_size:
-                self.popitem(last=False)
 
 
 def _walk(q: wq.Query) -> Iterator[wq.Query]:
@@ -120,8 +78,8 @@ class SearchEngine:
         self._parse_lock = threading.Lock()
         self._pool: list[Searcher] = []
         self._pool_lock = threading.Lock()
-        self._results = _Lru(RESULT_CACHE)
-        self._match_masks = _Lru(MASK_CACHE)
+        self._results = Lru(RESULT_CACHE)
+        self._match_masks = Lru(MASK_CACHE)
         with self._searcher() as searcher:
             self.masks = FacetMasks(searcher.reader())
         self.size: int = self.masks.live.bit_count()
@@ -174,7 +132,12 @@ class SearchEngine:
             total = final.bit_count()
             correction = None
             if total == 0 and parsed.query is not None:
-                correction = self._correction(searcher, parsed)
+                key = ("correction", parsed.terms)
+                known = self._match_masks.fetch(key)  # "" means: no suggestion
+                if known is None:
+                    known = self._correction(searcher, parsed) or ""
+                    self._match_masks.store(key, known)
+                correction = known or None
         result = SearchResult(
             request=request, total=total, hits=hits, facets=facets,
             elapsed_ms=(time.perf_counter() - started) * 1000, notice=parsed.notice,
@@ -238,7 +201,7 @@ class SearchEngine:
         big = final.bit_count() > 4 * limit
         unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
             len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
-        allow = _Allowed(final, self.masks.size) if filtered or scoring != parsed.query else None
+        allow = AllowedDocs(final, self.masks.size) if filtered or scoring != parsed.query else None
         results = searcher.search(scoring, limit=limit if big and not unions else None,
                                   filter=allow)
         year_of = self.masks.year_of

@@ -8,10 +8,12 @@ Whoosh's `groupedby` rebuilt every document's values from the postings on every 
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
+from whoosh.idsets import DocIdSet
 from whoosh.reading import IndexReader
 
 # Author and venue values with their own mask (the most frequent); the rest are counted
@@ -148,3 +150,43 @@ class FacetMasks:
                   for value, mask in self.masks[facet].items()]
         ranked = sorted((c for c in counts if c[1]), key=lambda item: (-item[1], item[0]))
         return ranked[:limit]
+
+
+class AllowedDocs(DocIdSet):
+    """A filter Whoosh's collector can test in O(1) per document."""
+
+    def __init__(self, mask: int, size: int) -> None:
+        self._data = member_test(mask, size)
+        self._count = mask.bit_count()
+
+    def __contains__(self, docnum: object) -> bool:
+        d = int(docnum)  # type: ignore[call-overload]
+        return d >> 3 < len(self._data) and bool(self._data[d >> 3] >> (d & 7) & 1)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class Lru(OrderedDict):  # type: ignore[type-arg]
+    """A small thread-safe LRU map."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.max_size = size
+        self.lock = threading.Lock()
+
+    def fetch(self, key: Any) -> Any:
+        with self.lock:
+            value = self.get(key)
+            if value is not None:
+                self.move_to_end(key)
+            return value
+
+    def store(self, key: Any, value: Any) -> None:
+        with self.lock:
+            self[key] = value
+            while len(self) > self.max_size:
+                self.popitem(last=False)

@@ -32,21 +32,23 @@ from whoosh.reading import IndexReader
 
 from index.lexicon import TABLE_PREFIX, PrefixTable, prefix_frequencies
 from index.schema import MAX_GRAM, NGRAM_FIELDS, TEXT_FIELDS, build_schema, fold_analyzer
+from index.syntax import (
+    OPERATORS,
+    PLACEHOLDER,
+    RANGE,
+    find_error,
+    is_placeholder,
+    last_word,
+    mistake,
+    positive_words,
+    year_range,
+)
 
 # A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field.
 SHORT_PREFIX = 3
 PREFIX_CAP = 64
 # How many prefix expansions one QueryBuilder remembers (they only depend on the index).
 EXPANSION_CACHE = 512
-
-_RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)(?=\s|$|\))")
-# The unfinished word at the end: a bare or field-qualified word, not an operator.
-_LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-]*)$")
-# Stands for the word being typed while parsing; every text analyzer leaves it unchanged.
-_PLACEHOLDER = "qqtypingqq"
-_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
-# Fields whose values are whole ids: a partial id is not completed as a prefix.
-_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
 
 
 @dataclass
@@ -94,10 +96,10 @@ class QueryBuilder:
         stripped = text.strip()
         if not stripped:
             return Parsed(None, text=text)
-        prepared = _RANGE.sub(_range, stripped)
+        prepared = RANGE.sub(year_range, stripped)
         typing = as_you_type and text == text.rstrip()
         result = Parsed(None, text=prepared)
-        problem = _empty_field(prepared)
+        problem = mistake(prepared)
         unclosed = prepared.count('"') % 2 == 1
         if unclosed and problem is None:  # most likely a phrase still being typed: close it
             prepared += '"'
@@ -105,14 +107,14 @@ class QueryBuilder:
         if problem is None:
             try:
                 q = self.parser.parse(self._mark(prepared, result) if typing else prepared)
-                problem = _find_error(q)
+                problem = find_error(q)
             except Exception as error:  # the parser's own failures are syntax errors too
                 problem = str(error) or type(error).__name__
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
             bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id):\S*", " ", stripped)
             bare = re.sub(r"\b\w+:", " ", bare)
-            words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in _OPERATORS]
+            words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in OPERATORS]
             plain = " ".join(w.lower() for w in words)
             result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
                 "; searched the words instead" if plain else "; showing every paper")
@@ -128,17 +130,17 @@ class QueryBuilder:
             result.extra.get("marked", prepared), result.extra.get("last")))
         result.plain_words = result.notice is None and bool(
             re.fullmatch(r"[\w\s.-]*", stripped)) and not any(
-            w in _OPERATORS or w.startswith("-") for w in stripped.split())
+            w in OPERATORS or w.startswith("-") for w in stripped.split())
         result.query = self._rewrite(q, reader, result)
         return result
 
     def _mark(self, text: str, result: Parsed) -> str:
         """Replaces the unfinished last word by a placeholder term, found again after parsing."""
-        match = _last_word(text)
+        match = last_word(text)
         if match is None:
             return text
         result.extra["last"] = match.group("word")
-        result.extra["marked"] = text[: match.start("word")] + _PLACEHOLDER
+        result.extra["marked"] = text[: match.start("word")] + PLACEHOLDER
         return result.extra["marked"]
 
     # -- rewrites ------------------------------------------------------------------------
@@ -147,11 +149,11 @@ class QueryBuilder:
         last = result.extra.get("last")
         if last is not None:
             if isinstance(q, wq.Or) and q.subqueries and all(
-                _is_placeholder(s) for s in q.subqueries
+                is_placeholder(s) for s in q.subqueries
             ):
                 fields = tuple(s.fieldname for s in q.subqueries)
                 return self.prefix_words(last, fields, reader, result)
-            if _is_placeholder(q):
+            if is_placeholder(q):
                 return self.prefix_words(last, (q.fieldname,), reader, result)
         if isinstance(q, wq.Or) and q.subqueries and all(
             isinstance(s, wq.Prefix) and s.fieldname in TEXT_FIELDS for s in q.subqueries
@@ -249,85 +251,6 @@ class QueryBuilder:
             if shorter is not None:
                 return [item for item in shorter if item[0].startswith(prefix)]
         return None
-
-
-def _range(match: re.Match[str]) -> str:
-    """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
-    low, high = match.group(1), match.group(2)
-    return f"year:[{low + ' ' if low else ''}TO{' ' + high if high else ''}]"
-
-
-def _empty_field(text: str) -> str | None:
-    """Mistakes Whoosh would quietly search for: `title:`, `year:20x`, a dangling `OR`."""
-    match = re.search(r"\b(\w+):(?=\s|$|\))", text)
-    if match:
-        return f"{match.group(1)}: has no value"
-    for match in re.finditer(r"\byear:(\[[^\]]*\]\)*|\S+)", text):
-        if not re.fullmatch(r"\d{1,4}\)*|\[\d* ?TO ?\d*\]\)*", match.group(1)):
-            return f"year:{match.group(1)} is not a year or range like 2020..2024"
-    match = re.search(r"(^|\s)(AND|OR|ANDNOT|ANDMAYBE|NOT)\s*$|^\s*(AND|OR|ANDNOT|ANDMAYBE)\s",
-                      text)
-    if match:
-        return f"{(match.group(2) or match.group(3))} needs a word on each side"
-    return None
-
-
-def _last_word(text: str) -> re.Match[str] | None:
-    """The unfinished last word, unless it is an operator, an id, or inside quotes."""
-    if text.count('"') % 2 == 1 or re.search(r"[*~]\d*$", text):
-        return None
-    match = _LAST_WORD.search(text)
-    if match is None or match.group("word") in _OPERATORS:
-        return None
-    if match.group("field") and match.group("field").lower() in _ID_FIELDS:
-        return None
-    return match
-
-
-def _is_placeholder(q: wq.Query) -> bool:
-    return isinstance(q, wq.Term) and q.fieldname in TEXT_FIELDS and q.text == _PLACEHOLDER
-
-
-def _find_error(q: wq.Query) -> str | None:
-    """The first parse error Whoosh recorded in the tree (it records, it does not raise)."""
-    for node in _walk(q):
-        error = getattr(node, "error", None)
-        if error:
-            return str(error)
-    return None
-
-
-def _walk(q: wq.Query) -> Iterable[wq.Query]:
-    yield q
-    if not q.is_leaf():
-        for child in q.children():
-            yield from _walk(child)
-
-
-def positive_words(text: str, last: str | None = None) -> list[str]:
-    """The words the user asked to find (not excluded ones), for highlighting elsewhere.
-
-    `last` is the unfinished word when searching as you type; it comes back as "word*",
-    the convention `SearchEngine.highlight` reads as a prefix.
-    """
-    text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
-    text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
-    text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
-    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id):\S+"
-    text = re.sub(id_values, " ", text)
-    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name):", " ", text)
-    words: list[str] = []
-    for match in re.finditer(r"(\w+)(\*?)", text):
-        word = match.group(1)
-        if word in _OPERATORS or word == _PLACEHOLDER:
-            continue
-        item = word.lower() + match.group(2)
-        if item not in words:
-            words.append(item)
-    if last:
-        words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
-        words.append(re.findall(r"\w+", last)[-1].lower() + "*")
-    return list(dict.fromkeys(words))
 
 
 def _split_prefix(q: wq.Query) -> list[wq.Query] | None:

@@ -178,8 +178,8 @@ def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) ->
     total = len(papers)
     parallel = total >= PARALLEL_MIN_PAPERS and (os.cpu_count() or 1) > 1 and _can_fork()
     options: dict[str, Any] = {"limitmb": 256}
-    if parallel:
-        options.update(procs=2, multisegment=True)
+    if parallel:  # each worker holds its own pool: keep the pair near the same memory
+        options.update(procs=2, multisegment=True, limitmb=128)
     writer = ix.writer(**options)
     try:
         step = max(1, total // 100)
