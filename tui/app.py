@@ -7,6 +7,7 @@ with `make_app`, which takes every path from `AppSettings` so tests stay in tmp 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -17,8 +18,8 @@ from textual.binding import Binding
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from index.citations import STYLES, format_citation, style_label
-from index.models import Library, Paper, Snippet
+from index.citations import STYLES, citation_keys, format_citation, style_label
+from index.models import Library, Paper, SearchRequest, Snippet
 from index.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.config import DEFAULT_STYLE, AppSettings, Config, load_config, save_config
@@ -64,6 +65,8 @@ class PaperscopeApp(App[None]):
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
         self.main_screen = MainScreen()
+        self._keys: dict[str, str] | None = None  # citation keys, computed on first use
+        self._keys_lock = threading.Lock()  # formatting runs in several worker threads
 
     @property
     def style(self) -> str:
@@ -143,7 +146,18 @@ class PaperscopeApp(App[None]):
         return [paper for paper in found if paper is not None]
 
     def format(self, papers: Sequence[Paper], style: str) -> str:
-        return format_citation(papers, style)
+        """The citation as `paperscope cite` prints it: keys are unique in the whole library."""
+        with self._keys_lock:
+            if self._keys is None:
+                everything = self.library.papers if self.library else self._all_papers()
+                self._keys = dict(citation_keys(everything))
+        return format_citation(papers, style, keys=self._keys)
+
+    def _all_papers(self) -> tuple[Paper, ...]:
+        if self.engine is None:
+            return ()
+        result = self.engine.search(SearchRequest(limit=max(1, self.engine.size)))
+        return tuple(hit.paper for hit in result.hits)
 
     def build_detail(self, paper_id: str, terms: tuple[str, ...]) -> PaperDetail | None:
         """Everything the detail pane shows; runs in a worker thread."""

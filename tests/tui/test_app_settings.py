@@ -140,3 +140,21 @@ async def test_the_theme_comes_from_the_config_and_a_new_one_is_saved(
         await settle(pilot)
     saved = load_config(isolated_dirs / "config" / "config.toml")[0]
     assert (saved.theme, saved.style) == ("gruvbox", "mla")
+
+
+async def test_bibtex_keys_match_the_command_line(
+    engine, clipboard: list[str], isolated_dirs: Path, taxonomy
+) -> None:
+    from index.citations import citation_keys
+    from index.library import load_library
+
+    config_path(isolated_dirs).write_text('style = "bibtex"\n', encoding="utf-8")
+    library = load_library(None, taxonomy)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "c")
+        await settle(pilot)
+    keys = citation_keys(library.papers)
+    assert clipboard == [format_citation([engine.paper("dynapipe")], "bibtex", keys=keys)]
+    assert "@" in clipboard[0] and keys["dynapipe"] in clipboard[0]
