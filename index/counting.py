@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from whoosh.reading import IndexReader
+
 from index.masks import FacetMasks
 from index.models import FacetCount, SearchRequest
 
@@ -17,7 +19,8 @@ FACETS = ("topic", "hardware", "year", "venue", "author")
 TOP_VALUES = 15
 
 
-def selection_masks(masks: FacetMasks, request: SearchRequest) -> dict[str, int]:
+def selection_masks(masks: FacetMasks, request: SearchRequest,
+                    reader: IndexReader) -> dict[str, int]:
     """Facet -> documents allowed by that facet's selections (only selected facets)."""
     chosen: dict[str, frozenset[str]] = {
         "topic": request.topics,
@@ -31,7 +34,7 @@ def selection_masks(masks: FacetMasks, request: SearchRequest) -> dict[str, int]
         if values:
             mask = 0
             for value in values:
-                mask |= masks.value_mask(facet, value)
+                mask |= masks.value_mask(facet, value, reader)
             out[facet] = mask
     if request.year_range is not None:
         low, high = request.year_range
@@ -44,7 +47,8 @@ def selection_masks(masks: FacetMasks, request: SearchRequest) -> dict[str, int]
 
 
 def facet_counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, base: int,
-                 selected: dict[str, int]) -> dict[str, tuple[FacetCount, ...]]:
+                 selected: dict[str, int], reader: IndexReader
+                 ) -> dict[str, tuple[FacetCount, ...]]:
     """Every facet's counts over `base` (the query's matches), disjunctively."""
     out: dict[str, tuple[FacetCount, ...]] = {}
     for facet in FACETS:
@@ -52,7 +56,7 @@ def facet_counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, base:
         for other, mask in selected.items():
             if other != facet:
                 within &= mask
-        out[facet] = _counts(masks, taxonomy, request, facet, within)
+        out[facet] = _counts(masks, taxonomy, request, facet, within, reader)
     return out
 
 
@@ -64,7 +68,7 @@ def _chosen(request: SearchRequest, facet: str) -> frozenset[str]:
 
 
 def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str,
-            within: int) -> tuple[FacetCount, ...]:
+            within: int, reader: IndexReader) -> tuple[FacetCount, ...]:
     chosen = _chosen(request, facet)
     if facet in ("topic", "hardware"):
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
@@ -86,6 +90,6 @@ def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str
         )
     top = masks.top_counts(facet, within, TOP_VALUES)
     shown = {value for value, _ in top}
-    top += [(value, (masks.value_mask(facet, value) & within).bit_count())
+    top += [(value, (masks.value_mask(facet, value, reader) & within).bit_count())
             for value in sorted(chosen - shown)]
     return tuple(FacetCount(facet, value, value, count, value in chosen) for value, count in top)

@@ -121,11 +121,12 @@ class SearchEngine:
                                              request.as_you_type)
             masks = self.masks
             base = masks.live if parsed.query is None else self._mask(searcher, parsed.query)
-            selected = selection_masks(masks, request)
+            selected = selection_masks(masks, request, searcher.reader())
             final = base
             for mask in selected.values():
                 final &= mask
-            facets = facet_counts(masks, self.taxonomy, request, base, selected)
+            facets = facet_counts(masks, self.taxonomy, request, base, selected,
+                                  searcher.reader())
             ranked = self._rank(searcher, parsed, request, final, final != base)
             highlighter = Highlighter(parsed.terms)
             hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from whoosh.idsets import DocIdSet
-from whoosh.reading import IndexReader
+from whoosh.reading import IndexReader, TermNotFound
 
 # Author and venue values with their own mask (the most frequent); the rest are counted
 # from the per-document columns when the match set is small enough.
@@ -71,22 +71,25 @@ class FacetMasks:
         deleted = [d for d in range(self.size) if reader.is_deleted(d)] if (
             reader.has_deletions()) else []
         self.live = ((1 << self.size) - 1) & ~mask_of(deleted, self.size)
-        self.masks: dict[str, dict[str, int]] = {
-            "topic": self._field_masks(reader, "topic"),
-            "hardware": self._field_masks(reader, "hw"),
-            "year": self._field_masks(reader, "year_facet"),
-            "venue": self._field_masks(reader, "venue_facet", TOP_MASKS),
-            "author": self._field_masks(reader, "author_facet", TOP_MASKS),
-        }
-        self.masks["year"].pop("", None)
-        self.masks["venue"].pop("", None)
-        self._reader_fields = {"venue": "venue_facet", "author": "author_facet"}
         self.ids: list[str] = _column(reader, "id")
         self.venues: list[str] = _column(reader, "venue_facet")
         self.authors: list[tuple[str, ...]] = [
             tuple(value.decode("utf-8").split("\x1f")) if value else ()
             for value in _column(reader, "author_list")
         ]
+        # Venue and author frequencies come from the columns: walking a lexicon of 100,000
+        # names through Whoosh's merged reader would cost seconds.
+        venues = Counter(venue for venue in self.venues if venue)
+        authors = Counter(name for names in self.authors for name in names)
+        self.masks: dict[str, dict[str, int]] = {
+            "topic": self._field_masks(reader, "topic"),
+            "hardware": self._field_masks(reader, "hw"),
+            "year": self._field_masks(reader, "year_facet"),
+            "venue": self._value_masks(reader, "venue_facet", venues),
+            "author": self._value_masks(reader, "author_facet", authors),
+        }
+        self.masks["year"].pop("", None)
+        self._reader_fields = {"venue": "venue_facet", "author": "author_facet"}
         years = {int(year): mask for year, mask in self.masks["year"].items()}
         year_of = [0] * self.size
         for year, mask in years.items():
@@ -101,19 +104,27 @@ class FacetMasks:
                            if d in live]
         self.year_of = year_of
         self._extra: dict[tuple[str, str], int] = {}
-        self._reader = reader
 
-    def _field_masks(self, reader: IndexReader, fieldname: str,
-                     top: int | None = None) -> dict[str, int]:
-        terms = [(text, info.doc_frequency()) for text, info in reader.iter_field(fieldname)]
-        if top is not None and len(terms) > top:
-            terms = sorted(terms, key=lambda item: -item[1])[:top]
+    def _field_masks(self, reader: IndexReader, fieldname: str) -> dict[str, int]:
+        """A mask for every term of a small field (topics, hardware, years)."""
         return {
             text.decode("utf-8"): mask_of(reader.postings(fieldname, text).all_ids(), self.size)
-            for text, _ in terms
+            for text in reader.lexicon(fieldname)
         }
 
-    def value_mask(self, facet: str, value: str) -> int:
+    def _value_masks(self, reader: IndexReader, fieldname: str,
+                     counts: Counter[str]) -> dict[str, int]:
+        """Masks for the TOP_MASKS most frequent values of a large field."""
+        top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_MASKS]
+        masks = {}
+        for value, _ in top:
+            try:
+                masks[value] = mask_of(reader.postings(fieldname, value).all_ids(), self.size)
+            except TermNotFound:  # a column value the analyzer split or dropped
+                continue
+        return masks
+
+    def value_mask(self, facet: str, value: str, reader: IndexReader) -> int:
         """The mask of one value, built on demand for values outside the top masks."""
         known = self.masks[facet].get(value)
         if known is not None:
@@ -124,9 +135,9 @@ class FacetMasks:
             mask = 0
             if fieldname is not None:
                 try:
-                    postings = self._reader.postings(fieldname, value)
+                    postings = reader.postings(fieldname, value)
                     mask = mask_of(postings.all_ids(), self.size)
-                except Exception:  # a value the index has never seen
+                except TermNotFound:  # a value the index has never seen
                     mask = 0
             self._extra[key] = mask & self.live
         return self._extra[key]
