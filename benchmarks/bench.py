@@ -312,7 +312,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def print_report(report: dict[str, Any]) -> None:
     r = report
     print(f"paperscope vs SQLite FTS5, {r['docs']} papers, seed {r['seed']}, "
-          f"{r['requests']} keystroke requests ({r['repeated_requests']} typed before)")
+          f"{r['requests']} keystroke requests ({r.get('repeated_requests', '?')} typed before)")
     print(f"build: {r['build_docs_per_s']} docs/s ({r['build_s']} s), peak RSS "
           f"{r['peak_rss_mb']} MB (build process {r['peak_rss_self_mb']} + largest worker "
           f"{r['peak_rss_children_mb']}; {r['rss_before_build_mb']} MB before the build)")
