@@ -49,9 +49,10 @@ class PaperscopeApp(App[None]):
     ]
 
     def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
-                 engine: SearchEngine | None = None) -> None:
+                 engine: SearchEngine | None = None, show_timings: bool = True) -> None:
         super().__init__()
         self.settings = settings
+        self.show_timings = show_timings  # off for screenshots, where "3 ms" would vary
         self.taxonomy = taxonomy
         self.library = library
         self.engine: SearchEngine | None = engine
@@ -246,7 +247,8 @@ class PaperscopeApp(App[None]):
 
 
 def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
-             library: Library | None = None, taxonomy: Taxonomy | None = None) -> PaperscopeApp:
+             library: Library | None = None, taxonomy: Taxonomy | None = None,
+             show_timings: bool = True) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
@@ -254,6 +256,7 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         engine: an open engine to use (not closed by the app); built from `library` if None.
         library: papers to index when no engine is given (default: the bundled corpus).
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
+        show_timings: show "3 ms" in the status line; snapshot tests turn it off.
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
@@ -262,4 +265,4 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         from index.library import load_library
 
         library = load_library(None, taxonomy)
-    return PaperscopeApp(settings, taxonomy, library=library, engine=engine)
+    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings)

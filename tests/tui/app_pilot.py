@@ -14,9 +14,12 @@ from tui.widgets.results_list import ResultsList
 WIDE = (120, 30)
 
 
-def build(engine: SearchEngine) -> PaperscopeApp:
-    """The app on a shared engine, with settings from the tmp folders set by conftest."""
-    return make_app(AppSettings.from_environment(), engine=engine)
+def build(engine: SearchEngine, *, show_timings: bool = True) -> PaperscopeApp:
+    """The app on a shared engine, with settings from the tmp folders set by conftest.
+
+    Snapshot tests pass `show_timings=False`: "3 ms" in the status line varies per run.
+    """
+    return make_app(AppSettings.from_environment(), engine=engine, show_timings=show_timings)
 
 
 async def settle(pilot: Pilot[Any]) -> None:

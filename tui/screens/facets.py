@@ -61,13 +61,13 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def status_line(result: SearchResult, correction_key: str) -> str:
+def status_line(result: SearchResult, correction_key: str, *, timings: bool = True) -> str:
     """"12 of 47 papers · 3 ms · 2 filters", plus any notice from the engine."""
     filters = result.request.filter_count + sum(
         len(values) for values in typed_filters(result.request.query).values()
     )
     parts = [f"{result.total} of {_plural(result.library_size, 'paper')}",
-             f"{result.elapsed_ms:.0f} ms", _plural(filters, "filter")]
+             *([f"{result.elapsed_ms:.0f} ms"] if timings else []), _plural(filters, "filter")]
     if result.partial:
         parts.append("prefix matches capped")
     if result.correction:

@@ -121,7 +121,8 @@ class MainScreen(PaperScreen):
         self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
         # The query is the user's text: shown as a literal `Text`, never parsed as markup.
         self.query_one("#status", Static).update(
-            Text(status_line(result, self._app.key_for("accept_correction")))
+            Text(status_line(result, self._app.key_for("accept_correction"),
+                             timings=self._app.show_timings))
         )
 
     def _empty_message(self, result: SearchResult) -> str:
