@@ -78,6 +78,11 @@ async def test_history_persists_between_sessions(engine) -> None:
         assert results(again).hits[0].paper.id == "dynapipe"
         await pilot.press("down")  # back to the (empty) draft
         assert again.main_screen.query_one(SearchBar).value == ""
+        # Down again leaves the bar for the results, keeping the query like enter does.
+        await search(pilot, "pipefill")
+        await pilot.press("down")
+        assert results(again).has_focus
+        assert again.history.entries == ("dynapipe", "pipefill")
 
 
 async def test_the_style_picker_previews_and_remembers(

@@ -60,7 +60,7 @@ class MainScreen(PaperScreen):
         self.result: SearchResult | None = None
 
     def compose(self) -> ComposeResult:
-        yield SearchBar(lambda: self._app.history.entries, self.action_focus_results, id="search")
+        yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
         with Horizontal(id="body"):
             yield FacetPanel(id="facets")
             with Vertical(id="results-column"):
@@ -148,6 +148,10 @@ class MainScreen(PaperScreen):
         """Enter keeps the query in the history and moves to the results."""
         self._app.history.add(message.query)
         self.action_focus_results()
+
+    def _leave_search(self) -> None:
+        """Down from the search bar: the user is done typing, as with enter."""
+        self.remember_query(QuerySubmitted(self.query_one(SearchBar).value))
 
     @on(FacetToggled)
     def toggle_facet(self, message: FacetToggled) -> None:
