@@ -165,9 +165,19 @@ class QueryBuilder:
         if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
             values = self.children[q.text]
             return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
-        if isinstance(q, wq.FuzzyTerm) and q.prefixlength < 2 and len(q.text) > 3:
-            # The first two letters fixed: the lexicon walk shrinks ~20x, few typos live there.
-            return wq.FuzzyTerm(q.fieldname, q.text, q.boost, q.maxdist, 2, q.constantscore)
+        if isinstance(q, wq.FuzzyTerm):
+            # Stemmed fields hold "schedul" for "scheduling": allow one more edit there. The
+            # first two letters fixed: the lexicon walk shrinks ~20x.
+            stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
+            maxdist = max(q.maxdist, 2) if stemmed else q.maxdist
+            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else q.prefixlength
+            q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength,
+                             q.constantscore)
+            if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
+                found = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
+                         for t in list(q._btexts(reader))[:8]]
+                result.terms += tuple(t for t in found if t not in result.terms)
+            return q
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))

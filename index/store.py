@@ -321,9 +321,9 @@ def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: 
         ix = _open_checked(path, old.get("papers"))
         if ix is not None:
             count = _incremental(ix, library, _changed_files(old, manifest), progress)
+            # The short-prefix table is kept: a few changed papers barely move the most
+            # frequent completions, and rewriting it would cost more than the update.
             if count is not None and ix.doc_count() == manifest["papers"]:
-                with ix.reader() as reader:
-                    write_table(path, reader, PREFIX_CAP)
                 _publish(folder, path.name, manifest)
                 return done(ix, path, f"updated {count} papers")
             ix.close()

@@ -202,3 +202,10 @@ def _signature(engine: SearchEngine, request: SearchRequest) -> tuple[object, ..
     result = engine.search(request)
     return (result.total, tuple((h.paper.id, round(h.score, 6)) for h in result.hits),
             tuple(sorted(result.facets.items())))
+
+
+def test_fuzzy_finds_a_typo_and_highlights_the_real_word(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest("schedulng~"))
+    assert result.total > 0
+    assert any(s.highlighted and s.text.lower().startswith("schedul")
+               for hit in result.hits for s in hit.snippet.segments)
