@@ -173,6 +173,13 @@ class SearchEngine:
                 mask |= self._mask(searcher, child)
         elif isinstance(q, wq.ConstantScoreQuery):
             mask = self._mask(searcher, q.child)
+        elif isinstance(q, wq.Phrase) and q.words:
+            # Its words' cached masks first: a phrase still being typed usually has none.
+            mask = live
+            for word in q.words:
+                mask &= self._mask(searcher, wq.Term(q.fieldname, word))
+            if mask and len(q.words) > 1:
+                mask &= mask_of(searcher.docs_for_query(q), self.masks.size)
         elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
             # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
             reader = searcher.reader()

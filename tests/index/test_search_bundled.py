@@ -209,3 +209,13 @@ def test_fuzzy_finds_a_typo_and_highlights_the_real_word(engine: SearchEngine) -
     assert result.total > 0
     assert any(s.highlighted and s.text.lower().startswith("schedul")
                for hit in result.hits for s in hit.snippet.segments)
+
+
+def test_phrase_matches_adjacent_words_only(engine: SearchEngine, library: Library) -> None:
+    hits = ids(engine, '"large language models"')
+    literal = where(library, lambda p: "large language models" in
+                    f"{p.title} {p.abstract}".lower())
+    near = where(library, lambda p: "large language model" in
+                 f"{p.title} {p.abstract}".lower().replace("-", " "))
+    assert literal and literal <= hits <= near
+    assert ids(engine, '"models language large"') == set()
