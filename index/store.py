@@ -185,9 +185,11 @@ def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) ->
         step = max(1, total // 100)
         for done, paper in enumerate(papers, 1):
             writer.add_document(**document(paper))
-            if progress is not None and (done % step == 0 or done == total):
-                progress(done, total)
+            if progress is not None and done % step == 0 and done < total:
+                progress(done, total)  # never "complete" before the commit: it takes a while
         writer.commit()
+        if progress is not None:
+            progress(total, total)
     except BaseException:
         writer.cancel()
         raise
