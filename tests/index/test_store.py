@@ -178,3 +178,11 @@ def test_whoosh_lock_error_never_reaches_the_caller(tmp_path: Path,
         again.index.close()
     finally:
         writer.cancel()
+
+
+def test_progress_counts_up_and_ends_complete(tmp_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    open_index(make_library(250), TAXONOMY, tmp_path, progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (250, 250)
+    assert [d for d, _ in calls] == sorted({d for d, _ in calls})
+    assert all(total == 250 for _, total in calls)
