@@ -11,6 +11,7 @@ so every user's index is rebuilt instead of being read with the wrong analysis.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -29,7 +30,7 @@ from whoosh.support.charset import accent_map
 
 from index.models import Paper
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -116,9 +117,16 @@ def build_schema() -> fields.Schema:
         arxiv=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        # A digest of everything about the paper: incremental updates skip unchanged ones.
+        digest=fields.COLUMN(columns.VarBytesColumn()),
         # The whole paper as JSON, so a stale index can still answer without the library.
         paper=fields.STORED(),
     )
+
+
+def paper_digest(paper: Paper) -> bytes:
+    """Changes whenever anything about the paper changes (its repr covers every field)."""
+    return hashlib.blake2b(repr(paper).encode("utf-8", "surrogatepass"), digest_size=12).digest()
 
 
 def document(paper: Paper) -> dict[str, Any]:
@@ -139,6 +147,7 @@ def document(paper: Paper) -> dict[str, Any]:
         "year_facet": str(paper.year) if paper.year is not None else "",
         "title_sort": paper.title.casefold(),
         "source": SEP.join(source.path for source in paper.sources),
+        "digest": paper_digest(paper),
         "paper": json.dumps(paper.to_dict(), ensure_ascii=False, separators=(",", ":")),
     }
     if paper.year is not None and paper.year >= 0:

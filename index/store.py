@@ -32,13 +32,12 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.index import Index, LockError
-from whoosh.query import Or, Term
 
 from index.atomic import write_text_atomic
 from index.lexicon import write_table
 from index.models import Library, Paper
 from index.query import PREFIX_CAP
-from index.schema import SCHEMA_VERSION, build_schema, document
+from index.schema import SCHEMA_VERSION, build_schema, document, paper_digest
 
 try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
     import fcntl
@@ -234,13 +233,16 @@ def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 
 def _incremental(ix: Index, library: Library, changed: set[str],
                  progress: Progress | None) -> int | None:
-    """Re-indexes the papers of the changed files in place; None when a rebuild is better."""
+    """Re-indexes the changed papers of the changed files in place.
+
+    Only papers whose content digest differs from the indexed one are rewritten (a file of
+    10,000 papers with 100 edited costs 100 documents). Returns None when a fresh build is
+    the better deal (too much changed) or Whoosh's writer lock is taken.
+    """
     # Sources may name a file as the user did or by its bare name (the bundled corpus).
     names = changed | {os.path.basename(name) for name in changed}
-    papers = [p for p in library.papers
-              if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
-    if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
-        return None
+    touched = [p for p in library.papers
+               if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
     wanted = {paper.id for paper in library.papers}
     try:
         writer = ix.writer(limitmb=128)
@@ -248,10 +250,28 @@ def _incremental(ix: Index, library: Library, changed: set[str],
         return None
     try:
         reader = writer.reader()
-        doomed = set(Or([Term("source", name) for name in names]).docs(writer.searcher()))
-        doomed.update(Or([Term("id", p.id) for p in papers]).docs(writer.searcher()))
         ids = reader.column_reader("id")
-        doomed.update(n for n in reader.all_doc_ids() if ids[n] not in wanted)
+        digests = reader.column_reader("digest")
+        indexed: dict[str, tuple[int, bytes]] = {}
+        doomed: set[int] = set()
+        for docnum in reader.all_doc_ids():
+            paper_id = ids[docnum]
+            if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
+                doomed.add(docnum)
+            else:
+                indexed[paper_id] = (docnum, digests[docnum])
+        papers = []
+        for paper in touched:
+            old = indexed.get(paper.id)
+            if old is None or old[1] != paper_digest(paper):
+                papers.append(paper)
+                if old is not None:
+                    doomed.add(old[0])
+        missing = wanted.difference(indexed).difference(p.id for p in papers)
+        papers += [p for p in library.papers if p.id in missing]
+        if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
+            writer.cancel()
+            return None
         for docnum in doomed:
             writer.delete_document(docnum)
         for done, paper in enumerate(papers, 1):
