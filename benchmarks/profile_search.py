@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", required=True, help="the folder bench.py used")
     parser.add_argument("--kind", help="only this kind of script (see queries.SCRIPTS)")
     parser.add_argument("--stage", help="only this stage: prefix-1-2, prefix-3+, complete")
+    parser.add_argument("--query", help="only requests with exactly this text (all kinds)")
     parser.add_argument("--top", type=int, default=30, help="functions to list")
     parser.add_argument("--sort", default="tottime", help="pstats sort key")
     parser.add_argument("--engine", default=bench.ENGINE, help="engine factory, module:function")
@@ -42,7 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     engine = bench.open_engine(library, load_taxonomy(), workdir / "cache", rebuild=False)
     mix = [t for t in queries.typed_requests()
            if (args.kind is None or t.kind == args.kind)
-           and (args.stage is None or t.stage == args.stage)]
+           and (args.stage is None or t.stage == args.stage)
+           and (args.query is None or t.request.query == args.query)]
+    if args.query is not None:  # the keystrokes before it, unprofiled, as when typing
+        for typed in queries.typed_requests():
+            if typed in mix:
+                break
+            engine.search(typed.request)
     profiler = cProfile.Profile()
     started = time.perf_counter()
     profiler.enable()
