@@ -10,6 +10,7 @@ highlight only those rows (index.snippets). Results are frozen values (index.mod
 from __future__ import annotations
 
 import json
+import heapq
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import query as wq
-from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from index.counting import facet_counts, selection_masks
+from index import ranking
 from index.lexicon import read_table
-from index.masks import AllowedDocs, FacetMasks, Lru, bits, mask_of, member_test
+from index.masks import AllowedDocs, FacetMasks, Lru, bits, mask_of, member_test, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.query import Parsed, QueryBuilder, ranking_query
+from index.ranking import scored_terms
 from index.snippets import Highlighter, stem
 from index.store import IndexUnavailable, Opened, open_index
 from index.taxonomy import Taxonomy
@@ -37,6 +39,9 @@ __all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
+# Match sets up to this size are ranked term at a time (index.ranking); larger ones by
+# Whoosh's block-max top-k, which wins when a few common words match most papers.
+TERM_AT_A_TIME_LIMIT = 30_000
 # Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
 
@@ -182,13 +187,8 @@ class SearchEngine:
                 mask &= mask_of(searcher.docs_for_query(q), self.masks.size)
         elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
             # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
-            reader = searcher.reader()
-            text = q.text
-            try:
-                mask = mask_of(reader.postings(q.fieldname, text).all_ids(), self.masks.size)
-            except TermNotFound:  # a word the index has never seen
-                mask = 0
-            mask &= live
+            ids = posting_ids(searcher.reader(), q.fieldname, q.text)
+            mask = mask_of(ids, self.masks.size) & live
         else:
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
@@ -206,7 +206,17 @@ class SearchEngine:
         scoring = ranking_query(parsed.query)
         if scoring is None:
             return self._in_order(self.masks.order_year, final, limit)
-        big = final.bit_count() > 4 * limit
+        count = final.bit_count()
+        if count <= TERM_AT_A_TIME_LIMIT:
+            terms = scored_terms(scoring)
+            if not terms:
+                return self._in_order(self.masks.order_year, final, limit)
+            scores = ranking.score(searcher, terms, final, self.masks.size)
+            year_of = self.masks.year_of
+            top = heapq.nsmallest(limit, scores.items(),
+                                  key=lambda item: (-item[1], -year_of[item[0]], item[0]))
+            return self._fill([(score, docnum) for docnum, score in top], final, limit)
+        big = count > 4 * limit
         unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
             len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
         allow = AllowedDocs(final, self.masks.size) if filtered or scoring != parsed.query else None
@@ -214,8 +224,13 @@ class SearchEngine:
                                   filter=allow)
         year_of = self.masks.year_of
         top = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
-        out = [(float(score), docnum) for score, docnum in top[:limit]]
-        if len(out) < limit:  # matches the scoring query cannot see: a prefix's expansions
+        return self._fill([(float(score), docnum) for score, docnum in top[:limit]], final,
+                          limit)
+
+    def _fill(self, out: list[tuple[float, int]], final: int,
+              limit: int) -> list[tuple[float, int]]:
+        """Tops up scored rows with unscored matches (a prefix's expansions), newest first."""
+        if len(out) < limit:
             seen = {docnum for _, docnum in out}
             rest = self._in_order(self.masks.order_year, final, limit + len(seen))
             out += [(0.0, d) for _, d in rest if d not in seen][: limit - len(out)]

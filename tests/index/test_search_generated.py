@@ -191,3 +191,46 @@ def test_prefix_table_equals_on_demand_expansion(engine: SearchEngine) -> None:
             assert engine._builder.expand(reader, "abstract", prefix, table) == \
                 on_demand.expand(reader, "abstract", prefix, scan), prefix
             assert table.partial == scan.partial
+
+
+def test_block_posting_reader_equals_whooshs_matcher(library: Library) -> None:
+    from whoosh.filedb.filestore import RamStorage
+
+    from index.masks import posting_ids
+    from index.schema import build_schema, document
+
+    ix = RamStorage().create_index(build_schema())
+    for chunk in (library.papers[:150], library.papers[150:]):  # two segments
+        with ix.writer() as writer:
+            for paper in chunk:
+                writer.add_document(**document(paper))
+    with ix.writer() as writer:
+        writer.delete_by_term("id", library.papers[3].id)
+        writer.delete_by_term("id", library.papers[200].id)
+        writer.mergetype = __import__("whoosh.writing").writing.NO_MERGE
+    with ix.reader() as reader:
+        assert len(list(reader.leaf_readers())) >= 2 and reader.has_deletions()
+        for fieldname in ("abstract", "prefix", "hw"):
+            for text in list(reader.lexicon(fieldname))[:300]:
+                live = [d for d in posting_ids(reader, fieldname, text)
+                        if not reader.is_deleted(d)]
+                assert live == list(reader.postings(fieldname, text).all_ids()), text
+
+
+@pytest.mark.parametrize("text", ["model training", "cache OR graph", "title:sparse kernel",
+                                  '"memory bandwidth"', "stärk pipeline"])
+def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) -> None:
+    from index import ranking
+
+    with engine._searcher() as searcher:
+        parsed = engine._builder.parse(text, searcher.reader())
+        final = engine._mask(searcher, parsed.query)
+        whoosh = {d: s for s, d in searcher.search(parsed.query, limit=None).top_n}
+        ours = ranking.score(searcher, ranking.scored_terms(parsed.query), final,
+                             engine.masks.size)
+    assert whoosh and set(whoosh) == {d for d in bits(final)}
+    if text.startswith('"'):
+        return  # Whoosh scores a phrase by its own rule; the words are what we sum
+    assert set(ours) == set(whoosh)
+    for docnum, value in whoosh.items():
+        assert ours[docnum] == pytest.approx(value, rel=1e-4), docnum
