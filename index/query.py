@@ -44,9 +44,17 @@ from index.syntax import (
     year_range,
 )
 
-# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field.
+# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field;
+# one or two letters to fewer still: their most frequent completions have the longest
+# posting lists, and the result is marked partial until the word is longer anyway.
 SHORT_PREFIX = 3
 PREFIX_CAP = 64
+LETTER_CAPS = {1: 8, 2: 24}
+
+
+def prefix_cap(prefix: str) -> int | None:
+    """How many completions a prefix this long may expand to (None: all of them)."""
+    return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
 # How many prefix expansions one QueryBuilder remembers (they only depend on the index).
 EXPANSION_CACHE = 512
 
@@ -235,7 +243,10 @@ class QueryBuilder:
             if listed and listed[-1][0] == "":  # the table kept only the top completions
                 result.partial = True
                 listed = listed[:-1]
-            return [str(term) for term, _ in listed[:PREFIX_CAP]]
+            cap = prefix_cap(prefix) or len(listed)
+            if len(listed) > cap:
+                result.partial = True
+            return [str(term) for term, _ in listed[:cap]]
         key = (fieldname, prefix)  # one builder per open index: the lexicon cannot change
         terms = self._expansions.get(key)
         if terms is None:
@@ -248,9 +259,10 @@ class QueryBuilder:
         else:
             self._expansions.move_to_end(key)
         terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
-        if len(prefix) <= SHORT_PREFIX and len(terms) > PREFIX_CAP:
+        cap = prefix_cap(prefix)
+        if cap is not None and len(terms) > cap:
             result.partial = True
-            terms = terms[:PREFIX_CAP]
+            terms = terms[:cap]
         return [text for text, _ in terms]
 
     def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[str, int]] | None:
