@@ -230,7 +230,10 @@ class QueryBuilder:
             scored.append(wq.ConstantScoreQuery(union, 1.0))
         if not scored:
             return wq.NullQuery
-        return scored[0] if len(scored) == 1 else wq.Or(scored)
+        node = scored[0] if len(scored) == 1 else wq.Or(scored)
+        # Lets the engine check a prefix against a few candidates' text instead.
+        result.extra.setdefault("prefixes", {})[repr(node)] = (prefix, fields)
+        return node
 
     def expand(self, reader: IndexReader, fieldname: str, prefix: str,
                result: Parsed) -> list[str]:

@@ -235,3 +235,26 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
     assert set(ours) == set(whoosh)
     for docnum, value in whoosh.items():
         assert ours[docnum] == pytest.approx(value, rel=1e-4), docnum
+
+
+@pytest.mark.parametrize("text", ["cache gr", "stärk mo", "title:sparse ker"])
+def test_prefix_checked_in_candidates_text_equals_brute_force(engine: SearchEngine,
+                                                              library: Library,
+                                                              text: str) -> None:
+    *done, typing = text.split()
+    field = typing.split(":")[0] if ":" in typing else None
+    before = engine.search(SearchRequest(" ".join(done), limit=1000))
+    assert 0 < before.total <= 3000  # few enough candidates: the text is checked
+    fields = ("title", "short_name", "authors", "abstract", "venue") if field is None else (
+        field,)
+
+    def starts(paper: Paper) -> bool:
+        values = {"title": paper.title, "short_name": paper.short_name or "",
+                  "authors": " ".join(paper.authors), "abstract": paper.abstract,
+                  "venue": paper.venue or ""}
+        return any(w.startswith(fold(typing.split(":")[-1]))
+                   for name in fields for w in re.findall(r"\w+", fold(values[name])))
+
+    expected = {h.paper.id for h in before.hits if starts(h.paper)}
+    result = engine.search(SearchRequest(text, as_you_type=True, limit=1000))
+    assert {h.paper.id for h in result.hits} == expected and result.total == len(expected)
