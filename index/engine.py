@@ -40,9 +40,10 @@ __all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
-# An AND's other parts leaving at most this many papers: its typed prefix is checked in
-# their text (exact, ~10 us a paper) instead of through the completions' posting lists.
-VERIFY_LIMIT = 3000
+# An AND's other parts leaving at most this many papers: its typed one- or two-letter
+# prefix is checked in their text (~10 us a paper) instead of reading its completions'
+# long posting lists (longer prefixes have short lists: reading them is cheaper).
+VERIFY_LIMIT = 2000
 # Match sets up to this size are ranked term at a time (index.ranking); larger ones by
 # Whoosh's block-max top-k, which wins when a few common words match most papers.
 TERM_AT_A_TIME_LIMIT = 30_000
@@ -183,7 +184,8 @@ class SearchEngine:
             for child in typed:
                 if not mask:
                     break
-                if rest and mask.bit_count() <= VERIFY_LIMIT:
+                prefix = prefixes[repr(child)][0]
+                if rest and len(prefix) <= 2 and mask.bit_count() <= VERIFY_LIMIT:
                     mask = self._verified(searcher, mask, *prefixes[repr(child)])
                 else:
                     mask &= self._mask(searcher, child, prefixes)
@@ -218,7 +220,7 @@ class SearchEngine:
     def _verified(self, searcher: Searcher, mask: int, prefix: str,
                   fields: tuple[str, ...]) -> int:
         """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
-        pattern = re.compile(r"(?<!\w)" + re.escape(prefix))
+        pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
         keep = []
         for docnum in bits(mask):
             paper = self._paper_at(searcher, docnum)
@@ -228,7 +230,7 @@ class SearchEngine:
                 " ".join(paper.authors) if "authors" in fields else "",
                 paper.abstract if "abstract" in fields else "",
                 paper.venue if "venue" in fields else "")))
-            if pattern.search(fold(text)):
+            if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
                 keep.append(docnum)
         return mask_of(keep, self.masks.size)
 

@@ -237,14 +237,14 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
         assert ours[docnum] == pytest.approx(value, rel=1e-4), docnum
 
 
-@pytest.mark.parametrize("text", ["cache gr", "stärk mo", "title:sparse ker"])
+@pytest.mark.parametrize("text", ["cache gr", "stärk mo", "title:sparse ke", "model ü"])
 def test_prefix_checked_in_candidates_text_equals_brute_force(engine: SearchEngine,
                                                               library: Library,
                                                               text: str) -> None:
     *done, typing = text.split()
     field = typing.split(":")[0] if ":" in typing else None
     before = engine.search(SearchRequest(" ".join(done), limit=1000))
-    assert 0 < before.total <= 3000  # few enough candidates: the text is checked
+    assert 0 < before.total <= 2000  # few enough candidates: the text is checked
     fields = ("title", "short_name", "authors", "abstract", "venue") if field is None else (
         field,)
 
