@@ -290,7 +290,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "rss_before_build_mb": built["rss_before_build_mb"],
         "cold_open_ms": round(cold["open_ms"] + cold["first_query_ms"], 2),
         "cold": cold, "warm_open_ms": _ms(warm_open), "warm_open_action": warm_action,
-        "build_action": built.get("action"), "engine_source": _engine_source(),
+        "build_action": built.get("action"),
+        "engine_source": {**_engine_source(), "label": args.label},
         "p50_ms": overall["p50_ms"], "p95_ms": overall["p95_ms"], "max_ms": overall["max_ms"],
         "fts5_p50_ms": overall["fts5_p50_ms"], "fts5_p95_ms": overall["fts5_p95_ms"],
         "fts5_max_ms": overall["fts5_max_ms"],
@@ -355,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="replay the mix this many times")
     parser.add_argument("--pipeline", action="store_true",
                         help="also time loading the files through index.library.load_library")
+    parser.add_argument("--label", help="a note kept in the report, e.g. the snapshot's commit")
     parser.add_argument("--rows", help="write every request's timing to this JSON file")
     parser.add_argument("--engine", default=ENGINE,
                         help="engine factory as module:function (default: %(default)s)")
