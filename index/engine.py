@@ -40,10 +40,12 @@ __all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
-# An AND's other parts leaving at most this many papers: its typed one- or two-letter
-# prefix is checked in their text (~10 us a paper) instead of reading its completions'
-# long posting lists (longer prefixes have short lists: reading them is cheaper).
+# An AND's other parts leaving at most this many papers (and 1/VERIFY_SHARE of the
+# library): its typed one- or two-letter prefix is checked in their text (~10 us a paper)
+# instead of reading its completions' long posting lists (longer prefixes have short
+# lists: reading them is cheaper).
 VERIFY_LIMIT = 2000
+VERIFY_SHARE = 50
 # Match sets up to this size are ranked term at a time (index.ranking); larger ones by
 # Whoosh's block-max top-k, which wins when a few common words match most papers.
 TERM_AT_A_TIME_LIMIT = 30_000
@@ -185,7 +187,8 @@ class SearchEngine:
                 if not mask:
                     break
                 prefix = prefixes[repr(child)][0]
-                if rest and len(prefix) <= 2 and mask.bit_count() <= VERIFY_LIMIT:
+                few = min(VERIFY_LIMIT, self.masks.size // VERIFY_SHARE)
+                if rest and len(prefix) <= 2 and mask.bit_count() <= few:
                     mask = self._verified(searcher, mask, *prefixes[repr(child)])
                 else:
                     mask &= self._mask(searcher, child, prefixes)

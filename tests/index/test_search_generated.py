@@ -238,9 +238,13 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 
 
 @pytest.mark.parametrize("text", ["cache gr", "stärk mo", "title:sparse ke", "model ü"])
-def test_prefix_checked_in_candidates_text_equals_brute_force(engine: SearchEngine,
-                                                              library: Library,
-                                                              text: str) -> None:
+def test_prefix_checked_in_candidates_text_equals_brute_force(
+        engine: SearchEngine, library: Library, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "VERIFY_SHARE", 1)  # a small library: always check
+    fresh(engine)
     *done, typing = text.split()
     field = typing.split(":")[0] if ":" in typing else None
     before = engine.search(SearchRequest(" ".join(done), limit=1000))
@@ -258,3 +262,4 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(engine: SearchEngi
     expected = {h.paper.id for h in before.hits if starts(h.paper)}
     result = engine.search(SearchRequest(text, as_you_type=True, limit=1000))
     assert {h.paper.id for h in result.hits} == expected and result.total == len(expected)
+    fresh(engine)
