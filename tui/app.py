@@ -1,33 +1,33 @@
 """The paperscope Textual app: wiring between the engine, the screens and the user's files.
 
 The app holds what outlives a screen (engine, config, marks, history) and the actions
-that need it; searching and browsing live in `screens/`, drawing in `widgets/`. Build it
+that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
+lookups and citations in `papers.py`, style and theme choices in `settings_actions.py`. Build it
 with `make_app`, which takes every path from `AppSettings` so tests stay in tmp folders.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Sequence
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
-from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
-from index.citations import STYLES, citation_keys, format_citation, style_label
-from index.models import Library, Paper, SearchRequest, Snippet
+from index.citations import STYLES, style_label
+from index.models import Library, Paper
 from index.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
-from tui.config import DEFAULT_STYLE, AppSettings, Config, load_config, save_config
+from tui.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.messages import IndexProgress, IndexReady
-from tui.screens.dialogs import CopyFallback, HelpScreen, StylePicker
+from tui.papers import PaperData
+from tui.screens.dialogs import CopyFallback, HelpScreen
 from tui.screens.main import MainScreen
+from tui.settings_actions import SettingsActions
 from tui.state import Marks, QueryHistory
-from tui.widgets.detail_pane import PaperDetail
 
 if TYPE_CHECKING:
     from index.engine import SearchEngine
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["PaperscopeApp", "make_app"]
 
 
-class PaperscopeApp(App[None]):
+class PaperscopeApp(SettingsActions, App[None]):
     """Browse, filter and cite papers from the keyboard (or the mouse)."""
 
     CSS_PATH = "app.tcss"
@@ -43,7 +43,9 @@ class PaperscopeApp(App[None]):
     COMMANDS = App.COMMANDS | {PaperscopeCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit", tooltip="Leave paperscope"),
-        Binding("question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
+        # F1 first: it also works while typing in the search bar (where "?" is text), so the
+        # footer always shows a help key that works.
+        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
         Binding("slash", "focus_search", "Search", id="focus_search", tooltip="Move to the search bar"),
         Binding("s", "pick_style", "Style", id="pick_style", tooltip="Pick the citation style"),
     ]
@@ -65,9 +67,8 @@ class PaperscopeApp(App[None]):
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
+        self.papers = PaperData(taxonomy, library, lambda: self.engine)
         self.main_screen = MainScreen()
-        self._keys: dict[str, str] | None = None  # citation keys, computed on first use
-        self._keys_lock = threading.Lock()  # formatting runs in several worker threads
 
     @property
     def style(self) -> str:
@@ -129,52 +130,14 @@ class PaperscopeApp(App[None]):
             message = f"{worker.description} failed: {worker.error}"
             self.notify(message, title="Error", severity="error", markup=False, timeout=10)
             if worker.group == "index":
-                self.main_screen.show_status(message)
+                self.main_screen.show_index_failed(message)
 
     # -- papers and citations -------------------------------------------------------------
-
-    def label(self, facet: str, value: str) -> str:
-        """The taxonomy's name for a facet value, or the id when it has none."""
-        labeler = getattr(self.taxonomy, "label", None)
-        try:
-            return str(labeler(facet, value)) if labeler else value
-        except (KeyError, ValueError):
-            return value
-
-    def papers_by_id(self, ids: Sequence[str]) -> list[Paper]:
-        """The known papers among `ids`, in that order."""
-        found = [self.engine.paper(paper_id) for paper_id in ids] if self.engine else []
-        return [paper for paper in found if paper is not None]
-
-    def format(self, papers: Sequence[Paper], style: str) -> str:
-        """The citation as `paperscope cite` prints it: keys are unique in the whole library."""
-        with self._keys_lock:
-            if self._keys is None:
-                everything = self.library.papers if self.library else self._all_papers()
-                self._keys = dict(citation_keys(everything))
-        return format_citation(papers, style, keys=self._keys)
-
-    def _all_papers(self) -> tuple[Paper, ...]:
-        if self.engine is None:
-            return ()
-        result = self.engine.search(SearchRequest(limit=max(1, self.engine.size)))
-        return tuple(hit.paper for hit in result.hits)
-
-    def build_detail(self, paper_id: str, terms: tuple[str, ...]) -> PaperDetail | None:
-        """Everything the detail pane shows; runs in a worker thread."""
-        paper = self.engine.paper(paper_id) if self.engine else None
-        if paper is None or self.engine is None:
-            return None
-        abstract = self.engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
-        related = tuple(self.papers_by_id(paper.related))
-        similar = tuple(p for p in self.engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
-        return PaperDetail(paper, abstract, related, similar, self.format([paper], self.style),
-                           style_label(self.style), terms)
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
     def copy_papers(self, papers: list[Paper], description: str) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
-        text = self.format(papers, self.style)
+        text = self.papers.format(papers, self.style)
         self.call_from_thread(self._deliver, text, f"{style_label(self.style)} {description}")
 
     def _deliver(self, text: str, description: str) -> None:
@@ -202,40 +165,17 @@ class PaperscopeApp(App[None]):
         classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
         self.push_screen(HelpScreen(binding_rows(self, classes)))
 
-    def action_pick_style(self) -> None:
-        """Pick the citation style with a live preview; the choice is saved to the config."""
-        paper = getattr(self.screen, "current_paper", None)
-        def preview(style: str) -> str:
-            return self.format([paper], style) if paper else "(highlight a paper to preview)"
-        styles = [(style, style_label(style)) for style in STYLES]
-        self.push_screen(StylePicker(styles, self.style, preview), self._style_picked)
-
-    def _style_picked(self, style: str | None) -> None:
-        if style and style != self.style:
-            self._save_config(replace(self.config, style=style), f"Citation style: {style_label(style)}")
-            reload = getattr(self.screen, "reload_detail", None)
-            if reload is not None:
-                reload()
-
-    def _remember_theme(self, theme: Theme) -> None:
-        """A theme picked from the palette is kept for the next session."""
-        if theme.name != self.config.theme:
-            self._save_config(replace(self.config, theme=theme.name), f"Theme: {theme.name}")
-
-    def _save_config(self, config: Config, what: str) -> None:
-        """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
-        self.config = config
-        if self._config_writable:
-            save_config(self.settings.config_path, config)
-            self.notify(f"{what} (saved)", markup=False)
-        else:
-            self.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
-
     def action_clear_marks(self) -> None:
         """Unmark every paper."""
         self.marks.clear()
         self.main_screen.refresh_marks()
         self.notify("Marks cleared")
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Function keys as printed on the keyboard ("F1", not "f1")."""
+        if binding.key_display is None and re.fullmatch(r"f\d{1,2}", binding.key):
+            return binding.key.upper()
+        return super().get_key_display(binding)
 
     def key_for(self, binding_id: str) -> str:
         """The key the user has for a binding (after their keymap), for hints on screen."""

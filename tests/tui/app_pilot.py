@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from textual.pilot import Pilot
@@ -44,3 +45,19 @@ def screen_text(app: PaperscopeApp) -> str:
     """What the terminal shows, as plain characters."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def results_text(app: PaperscopeApp) -> str:
+    """The results pane's visible lines joined into one string, wrapped lines rejoined."""
+    widget = results(app)
+    lines = [widget.render_line(y).text.strip() for y in range(widget.size.height)]
+    return " ".join(" ".join(lines).split())
+
+
+def plain(renderable: Any, width: int = 80) -> str:
+    """A Rich renderable (a widget's content) as the plain text a terminal would show."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()

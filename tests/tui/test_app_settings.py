@@ -13,7 +13,7 @@ from tui.config import load_config
 from tui.screens.dialogs import HelpScreen
 from tui.widgets.search_bar import SearchBar
 
-from app_pilot import WIDE, build, results, search, settle
+from app_pilot import WIDE, build, plain, results, search, settle
 
 
 def config_path(isolated_dirs: Path) -> Path:
@@ -57,7 +57,7 @@ async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        help_text = str(app.screen.query_one("#help-body Static", Static).content)
+        help_text = plain(app.screen.query_one("#help-body Static", Static).content, width=200)
         assert "Query syntax" in help_text
         row = next(line for line in help_text.splitlines() if "[copy_citation]" in line)
         assert row.split()[0] == "y"

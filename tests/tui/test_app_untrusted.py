@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_pilot import WIDE, results, screen_text, search, settle
+from app_pilot import WIDE, plain, results, screen_text, search, settle
 from rich.style import Style
 from textual.message import Message
 from textual.widgets import Static
@@ -21,7 +21,7 @@ from index.taxonomy import Taxonomy
 from tui.app import make_app
 from tui.config import AppSettings
 from tui.messages import IndexProgress, IndexReady
-from tui.widgets.detail_pane import DetailPane, PaperDetail, detail_text
+from tui.widgets.detail_pane import DetailPane, PaperDetail, detail_body
 from tui.widgets.render import snippet_text
 
 HOSTILE = Path(__file__).parent.parent / "fixtures" / "app" / "hostile.jsonl"
@@ -57,7 +57,7 @@ async def test_hostile_text_renders_literally_and_does_nothing(taxonomy: Taxonom
         await settle(pilot)
         text = screen_text(app)
         assert "Quokka [bold]Injected[/bold]" in text
-        body = str(app.main_screen.query_one("#detail-body", Static).content)
+        body = plain(app.main_screen.query_one("#detail-body", Static).content, width=500)
         for literal in MARKUP:
             assert literal in body
         assert "Mallory [red]Evil[/red]" in body
@@ -76,10 +76,10 @@ def test_escape_sequences_and_controls_are_dropped_from_rendered_text() -> None:
         id="x", title="T\x1b[31mred\x1b[0m\x07", authors=("A \x1b]52;c;aGk=\x07B",),
         abstract="before \x1b[2J after", topics=(Label("training", "[bold]why[/bold]"),),
     )
-    text = detail_text(PaperDetail(paper, Snippet()), lambda facet, value: value)
-    assert "\x1b" not in text.plain and "\x07" not in text.plain
-    assert "T␛[31mred␛[0m␇" in text.plain and "[bold]why[/bold]" in text.plain
-    assert "before ␛[2J after" in text.plain
+    text = plain(detail_body(PaperDetail(paper, Snippet()), lambda facet, value: value), width=500)
+    assert "\x1b" not in text and "\x07" not in text
+    assert "T␛[31mred␛[0m␇" in text and "[bold]why[/bold]" in text
+    assert "before ␛[2J after" in text
     snippet = snippet_text(Snippet((Segment("[b]x\x1b[0m", True),)), match_style="bold")
     assert snippet.plain == "[b]x␛[0m"
 

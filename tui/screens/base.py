@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from textual import work
+from textual import events, work
 from textual.screen import Screen
+from textual.widgets import Footer
 from textual.worker import Worker, get_current_worker
 
 from tui.screens.paper_actions import PaperActions
@@ -15,6 +16,11 @@ __all__ = ["PaperScreen"]
 class PaperScreen(PaperActions, Screen[None]):
     """A screen with paper actions, a detail loader and the app's one worker-error handler."""
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A compact footer below 110 columns, so every shown key still fits at 80."""
+        for footer in self.query(Footer):
+            footer.compact = event.size.width < 110
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Worker state messages stop at the screen that ran the worker: hand errors up."""
         self._app.report_worker_state(event.worker)
@@ -23,7 +29,7 @@ class PaperScreen(PaperActions, Screen[None]):
           description="Loading the paper's details")
     def load_detail(self, paper_id: str, terms: tuple[str, ...]) -> None:
         """Build the detail (similar papers, citation) off the UI thread; stale ones are dropped."""
-        detail = self._app.build_detail(paper_id, terms)
+        detail = self._app.papers.detail(paper_id, terms, self._app.style)
         if not get_current_worker().is_cancelled:
             self._app.call_from_thread(self.show_detail, detail)
 

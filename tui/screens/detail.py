@@ -42,7 +42,7 @@ class DetailScreen(PaperScreen):
         return detail.paper if detail else None
 
     def show_detail(self, detail: PaperDetail | None) -> None:
-        self.query_one(DetailPane).show_detail(detail, self._app.label)
+        self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
         self.query_one("#detail-similar").focus()
 
     @on(PaperChosen)

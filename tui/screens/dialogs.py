@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -13,7 +16,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-__all__ = ["HelpScreen", "StylePicker", "CopyFallback", "QUERY_SYNTAX"]
+from tui.widgets.render import Body
+
+__all__ = ["HelpScreen", "StylePicker", "CopyFallback", "QUERY_SYNTAX", "MOVING_AROUND"]
 
 QUERY_SYNTAX = """\
 Query syntax
@@ -28,11 +33,19 @@ Query syntax
   year:2023  year:2020..2024
 """
 
+MOVING_AROUND = (
+    "Type to search; enter or down moves to the results, tab moves between the panes.",
+    "Esc steps back one level: from the detail or the filters to the results, from the "
+    "results to the search bar; in the search bar it clears the text, and on an empty bar "
+    "it goes back to the results. In the full-screen detail, esc returns to the list.",
+    'F1 opens this help anywhere ("?" too, except in the search bar, where it is text).',
+)
+
 
 class HelpScreen(ModalScreen[None]):
     """Every key (as remapped by the user's keymap) and the query syntax."""
 
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close", id="help.close",
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close",
                         tooltip="Close the help")]
 
     def __init__(self, rows: Sequence[tuple[str, str, str]]) -> None:
@@ -41,17 +54,23 @@ class HelpScreen(ModalScreen[None]):
         self._rows = rows
 
     def compose(self) -> ComposeResult:
-        text = Text("Keys\n", style="bold")
-        for keys, description, binding_id in self._rows:
-            text.append(f"  {keys:<18}", "bold")
-            text.append(f"{description}")
-            text.append(f"  [{binding_id}]\n", "dim")
-        text.append("\n")
-        text.append(QUERY_SYNTAX)
-        text.append("\nRemap a key in the config file: [keymap] copy_citation = \"y\"\n", "dim")
+        # A grid, so a long description wraps under itself and the key column stays clear.
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(style="bold", no_wrap=True)
+        keys.add_column(ratio=1)
+        for shown, description, binding_id in self._rows:
+            keys.add_row(shown, Text.assemble(description, (f"  [{binding_id}]", "dim")))
+        body = Group(
+            Text("Moving around", "bold"),
+            *(Padding(Text(paragraph), (0, 0, 0, 2)) for paragraph in MOVING_AROUND),
+            Text("\nKeys", "bold"),
+            Padding(keys, (0, 0, 0, 2)),
+            Text("\n" + QUERY_SYNTAX),
+            Text('Remap a key in the config file: [keymap] copy_citation = "y"', "dim"),
+        )
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"
-            yield Static(text)
+            yield Body(body)
 
 
 class StylePicker(ModalScreen[str | None]):

@@ -66,12 +66,15 @@ def status_line(result: SearchResult, correction_key: str, *, timings: bool = Tr
     filters = result.request.filter_count + sum(
         len(values) for values in typed_filters(result.request.query).values()
     )
+    # Only what is worth the room: the pane is narrow, and "0 filters" says nothing.
     parts = [f"{result.total} of {_plural(result.library_size, 'paper')}",
-             *([f"{result.elapsed_ms:.0f} ms"] if timings else []), _plural(filters, "filter")]
+             *([f"{result.elapsed_ms:.0f} ms"] if timings else []),
+             *([_plural(filters, "filter")] if filters else [])]
     if result.partial:
         parts.append("prefix matches capped")
-    if result.correction:
-        parts.append(f"did you mean {result.correction!r}? ({correction_key})")
+    if result.correction and result.total:
+        # With no hits the results pane says it in full; here it would be cut off.
+        parts.append(f"{correction_key}: {result.correction!r}?")
     if result.notice:
         parts.append(result.notice)
     return " · ".join(parts)

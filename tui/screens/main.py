@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from index.models import Paper, SearchRequest, SearchResult
@@ -43,15 +43,17 @@ class MainScreen(PaperScreen):
     BINDINGS = [
         *PAPER_BINDINGS,
         Binding("escape", "back", "Back", show=False, id="back",
-                tooltip="Step back: detail, then results, then clear the search"),
+                tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
         Binding("ctrl+y", "accept_correction", "Did you mean", show=False, id="accept_correction",
                 tooltip="Search for the suggested spelling"),
+        Binding("x", "clear_filters", "Clear filters", show=False, id="clear_filters",
+                tooltip="Unselect every facet value"),
         Binding("f", "focus_facets", "Facets", show=False, id="focus_facets",
                 tooltip="Move to the facet panel"),
         Binding("r", "focus_results", "Results", show=False, id="focus_results",
                 tooltip="Move to the results"),
     ]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (150, "-xwide")]
 
     request: reactive[SearchRequest] = reactive(SearchRequest(as_you_type=True, limit=PAGE), init=False)
 
@@ -64,7 +66,8 @@ class MainScreen(PaperScreen):
         with Horizontal(id="body"):
             yield FacetPanel(id="facets")
             with Vertical(id="results-column"):
-                yield ResultsList(self._app.label, id="results")
+                yield ProgressBar(id="index-progress", show_eta=False)
+                yield ResultsList(self._app.papers.label, id="results")
                 yield Static(id="status")
             yield DetailPane(id="detail")
         yield Footer()
@@ -94,6 +97,7 @@ class MainScreen(PaperScreen):
         """Search for the current request (also called once the index is ready)."""
         if self._app.engine is None:
             return
+        self.query_one("#index-progress", ProgressBar).display = False
         self.run_search(self.request)
 
     def watch_request(self, request: SearchRequest) -> None:
@@ -126,13 +130,32 @@ class MainScreen(PaperScreen):
         )
 
     def _empty_message(self, result: SearchResult) -> str:
+        """Why the list is empty and the one key that helps; the pane wraps it."""
+        lines = ["No paper matches this search."]
         if result.correction:
-            return f"Nothing matches. Did you mean {result.correction!r}? Press {self._app.key_for('accept_correction')}."
-        return "Nothing matches: try fewer words or filters."
+            key = self._app.key_for("accept_correction")
+            lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {key} to search for it.")
+        tips = "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~)"
+        if result.request.filter_count:
+            tips += f", or press {self._app.key_for('clear_filters')} to clear the filters"
+        lines.append(tips + ".")
+        return "\n".join(lines)
 
     def show_index_progress(self, done: int, total: int) -> None:
-        """The first run builds the index; say how far it got instead of an empty list."""
-        self.show_status(f"Building the search index… {done} of {total} papers")
+        """The first run builds the index: a progress bar where the results will be."""
+        bar = self.query_one("#index-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=max(1, total), progress=done)
+        self.query_one(ResultsList).show_hits(
+            (), empty_message="Building the search index for the first time; it is kept for next time."
+        )
+        self.show_status(f"Indexing… {done} of {total} papers")
+
+    def show_index_failed(self, message: str) -> None:
+        """No index, so no search: say why where the results would be, and in the status."""
+        self.query_one("#index-progress", ProgressBar).display = False
+        self.query_one(ResultsList).show_hits((), empty_message=message)
+        self.show_status(message)
 
     def show_status(self, message: str) -> None:
         """Replace the status line (literally: messages can quote the user's files)."""
@@ -201,7 +224,7 @@ class MainScreen(PaperScreen):
             self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
 
     def show_detail(self, detail: PaperDetail | None) -> None:
-        self.query_one(DetailPane).show_detail(detail, self._app.label)
+        self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
 
     def _terms(self) -> tuple[str, ...]:
         return self.result.terms if self.result else ()
@@ -220,14 +243,25 @@ class MainScreen(PaperScreen):
         self.query_one(FacetPanel).focus()
 
     def action_back(self) -> None:
-        """Step back one level: detail -> results -> search -> clear the search."""
+        """Step back one level: detail or filters -> results -> search bar -> clear it.
+
+        Esc on an empty search bar goes to the results again (when there are any), so
+        esc never leaves the user stuck where pressing it does nothing.
+        """
         bar = self.query_one(SearchBar)
+        results = self.query_one(ResultsList)
         if self.query_one(DetailPane).has_focus_within or self.query_one(FacetPanel).has_focus:
             self.action_focus_results()
         elif not bar.has_focus:
             bar.focus()
         elif bar.value:
             bar.value = ""
+        elif results.hits:
+            self.action_focus_results()
+
+    def action_clear_filters(self) -> None:
+        """Unselect every facet value (filters typed in the query stay: they are text)."""
+        self.request = replace(self.request, limit=PAGE, **{name: frozenset() for name in REQUEST_FIELDS.values()})
 
     def action_accept_correction(self) -> None:
         """Search for the "did you mean" spelling."""

@@ -67,7 +67,7 @@ class PaperActions:
         self.refresh_marks()
 
     def _marked_papers(self) -> list[Paper]:
-        return self._app.papers_by_id(self._app.marks.ids)
+        return self._app.papers.by_id(self._app.marks.ids)
 
     def action_copy_bibliography(self) -> None:
         """Copy every marked paper, in the order marked, as one bibliography."""
@@ -87,7 +87,7 @@ class PaperActions:
 
     @work(thread=True, group="copy", exit_on_error=False, description="Exporting the bibliography")
     def _export(self, papers: list[Paper], style: str) -> None:
-        text = self._app.format(papers, style)
+        text = self._app.papers.format(papers, style)
         extension = {"bibtex": "bib", "biblatex": "bib", "csl-json": "json", "ris": "ris",
                      "markdown": "md"}.get(style, "txt")
         path = self._app.settings.data_dir / "exports" / f"marked.{extension}"

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,9 +21,15 @@ from textual.widgets.option_list import Option
 
 from index.models import Paper, Snippet
 from tui.messages import PaperChosen
-from tui.widgets.render import Labeler, clean, snippet_text
+from tui.widgets.render import Body, Labeler, clean, snippet_text
 
-__all__ = ["PaperDetail", "DetailPane", "paper_links", "detail_text"]
+__all__ = ["PaperDetail", "DetailPane", "paper_links", "detail_body"]
+
+EMPTY_HINT = Text.assemble(
+    ("No paper selected.\n\n", "bold"),
+    ("Highlight a result to read its abstract, topics and hardware with the reasons they "
+     "were given, its sources, linked versions, similar papers and its citation here.", "dim"),
+)
 
 
 @dataclass(frozen=True)
@@ -48,14 +57,24 @@ def paper_links(paper: Paper) -> list[str]:
     return links
 
 
-def detail_text(detail: PaperDetail, labeler: Labeler, match_style: str = "bold reverse") -> Text:
-    """The pane's body as one `Text`; every document string is appended literally."""
+def _grid() -> Table:
+    """Two columns, names right-aligned: a long value wraps under itself, not under its name."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", style="bold dim", no_wrap=True)
+    grid.add_column(ratio=1)
+    return grid
+
+
+def _indented(text: Text, left: int = 2) -> Padding:
+    return Padding(text, (0, 0, 0, left))
+
+
+def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold reverse") -> Group:
+    """The pane's body; every document string is appended to a `Text` literally."""
     paper = detail.paper
-    text = Text()
-    text.append(clean(paper.title), "bold")
+    title = Text(clean(paper.title), "bold")
     if paper.title_inferred:
-        text.append("  (title inferred)", "italic dim")
-    text.append("\n\n")
+        title.append("  (title inferred)", "italic dim")
     authors = ", ".join(clean(a, one_line=True) for a in paper.authors) or "authors unknown"
     if paper.authors and not paper.authors_complete:
         authors += ", et al."
@@ -69,29 +88,29 @@ def detail_text(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
         ("URL", clean(paper.url, one_line=True) if paper.url else None),
         ("Id", paper.id),
     ]
+    grid = _grid()
     for name, value in rows:
         if value:
-            text.append(f"{name:>8}  ", "bold dim")
-            text.append(value + "\n")
-    for title, facet, labels in (("Topics", "topic", paper.topics), ("Hardware", "hardware", paper.hardware)):
-        text.append(f"\n{title}\n", "bold")
+            grid.add_row(name, Text(value))
+    parts: list[RenderableType] = [title, Text(), grid]
+    for heading, facet, labels in (("Topics", "topic", paper.topics), ("Hardware", "hardware", paper.hardware)):
+        parts.append(Text(f"\n{heading}", "bold"))
         if not labels:
-            text.append("  none\n", "dim")
+            parts.append(_indented(Text("none", "dim")))
         for label in labels:
-            text.append("  " + clean(labeler(facet, label.value), one_line=True))
-            text.append("  " + clean(label.reason, one_line=True) + "\n", "dim italic")
-    text.append("\nAbstract\n", "bold")
+            parts.append(_indented(Text(clean(labeler(facet, label.value), one_line=True))))
+            parts.append(_indented(Text(clean(label.reason, one_line=True), "dim italic"), 4))
+    parts.append(Text("\nAbstract", "bold"))
     if detail.abstract.segments:
-        text.append_text(snippet_text(detail.abstract, match_style=match_style))
+        parts.append(snippet_text(detail.abstract, match_style=match_style))
     else:
-        text.append(clean(paper.abstract) or "no abstract", "" if paper.abstract else "dim")
-    text.append("\n\nSources\n", "bold")
-    for source in paper.sources:
-        text.append("  " + clean(str(source), one_line=True) + "\n")
+        parts.append(Text(clean(paper.abstract) or "no abstract", "" if paper.abstract else "dim"))
+    parts.append(Text("\nSources", "bold"))
+    parts.extend(_indented(Text(clean(str(source), one_line=True))) for source in paper.sources)
     if paper.note:
-        text.append("\nNote  ", "bold")
-        text.append(clean(paper.note) + "\n")
-    return text
+        parts.append(Text("\nNote", "bold"))
+        parts.append(_indented(Text(clean(paper.note))))
+    return Group(*parts)
 
 
 class DetailPane(VerticalScroll, can_focus=False):
@@ -100,11 +119,12 @@ class DetailPane(VerticalScroll, can_focus=False):
     detail: PaperDetail | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(id="detail-body")
-        yield Static("Linked versions and more like this", id="detail-similar-title", classes="detail-heading")
-        yield OptionList(id="detail-similar")
-        yield Static("Citation", id="detail-citation-title", classes="detail-heading")
-        yield Static(id="detail-citation")
+        yield Body(id="detail-body")
+        yield Static("Linked versions and more like this", id="detail-similar-title",
+                     classes="detail-heading detail-part")
+        yield OptionList(id="detail-similar", classes="detail-part")
+        yield Static("Citation", id="detail-citation-title", classes="detail-heading detail-part")
+        yield Body(id="detail-citation", classes="detail-part")
 
     def on_mount(self) -> None:
         self.border_title = "Paper"
@@ -116,11 +136,14 @@ class DetailPane(VerticalScroll, can_focus=False):
         body = self.query_one("#detail-body", Static)
         similar = self.query_one("#detail-similar", OptionList)
         similar.clear_options()
+        # The headings only make sense under a paper: with none, the pane says what it is for.
+        for part in self.query(".detail-part"):
+            part.display = detail is not None
         if detail is None:
-            body.update(Text("No paper selected.", style="dim"))
+            body.update(EMPTY_HINT)
             self.query_one("#detail-citation", Static).update("")
             return
-        body.update(detail_text(detail, labeler or (lambda facet, value: value)))
+        body.update(detail_body(detail, labeler or (lambda facet, value: value)))
         for tag, papers in (("linked", detail.related), ("similar", detail.similar)):
             for paper in papers:
                 prompt = Text(f"{tag:<8}", style="dim")

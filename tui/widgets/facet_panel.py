@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
@@ -18,7 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from index.models import FacetCount
 from tui.messages import FacetToggled
-from tui.widgets.render import clean, sparkline
+from tui.widgets.render import EdgeSpaces, clean, sparkline
 
 __all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
 
@@ -27,9 +28,10 @@ SECTIONS = (("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
+_TOGGLE = Style.from_meta({"toggle": True})  # as `Tree` marks its ▶ so a click on it folds
 
 
-class FacetPanel(Tree[NodeData]):
+class FacetPanel(EdgeSpaces, Tree[NodeData]):
     """Facet values as a tree; enter or a click on a value posts `FacetToggled`.
 
     Zero-count values stay listed (dimmed): selecting one is how a user widens an
@@ -49,6 +51,8 @@ class FacetPanel(Tree[NodeData]):
         self.auto_expand = False
         self.guide_depth = 2
         self._built = False
+        self._counts: dict[NodeData, FacetCount] = {}  # the value behind each node
+        self._count_width = 1  # digits of the largest count shown
 
     def process_label(self, label: str | Text) -> Text:
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
@@ -59,6 +63,7 @@ class FacetPanel(Tree[NodeData]):
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
+        self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
             if facet in ("venue", "author"):
@@ -75,11 +80,14 @@ class FacetPanel(Tree[NodeData]):
                 values = sorted(values, key=lambda v: v.value, reverse=True)
             self._add_values(section, values, expanded)
         self._built = True
+        self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
         if cursor is not None:
-            for node in self._walk():
-                if node.data == cursor:
-                    self.move_cursor(node, animate=False)
-                    break
+            # A new tree has no line numbers until it is laid out, and `move_cursor` on a
+            # node without one resets the cursor: number the lines first.
+            self._tree_lines  # noqa: B018 - the property builds the lines
+            node = next((node for node in self._walk() if node.data == cursor), None)
+            if node is not None:
+                self.cursor_line = node.line
 
     def _top(self, values: list[FacetCount]) -> list[FacetCount]:
         chosen = [v for v in values if v.selected]
@@ -94,36 +102,59 @@ class FacetPanel(Tree[NodeData]):
             if value.parent and value.parent in present:
                 children.setdefault(value.parent, []).append(value)
 
-        def add(parent: TreeNode[NodeData], value: FacetCount, depth: int) -> None:
+        def add(parent: TreeNode[NodeData], value: FacetCount) -> None:
             kids = children.get(value.value, [])
             data = (value.facet, value.value)
-            room = self._width() - self.guide_depth * depth - (2 if kids else 0)
+            self._counts[data] = value
+            # The stored label is the short form ("○ Name 12"); `render_label` fits it to
+            # the panel's width at draw time, so a resize needs no rebuild.
+            label = Text(f"{'●' if value.selected else '○'} {value.label or value.value} {value.count}")
             if kids:
                 expand = data in expanded or any(k.selected for k in kids)
-                node = parent.add(self._label(value, room), data=data, expand=expand)
+                node = parent.add(label, data=data, expand=expand)
                 for kid in kids:
-                    add(node, kid, depth + 1)
+                    add(node, kid)
             else:
-                parent.add_leaf(self._label(value, room), data=data)
+                parent.add_leaf(label, data=data)
 
         for value in values:
             if not (value.parent and value.parent in present):
-                add(section, value, 1)
+                add(section, value)
 
-    def _width(self) -> int:
-        """Room for a label; before the first layout, the stylesheet's usual width."""
-        return (self.scrollable_content_region.width or 28) - 1
+    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
+        """A value as "○ Name      12": the name cut to fit, the count right-aligned."""
+        value = self._counts.get(node.data) if node.data else None
+        if value is None:
+            return super().render_label(node, base_style, style)
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        icon = 2 if node.allow_expand else 0
+        room = self.scrollable_content_region.width - self.guide_depth * depth - icon
+        text = self._label(value, room)
+        text.stylize(style)
+        if node.allow_expand:
+            icon_text = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+            return Text.assemble((icon_text, base_style + _TOGGLE), text)
+        return text
+
+    def get_label_width(self, node: TreeNode[NodeData]) -> int:
+        """Labels fit the panel by construction: never ask for a horizontal scrollbar."""
+        return 1
 
     def _label(self, value: FacetCount, room: int) -> Text:
-        """"○ Name   12": the name cut to fit so the count stays visible at the right."""
+        """"○ Name   12": the name cut to fit, one space at least, the count at the right."""
         style = self.get_component_rich_style
-        count = f" {value.count}"
+        # Every count gets the widest count's room, so names are cut at one column too.
+        count = str(value.count).rjust(self._count_width)
         text = Text("● " if value.selected else "○ ")
         name = clean(value.label or value.value, one_line=True)
-        room = max(4, room - 2 - len(count))
+        room = max(4, room - 2 - 1 - len(count))  # the marker, one space, the count
         if cell_len(name) > room:
             name = set_cell_size(name, room - 1) + "…"
-        text.append(set_cell_size(name, room))
+        text.append(set_cell_size(name, room) + " ")
         text.append(count, style=style("facet-panel--count"))
         if value.selected:
             text.stylize(style("facet-panel--selected"))

@@ -19,7 +19,7 @@ from textual.strip import Strip
 
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
-from tui.widgets.render import Labeler, clean, meta_line, snippet_text
+from tui.widgets.render import Labeler, clean, meta_line, snippet_text, split_edge_spaces
 
 __all__ = ["ResultsList", "ROW_HEIGHT"]
 
@@ -156,9 +156,9 @@ class ResultsList(ScrollView, can_focus=True):
         line_y = y + int(self.scroll_offset.y)
         base = self.rich_style
         if not self._hits:
-            if line_y == 0 and self._empty_message:
-                style = self.get_component_rich_style("results-list--empty")
-                return self._to_strip(Text(self._empty_message, style=style), width, base)
+            lines = self._empty_lines(width)
+            if line_y < len(lines):
+                return self._to_strip(lines[line_y], width, base)
             return Strip.blank(width, base)
         index, part = divmod(line_y, ROW_HEIGHT)
         if index >= len(self._hits):
@@ -171,9 +171,17 @@ class ResultsList(ScrollView, can_focus=True):
             self._strips[key] = self._to_strip(self._row_line(self._hits[index], part), width, style)
         return self._strips[key]
 
+    def _empty_lines(self, width: int) -> list[Text]:
+        """The no-results message wrapped to the pane (it has room), one blank line around."""
+        if not self._empty_message:
+            return []
+        style = self.get_component_rich_style("results-list--empty")
+        text = Text(self._empty_message, style=style)
+        return [Text(), *(Text("  ") + line for line in text.wrap(self.app.console, max(1, width - 4)))]
+
     def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
         text.truncate(max(0, width), overflow="ellipsis")
-        strip = Strip(list(text.render(self.app.console)), text.cell_len)
+        strip = Strip(split_edge_spaces(text.render(self.app.console)), text.cell_len)
         return strip.adjust_cell_length(width, style).apply_style(style)
 
     def _row_line(self, hit: Hit, part: int) -> Text:
@@ -192,8 +200,10 @@ class ResultsList(ScrollView, can_focus=True):
             else:
                 title = Text(clean(paper.title, one_line=True), style=title_style)
             return text + title
+        # Every line starts with the same two-cell gutter (the mark's column on the title
+        # line), a segment of its own so the content after it starts at the same column.
         if part == 1:
-            return Text("  " + meta_line(paper), style=style("results-list--meta"))
+            return Text("  ") + Text(meta_line(paper), style=style("results-list--meta"))
         if part == 2:
             text = Text("  ")
             for facet, labels, chip in (

@@ -1,0 +1,56 @@
+"""The settings a user changes from inside the app (citation style, theme), kept in the config.
+
+A mixin for `PaperscopeApp`, apart from the wiring in `app.py`: picking a style or a theme
+takes effect at once and is written to the config file, unless that file has errors the
+user should fix themselves (it is never overwritten then).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from textual.theme import Theme
+
+from index.citations import STYLES, style_label
+from tui.config import Config, save_config
+from tui.screens.dialogs import StylePicker
+
+if TYPE_CHECKING:
+    from tui.app import PaperscopeApp
+
+__all__ = ["SettingsActions"]
+
+
+class SettingsActions:
+    """The style picker and the saving of style and theme choices."""
+
+    def action_pick_style(self: PaperscopeApp) -> None:
+        """Pick the citation style with a live preview; the choice is saved to the config."""
+        paper = getattr(self.screen, "current_paper", None)
+        def preview(style: str) -> str:
+            return self.papers.format([paper], style) if paper else "(highlight a paper to preview)"
+        styles = [(style, style_label(style)) for style in STYLES]
+        self.push_screen(StylePicker(styles, self.style, preview), self._style_picked)
+
+    def _style_picked(self: PaperscopeApp, style: str | None) -> None:
+        if style and style != self.style:
+            self._save_config(replace(self.config, style=style), f"Citation style: {style_label(style)}")
+            reload = getattr(self.screen, "reload_detail", None)
+            if reload is not None:
+                reload()
+
+    def _remember_theme(self: PaperscopeApp, theme: Theme) -> None:
+        """A theme picked from the palette is kept for the next session."""
+        if theme.name != self.config.theme:
+            self._save_config(replace(self.config, theme=theme.name), f"Theme: {theme.name}")
+
+    def _save_config(self: PaperscopeApp, config: Config, what: str) -> None:
+        """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
+        self.config = config
+        if self._config_writable:
+            save_config(self.settings.config_path, config)
+            self.notify(f"{what} (saved)", markup=False)
+        else:
+            self.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
+
