@@ -49,7 +49,7 @@ def test_main_screen_with_a_query(snap_compare: Any, engine: SearchEngine) -> No
 
 def test_detail_view(snap_compare: Any, engine: SearchEngine) -> None:
     assert snap_compare(
-        _app(engine), terminal_size=WIDE, run_before=_typing("micro-batching", "tab", "enter")
+        _app(engine), terminal_size=WIDE, run_before=_typing("micro-batching", "enter", "enter")
     )
 
 
@@ -63,3 +63,11 @@ def test_no_results(snap_compare: Any, engine: SearchEngine) -> None:
 
 def test_narrow_80x24(snap_compare: Any, engine: SearchEngine) -> None:
     assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("gpu"))
+
+
+def test_help_screen(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("", "f1"))
+
+
+def test_no_results_80x24(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("trainng xqzv"))
