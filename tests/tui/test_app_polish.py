@@ -232,3 +232,42 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
         release.set()
         index.engine.open_engine = real_open
     assert seen == [(47, 10)]
+
+
+async def test_the_footer_offers_the_correction_and_clear_filters_only_when_they_apply(
+    engine: SearchEngine,
+) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        footer = lambda: screen_text(app).splitlines()[-1]  # noqa: E731
+        assert "Did you mean" not in footer() and "Clear filters" not in footer()
+        await search(pilot, "trainng")
+        assert "^y Did you mean" in footer()
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert "Did you mean" not in footer()
+        panel = app.main_screen.query_one(FacetPanel)
+        panel.focus()
+        panel.cursor_line = facet_node(panel, "topic", "training").line
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "⏎ Select" in footer() and "x Clear filters" in footer()
+        await pilot.press("x")
+        await settle(pilot)
+        assert app.main_screen.result.request.topics == frozenset()
+        assert "Clear filters" not in footer()
+
+
+async def test_moving_to_the_facets_lands_on_the_first_value(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")  # search bar -> facet panel
+        panel = app.main_screen.query_one(FacetPanel)
+        assert panel.has_focus and panel.cursor_node is not None
+        first = panel.cursor_node.data
+        assert first is not None and first[0] == "topic" and first[1] is not None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main_screen.result.request.topics == frozenset({first[1]})

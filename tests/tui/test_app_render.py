@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from index.models import FacetCount, Paper, SearchRequest, SearchResult, Segment, Snippet
 from index.taxonomy import Taxonomy
-from tui.screens.facets import facet_view, status_line, typed_filters
+from tui.screens.facets import empty_message, facet_view, status_line, typed_filters
 from tui.widgets.render import short_authors, snippet_text, sparkline
 
 
@@ -102,3 +102,15 @@ def test_every_binding_has_a_unique_id_and_a_tooltip() -> None:
             assert binding.id and binding.tooltip, f"{owner.__name__}: {binding.key} lacks id/tooltip"
             seen = ids.setdefault(binding.id, (binding.key, binding.action))
             assert seen == (binding.key, binding.action), f"id {binding.id} means two things"
+
+
+def test_the_empty_message_names_the_keys_that_help() -> None:
+    request = SearchRequest(query="trainng", topics=frozenset({"gnn"}))
+    result = SearchResult(request=request, total=0, hits=(), facets={}, correction="training")
+    assert empty_message(result, "ctrl+g", "x") == (
+        "No paper matches this search.\n"
+        "Did you mean \u201ctraining\u201d? Press ctrl+g to search for it.\n"
+        "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~), or press x to clear the filters."
+    )
+    plain = SearchResult(request=SearchRequest(query="x"), total=0, hits=(), facets={})
+    assert "Did you mean" not in empty_message(plain, "ctrl+y", "x")

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from index.models import FacetCount, SearchResult
 
-__all__ = ["REQUEST_FIELDS", "typed_filters", "facet_view", "status_line"]
+__all__ = ["REQUEST_FIELDS", "typed_filters", "facet_view", "status_line", "empty_message"]
 
 REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
                   "venue": "venues", "author": "authors"}
@@ -78,3 +78,14 @@ def status_line(result: SearchResult, correction_key: str, *, timings: bool = Tr
     if result.notice:
         parts.append(result.notice)
     return " · ".join(parts)
+
+
+def empty_message(result: SearchResult, correction_key: str, clear_key: str) -> str:
+    """Why the results are empty and the keys that help; the results pane wraps it."""
+    lines = ["No paper matches this search."]
+    if result.correction:
+        lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {correction_key} to search for it.")
+    tips = "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~)"
+    if result.request.filter_count:
+        tips += f", or press {clear_key} to clear the filters"
+    return "\n".join([*lines, tips + "."])

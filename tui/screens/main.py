@@ -25,7 +25,7 @@ from tui.messages import (
     SearchFinished,
 )
 from tui.screens.base import PaperScreen
-from tui.screens.facets import REQUEST_FIELDS, facet_view, status_line, typed_filters
+from tui.screens.facets import REQUEST_FIELDS, empty_message, facet_view, status_line, typed_filters
 from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.widgets.detail_pane import DetailPane, PaperDetail
 from tui.widgets.facet_panel import FacetPanel
@@ -44,9 +44,10 @@ class MainScreen(PaperScreen):
         *PAPER_BINDINGS,
         Binding("escape", "back", "Back", show=False, id="back",
                 tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
-        Binding("ctrl+y", "accept_correction", "Did you mean", show=False, id="accept_correction",
+        # Shown in the footer only when they would do something (see `check_action`).
+        Binding("ctrl+y", "accept_correction", "Did you mean", id="accept_correction",
                 tooltip="Search for the suggested spelling"),
-        Binding("x", "clear_filters", "Clear filters", show=False, id="clear_filters",
+        Binding("x", "clear_filters", "Clear filters", id="clear_filters",
                 tooltip="Unselect every facet value"),
         Binding("f", "focus_facets", "Facets", show=False, id="focus_facets",
                 tooltip="Move to the facet panel"),
@@ -93,6 +94,14 @@ class MainScreen(PaperScreen):
 
     # -- searching --------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide (and disable) the correction and clear-filter keys when they have nothing to do."""
+        if action == "accept_correction":
+            return bool(self.result is not None and self.result.correction)
+        if action == "clear_filters":
+            return bool(self.request.filter_count)
+        return True
+
     def start_search(self) -> None:
         """Search for the current request (also called once the index is ready)."""
         if self._app.engine is None:
@@ -119,27 +128,15 @@ class MainScreen(PaperScreen):
         previous = self.result
         self.result = result
         more = previous is not None and replace(previous.request, limit=result.request.limit) == result.request
-        self.query_one(ResultsList).show_hits(
-            result.hits, keep=more, empty_message=self._empty_message(result)
-        )
+        keys = self._app.key_for("accept_correction"), self._app.key_for("clear_filters")
+        self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty_message(result, *keys))
         self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
+        self.refresh_bindings()
         # The query is the user's text: shown as a literal `Text`, never parsed as markup.
         self.query_one("#status", Static).update(
             Text(status_line(result, self._app.key_for("accept_correction"),
                              timings=self._app.show_timings))
         )
-
-    def _empty_message(self, result: SearchResult) -> str:
-        """Why the list is empty and the one key that helps; the pane wraps it."""
-        lines = ["No paper matches this search."]
-        if result.correction:
-            key = self._app.key_for("accept_correction")
-            lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {key} to search for it.")
-        tips = "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~)"
-        if result.request.filter_count:
-            tips += f", or press {self._app.key_for('clear_filters')} to clear the filters"
-        lines.append(tips + ".")
-        return "\n".join(lines)
 
     def show_index_progress(self, done: int, total: int) -> None:
         """The first run builds the index: a progress bar where the results will be."""

@@ -39,6 +39,8 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
     """
 
     BINDINGS = [
+        Binding("enter", "select_cursor", "Select", id="facets.select",
+                tooltip="Select or unselect the value (or fold the section)"),
         Binding("j", "cursor_down", "Down", show=False, id="facets.down", tooltip="Next value"),
         Binding("k", "cursor_up", "Up", show=False, id="facets.up", tooltip="Previous value"),
     ]
@@ -53,6 +55,11 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         self._built = False
         self._counts: dict[NodeData, FacetCount] = {}  # the value behind each node
         self._count_width = 1  # digits of the largest count shown
+
+    def on_focus(self) -> None:
+        """Arriving with no cursor, land on the first value: enter then selects something."""
+        if self.cursor_line < 0 and self.last_line >= 1:
+            self.cursor_line = 1
 
     def process_label(self, label: str | Text) -> Text:
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
