@@ -61,7 +61,7 @@ def _grid() -> Table:
     """Two columns, names right-aligned: a long value wraps under itself, not under its name."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", style="bold dim", no_wrap=True)
-    grid.add_column(ratio=1)
+    grid.add_column(ratio=1, overflow="fold")  # a URL or DOI is folded whole, never cut with "…"
     return grid
 
 
