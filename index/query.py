@@ -31,7 +31,16 @@ from whoosh.qparser import (
 from whoosh.reading import IndexReader
 
 from index.lexicon import TABLE_PREFIX, PrefixTable, prefix_frequencies
-from index.schema import MAX_GRAM, NGRAM_FIELDS, TEXT_FIELDS, build_schema, fold_analyzer
+from index.schema import (
+    MAX_GRAM,
+    NGRAM_FIELDS,
+    TEXT_FIELDS,
+    build_schema,
+    cached_stem,
+    fold_analyzer,
+)
+from index.snippets import fold
+from index.spelling import Lexicon
 from index.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -55,6 +64,8 @@ LETTER_CAPS = {1: 8, 2: 24}
 def prefix_cap(prefix: str) -> int | None:
     """How many completions a prefix this long may expand to (None: all of them)."""
     return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
+# Fields holding stems: a fuzzy word there is matched against the surface words.
+STEMMED = ("title", "abstract")
 # How many prefix expansions one QueryBuilder remembers (they only depend on the index).
 EXPANSION_CACHE = 512
 
@@ -80,9 +91,11 @@ class QueryBuilder:
     """
 
     def __init__(self, children: dict[str, tuple[str, ...]] | None = None,
-                 prefix_table: PrefixTable | None = None) -> None:
+                 prefix_table: PrefixTable | None = None,
+                 lexicon: Lexicon | None = None) -> None:
         self.schema = build_schema()
         self.prefix_table = prefix_table or {}
+        self.lexicon = lexicon
         self.children = children or {}
         self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
         self.parser.remove_plugin_class(OperatorsPlugin)
@@ -173,8 +186,10 @@ class QueryBuilder:
         if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
             values = self.children[q.text]
             return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
+        if isinstance(q, wq.FuzzyTerm) and q.fieldname in STEMMED and self.lexicon is not None:
+            return self._fuzzy_stemmed(q, result)
         if isinstance(q, wq.FuzzyTerm):
-            # Stemmed fields hold "schedul" for "scheduling": allow one more edit there. The
+            # Stemmed fields (an index without its word list) hold "schedul" for "scheduling": allow one more edit there. The
             # first two letters fixed: the lexicon walk shrinks ~20x.
             stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
             maxdist = max(q.maxdist, 2) if stemmed else q.maxdist
@@ -189,6 +204,23 @@ class QueryBuilder:
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))
+
+    def _fuzzy_stemmed(self, q: wq.FuzzyTerm, result: Parsed) -> wq.Query:
+        """`quantizaton~` on a stemmed field: the stems of the surface words near it.
+
+        Edit distance to the indexed stem misleads (`quantizaton` is 4 edits from
+        `quantiz`, 1 from `quantization`), so the typed word is compared with the words as
+        written (index.spelling) and the stems of those found are searched.
+        """
+        assert self.lexicon is not None
+        word = fold(str(q.text))
+        near = self.lexicon.near(word, q.maxdist, min(q.prefixlength, len(word)) or 1)
+        stems = list(dict.fromkeys(cached_stem(w) for w in near))
+        result.terms += tuple(w for w in near[:8] if w not in result.terms)
+        if not stems:
+            return wq.NullQuery
+        terms = [wq.Term(q.fieldname, s, boost=q.boost) for s in stems]
+        return terms[0] if len(terms) == 1 else wq.Or(terms)
 
     def prefix_words(self, text: str, fields: tuple[str, ...], reader: IndexReader,
                      result: Parsed) -> wq.Query:

@@ -1,4 +1,4 @@
-"""Scoring only the documents already known to match, one term at a time (BM25F).
+"""Choosing the rows to show: by relevance (BM25F, scoring only known matches) or order.
 
 The match set is computed from cached masks before ranking, so Whoosh's matchers would
 redo the boolean work (leapfrogging `skip_to` over every posting of every word) just to
@@ -9,6 +9,7 @@ Whoosh uses, so a document's score is the sum Whoosh would give it for an AND/OR
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -17,7 +18,9 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
-from index.masks import member_test
+from index.masks import AllowedDocs, FacetMasks, bits, member_test
+from index.models import SearchRequest
+from index.query import Parsed, ranking_query
 from index.schema import TEXT_FIELDS
 
 # Whoosh's BM25F defaults.
@@ -25,6 +28,18 @@ B = 0.75
 K1 = 1.2
 
 ScoredTerm = tuple[str, object, float]  # field, term text, query boost
+# Match sets up to this size are ranked term at a time (`score`); larger ones by Whoosh's
+# block-max top-k, which wins when a few common words match most papers.
+TERM_AT_A_TIME_LIMIT = 30_000
+# Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
+_UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
+
+
+def _walk(q: wq.Query) -> Iterator[wq.Query]:
+    yield q
+    if not q.is_leaf():
+        for child in q.children():
+            yield from _walk(child)
 
 
 def scored_terms(q: wq.Query) -> list[ScoredTerm]:
@@ -94,3 +109,60 @@ def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
                         fl = length(docnum, fieldname, 1)
                         scores[g] += boost * bm25(idf, weight, fl, avgfl, B, K1)
     return scores
+
+
+def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: SearchRequest,
+             final: int, filtered: bool) -> list[tuple[float, int]]:
+    """The (score, docnum) pairs of the rows to show, best first."""
+    limit = max(0, request.limit)
+    if not final or limit == 0:
+        return []
+    if parsed.query is None or request.sort != "relevance":
+        order = masks.order_title if request.sort == "title" else masks.order_year
+        return in_order(masks, order, final, limit)
+    scoring = ranking_query(parsed.query)
+    if scoring is None:
+        return in_order(masks, masks.order_year, final, limit)
+    count = final.bit_count()
+    if count <= TERM_AT_A_TIME_LIMIT:
+        terms = scored_terms(scoring)
+        if not terms:
+            return in_order(masks, masks.order_year, final, limit)
+        scores = score(searcher, terms, final, masks.size)
+        year_of = masks.year_of
+        top = heapq.nsmallest(limit, scores.items(),
+                              key=lambda item: (-item[1], -year_of[item[0]], item[0]))
+        return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
+    big = count > 4 * limit
+    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
+        len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
+    allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
+    results = searcher.search(scoring, limit=limit if big and not unions else None,
+                              filter=allow)
+    year_of = masks.year_of
+    top = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
+    return _fill(masks, [(float(score), docnum) for score, docnum in top[:limit]], final,
+                      limit)
+
+def _fill(masks: FacetMasks, out: list[tuple[float, int]], final: int,
+          limit: int) -> list[tuple[float, int]]:
+    """Tops up scored rows with unscored matches (a prefix's expansions), newest first."""
+    if len(out) < limit:
+        seen = {docnum for _, docnum in out}
+        rest = in_order(masks, masks.order_year, final, limit + len(seen))
+        out += [(0.0, d) for _, d in rest if d not in seen][: limit - len(out)]
+    return out
+
+def in_order(masks: FacetMasks, order: list[int], final: int, limit: int) -> list[tuple[float, int]]:
+    """The first `limit` documents of `order` that are in `final`."""
+    if final.bit_count() * 20 < len(order):
+        wanted = set(bits(final))
+        return [(0.0, d) for d in order if d in wanted][:limit]
+    test = member_test(final, masks.size)
+    out: list[tuple[float, int]] = []
+    for docnum in order:
+        if test[docnum >> 3] >> (docnum & 7) & 1:
+            out.append((0.0, docnum))
+            if len(out) == limit:
+                break
+    return out

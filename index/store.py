@@ -21,7 +21,6 @@ import json
 import logging
 import os
 import shutil
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -31,13 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.index import Index, LockError
+from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.lexicon import write_table
+from index.build import Progress, build_into, update_in_place
 from index.models import Library, Paper
-from index.query import PREFIX_CAP
-from index.schema import SCHEMA_VERSION, build_schema, document, paper_digest
+from index.schema import SCHEMA_VERSION, build_schema
 
 try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
     import fcntl
@@ -46,13 +44,8 @@ except ImportError:  # pragma: no cover - Windows
 
 log = logging.getLogger("paperscope.index")
 
-Progress = Callable[[int, int], None]
 # Libraries at least this large get changed files re-indexed in place instead of rebuilt.
 INCREMENTAL_MIN_PAPERS = 2000
-# ...as long as no more than this share of the papers changed.
-INCREMENTAL_MAX_SHARE = 0.25
-# Builds this large use two writer processes (when it is safe to fork).
-PARALLEL_MIN_PAPERS = 3000
 
 
 class IndexUnavailable(RuntimeError):
@@ -168,32 +161,6 @@ def _open_checked(path: Path, expected_docs: int | None) -> Index | None:
         return None
 
 
-def _can_fork() -> bool:
-    """Whoosh's multi-process writer forks; forking a threaded process can deadlock."""
-    return threading.active_count() == 1 and hasattr(os, "fork")
-
-
-def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) -> None:
-    total = len(papers)
-    parallel = total >= PARALLEL_MIN_PAPERS and (os.cpu_count() or 1) > 1 and _can_fork()
-    options: dict[str, Any] = {"limitmb": 256}
-    if parallel:  # each worker holds its own pool: keep the pair near the same memory
-        options.update(procs=2, multisegment=True, limitmb=128)
-    writer = ix.writer(**options)
-    try:
-        step = max(1, total // 100)
-        for done, paper in enumerate(papers, 1):
-            writer.add_document(**document(paper))
-            if progress is not None and done % step == 0 and done < total:
-                progress(done, total)  # never "complete" before the commit: it takes a while
-        writer.commit()
-        if progress is not None:
-            progress(total, total)
-    except BaseException:
-        writer.cancel()
-        raise
-
-
 def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
                 progress: Progress | None) -> Path:
     """Builds into a fresh folder and publishes it; returns the new generation's path."""
@@ -202,15 +169,7 @@ def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
     token = uuid.uuid4().hex[:12]
     build = folder / f"build-{token}"
     build.mkdir()
-    ix = whoosh_index.create_in(str(build), build_schema())
-    try:
-        _write_all(ix, library.papers, progress)
-    finally:
-        ix.close()
-    ix = whoosh_index.open_dir(str(build))
-    with ix.reader() as reader:
-        write_table(build, reader, PREFIX_CAP)
-    ix.close()
+    build_into(build, library.papers, progress)
     final = folder / f"gen-{token}"
     os.replace(build, final)
     _publish(folder, final.name, manifest)
@@ -229,60 +188,6 @@ def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
 def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
     before, after = old.get("files", {}), new.get("files", {})
     return {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
-
-
-def _incremental(ix: Index, library: Library, changed: set[str],
-                 progress: Progress | None) -> int | None:
-    """Re-indexes the changed papers of the changed files in place.
-
-    Only papers whose content digest differs from the indexed one are rewritten (a file of
-    10,000 papers with 100 edited costs 100 documents). Returns None when a fresh build is
-    the better deal (too much changed) or Whoosh's writer lock is taken.
-    """
-    # Sources may name a file as the user did or by its bare name (the bundled corpus).
-    names = changed | {os.path.basename(name) for name in changed}
-    touched = [p for p in library.papers
-               if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
-    wanted = {paper.id for paper in library.papers}
-    try:
-        writer = ix.writer(limitmb=128)
-    except LockError:  # someone else's writer: build a fresh copy instead of waiting
-        return None
-    try:
-        reader = writer.reader()
-        ids = reader.column_reader("id")
-        digests = reader.column_reader("digest")
-        indexed: dict[str, tuple[int, bytes]] = {}
-        doomed: set[int] = set()
-        for docnum in reader.all_doc_ids():
-            paper_id = ids[docnum]
-            if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
-                doomed.add(docnum)
-            else:
-                indexed[paper_id] = (docnum, digests[docnum])
-        papers = []
-        for paper in touched:
-            old = indexed.get(paper.id)
-            if old is None or old[1] != paper_digest(paper):
-                papers.append(paper)
-                if old is not None:
-                    doomed.add(old[0])
-        missing = wanted.difference(indexed).difference(p.id for p in papers)
-        papers += [p for p in library.papers if p.id in missing]
-        if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
-            writer.cancel()
-            return None
-        for docnum in doomed:
-            writer.delete_document(docnum)
-        for done, paper in enumerate(papers, 1):
-            writer.add_document(**document(paper))
-            if progress is not None:
-                progress(done, len(papers))
-        writer.commit()
-    except BaseException:
-        writer.cancel()
-        raise
-    return len(papers)
 
 
 def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: bool = False,
@@ -342,7 +247,8 @@ def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: 
             and old.get("content") is None and manifest["content"] is None):
         ix = _open_checked(path, old.get("papers"))
         if ix is not None:
-            count = _incremental(ix, library, _changed_files(old, manifest), progress)
+            count = update_in_place(ix, path, library, _changed_files(old, manifest),
+                                    progress)
             # The short-prefix table is kept: a few changed papers barely move the most
             # frequent completions, and rewriting it would cost more than the update.
             if count is not None and ix.doc_count() == manifest["papers"]:

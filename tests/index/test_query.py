@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from whoosh import query as wq
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import IndexReader
 
 from index.query import QueryBuilder, positive_words, ranking_query
@@ -14,8 +15,10 @@ from index.schema import build_schema
 
 
 @pytest.fixture()
-def reader() -> Iterator[IndexReader]:
-    ix = RamStorage().create_index(build_schema())
+def reader(tmp_path: Path) -> Iterator[IndexReader]:
+    # Not RamStorage: its writer keeps temp files in the fixed /tmp/MAIN.tmp, which two
+    # test runs at once (3.10 and 3.13 in parallel) delete from under each other.
+    ix = FileStorage(str(tmp_path)).create_index(build_schema())
     with ix.writer() as writer:
         for word in ("cache", "cached", "caching", "cabbage", "dynamic"):
             writer.add_document(id=word, title=word, abstract=f"{word} systems")

@@ -194,13 +194,14 @@ def test_prefix_table_equals_on_demand_expansion(engine: SearchEngine) -> None:
             assert table.partial == scan.partial
 
 
-def test_block_posting_reader_equals_whooshs_matcher(library: Library) -> None:
-    from whoosh.filedb.filestore import RamStorage
+def test_block_posting_reader_equals_whooshs_matcher(library: Library, tmp_path: Path) -> None:
+    from whoosh.filedb.filestore import FileStorage
 
     from index.masks import posting_ids
     from index.schema import build_schema, document
 
-    ix = RamStorage().create_index(build_schema())
+    # A folder of its own: RamStorage's writer shares /tmp/MAIN.tmp with every other run.
+    ix = FileStorage(str(tmp_path)).create_index(build_schema())
     for chunk in (library.papers[:150], library.papers[150:]):  # two segments
         with ix.writer() as writer:
             for paper in chunk:

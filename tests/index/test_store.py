@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from index import store
+from index import build, store
 from index.engine import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.store import IndexUnavailable, library_dir, open_index
@@ -75,11 +75,11 @@ def test_a_killed_build_leaves_the_old_index_served(tmp_path: Path,
     def crash(paper: Paper) -> dict[str, object]:
         raise KeyboardInterrupt  # the process dies half-way through the build
 
-    real = store.document
-    monkeypatch.setattr(store, "document", crash)
+    real = build.document
+    monkeypatch.setattr(build, "document", crash)
     with pytest.raises(KeyboardInterrupt):
         open_index(new, TAXONOMY, tmp_path)
-    monkeypatch.setattr(store, "document", real)
+    monkeypatch.setattr(build, "document", real)
     assert list(library_dir(tmp_path, new).glob("build-*"))  # the half-built leftovers
     engine = open_engine(old, TAXONOMY, tmp_path)
     assert engine.opened.action == "up to date"
@@ -107,7 +107,7 @@ def test_a_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
 def test_changed_files_are_reindexed_in_place(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(store, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
     cache = tmp_path / "cache"
     library = file_library(tmp_path)
     open_engine(library, TAXONOMY, cache).close()
