@@ -32,82 +32,70 @@ def _read_strings(path: Path) -> tuple[list[str], str | None]:
     return data, None
 
 
-class QueryHistory:
-    """Past queries, oldest first, without repeats, browsed with up and down in the search bar.
+class _StoredStrings:
+    """A list of strings mirrored to a JSON file after every change.
 
     Args:
-        path: the JSON file; `None` keeps the history in memory only.
+        path: the JSON file; `None` keeps the list in memory only.
     """
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.warning: str | None = None
-        self._entries: list[str] = []
+        self._items: list[str] = []
         if path is not None:
-            self._entries, self.warning = _read_strings(path)
+            self._items, self.warning = _read_strings(path)
         self._writable = self.warning is None
+
+    def _save(self) -> None:
+        # A damaged file is the user's to inspect: never overwrite it silently.
+        if self.path is not None and self._writable:
+            write_text_atomic(self.path, json.dumps(self._items, ensure_ascii=False, indent=1))
+
+
+class QueryHistory(_StoredStrings):
+    """Past queries, oldest first, without repeats, browsed with up and down in the search bar."""
 
     @property
     def entries(self) -> tuple[str, ...]:
-        return tuple(self._entries)
+        return tuple(self._items)
 
     def add(self, query: str) -> None:
         """Remember a finished query; a repeat moves to the end instead of doubling."""
         query = query.strip()
         if not query:
             return
-        if query in self._entries:
-            self._entries.remove(query)
-        self._entries.append(query)
-        del self._entries[:-HISTORY_LIMIT]
+        if query in self._items:
+            self._items.remove(query)
+        self._items.append(query)
+        del self._items[:-HISTORY_LIMIT]
         self._save()
 
-    def _save(self) -> None:
-        # A damaged file is the user's to inspect: never overwrite it silently.
-        if self.path is not None and self._writable:
-            write_text_atomic(self.path, json.dumps(self._entries, ensure_ascii=False, indent=1))
 
-
-class Marks:
-    """The ids of the papers the user marked, in the order they were marked.
-
-    Args:
-        path: the JSON file; `None` keeps the marks in memory only.
-    """
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.warning: str | None = None
-        self._ids: list[str] = []
-        if path is not None:
-            self._ids, self.warning = _read_strings(path)
-        self._writable = self.warning is None
+class Marks(_StoredStrings):
+    """The ids of the papers the user marked, in the order they were marked."""
 
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(self._ids)
+        return tuple(self._items)
 
     def __contains__(self, paper_id: object) -> bool:
-        return paper_id in self._ids
+        return paper_id in self._items
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._items)
 
     def toggle(self, paper_id: str) -> bool:
         """Mark or unmark one paper; returns True when it is now marked."""
-        if paper_id in self._ids:
-            self._ids.remove(paper_id)
+        if paper_id in self._items:
+            self._items.remove(paper_id)
             marked = False
         else:
-            self._ids.append(paper_id)
+            self._items.append(paper_id)
             marked = True
         self._save()
         return marked
 
     def clear(self) -> None:
-        self._ids.clear()
+        self._items.clear()
         self._save()
-
-    def _save(self) -> None:
-        if self.path is not None and self._writable:
-            write_text_atomic(self.path, json.dumps(self._ids, ensure_ascii=False, indent=1))
