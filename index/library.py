@@ -12,9 +12,10 @@ from pathlib import Path
 
 from index.bundled import bundled_corpus_files, bundled_metadata
 from index.dedupe import dedupe, merge_group
-from index.facets import tag_papers
+from index.facets import tag_paper, tag_papers
 from index.ids import IdAllocator, paper_slug, slugify, title_words
-from index.loaders import discover, load_file
+from index.library_cache import Identity, LibraryCache, Tags, identity, tag_digest
+from index.loaders import FileResult, discover, load_file
 from index.loaders.files import SIDECAR_SUFFIX
 from index.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
@@ -101,12 +102,17 @@ def _assign_ids(papers: list[Paper], pinned: list[bool], warnings: list[LoadWarn
     return [replace(paper, id=new_id) for paper, new_id in zip(papers, ids)]  # type: ignore[arg-type]
 
 
-def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy) -> Library:
+def load_library(
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, *, cache_dir: Path | None = None
+) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
     Args:
         paths: files and folders the user named, or None for the bundled corpus.
         taxonomy: the facet vocabulary the tagger uses.
+        cache_dir: where to keep parsed files, labels and the finished library between
+            runs (see `index.library_cache`); None loads everything afresh. The result
+            is the same either way.
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
@@ -114,15 +120,27 @@ def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
         files = input_files(None)
+        inputs = None
     else:
         files, found_warnings = discover(paths)
         warnings.extend(found_warnings)
+        inputs = [str(Path(path).expanduser().absolute()) for path in paths]
+    shown = [file.name if paths is None else str(file) for file in files]
+    cache = identities = key = None
+    if cache_dir is not None:
+        cache = LibraryCache(cache_dir, taxonomy.fingerprint)
+        identities = [identity(file) for file in files]
+        key = (tuple(zip(shown, identities)), tuple(warnings))
+        if None not in identities:
+            cached = cache.read_library(inputs, key)
+            if cached is not None:
+                return cached
+
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
-    for file in files:
-        shown = file.name if paths is None else str(file)
-        result = load_file(file, shown)
+    for n, file in enumerate(files):
+        result = _load_file(file, shown[n], cache, identities[n] if identities else None)
         warnings.extend(result.warnings)
         resolved = file.resolve()
         for paper in result.papers:
@@ -131,16 +149,45 @@ def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy) -> Library:
                     origin[(resolved, source.paragraph)] = len(papers)
             papers.append(paper)
         records.extend((record, resolved) for record in result.sidecar)
+        del result
 
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
     merged, links, pinned = dedupe(papers, pinned)
+    del papers, origin
     merged = _assign_ids(merged, pinned, warnings)
     merged = _link(merged, links)
-    return Library(
-        papers=tag_papers(merged, taxonomy),
-        warnings=tuple(warnings),
-        files=tuple(str(file.resolve()) for file in files),
-    )
+    if cache is None:
+        tagged = tag_papers(merged, taxonomy)
+    else:
+        digests = [tag_digest(paper) for paper in merged]
+        known = cache.previous_tags(inputs)
+        tagged = tuple(_retag(paper, known.get(digest), taxonomy)
+                       for paper, digest in zip(merged, digests))
+        del known
+    library = Library(papers=tagged, warnings=tuple(warnings),
+                      files=tuple(str(file.resolve()) for file in files))
+    if cache is not None and identities is not None and None not in identities:
+        cache.write_library(inputs, key, library, digests)
+    return library
+
+
+def _load_file(file: Path, shown: str, cache: LibraryCache | None,
+               file_identity: Identity | None) -> FileResult:
+    """One file's parse result, from the cache when this exact version was parsed before."""
+    if cache is None or file_identity is None:
+        return load_file(file, shown)
+    result = cache.read_file(file_identity, shown)
+    if not isinstance(result, FileResult):
+        result = load_file(file, shown)
+        cache.write_file(file_identity, shown, result)
+    return result
+
+
+def _retag(paper: Paper, known: Tags | None, taxonomy: Taxonomy) -> Paper:
+    """The labels the same text got last time (tagging is deterministic), else tag it."""
+    if known is None:
+        return tag_paper(paper, taxonomy)
+    return replace(paper, topics=known[0], hardware=known[1])
 
 
 def _link(papers: list[Paper], links: list[tuple[int, int]]) -> list[Paper]:

@@ -51,7 +51,10 @@ class CliContext:
 
     @cached_property
     def library(self) -> Library:
-        library = load_library(self.corpus, self.taxonomy)
+        # Parsed files, labels and the finished library are cached, so a warm start of a
+        # 100k-paper library reads one file; its warnings are cached and printed too.
+        library = load_library(self.corpus, self.taxonomy,
+                               cache_dir=paths.cache_dir() / "library")
         for warning in library.warnings:
             self.warn(str(warning))
         if not library.papers:

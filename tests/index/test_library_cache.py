@@ -1,0 +1,183 @@
+"""The library cache: a warm load equals a fresh one, and only what changed is redone."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import index.library as library_module
+from index.library import load_library
+from index.library_cache import LibraryCache
+from index.taxonomy import load_taxonomy
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "library"
+TAXONOMY = load_taxonomy()
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    """A folder of every format, plus a malformed file so there are warnings to keep."""
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    for name in ("arxiv.jsonl", "csl.json", "refs.bib", "notes.txt", "notes.meta.json",
+                 "messy.txt", "malformed.json"):
+        shutil.copy(FIXTURES / name, folder / name)
+    return folder
+
+
+class Calls:
+    """Counts the parser and tagger calls `load_library` makes."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.files: list[str] = []
+        self.tagged = 0
+        load_file, tag_paper = library_module.load_file, library_module.tag_paper
+
+        def counting_load(path: Path, shown: str):  # type: ignore[no-untyped-def]
+            self.files.append(Path(path).name)
+            return load_file(path, shown)
+
+        def counting_tag(paper, taxonomy):  # type: ignore[no-untyped-def]
+            self.tagged += 1
+            return tag_paper(paper, taxonomy)
+
+        monkeypatch.setattr(library_module, "load_file", counting_load)
+        monkeypatch.setattr(library_module, "tag_paper", counting_tag)
+        monkeypatch.setattr(library_module, "tag_papers",
+                            lambda papers, taxonomy: tuple(counting_tag(p, taxonomy)
+                                                           for p in papers))
+
+    def reset(self) -> None:
+        self.files, self.tagged = [], 0
+
+
+def test_warm_load_equals_fresh_and_parses_nothing(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh = load_library([corpus], TAXONOMY)
+    assert fresh.warnings, "the malformed file should warn"
+    calls = Calls(monkeypatch)
+    cache = tmp_path / "cache"
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == fresh
+    assert calls.files and calls.tagged == len(fresh.papers)
+    calls.reset()
+    warm = load_library([corpus], TAXONOMY, cache_dir=cache)
+    assert warm == fresh  # papers, labels, warnings and files
+    assert (calls.files, calls.tagged) == ([], 0)
+
+
+def test_bundled_corpus_through_the_cache(tmp_path: Path) -> None:
+    fresh = load_library(None, TAXONOMY)
+    assert load_library(None, TAXONOMY, cache_dir=tmp_path) == fresh
+    assert load_library(None, TAXONOMY, cache_dir=tmp_path) == fresh
+    assert len(fresh.papers) == 47
+
+
+def test_one_changed_file_is_the_only_one_parsed_and_retagged(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    load_library([corpus], TAXONOMY, cache_dir=cache)
+    changed = corpus / "arxiv.jsonl"
+    lines = changed.read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace('"abstract": "', '"abstract": "Quantized KV cache on A100 GPUs. ', 1)
+    changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    calls = Calls(monkeypatch)
+    updated = load_library([corpus], TAXONOMY, cache_dir=cache)
+    assert calls.files == ["arxiv.jsonl"]
+    assert calls.tagged == 1  # only the paper whose text changed
+    assert updated == load_library([corpus], TAXONOMY)
+    assert any("Quantized KV cache" in p.abstract for p in updated.papers)
+
+
+def test_a_new_file_and_a_removed_file_are_seen(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    load_library([corpus], TAXONOMY, cache_dir=cache)
+    (corpus / "csl.json").unlink()
+    shutil.copy(FIXTURES / "folder" / "a.txt", corpus / "extra.txt")
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == load_library([corpus], TAXONOMY)
+
+
+def test_same_size_and_new_mtime_is_a_change(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    load_library([corpus], TAXONOMY, cache_dir=cache)
+    target = corpus / "notes.txt"
+    text = target.read_text(encoding="utf-8")
+    swapped = text.replace("a", "e", 1)
+    assert len(swapped) == len(text)
+    target.write_text(swapped, encoding="utf-8")
+    stat = target.stat()
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == load_library([corpus], TAXONOMY)
+
+
+def test_another_taxonomy_relabels(corpus: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    load_library([corpus], TAXONOMY, cache_dir=cache)
+    extra = tmp_path / "mine.toml"
+    extra.write_text('[topic.looms]\nlabel = "Looms"\ndescription = "Weaving."\n'
+                     'signals = ["retrieval"]\n', encoding="utf-8")
+    other = load_taxonomy([extra])
+    assert other.fingerprint != TAXONOMY.fingerprint
+    assert load_library([corpus], other, cache_dir=cache) == load_library([corpus], other)
+
+
+def test_how_the_user_named_the_folder_shows_in_sources(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    absolute = load_library([corpus], TAXONOMY, cache_dir=cache)
+    monkeypatch.chdir(corpus.parent)
+    relative = load_library([Path("corpus")], TAXONOMY, cache_dir=cache)
+    assert relative == load_library([Path("corpus")], TAXONOMY)
+    assert relative.papers[0].sources[0].path.startswith("corpus")
+    assert absolute.papers[0].sources[0].path.startswith(str(corpus))
+
+
+@pytest.mark.parametrize("damage", [b"", b"garbage", b"\x80\x05\x95 truncated pickle"])
+def test_a_damaged_cache_is_ignored_and_rewritten(
+    corpus: Path, tmp_path: Path, damage: bytes
+) -> None:
+    cache = tmp_path / "cache"
+    fresh = load_library([corpus], TAXONOMY, cache_dir=cache)
+    stored = sorted(cache.rglob("*.pkl"))
+    assert stored
+    for path in stored:
+        path.write_bytes(damage)
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == fresh
+    assert all(path.stat().st_size > len(damage) for path in stored)  # rebuilt
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == fresh
+
+
+def test_an_unusable_cache_folder_is_not_an_error(corpus: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    fresh = load_library([corpus], TAXONOMY)
+    assert load_library([corpus], TAXONOMY, cache_dir=blocker / "cache") == fresh
+
+
+def test_new_loader_code_never_reads_old_entries(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    fresh = load_library([corpus], TAXONOMY, cache_dir=cache)
+    monkeypatch.setattr("index.library_cache.code_fingerprint", lambda: "other code")
+    calls = Calls(monkeypatch)
+    assert load_library([corpus], TAXONOMY, cache_dir=cache) == fresh
+    assert sorted(calls.files) == sorted(p.name for p in corpus.iterdir())
+    assert calls.tagged == len(fresh.papers)
+
+
+def test_header_mismatch_is_a_miss(tmp_path: Path) -> None:
+    fresh = load_library(None, TAXONOMY)
+    writer = LibraryCache(tmp_path, TAXONOMY.fingerprint)
+    writer.write_library(None, "key", fresh, [b""] * len(fresh.papers))
+    assert writer.read_library(None, "key") == fresh
+    assert writer.read_library(None, "other key") is None
+    assert LibraryCache(tmp_path, "another taxonomy").read_library(None, "key") is None
+    assert LibraryCache(tmp_path, "another taxonomy").previous_tags(None) == {}
+    assert dataclasses.is_dataclass(writer.read_library(None, "key"))
