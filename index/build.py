@@ -17,9 +17,10 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.index import Index, LockError
 
-from index.lexicon import write_table
+from index.letters import short_prefixes, write_letters
+from index.lexicon import read_table, write_table
 from index.models import Library, Paper
-from index.query import PREFIX_CAP
+from index.query import PREFIX_CAP, QueryBuilder
 from index.schema import build_schema, document, paper_digest
 from index.spelling import add_words, count_words, write_words
 
@@ -50,6 +51,15 @@ def build_into(path: Path, papers: Sequence[Paper], progress: Progress | None) -
     ix = whoosh_index.open_dir(str(path))
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
+        table = read_table(path) or {}
+        # Parsed exactly as the engine will parse the first keystrokes (same table).
+        builder = QueryBuilder(None, table)
+        nodes = {}
+        for prefix in short_prefixes(table, reader.doc_count_all()):
+            node = builder.parse(prefix, reader, as_you_type=True).query
+            if node is not None:
+                nodes[prefix] = node
+        write_letters(path, reader, nodes)
     ix.close()
 
 

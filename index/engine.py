@@ -24,6 +24,7 @@ from whoosh import query as wq
 from whoosh.searching import Searcher
 
 from index.counting import facet_counts, selection_masks
+from index.letters import read_letters
 from index.lexicon import read_table
 from index.masks import FacetMasks, Lru, bits, mask_of, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
@@ -84,6 +85,7 @@ class SearchEngine:
         self._match_masks = Lru(MASK_CACHE)
         with self._searcher() as searcher:
             self.masks = FacetMasks(searcher.reader())
+            self._letters = read_letters(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
 
     # -- searchers -------------------------------------------------------------------------
@@ -164,10 +166,13 @@ class SearchEngine:
         text rather than by reading its completions' long posting lists.
         """
         key = repr(q)
+        live = self.masks.live
+        stored = self._letters.get(key)  # a one- or two-letter prefix (index.letters)
+        if stored is not None:
+            return stored & live
         cached = self._match_masks.fetch(key)
         if cached is not None:
             return cached
-        live = self.masks.live
         prefixes = prefixes or {}
         if isinstance(q, wq.And):
             typed = [c for c in q.subqueries if repr(c) in prefixes]

@@ -264,3 +264,34 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(
     result = engine.search(SearchRequest(text, as_you_type=True, limit=1000))
     assert {h.paper.id for h in result.hits} == expected and result.total == len(expected)
     fresh(engine)
+
+
+def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
+    from index.letters import short_prefixes
+
+    assert engine._letters  # the build stored them beside the index
+    prefixes = short_prefixes(engine._builder.prefix_table, engine.masks.size)
+    requests = [SearchRequest(p, as_you_type=True, topics=topics)
+                for p in prefixes + ["model t", "cache c"]
+                for topics in (frozenset(), frozenset({"training"}))]
+    fast = [signature(fresh(engine).search(r)) for r in requests]
+    stored, engine._letters = engine._letters, {}
+    try:
+        slow = [signature(fresh(engine).search(r)) for r in requests]
+    finally:
+        engine._letters = stored
+    assert fast == slow
+
+
+def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine,
+                                                    tmp_path: Path) -> None:
+    import json
+
+    from index.letters import LETTERS_FILE, read_letters
+
+    with engine._searcher() as searcher:
+        assert read_letters(engine.opened.path, searcher.reader())
+        data = json.loads((engine.opened.path / LETTERS_FILE).read_text())
+        data["segments"] = ["another"]
+        (tmp_path / LETTERS_FILE).write_text(json.dumps(data))
+        assert read_letters(tmp_path, searcher.reader()) == {}

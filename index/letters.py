@@ -1,0 +1,102 @@
+"""Match sets of the shortest typed prefixes, computed once per build.
+
+The first keystroke of every search is a one-letter prefix, and it matches nearly every
+paper: its match set is the union of the longest posting lists in the index (its edge
+n-gram and its most frequent abstract completions), ~65% of a 0.4 s request at 100,000
+papers. That set depends only on the index, so the build computes it for every letter
+(and for the two-letter prefixes whose completions are the commonest words) and stores
+the bitmasks beside the index; the engine then answers those prefixes' match sets with
+a lookup. The file names the segments it was computed from: after an in-place update
+the segments change and the engine ignores it (computing as usual) until the next build.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+from whoosh import query as wq
+from whoosh.reading import IndexReader
+
+from index.atomic import write_text_atomic
+from index.lexicon import PrefixTable
+from index.masks import mask_of, posting_ids
+
+LETTERS_FILE = "letters.json"
+# Two-letter prefixes get a stored mask when their commonest completion is in at least
+# this share of the papers (their match sets are the large, slow ones); at most this many.
+TWO_LETTER_SHARE = 0.2
+TWO_LETTER_MAX = 40
+
+
+def segments_key(reader: IndexReader) -> list[str]:
+    """Identifies the exact documents and numbering the masks were computed for."""
+    return sorted(str(leaf._segment.segment_id())  # type: ignore[attr-defined]
+                  for leaf, _ in reader.leaf_readers())
+
+
+def short_prefixes(table: PrefixTable, size: int) -> list[str]:
+    """Every letter and digit, plus the two-letter prefixes of the commonest words."""
+    twos = []
+    for prefix, completions in table.get("abstract", {}).items():
+        top = completions[0][1] if completions and completions[0][0] else 0
+        if len(prefix) == 2 and isinstance(top, int) and top >= TWO_LETTER_SHARE * size:
+            twos.append((-top, prefix))
+    return list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][
+        :TWO_LETTER_MAX]
+
+
+def _term_leaves(q: wq.Query) -> Iterator[wq.Term] | None:
+    """The terms of a pure union (Or / ConstantScore / Term), or None for anything else."""
+    terms: list[wq.Term] = []
+    stack = [q]
+    while stack:
+        node = stack.pop()
+        if type(node) is wq.Term:
+            terms.append(node)
+        elif isinstance(node, wq.ConstantScoreQuery):
+            stack.append(node.child)
+        elif isinstance(node, wq.Or):
+            stack.extend(node.subqueries)
+        else:
+            return None
+    return iter(terms)
+
+
+def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
+    """The documents matching a pure union of terms (deleted ones included)."""
+    terms = _term_leaves(q)
+    if terms is None:
+        return None
+    size = reader.doc_count_all()
+    mask = 0
+    for term in terms:
+        mask |= mask_of(posting_ids(reader, term.fieldname, term.text), size)
+    return mask
+
+
+def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query]) -> None:
+    """Stores the masks of `nodes` (the parsed query of each short prefix, by its repr)."""
+    masks = {}
+    for node in nodes.values():
+        mask = union_mask(reader, node)
+        if mask is not None:
+            data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+            masks[repr(node)] = base64.b64encode(data).decode("ascii")
+    write_text_atomic(Path(folder) / LETTERS_FILE,
+                      json.dumps({"segments": segments_key(reader), "masks": masks}))
+
+
+def read_letters(folder: Path, reader: IndexReader) -> dict[str, int]:
+    """The stored masks by node repr, or {} when missing or computed for other segments."""
+    try:
+        data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
+        if data.get("segments") != segments_key(reader):
+            return {}
+        return {key: int.from_bytes(base64.b64decode(value), "little")
+                for key, value in data["masks"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
