@@ -20,7 +20,7 @@ from whoosh.searching import Searcher
 
 from index.masks import AllowedDocs, FacetMasks, bits, member_test
 from index.models import SearchRequest
-from index.query import Parsed, ranking_query
+from index.query import Parsed
 from index.schema import TEXT_FIELDS
 
 # Whoosh's BM25F defaults.
@@ -109,6 +109,43 @@ def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
                         fl = length(docnum, fieldname, 1)
                         scores[g] += boost * bm25(idf, weight, fl, avgfl, B, K1)
     return scores
+
+
+def _split_prefix(q: wq.Query) -> list[wq.Query] | None:
+    """For a node built by `QueryBuilder._prefix`: its scored whole-word terms, else None."""
+    if isinstance(q, wq.ConstantScoreQuery):
+        return []
+    if isinstance(q, wq.Or) and q.subqueries and isinstance(q.subqueries[-1],
+                                                            wq.ConstantScoreQuery):
+        return list(q.subqueries[:-1])
+    return None
+
+
+def ranking_query(q: wq.Query) -> wq.Query | None:
+    """The query to score the (already known) matches with; None when nothing scores.
+
+    A prefix's expansion only filters (its match set is in the mask already), so it is
+    dropped here: the typed word ranks by the whole words it may already be, as an
+    optional boost, and the rest of the query ranks as usual. Whoosh then scores a few
+    plain terms instead of a union of a prefix's expansions over every match.
+    """
+    words = _split_prefix(q)
+    if words is not None:
+        return wq.Or(words) if words else None
+    if isinstance(q, wq.And):
+        required: list[wq.Query] = []
+        optional: list[wq.Query] = []
+        for child in q.subqueries:
+            words = _split_prefix(child)
+            if words is None:
+                required.append(child)
+            else:
+                optional += words
+        if not required:
+            return wq.Or(optional) if optional else None
+        base = required[0] if len(required) == 1 else wq.And(required)
+        return wq.AndMaybe(base, wq.Or(optional)) if optional else base
+    return q
 
 
 def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: SearchRequest,

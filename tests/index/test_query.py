@@ -10,7 +10,8 @@ from whoosh import query as wq
 from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import IndexReader
 
-from index.query import QueryBuilder, positive_words, ranking_query
+from index.query import QueryBuilder, positive_words
+from index.ranking import ranking_query
 from index.schema import build_schema
 
 
