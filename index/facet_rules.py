@@ -14,9 +14,11 @@ Two tricks keep tagging 100,000 papers fast while the rules stay plain regexes:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Rule", "Text", "compile_rule", "anchors", "required", "normalise_name"]
+__all__ = ["AnchorScanner", "Rule", "Text", "compile_rule", "anchors", "required", "normalise_name"]
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015]+")
 
@@ -31,11 +33,29 @@ class Text:
             low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
         self.low = low
         self._positions: dict[str, list[int]] = {}
+        self._scanned: frozenset[str] = frozenset()  # anchors `scan` found all of
+
+    def scan(self, scanner: AnchorScanner) -> set[str]:
+        """Find every word-start occurrence of all the scanner's anchors in one pass.
+
+        Afterwards `positions` answers for those anchors from memory. Returns the anchors
+        that occur at all, which is exactly the set of rules worth trying.
+        """
+        found: dict[str, list[int]] = {}
+        for match in scanner.regex.finditer(self.low):
+            at = match.start()
+            for anchor in scanner.prefixes[match.group(1)]:
+                found.setdefault(anchor, []).append(at)
+        self._positions.update(found)
+        self._scanned = scanner.anchors
+        return set(found)
 
     def positions(self, anchor: str) -> list[int]:
         """Where the anchor occurs at the start of a word."""
         found = self._positions.get(anchor)
         if found is None:
+            if anchor in self._scanned:
+                return []
             low, found = self.low, []
             at = low.find(anchor)
             while at != -1:
@@ -65,9 +85,12 @@ class Rule:
         subject = doc.text if self.cased else doc.low
         if not self.anchors:
             return [m for m in self.regex.finditer(subject) if _starts_word(subject, m.start())]
-        starts = [at for anchor in self.anchors for at in doc.positions(anchor)]
-        if len(self.anchors) > 1:
-            starts = sorted(set(starts))
+        if len(self.anchors) == 1:  # the common case: no merging of start lists
+            starts = doc.positions(self.anchors[0])
+            if not starts:
+                return []
+        else:
+            starts = sorted({at for anchor in self.anchors for at in doc.positions(anchor)})
         found: list[re.Match[str]] = []
         end = -1
         for at in starts:
@@ -95,6 +118,39 @@ class Rule:
                 if len(hits) == limit:
                     break
         return hits
+
+
+class AnchorScanner:
+    """One regex finding, at each word start, the longest of many anchors that occurs.
+
+    The anchors are compiled as a trie (`a(?:bc|x)?`), so the regex engine walks one
+    branch per word instead of trying a thousand alternatives; a zero-width lookahead
+    lets it report overlapping anchors. The anchors occurring at a position are exactly
+    the prefixes of the longest one there, listed in `prefixes`.
+    """
+
+    def __init__(self, anchors: Iterable[str]) -> None:
+        self.anchors = frozenset(a for a in anchors if a)
+        trie: dict[str, Any] = {}
+        for anchor in self.anchors:
+            node = trie
+            for char in anchor:
+                node = node.setdefault(char, {})
+            node[""] = {}
+        self.regex = re.compile(f"(?<!\\w)(?=({_trie_pattern(trie)}))")
+        self.prefixes = {a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
+                         for a in self.anchors}
+
+
+def _trie_pattern(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _trie_pattern(child)
+                for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+    if "" in node:  # an anchor ends here: the longer ones first, then this one
+        return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else f"{body}?"
+    return body
 
 
 def _starts_word(text: str, index: int) -> bool:

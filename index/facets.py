@@ -7,8 +7,9 @@ paper still gets a topic: when nothing fires, the best guess is given and its re
 it is a guess.
 
 Speed matters (the benchmarks tag 100,000 papers), so the rules are compiled once per
-taxonomy and a rule is tried only where its leading literal text occurs in the paper (see
-`index.facet_rules`); hints run only for the rare paper that needs a guess.
+taxonomy, one regex pass finds where every rule's leading literal text (its anchor) occurs,
+and a rule is tried only there (see `index.facet_rules`); hints run only for the rare paper
+that needs a guess.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from index.facet_rules import Rule, Text, compile_rule, normalise_name
+from index.facet_rules import AnchorScanner, Rule, Text, compile_rule, normalise_name
 from index.models import Label, Paper, replace
 from index.taxonomy import FACETS, FacetValue, Taxonomy
 
@@ -28,7 +29,6 @@ _URL_RE = re.compile(r"(?:https?://|www\.)\S+")
 _SAME_LENGTH = str.maketrans({**{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
                               "\u00a0": " ", "\u2009": " ", "\u202f": " "})
 _WORD_RE = re.compile(r"[a-z][a-z-]{3,}")
-_TOKEN_RE = re.compile(r"\w+")
 _STOPWORDS = frozenset(
     "also and any been both each from have into more most other over such than that "
     "their them then these they this those under used uses using very what when which "
@@ -63,13 +63,13 @@ class _Matcher:
             for value in taxonomy.values(facet):
                 for name in (value.id, value.label, *value.aliases):
                     self.names.setdefault(normalise_name(name), (facet, value.id))
-        self.by_prefix: dict[str, dict[str, list[Rule]]] = {}  # word start -> word -> rules
-        self.unindexed: list[Rule] = []  # rules with no usable anchor: always tried
+        self.by_anchor: dict[str, list[Rule]] = {}  # anchor -> the rules it starts
+        self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
         for facet_rules in self.rules.values():
             for rules in facet_rules:
                 for rule in (*(r for r, _ in rules.weighted), *rules.hints, *rules.negatives):
                     self._index(rule)
-        self.keys = frozenset(self.by_prefix)
+        self.scanner = AnchorScanner(self.by_anchor)
         self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
         self.ancestors = {f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)}
                           for f in FACETS}
@@ -93,37 +93,31 @@ class _Matcher:
         return rules
 
     def _index(self, rule: Rule) -> None:
-        """File the rule under each anchor's first word, so a paper finds it from its words."""
-        starts = [_TOKEN_RE.match(anchor) for anchor in rule.anchors]
-        if not starts or not all(starts):
-            self.unindexed.append(rule)
-            return
-        for start in starts:
-            word = start.group()  # type: ignore[union-attr]
-            words = self.by_prefix.setdefault(word[:3], {})
-            if rule not in words.setdefault(word, []):
-                words[word].append(rule)
+        """File the rule under each of its anchors, so a paper finds it from what it holds."""
+        if not rule.anchors:
+            self.anchorless.append(rule)
+        for anchor in rule.anchors:
+            if rule not in self.by_anchor.setdefault(anchor, []):
+                self.by_anchor[anchor].append(rule)
 
     def candidates(self, doc: Text) -> set[Rule]:
-        """The rules that may match: an anchor's first word starts some word of the text.
+        """The rules that can match: one of their anchors starts a word of the text.
 
-        Set intersections on 2-3 letter word starts do most of the work in C; a longer
-        first word is then checked with one substring test (a superset test is enough).
+        One regex pass (`Text.scan`) finds every anchor at once, and leaves their
+        positions in `doc` for the rules to use; a rule none of whose anchors occurs
+        cannot match, so this is exact, not a guess.
         """
         low = doc.low
-        found = {r for r in self.unindexed if all(c in low for c in r.contains)}
-        tokens = set(_TOKEN_RE.findall(low))
-        keys = self.keys & ({t[:3] for t in tokens} | {t[:2] for t in tokens})
-        for key in keys:
-            for word, rules in self.by_prefix[key].items():
-                if len(word) <= len(key) or word in low:
-                    found.update(rules)
+        found = {r for r in self.anchorless if all(c in low for c in r.contains)}
+        for anchor in doc.scan(self.scanner):
+            found.update(self.by_anchor[anchor])
         return found
 
     def evidence(self, facet: str, doc: Text, venue: str, candidates: set[Rule],
                  hints: bool = False) -> list[_Evidence]:
         """What each value with any evidence scored, in taxonomy order."""
         found = []
+        venue_doc = Text(venue) if venue else None  # one per paper: its anchors are cached
         for rules in self.rules[facet]:
             if not hints and not venue and rules.every.isdisjoint(candidates):
                 continue
@@ -139,8 +133,8 @@ class _Matcher:
                 hits = rule.found(doc, negated)
                 if hits:
                     evidence.add(hits, weight)
-            for rule in rules.venue if venue else ():
-                hits = rule.found(Text(venue), [], limit=1)
+            for rule in rules.venue if venue_doc else ():
+                hits = rule.found(venue_doc, [], limit=1)  # type: ignore[arg-type]
                 if hits:
                     evidence.add([f"venue {hits[0]}"], WEAK)
             if evidence.phrases:
