@@ -92,3 +92,16 @@ def test_bad_utf8_and_broken_entries_warn_but_load(tmp_path: Path) -> None:
 
 def test_usage_error(tmp_path: Path) -> None:
     assert_one_line_error(run("show", tmp_path=tmp_path))
+
+
+def test_a_warm_start_reads_the_cache_and_still_warns(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("arxiv.jsonl", "malformed.json"):
+        (corpus / name).write_bytes((FIXTURES / name).read_bytes())
+    cold = run("--corpus", corpus, "list", "--json", tmp_path=tmp_path)
+    assert cold.returncode == 0, cold.stderr
+    assert list((tmp_path / "cache" / "library").glob("library-*.pkl"))
+    warm = run("--corpus", corpus, "list", "--json", tmp_path=tmp_path)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (0, cold.stdout, cold.stderr)
+    assert "malformed.json" in warm.stderr and "warning" in warm.stderr
