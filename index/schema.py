@@ -13,109 +13,38 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from dataclasses import fields as dataclass_fields
-from functools import lru_cache
 from typing import Any
 
 from whoosh import columns, fields
-from whoosh.analysis import (
-    Analyzer,
-    Filter,
-    IDAnalyzer,
-    LowercaseFilter,
-    NgramFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-)
-from whoosh.analysis.acore import Token
-from whoosh.lang.porter import stem as porter_stem
-from whoosh.support.charset import accent_map
+from whoosh.analysis import IDAnalyzer
 
+from index.analysis import (
+    AUTHOR_GAP,
+    MAX_GRAM,
+    FastNgramText,
+    FastStemText,
+    authors_analyzer,
+    cached_stem,
+    fold_analyzer,
+    list_analyzer,
+    prefix_analyzer,
+    stem_analyzer,
+)
 from index.models import Paper
 from index.venues import short_venue
 
-SCHEMA_VERSION = 5
+__all__ = ["AUTHOR_GAP", "MAX_GRAM", "cached_stem", "fold_analyzer", "build_schema", "document"]
+
+SCHEMA_VERSION = 6
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
-# Longest word prefix the edge n-gram field answers; longer prefixes scan the lexicon.
-MAX_GRAM = 20
 # The free-text fields a bare word searches, with the query-language name of each.
 TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
 # The short fields whose word prefixes the `prefix` field holds (venues are long and rarely
 # typed: their prefixes scan the small venue lexicon instead).
 NGRAM_FIELDS = ("title", "short_name", "authors")
-# Written between two authors and dropped by the analyzer: phrases cannot span two names.
-AUTHOR_GAP = "zzauthorgapzz"
-
-
-class FoldFilter(Filter):
-    """Strips accents like `CharsetFilter(accent_map)`, skipping ASCII words (nearly all).
-
-    `str.isascii` is far cheaper than `str.translate`, and the analyzer runs once per word
-    of every abstract: this is build time (WHOOSH.md: the analysis dominates).
-    """
-
-    def __eq__(self, other: object) -> bool:
-        return other is not None and self.__class__ is other.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__)
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        for token in tokens:
-            if not token.text.isascii():
-                token.text = token.text.translate(accent_map)
-            yield token
-
-
-@lru_cache(maxsize=500_000)
-def cached_stem(word: str) -> str:
-    """Porter stems through C's lru_cache: Whoosh's own stem cache is pure Python and slower.
-
-    Module-level (not a lambda or a wrapped `stem`) so the schema Whoosh pickles into its
-    table of contents can name it.
-    """
-    return porter_stem(word)
-
-
-def fold_analyzer() -> Analyzer:
-    """Lower-case and strip accents, no stemming: names ("Stark" finds "Stärk")."""
-    return RegexTokenizer() | LowercaseFilter() | FoldFilter()
-
-
-def stem_analyzer() -> Analyzer:
-    """Prose: folded, stop words dropped, English stems.
-
-    Positions are renumbered after the stop words go: the query parser analyzes a phrase
-    with this same analyzer and looks for its remaining words at consecutive positions, so
-    "mixture of experts" must be indexed as "mixtur expert" next to each other.
-    """
-    return (
-        RegexTokenizer()
-        | LowercaseFilter()
-        | FoldFilter()
-        | StopFilter(renumber=True)
-        | StemFilter(stemfn=cached_stem, cachesize=None)
-    )
-
-
-def authors_analyzer() -> Analyzer:
-    """Folded names; the `AUTHOR_GAP` token between two names is dropped but leaves a gap."""
-    return fold_analyzer() | StopFilter(stoplist=frozenset([AUTHOR_GAP]), minsize=1, renumber=False)
-
-
-def prefix_analyzer() -> Analyzer:
-    """Edge n-grams of folded words: every prefix of every short-field word is a term."""
-    return fold_analyzer() | NgramFilter(1, MAX_GRAM, at="start")
-
-
-def list_analyzer(lowercase: bool) -> Analyzer:
-    """Whole values separated by `SEP`, so "nvidia-gpu" or "Cody Hao Yu" stay one term."""
-    tokenizer = RegexTokenizer(r"[^\x1f]+")
-    return tokenizer | LowercaseFilter() if lowercase else tokenizer
 
 
 def build_schema() -> fields.Schema:
@@ -126,17 +55,17 @@ def build_schema() -> fields.Schema:
         # The paper's stable id: unique key for updates, a column for docnum -> id.
         id=fields.ID(stored=True, unique=True, sortable=True),
         # The title, stemmed; boosted because a title match says most about a paper.
-        title=fields.TEXT(analyzer=stem, field_boost=3.0),
+        title=FastStemText(analyzer=stem, field_boost=3.0),
         # The system's short name ("DynaPipe"): the most specific handle a reader types.
         short_name=fields.TEXT(analyzer=fold, field_boost=4.0),
         # Authors, folded not stemmed; a gap between names stops phrases crossing them.
         authors=fields.TEXT(analyzer=authors_analyzer(), field_boost=1.5),
         # The abstract, stemmed and folded: the bulk of the text.
-        abstract=fields.TEXT(analyzer=stem),
+        abstract=FastStemText(analyzer=stem),
         # The venue as free text (`venue:osdi`).
         venue=fields.TEXT(analyzer=fold),
         # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
-        prefix=fields.TEXT(analyzer=prefix_analyzer(), phrase=False),
+        prefix=FastNgramText(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
         year=fields.NUMERIC(int, bits=32, sortable=True),
         # Topic ids from the tagger: `topic:training` and the topic facet.
