@@ -8,6 +8,7 @@ and only the result for the current request is shown.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import replace
 
 from rich.text import Text
@@ -35,6 +36,7 @@ from tui.widgets.search_bar import SearchBar
 __all__ = ["MainScreen", "PAGE"]
 
 PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches the end
+CORRECTION_PAUSE = 0.3  # seconds of no typing before "did you mean" is looked up
 
 
 class MainScreen(PaperScreen):
@@ -115,9 +117,23 @@ class MainScreen(PaperScreen):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
     def run_search(self, request: SearchRequest) -> None:
         """Ask the engine in a thread, so typing never waits for a search."""
-        result = self._app.engine.search(request)
-        if not get_current_worker().is_cancelled:
-            self.post_message(SearchFinished(result))
+        engine = self._app.engine
+        worker = get_current_worker()
+        result = engine.search(request)
+        if worker.is_cancelled:
+            return
+        self.post_message(SearchFinished(result))
+        if result.total or result.correction or not request.as_you_type or not request.query.strip():
+            return
+        # The engine offers no spelling while the last word is still being typed (it is a
+        # prefix of the word meant). Once the user pauses, ask again with the word finished;
+        # a new keystroke cancels this worker, so nobody waits for it.
+        time.sleep(CORRECTION_PAUSE)
+        if worker.is_cancelled:
+            return
+        finished = engine.search(replace(request, as_you_type=False))
+        if finished.correction and not worker.is_cancelled:
+            self.post_message(SearchFinished(replace(result, correction=finished.correction)))
 
     @on(SearchFinished)
     def show_result(self, message: SearchFinished) -> None:
