@@ -14,7 +14,8 @@ from index.bundled import bundled_corpus_files, bundled_metadata
 from index.dedupe import dedupe, merge_group
 from index.facets import tag_paper, tag_papers
 from index.ids import IdAllocator, paper_slug, slugify, title_words
-from index.library_cache import Identity, LibraryCache, Tags, identity, tag_digest
+from index.library_cache import (
+    Identity, LibraryCache, Tags, identity, paused_gc, tag_digest)
 from index.loaders import FileResult, discover, load_file
 from index.loaders.files import SIDECAR_SUFFIX
 from index.loaders.sidecar import SidecarRecord
@@ -117,6 +118,12 @@ def load_library(
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
     """
+    with paused_gc():  # millions of objects made, few freed: collecting would be wasted
+        return _load_library(paths, taxonomy, cache_dir)
+
+
+def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None
+                  ) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
         files = input_files(None)

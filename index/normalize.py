@@ -47,6 +47,19 @@ def _strip_controls(text: str) -> str:
     return _CONTROL.sub("", _ANSI.sub("", text))
 
 
+def _already_clean(text: str) -> bool:
+    """True when `clean_text` would return the text unchanged, checked in C-speed passes.
+
+    Most fields (and every abstract folded again for duplicate detection) are already
+    clean; skipping the regexes and normalisation for them is a large share of load time.
+    `isprintable` rules out every control, format, private-use and surrogate character
+    and every whitespace but the plain space, so single spaces, no padding and NFC are
+    all that is left to check.
+    """
+    return (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
+            and (text.isascii() or unicodedata.is_normalized("NFC", text)))
+
+
 def clean_text(text: str | None) -> str:
     """Untrusted text -> one line of printable Unicode with single spaces.
 
@@ -55,6 +68,8 @@ def clean_text(text: str | None) -> str:
     """
     if not text:
         return ""
+    if isinstance(text, str) and _already_clean(text):
+        return text
     text = unicodedata.normalize("NFC", _strip_controls(str(text)))
     return _WHITESPACE.sub(" ", text).strip()
 
@@ -86,6 +101,9 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     """
     if not text:
         return ""
+    if not full and isinstance(text, str) and "$" not in text and "\\" not in text \
+            and _already_clean(text):
+        return text  # no math, no macros, nothing to clean
     text = _strip_controls(str(text))
     if full:
         # Protect a literal percent: in BibTeX it is never a comment start we care about.

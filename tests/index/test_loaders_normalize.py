@@ -1,0 +1,39 @@
+"""The shortcut for already-clean text gives exactly what full normalisation gives."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import index.normalize as normalize
+from index.normalize import clean_text, fold, latex_to_unicode, words
+
+# Characters that each take a different path: controls, format and private-use
+# characters, odd spaces, combining accents (NFC), math and macros, plain text.
+ALPHABET = ["a", "B", "7", " ", "  ", "\t", "\n", "\x1b[31m", "\x00", "\u00a0", "\u2009",
+            "\u200b", "\u202e", "\ue000", "\u00ad", "e\u0301", "é", "×", "–", "$x^2$", "$",
+            "\\", "\\'e", "{\\\"o}", "%", "~", "ﬁ", "Å", "\u2028", "\x85", ".", "-"]
+
+
+def _samples(count: int) -> list[str]:
+    rng = random.Random(11)
+    texts = ["", " ", "plain words", " padded ", "two  spaces", "café au lait", "x\u0301"]
+    texts += ["".join(rng.choices(ALPHABET, k=rng.randint(1, 12))) for _ in range(count)]
+    return texts
+
+
+@pytest.mark.parametrize("function", [clean_text, latex_to_unicode, fold, words])
+def test_the_shortcut_changes_nothing(function, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _samples(3000)
+    fast = [function(text) for text in texts]
+    monkeypatch.setattr(normalize, "_already_clean", lambda text: False)
+    normalize._latex.cache_clear()
+    assert fast == [function(text) for text in texts]
+
+
+def test_clean_text_is_idempotent_through_the_shortcut() -> None:
+    for text in _samples(2000):
+        once = clean_text(text)
+        assert normalize._already_clean(once) or once == ""
+        assert clean_text(once) == once
