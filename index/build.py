@@ -20,6 +20,7 @@ from whoosh.index import Index, LockError
 from index.letters import short_prefixes, write_letters
 from index.lexicon import read_table, write_table
 from index.models import Library, Paper
+from index.pool import fast_pool
 from index.query import PREFIX_CAP, QueryBuilder
 from index.schema import build_schema, document, paper_digest
 from index.spelling import add_words, count_words, write_words
@@ -44,7 +45,8 @@ def build_into(path: Path, papers: Sequence[Paper], progress: Progress | None) -
     """Builds a complete index of `papers` in the empty folder `path`, with its tables."""
     ix = whoosh_index.create_in(str(path), build_schema())
     try:
-        words = _write_all(ix, papers, progress)
+        with fast_pool():
+            words = _write_all(ix, papers, progress)
     finally:
         ix.close()
     write_words(path, words)
@@ -107,7 +109,8 @@ def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str]
                if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
     wanted = {paper.id for paper in library.papers}
     try:
-        writer = ix.writer(limitmb=LIMIT_MB)
+        with fast_pool():  # the writer makes its pool now
+            writer = ix.writer(limitmb=LIMIT_MB)
     except LockError:  # someone else's writer: build a fresh copy instead of waiting
         return None
     try:
