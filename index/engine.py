@@ -5,6 +5,8 @@ cached, so typing one more word or letter only evaluates the new part: the previ
 keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
 count every facet value by intersection (index.masks), rank only what will be shown and
 highlight only those rows (index.snippets). Results are frozen values (index.models).
+The first keystrokes' match sets come precomputed from the build (index.letters), and
+"did you mean" and fuzzy words use the library's words as written (index.spelling).
 """
 
 from __future__ import annotations

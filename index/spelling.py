@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 
 from whoosh.automata.fsa import find_all_matches
@@ -71,7 +72,11 @@ class Lexicon:
 
     def __init__(self, counts: Counter[str]) -> None:
         self.counts = counts
-        self.words = sorted(counts)
+
+    @cached_property
+    def words(self) -> list[str]:
+        """Sorted on first use: most sessions never misspell, and opening stays quick."""
+        return sorted(self.counts)
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts
