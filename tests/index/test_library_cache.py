@@ -84,7 +84,8 @@ def test_one_changed_file_is_the_only_one_parsed_and_retagged(
     load_library([corpus], TAXONOMY, cache_dir=cache)
     changed = corpus / "arxiv.jsonl"
     lines = changed.read_text(encoding="utf-8").splitlines()
-    lines[0] = lines[0].replace('"abstract": "', '"abstract": "Quantized KV cache on A100 GPUs. ', 1)
+    new_opening = '"abstract": "Quantized KV cache on A100 GPUs. '
+    lines[0] = lines[0].replace('"abstract": "', new_opening, 1)
     changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
     calls = Calls(monkeypatch)
     updated = load_library([corpus], TAXONOMY, cache_dir=cache)
