@@ -10,12 +10,16 @@ The rule only looks at the texts: word 3-shingles of the folded abstract (`norma
 and how much of the shorter text's shingles the longer one contains. Containment rather
 than Jaccard, because a truncated opening is entirely contained in the full abstract while
 being a small fraction of it.
+
+Libraries reach 100,000 papers, so no text is compared with all others: an index from
+shingles to the texts holding them yields the few candidates worth scoring, and texts are
+held as arrays of word ids rather than strings and shingle sets (see `_scored_pairs`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from index.models import Paper, replace
