@@ -8,15 +8,16 @@ uses both cores when it can and keeps each writer's memory pool small.
 from __future__ import annotations
 
 import os
-import threading
+import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.index import Index, LockError
 
+from index.build_child import BuildFailed, build_in_child
 from index.letters import short_prefixes, write_letters
 from index.lexicon import read_table, write_table
 from index.models import Library, Paper
@@ -26,7 +27,8 @@ from index.schema import build_schema, document, paper_digest
 from index.spelling import add_words, count_words, write_words
 
 Progress = Callable[[int, int], None]
-# Builds this large use two writer processes (when it is safe to fork).
+# Builds this large run in a fresh process (index.build_child) with two writer processes;
+# smaller ones are quicker in place than starting an interpreter.
 PARALLEL_MIN_PAPERS = 3000
 # ...as long as no more than this share of the papers changed.
 INCREMENTAL_MAX_SHARE = 0.25
@@ -36,17 +38,40 @@ INCREMENTAL_MAX_SHARE = 0.25
 LIMIT_MB = 64
 
 
-def _can_fork() -> bool:
-    """Whoosh's multi-process writer forks; forking a threaded process can deadlock."""
-    return threading.active_count() == 1 and hasattr(os, "fork")
+def build(path: Path, papers: Sequence[Paper], progress: Progress | None
+          ) -> dict[str, float] | None:
+    """Builds a complete index of `papers` in the empty folder `path`.
+
+    A large library is built by a fresh interpreter fed a stream of the papers: the
+    caller's library is neither copied into the writer's forked workers nor forked along
+    with the caller's threads. Returns that build's peak memory (None when built here).
+
+    Raises:
+        BuildFailed: the build process failed (one-line message).
+    """
+    if len(papers) >= PARALLEL_MIN_PAPERS and sys.executable:
+        procs = 2 if (os.cpu_count() or 1) > 1 else 1
+        return build_in_child(path, papers, progress, procs)
+    build_into(path, papers, progress)
+    return None
 
 
-def build_into(path: Path, papers: Sequence[Paper], progress: Progress | None) -> None:
-    """Builds a complete index of `papers` in the empty folder `path`, with its tables."""
+def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
+               progress: Progress | None, *, total: int | None = None,
+               procs: int = 1) -> None:
+    """Builds a complete index of `papers` in the empty folder `path`, with its tables.
+
+    `papers` may carry each paper's `paper_json` already (the build process is sent it),
+    so the stored field and digest are exactly what the caller's process would compute.
+    `procs` > 1 forks writer workers: only call it so from a process without threads.
+    """
+    if total is None:
+        papers = list(papers)
+        total = len(papers)
     ix = whoosh_index.create_in(str(path), build_schema())
     try:
         with fast_pool():
-            words = _write_all(ix, papers, progress)
+            words = _write_all(ix, papers, total, progress, procs)
     finally:
         ix.close()
     write_words(path, words)
@@ -65,24 +90,24 @@ def build_into(path: Path, papers: Sequence[Paper], progress: Progress | None) -
     ix.close()
 
 
-def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) -> Counter[str]:
+def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: int,
+               progress: Progress | None, procs: int) -> Counter[str]:
     """Adds every paper and commits; returns the surface-word counts (index.spelling).
 
-    With two cores, two forked workers analyze while this process only prepares the
+    With two procs, two forked workers analyze while this process only prepares the
     documents; `multisegment` keeps their two segments instead of merging them (a merge
     would cost as much again: WHOOSH.md measured 1.8-2x over one process this way).
     """
-    total = len(papers)
-    parallel = total >= PARALLEL_MIN_PAPERS and (os.cpu_count() or 1) > 1 and _can_fork()
     options: dict[str, Any] = {"limitmb": LIMIT_MB}
-    if parallel:
-        options.update(procs=2, multisegment=True)
+    if procs > 1:
+        options.update(procs=procs, multisegment=True)
     words: Counter[str] = Counter()
     writer = ix.writer(**options)
     try:
         step = max(1, total // 100)
-        for done, paper in enumerate(papers, 1):
-            writer.add_document(**document(paper))
+        for done, item in enumerate(papers, 1):
+            paper, stored = item if isinstance(item, tuple) else (item, None)
+            writer.add_document(**document(paper, stored))
             count_words(words, paper)
             if progress is not None and done % step == 0 and done < total:
                 progress(done, total)  # never "complete" before the commit: it takes a while
@@ -90,9 +115,21 @@ def _write_all(ix: Index, papers: Sequence[Paper], progress: Progress | None) ->
         if progress is not None:
             progress(total, total)
     except BaseException:
-        writer.cancel()
+        _cancel(writer)
         raise
     return words
+
+
+def _cancel(writer: Any) -> None:
+    """Cancels a writer; Whoosh's own cancel leaves a multi-process writer's workers
+    waiting on their job queue for ever, so they are stopped here."""
+    try:
+        writer.cancel()
+    finally:
+        for task in getattr(writer, "tasks", ()):
+            if task.is_alive():
+                task.terminate()
+                task.join(5)
 
 
 def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str],

@@ -122,9 +122,14 @@ def paper_json(paper: Paper) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def document(paper: Paper) -> dict[str, Any]:
-    """The field values Whoosh indexes for one paper."""
-    stored = paper_json(paper)
+def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
+    """The field values Whoosh indexes for one paper.
+
+    `stored` is `paper_json(paper)` when the caller has it already (the build process is
+    sent it): the stored field and digest then match the caller's process exactly.
+    """
+    if stored is None:
+        stored = paper_json(paper)
     doc: dict[str, Any] = {
         "id": paper.id,
         "title": paper.title,

@@ -33,7 +33,7 @@ from whoosh import index as whoosh_index
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.build import Progress, build_into, update_in_place
+from index.build import BuildFailed, Progress, build, update_in_place
 from index.models import Library, Paper
 from index.schema import SCHEMA_VERSION, build_schema
 
@@ -61,6 +61,10 @@ class Opened:
     action: str  # "up to date", "built", "rebuilt", "updated N papers", "stale (...)"
     doc_count: int
     seconds: float
+    # Peak memory of the build's own process tree (process + largest writer worker, MB),
+    # when a fresh build process measured it (index.build_child); for `paperscope index`
+    # and the benchmark.
+    build_peak_mb: float | None = None
 
 
 def taxonomy_fingerprint(taxonomy: Any) -> str:
@@ -162,18 +166,27 @@ def _open_checked(path: Path, expected_docs: int | None) -> Index | None:
 
 
 def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
-                progress: Progress | None) -> Path:
-    """Builds into a fresh folder and publishes it; returns the new generation's path."""
+                progress: Progress | None) -> tuple[Path, float | None]:
+    """Builds into a fresh folder and publishes it.
+
+    Returns the new generation's path and the build's peak memory when it was measured.
+
+    Raises:
+        IndexUnavailable: the build process failed (one-line message).
+    """
     for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
         shutil.rmtree(leftover, ignore_errors=True)
     token = uuid.uuid4().hex[:12]
-    build = folder / f"build-{token}"
-    build.mkdir()
-    build_into(build, library.papers, progress)
+    building = folder / f"build-{token}"
+    building.mkdir()
+    try:
+        peak = build(building, library.papers, progress)
+    except BuildFailed as error:
+        raise IndexUnavailable(f"cannot build the index in {building}: {error}") from None
     final = folder / f"gen-{token}"
-    os.replace(build, final)
+    os.replace(building, final)
     _publish(folder, final.name, manifest)
-    return final
+    return final, (peak["self_mb"] + peak["children_mb"]) if peak else None
 
 
 def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
@@ -205,8 +218,8 @@ def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: boo
     except OSError as error:
         raise IndexUnavailable(f"cannot create the index folder {folder}: {error}") from None
 
-    def done(ix: Index, path: Path, action: str) -> Opened:
-        return Opened(ix, path, action, ix.doc_count(), time.perf_counter() - started)
+    def done(ix: Index, path: Path, action: str, peak: float | None = None) -> Opened:
+        return Opened(ix, path, action, ix.doc_count(), time.perf_counter() - started, peak)
 
     current = _read_current(folder)
     if current and not rebuild and current.get("manifest") == manifest:
@@ -231,7 +244,7 @@ def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: boo
 
 
 def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: bool,
-             progress: Progress | None, done: Callable[[Index, Path, str], Opened]) -> Opened:
+             progress: Progress | None, done: Callable[..., Opened]) -> Opened:
     """Under the build lock: reuse, update in place, or rebuild."""
     current = _read_current(folder)  # another process may have finished meanwhile
     old = current.get("manifest", {}) if current else {}
@@ -256,8 +269,8 @@ def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: 
                 return done(ix, path, f"updated {count} papers")
             ix.close()
     action = "rebuilt" if current else "built"
-    path = _full_build(folder, library, manifest, progress)
+    path, peak = _full_build(folder, library, manifest, progress)
     ix = _open_checked(path, manifest["papers"])
     if ix is None:
         raise IndexUnavailable(f"the index just built in {path} cannot be read")
-    return done(ix, path, action)
+    return done(ix, path, action, peak)
