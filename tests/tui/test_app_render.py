@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from index.models import FacetCount, Paper, SearchRequest, SearchResult, Segment, Snippet
 from index.taxonomy import Taxonomy
-from tui.screens.facets import empty_message, facet_view, status_line, typed_filters
+from tui.screens.facets import empty_message, facet_view, status_line
+from tui.screens.filters import typed_filters
 from tui.widgets.render import short_authors, snippet_text, sparkline
 
 

@@ -34,6 +34,7 @@ class DetailScreen(PaperScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(DetailPane).set_marks(self._app.marks)
         self.load_detail(self._paper_id, self._terms)
 
     @property
@@ -51,6 +52,8 @@ class DetailScreen(PaperScreen):
         self.load_detail(message.paper_id, self._terms)
 
     def refresh_marks(self) -> None:
+        """Show the new mark here and in the results waiting underneath."""
+        self.query_one(DetailPane).set_marks(self._app.marks)
         self._app.main_screen.refresh_marks()
 
     def action_back(self) -> None:

@@ -1,38 +1,18 @@
 """Pure helpers between a `SearchResult` and the facet panel and status line.
 
-They decide what the panel lists (every taxonomy value, zero counts included) and how a
-filter typed into the query (`topic:x`, `hw:x`) shows up as selected, so clicking a
-value and typing it agree. Kept free of widgets so they are easy to test.
+They decide what the panel lists (every taxonomy value, zero counts included, filters
+typed in the query shown as selected: see `filters.py`) and what the status line and an
+empty result say. Kept free of widgets so they are easy to test.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from index.models import FacetCount, SearchResult
+from tui.screens.filters import REQUEST_FIELDS, typed_filters
 
-__all__ = ["REQUEST_FIELDS", "typed_filters", "facet_view", "status_line", "empty_message"]
-
-REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
-                  "venue": "venues", "author": "authors"}
-_PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
-_TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
-
-
-def typed_filters(query: str) -> dict[str, dict[str, re.Pattern[str]]]:
-    """The facet values typed in a query, each with a pattern that removes its token.
-
-    Returns:
-        facet -> value -> the regex matching that token, e.g. {"topic": {"training": ...}}.
-    """
-    found: dict[str, dict[str, re.Pattern[str]]] = {}
-    for match in _TOKEN.finditer(query):
-        facet = _PREFIXES[match["field"].lower()]
-        value = match["value"].strip('"').lower()
-        found.setdefault(facet, {})[value] = re.compile(r"(?<!\S)" + re.escape(match[0]) + r"(?!\S)")
-    return found
-
+__all__ = ["facet_view", "status_line", "empty_message"]
 
 def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
     """The result's facet counts, with every taxonomy value listed and typed filters selected.
@@ -83,9 +63,14 @@ def status_line(result: SearchResult, correction_key: str, *, timings: bool = Tr
 def empty_message(result: SearchResult, correction_key: str, clear_key: str) -> str:
     """Why the results are empty and the keys that help; the results pane wraps it."""
     lines = ["No paper matches this search."]
-    if result.correction:
-        lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {correction_key} to search for it.")
     tips = "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~)"
+    if result.request.query.count('"') % 2:
+        # A phrase still being typed: inside quotes a word only matches once typed in full,
+        # so "no match" is expected here; say so calmly instead of suggesting fixes.
+        lines = ["No paper has these words side by side yet."]
+        tips = 'Inside quotes a word counts once typed in full: finish it, or close the quote (")'
+    elif result.correction:
+        lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {correction_key} to search for it.")
     if result.request.filter_count:
         tips += f", or press {clear_key} to clear the filters"
     return "\n".join([*lines, tips + "."])

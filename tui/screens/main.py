@@ -7,17 +7,15 @@ and only the result for the current request is shown.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import replace
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import Footer, ProgressBar
 from textual.worker import get_current_worker
 
 from index.models import Paper, SearchRequest, SearchResult
@@ -26,12 +24,14 @@ from tui.messages import (
     SearchFinished,
 )
 from tui.screens.base import PaperScreen
-from tui.screens.facets import REQUEST_FIELDS, empty_message, facet_view, status_line, typed_filters
+from tui.screens.facets import empty_message, facet_view, status_line
+from tui.screens.filters import toggle_value, without_selection
 from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.widgets.detail_pane import DetailPane, PaperDetail
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
+from tui.widgets.status_line import StatusLine
 
 __all__ = ["MainScreen", "PAGE"]
 
@@ -71,14 +71,14 @@ class MainScreen(PaperScreen):
             with Vertical(id="results-column"):
                 yield ProgressBar(id="index-progress", show_eta=False)
                 yield ResultsList(self._app.papers.label, id="results")
-                yield Static(id="status")
+                yield StatusLine(id="status")
             yield DetailPane(id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#facets").border_title = "Filters"
         self.query_one("#results-column").border_title = "Papers"
-        self.query_one(ResultsList).set_marks(self._app.marks)
+        self.refresh_marks()
         self.query_one(SearchBar).focus()
         self.start_search()
 
@@ -144,15 +144,12 @@ class MainScreen(PaperScreen):
         previous = self.result
         self.result = result
         more = previous is not None and replace(previous.request, limit=result.request.limit) == result.request
-        keys = self._app.key_for("accept_correction"), self._app.key_for("clear_filters")
-        self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty_message(result, *keys))
+        fix, clear, timings = (self._app.key_for("accept_correction"), self._app.key_for("clear_filters"),
+                               self._app.show_timings)
+        self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty_message(result, fix, clear))
         self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
         self.refresh_bindings()
-        # The query is the user's text: shown as a literal `Text`, never parsed as markup.
-        self.query_one("#status", Static).update(
-            Text(status_line(result, self._app.key_for("accept_correction"),
-                             timings=self._app.show_timings))
-        )
+        self.query_one(StatusLine).show_result(result, lambda r: status_line(r, fix, timings=timings))
 
     def show_index_progress(self, done: int, total: int) -> None:
         """The first run builds the index: a progress bar where the results will be."""
@@ -162,27 +159,25 @@ class MainScreen(PaperScreen):
         self.query_one(ResultsList).show_hits(
             (), empty_message="Building the search index for the first time; it is kept for next time."
         )
-        self.show_status(f"Indexing… {done} of {total} papers")
+        self.query_one(StatusLine).show_message(f"Indexing… {done} of {total} papers")
 
     def show_index_failed(self, message: str) -> None:
         """No index, so no search: say why where the results would be, and in the status."""
         self.query_one("#index-progress", ProgressBar).display = False
         self.query_one(ResultsList).show_hits((), empty_message=message)
-        self.show_status(message)
-
-    def show_status(self, message: str) -> None:
-        """Replace the status line (literally: messages can quote the user's files)."""
-        self.query_one("#status", Static).update(Text(message))
+        self.query_one(StatusLine).show_message(message)
 
     @on(QueryChanged)
     def search_as_typed(self, message: QueryChanged) -> None:
-        """Every keystroke becomes a new request; the old worker is cancelled."""
+        """Every keystroke becomes a new request; the old worker (and notice) is cancelled."""
+        self.query_one(StatusLine).typing()
         self.request = replace(self.request, query=message.query, limit=PAGE)
 
     @on(QuerySubmitted)
     def remember_query(self, message: QuerySubmitted) -> None:
         """Enter keeps the query in the history and moves to the results."""
         self._app.history.add(message.query)
+        self.query_one(StatusLine).show_notice()  # done typing: a notice is news now
         self.action_focus_results()
 
     def _leave_search(self) -> None:
@@ -191,24 +186,11 @@ class MainScreen(PaperScreen):
 
     @on(FacetToggled)
     def toggle_facet(self, message: FacetToggled) -> None:
-        """Select or unselect a value, so that clicking and typing `topic:x` agree.
-
-        Values of the same facet typed in the query move into the selection first (and out
-        of the text), so a click combines with them by OR like any other selection.
-        """
-        name = REQUEST_FIELDS[message.facet]
-        chosen = {str(value) for value in getattr(self.request, name)}
-        query = self.request.query
-        typed = typed_filters(query).get(message.facet, {})
-        for value, pattern in typed.items():
-            query = pattern.sub("", query)
-            chosen.add(value)
-        chosen.symmetric_difference_update({message.value})
-        values = frozenset(int(v) for v in chosen) if message.facet == "year" else frozenset(chosen)
-        if typed:
-            query = re.sub(r"\s{2,}", " ", query).strip()
-            self.query_one(SearchBar).value = query
-        self.request = replace(self.request, query=query, limit=PAGE, **{name: values})
+        """Select or unselect a value, so that clicking and typing `topic:x` agree."""
+        request = toggle_value(self.request, message.facet, message.value)
+        if request.query != self.request.query:
+            self.query_one(SearchBar).value = request.query
+        self.request = replace(request, limit=PAGE)
 
     @on(MoreResultsWanted)
     def load_more(self) -> None:
@@ -243,7 +225,9 @@ class MainScreen(PaperScreen):
         return self.result.terms if self.result else ()
 
     def refresh_marks(self) -> None:
+        """Redraw the marks in the results and the detail pane's title."""
         self.query_one(ResultsList).set_marks(self._app.marks)
+        self.query_one(DetailPane).set_marks(self._app.marks)
 
     # -- moving around --------------------------------------------------------------------
 
@@ -274,7 +258,7 @@ class MainScreen(PaperScreen):
 
     def action_clear_filters(self) -> None:
         """Unselect every facet value (filters typed in the query stay: they are text)."""
-        self.request = replace(self.request, limit=PAGE, **{name: frozenset() for name in REQUEST_FIELDS.values()})
+        self.request = replace(without_selection(self.request), limit=PAGE)
 
     def action_accept_correction(self) -> None:
         """Search for the "did you mean" spelling."""

@@ -7,6 +7,7 @@ the citation take a few milliseconds) and only lays it out.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -117,6 +118,7 @@ class DetailPane(VerticalScroll, can_focus=False):
     """The paper's details; linked and similar papers are an `OptionList` to jump through."""
 
     detail: PaperDetail | None = None
+    _marks: Container[str] = ()
 
     def compose(self) -> ComposeResult:
         yield Body(id="detail-body")
@@ -127,12 +129,26 @@ class DetailPane(VerticalScroll, can_focus=False):
         yield Body(id="detail-citation", classes="detail-part")
 
     def on_mount(self) -> None:
-        self.border_title = "Paper"
         self.show_detail(None)
+
+    def set_marks(self, marks: Container[str]) -> None:
+        """Which paper ids carry a mark; the title says whether this paper is one of them.
+
+        The same mark the results list shows, so the user sees what `m` did without
+        leaving the pane (and, when narrow, without a results list in sight).
+        """
+        self._marks = marks
+        self._show_mark()
+
+    def _show_mark(self) -> None:
+        marked = self.detail is not None and self.detail.paper.id in self._marks
+        self.border_title = "Paper · ● marked" if marked else "Paper"
+        self.set_class(marked, "-marked")
 
     def show_detail(self, detail: PaperDetail | None, labeler: Labeler | None = None) -> None:
         """Lay out one paper, or an empty hint when there is none."""
         self.detail = detail
+        self._show_mark()
         body = self.query_one("#detail-body", Static)
         similar = self.query_one("#detail-similar", OptionList)
         similar.clear_options()

@@ -1,0 +1,62 @@
+"""Where the query text and the facet selection meet: `topic:x` typed, or `x` clicked.
+
+A filter can be typed into the query (`topic:training`, `hw:gpu`) or selected in the facet
+panel; both must mean the same thing. This module finds the typed ones and folds them
+into the selection when the user clicks a value of the same facet, so a click combines
+with them by OR like any other selection. Pure functions over `SearchRequest`, no widgets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from index.models import SearchRequest
+
+__all__ = ["REQUEST_FIELDS", "typed_filters", "toggle_value", "without_selection"]
+
+# facet name -> the `SearchRequest` field holding its selected values
+REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
+                  "venue": "venues", "author": "authors"}
+_PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
+_TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
+
+
+def typed_filters(query: str) -> dict[str, dict[str, re.Pattern[str]]]:
+    """The facet values typed in a query, each with a pattern that removes its token.
+
+    Returns:
+        facet -> value -> the regex matching that token, e.g. {"topic": {"training": ...}}.
+    """
+    found: dict[str, dict[str, re.Pattern[str]]] = {}
+    for match in _TOKEN.finditer(query):
+        facet = _PREFIXES[match["field"].lower()]
+        value = match["value"].strip('"').lower()
+        found.setdefault(facet, {})[value] = re.compile(r"(?<!\S)" + re.escape(match[0]) + r"(?!\S)")
+    return found
+
+
+def toggle_value(request: SearchRequest, facet: str, value: str) -> SearchRequest:
+    """The request with `value` of `facet` selected, or unselected if it was.
+
+    Values of the same facet typed in the query move into the selection first (and out of
+    the text), so unselecting a typed value works and a click ORs with the typed ones.
+    The caller compares the query before and after to update the search bar.
+    """
+    name = REQUEST_FIELDS[facet]
+    chosen = {str(v) for v in getattr(request, name)}
+    query = request.query
+    typed = typed_filters(query).get(facet, {})
+    for typed_value, pattern in typed.items():
+        query = pattern.sub("", query)
+        chosen.add(typed_value)
+    chosen.symmetric_difference_update({value})
+    values = frozenset(int(v) for v in chosen) if facet == "year" else frozenset(chosen)
+    if typed:
+        query = re.sub(r"\s{2,}", " ", query).strip()
+    return replace(request, query=query, **{name: values})
+
+
+def without_selection(request: SearchRequest) -> SearchRequest:
+    """Every facet value unselected; filters typed in the query stay, they are text."""
+    return replace(request, **{name: frozenset() for name in REQUEST_FIELDS.values()})
