@@ -138,3 +138,15 @@ async def test_enter_shows_the_notice_at_once(
         await pilot.press("j")  # moving the cursor keeps the notice (no new query)
         await settle(pilot)
         assert "Could not parse the query" in status(app)
+
+
+async def test_widening_the_terminal_fills_the_detail_pane(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await search(pilot, "dynapipe")
+        await pilot.press("enter")  # to the results; narrow, so the pane stays empty
+        await settle(pilot)
+        await pilot.resize_terminal(*WIDE)
+        await settle(pilot)
+        detail = app.main_screen.query_one(DetailPane).detail
+        assert detail is not None and detail.paper.id == "dynapipe"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -220,6 +220,13 @@ class MainScreen(PaperScreen):
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Widened past the breakpoint: the pane reappears, so fill it with the highlighted paper."""
+        super().on_resize(event)
+        paper, shown = self.query_one(ResultsList).highlighted, self.query_one(DetailPane).detail
+        if self.wide and paper is not None and (shown is None or shown.paper.id != paper.id):
+            self.load_detail(paper.id, self._terms())
 
     def _terms(self) -> tuple[str, ...]:
         return self.result.terms if self.result else ()
