@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 
 from index.build_child import BuildFailed, build_in_child
@@ -75,7 +76,9 @@ def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
     finally:
         ix.close()
     write_words(path, words)
-    ix = whoosh_index.open_dir(str(path))
+    # Read without mmap: the tables below read much of the posting files, and mapped pages
+    # count as this process's memory (at 100,000 papers they were most of its peak).
+    ix = FileStorage(str(path), supports_mmap=False).open_index()
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
         table = read_table(path) or {}
@@ -104,6 +107,11 @@ def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: in
     words: Counter[str] = Counter()
     writer = ix.writer(**options)
     try:
+        if procs > 1:
+            # Fork every worker now: Whoosh forks them lazily, the second one after its job
+            # queue has started a feeder thread (fork after threads, which 3.12+ warns of).
+            while len(writer.tasks) < procs:
+                writer._new_task()
         step = max(1, total // 100)
         for done, item in enumerate(papers, 1):
             paper, stored = item if isinstance(item, tuple) else (item, None)

@@ -15,7 +15,8 @@ from tests.fixtures.search.generate import make_library
 
 
 def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
-    """Every posting of the index (field, term, doc, weight, value), built with tiny runs."""
+    """Every posting (field, term, doc, weight, value), term statistic, field length,
+    column value and stored value of the index, built with tiny runs."""
     folder.mkdir()
     ix = whoosh_index.create_in(str(folder), build_schema())
     papers = make_library(150).papers
@@ -44,6 +45,15 @@ def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
                             postings.block_max_length(), postings.block_max_weight()))
                 postings.next()
         out += [("stored", d, reader.stored_fields(d)) for d in range(reader.doc_count_all())]
+        schema = reader.schema
+        for name in schema.names():
+            field = schema[name]
+            if field.scorable:
+                out += [("length", name, d, reader.doc_field_length(d, name))
+                        for d in range(reader.doc_count_all())]
+            if field.column_type:
+                column = reader.column_reader(name)
+                out += [("column", name, d, column[d]) for d in range(reader.doc_count_all())]
     ix.close()
     return out
 
