@@ -2,7 +2,9 @@
 
 Split from index.store, which decides *when* to build and where; this module is *how*.
 The build is the slow part of a first start (WHOOSH.md: the analysis dominates), so it
-uses both cores when it can and keeps each writer's memory pool small.
+uses both cores when it can and keeps each writer's memory pool small. A large library is
+built by a fresh process (index.build_child) that receives the papers as a stream, so
+neither the caller's library nor its threads are forked into the writer's workers.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ def build(path: Path, papers: Sequence[Paper], progress: Progress | None
         BuildFailed: the build process failed (one-line message).
     """
     if len(papers) >= PARALLEL_MIN_PAPERS and sys.executable:
-        procs = 2 if (os.cpu_count() or 1) > 1 else 1
+        # Whoosh's writer workers are forked: one process where there is no fork.
+        procs = 2 if (os.cpu_count() or 1) > 1 and hasattr(os, "fork") else 1
         return build_in_child(path, papers, progress, procs)
     build_into(path, papers, progress)
     return None
