@@ -14,7 +14,7 @@ Two tricks keep tagging 100,000 papers fast while the rules stay plain regexes:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,8 +201,10 @@ def anchors(pattern: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _split_top(pattern: str) -> list[str]:
-    parts, depth, start, i, in_class = [], 0, 0, 0, False
+def _structure(pattern: str) -> Iterator[tuple[int, str, int]]:
+    """Each character of `pattern` outside escapes and `[...]` classes, with its position
+    and the group depth after it: the one walk both splitting helpers below need."""
+    depth, i, in_class = 0, 0, False
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
@@ -212,14 +214,21 @@ def _split_top(pattern: str) -> list[str]:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
+        else:
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+            yield i, char, depth
+        i += 1
+
+
+def _split_top(pattern: str) -> list[str]:
+    parts, start = [], 0
+    for i, char, depth in _structure(pattern):
+        if char == "|" and depth == 0:
             parts.append(pattern[start:i])
             start = i + 1
-        i += 1
     parts.append(pattern[start:])
     return parts
 
@@ -294,23 +303,9 @@ def required(pattern: str) -> tuple[str, ...]:
 
 
 def _closing_paren(branch: str) -> int | None:
-    depth, i, in_class = 0, 0, False
-    while i < len(branch):
-        char = branch[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, char, depth in _structure(branch):
+        if char == ")" and depth == 0:
+            return i
     return None
 
 
