@@ -24,7 +24,6 @@ from tui.commands import PaperscopeCommands, binding_rows
 from tui.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.messages import IndexProgress, IndexReady
 from tui.papers import PaperData
-from tui.screens.dialogs import CopyFallback, HelpScreen
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
 from tui.state import Marks, QueryHistory
@@ -142,6 +141,7 @@ class PaperscopeApp(SettingsActions, App[None]):
 
     def _deliver(self, text: str, description: str) -> None:
         from tui.clipboard import copy_text
+        from tui.screens.dialogs import CopyFallback
 
         outcome = copy_text(text, description=description, app=self, data_dir=self.settings.data_dir)
         if outcome.needs_dialog:
@@ -158,6 +158,7 @@ class PaperscopeApp(SettingsActions, App[None]):
     def action_help(self) -> None:
         """Show every key (as remapped) and the query syntax."""
         from tui.screens.detail import DetailScreen
+        from tui.screens.dialogs import HelpScreen
         from tui.widgets.facet_panel import FacetPanel
         from tui.widgets.results_list import ResultsList
         from tui.widgets.search_bar import SearchBar

@@ -14,7 +14,6 @@ from textual.theme import Theme
 
 from index.citations import STYLES, style_label
 from tui.config import Config, save_config
-from tui.screens.dialogs import StylePicker
 
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
@@ -27,6 +26,9 @@ class SettingsActions:
 
     def action_pick_style(self: PaperscopeApp) -> None:
         """Pick the citation style with a live preview; the choice is saved to the config."""
+        # The dialogs (and TextArea) are imported on first use, not at start-up.
+        from tui.screens.dialogs import StylePicker
+
         paper = getattr(self.screen, "current_paper", None)
         def preview(style: str) -> str:
             return self.papers.format([paper], style) if paper else "(highlight a paper to preview)"

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from index.citations.bibtex import bib_entries
-from index.citations.csl import format_csl
 from index.citations.csljson import csl_json
 from index.citations.keys import citation_keys
 from index.citations.plain import markdown_link, plain_line, ris_records
@@ -79,6 +78,9 @@ def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
 
     Formatted styles print no citation key, so the keys are not part of the cache key.
     """
+    # citeproc and lxml take ~30 ms to import; the first screen shows no formatted style.
+    from index.citations.csl import format_csl
+
     return tuple(format_csl(papers, style))
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import logging
 import re
-
-import bibtexparser
-from bibtexparser import model
+from typing import TYPE_CHECKING
 
 from index.models import LoadWarning, Paper, Source
 from index.normalize import clean_text, latex_to_unicode
+
+if TYPE_CHECKING:
+    from bibtexparser import model
 
 __all__ = ["load_bibtex", "split_names", "person_name"]
 
@@ -149,6 +150,10 @@ def load_bibtex(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
         text: the decoded file.
         shown: the file as the user named it.
     """
+    # Imported here: a warm start reads the library cache and never parses BibTeX.
+    import bibtexparser
+    from bibtexparser import model
+
     warnings: list[LoadWarning] = []
     splitter_log = logging.getLogger("bibtexparser")
     previous_level = splitter_log.level
