@@ -15,7 +15,7 @@ from typing import Any
 
 from index.models import Paper, replace
 
-SEED = Path(__file__).resolve().parent.parent / "fixtures" / "citations" / "seed_metadata.json"
+SEED = Path(__file__).resolve().parent.parent / "fixtures" / "corpus" / "seed_metadata.json"
 
 
 @lru_cache(maxsize=1)

@@ -115,7 +115,7 @@ def test_committed_sidecar_is_what_the_build_script_makes(tmp_path: Path) -> Non
     import sys
 
     repo = Path(__file__).resolve().parent.parent.parent
-    seed = repo / "tests" / "fixtures" / "library" / "seed_metadata.json"
+    seed = repo / "tests" / "fixtures" / "corpus" / "seed_metadata.json"
     out = tmp_path / "metadata.json"
     subprocess.run([sys.executable, str(repo / "scripts" / "build_bundled_metadata.py"),
                     str(seed), str(out)], check=True, capture_output=True)
