@@ -93,7 +93,11 @@ def _close(engine: Any) -> None:
 
 # ---- child phases: each prints one JSON line on stdout -------------------------------------
 
-def child_build_engine(workdir: Path) -> dict[str, Any]:
+def _read_inputs(workdir: Path) -> tuple[Any, Any, float, float, float]:
+    """Import the engine, read the library and load the taxonomy, as every child phase does.
+
+    Returns the library, the taxonomy and the perf_counter marks: started, imported, loaded.
+    """
     started = time.perf_counter()
     from index.taxonomy import load_taxonomy
 
@@ -101,7 +105,11 @@ def child_build_engine(workdir: Path) -> dict[str, Any]:
     imported = time.perf_counter()
     library = synth.read_library(_library_files(workdir))
     taxonomy = load_taxonomy()
-    loaded = time.perf_counter()
+    return library, taxonomy, started, imported, time.perf_counter()
+
+
+def child_build_engine(workdir: Path) -> dict[str, Any]:
+    library, taxonomy, started, imported, loaded = _read_inputs(workdir)
     before = measure.peak_rss_mb()
     engine = open_engine(library, taxonomy, workdir / "cache", rebuild=True, progress=None)
     built = time.perf_counter()
@@ -128,14 +136,7 @@ def child_build_fts5(workdir: Path) -> dict[str, Any]:
 
 
 def child_cold_open(workdir: Path) -> dict[str, Any]:
-    started = time.perf_counter()
-    from index.taxonomy import load_taxonomy
-
-    importlib.import_module(ENGINE.partition(":")[0])
-    imported = time.perf_counter()
-    library = synth.read_library(_library_files(workdir))
-    taxonomy = load_taxonomy()
-    loaded = time.perf_counter()
+    library, taxonomy, started, imported, loaded = _read_inputs(workdir)
     engine = open_engine(library, taxonomy, workdir / "cache", rebuild=False, progress=None)
     opened = time.perf_counter()
     result = engine.search(PROBE)
