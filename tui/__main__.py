@@ -2,6 +2,6 @@
 
 import sys
 
-from tui.cli import main
+from tui.entry import main
 
 sys.exit(main())

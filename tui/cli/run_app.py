@@ -7,6 +7,7 @@ import threading
 
 from index.models import Library
 from tui.cli.context import CliContext
+from tui.entry import resume_gc
 
 # A load that takes longer than this (a large library read for the first time) says so,
 # instead of leaving the terminal blank until the app appears; a cached load never does.
@@ -39,5 +40,6 @@ def run_app(context: CliContext) -> int:
 
     library = _load_library(context)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy)
+    resume_gc()  # start-up's objects frozen; the app's own garbage is collected as usual
     app.run()
     return app.return_code or 0
