@@ -38,6 +38,26 @@ def test_the_bundled_vocabulary_is_the_corpus_one() -> None:
         assert value.signals or value.cased or value.weak, value.id
 
 
+def test_the_bundled_file_passes_the_checks_a_user_file_gets() -> None:
+    # Its regexes are not compiled at start-up (trusted for speed); this is that check:
+    # read again as a user file, every pattern is compiled and tested on empty text.
+    bundled = Path(load_taxonomy().files[0])
+    assert load_taxonomy([bundled]).fingerprint == load_taxonomy().fingerprint
+
+
+def test_only_user_files_have_their_regexes_checked_at_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.taxonomy as taxonomy_module
+
+    checked: list[str] = []
+    real = taxonomy_module.compile_rule
+    monkeypatch.setattr(taxonomy_module, "compile_rule",
+                        lambda pattern, cased: checked.append(pattern) or real(pattern, cased))
+    load_taxonomy([write(tmp_path, "[topic.gnn]\nsignals = ['graph nets?']\n")])
+    assert checked == ["graph nets?"]
+
+
 def test_hierarchy_helpers() -> None:
     taxonomy = load_taxonomy()
     assert taxonomy.parent("nvidia-gpu") == "gpu"
