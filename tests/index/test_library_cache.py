@@ -173,6 +173,16 @@ def test_new_loader_code_never_reads_old_entries(
     assert calls.tagged == len(fresh.papers)
 
 
+def test_parser_versions_in_the_fingerprint_are_the_installed_ones() -> None:
+    from importlib.metadata import version
+
+    from index.library_cache import _installed_version
+
+    for package in ("bibtexparser", "pylatexenc"):
+        assert _installed_version(package) == version(package)
+    assert _installed_version("no_such_package_here") == ""
+
+
 def test_header_mismatch_is_a_miss(tmp_path: Path) -> None:
     fresh = load_library(None, TAXONOMY)
     writer = LibraryCache(tmp_path, TAXONOMY.fingerprint)
