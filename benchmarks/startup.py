@@ -44,7 +44,9 @@ def _time_to_screen(command: str, marker: str, env: dict[str, str], timeout: flo
     """Seconds from starting `command` in a fresh tmux pane until the regex `marker` matches."""
     socket = f"startup-{uuid.uuid4().hex[:8]}"
     tmux = ["tmux", "-L", socket]
-    prefix = "exec env " + " ".join(f"{k}={v}" for k, v in env.items())
+    # Without PYTHONDONTWRITEBYTECODE, as on a user's machine: pip compiles an installed
+    # package's bytecode, and an editable install's is written at its first start.
+    prefix = "exec env -u PYTHONDONTWRITEBYTECODE " + " ".join(f"{k}={v}" for k, v in env.items())
     start = time.perf_counter()
     subprocess.run(
         [*tmux, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "36",
