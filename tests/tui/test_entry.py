@@ -1,0 +1,73 @@
+"""The `paperscope` entry point: start-up without the cyclic collector, collection after."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+import tui.cli
+import tui.cli.run_app
+from tui import entry
+
+
+@pytest.fixture(autouse=True)
+def restore_gc() -> Iterator[None]:
+    yield
+    gc.unfreeze()
+    gc.enable()
+
+
+def test_a_command_runs_with_the_collector_back_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, object] = {}
+    real_parser = tui.cli.build_parser
+
+    def probed_parser():  # type: ignore[no-untyped-def]
+        seen["while starting"] = gc.isenabled()
+        return real_parser()
+
+    def styles(context: object, args: object) -> int:
+        seen["while running"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count()
+        return 0
+
+    monkeypatch.setattr(tui.cli, "build_parser", probed_parser)
+    monkeypatch.setattr(tui.cli.cite_cmds, "styles_command", styles)
+    assert entry.main(["styles"]) == 0
+    assert seen["while starting"] is False
+    assert seen["while running"] is True
+    assert isinstance(seen["frozen"], int) and seen["frozen"] > 0
+    assert gc.isenabled()
+
+
+def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, bool] = {}
+
+    class FakeApp:
+        return_code = 0
+
+        def run(self) -> None:
+            seen["while running"] = gc.isenabled()
+
+    monkeypatch.setattr(tui.cli.run_app, "_load_library", lambda context: None)
+    monkeypatch.setattr("tui.app.make_app", lambda *args, **kwargs: FakeApp())
+    assert entry.main([]) == 0
+    assert seen == {"while running": True}
+
+
+def test_the_collector_is_back_on_when_a_command_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(argv: Sequence[str] | None = None) -> int:
+        assert not gc.isenabled()
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tui.cli, "main", broken)
+    with pytest.raises(RuntimeError):
+        entry.main([])
+    assert gc.isenabled()
+
+
+def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
+    gc.disable()
+    entry.resume_gc()
+    assert not gc.isenabled()
