@@ -29,7 +29,18 @@ __all__ = [
 SortOrder = Literal["relevance", "year", "title"]
 
 
-@dataclass(frozen=True)
+def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:
+    """Pickle a frozen slotted record as its class called with its field values.
+
+    Papers, labels and sources have slots (no per-object dict: a quarter less memory for a
+    100,000-paper library); the `__setstate__` that dataclasses gives such classes looks
+    the fields up again for every object, which made reading the library cache ~25%
+    slower. The constructor call pickle makes instead restores the same value.
+    """
+    return type(self), tuple(getattr(self, name) for name in self.__slots__)
+
+
+@dataclass(frozen=True, slots=True)
 class Source:
     """Where a paper's text was read from, so the user can go back to the file.
 
@@ -38,6 +49,8 @@ class Source:
         line: 1-based line where the paragraph or entry starts, when known.
         paragraph: 0-based paragraph index in a plain-text abstract list, when it is one.
     """
+
+    __reduce__ = _reduce_by_fields
 
     path: str
     line: int | None = None
@@ -52,7 +65,7 @@ class Source:
         return where
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Label:
     """A facet value given to a paper, with the reason, so every label can be explained.
 
@@ -61,16 +74,20 @@ class Label:
         reason: why it was given: `matched "KV cache"`, `from the source`, `implied by nvidia-gpu`.
     """
 
+    __reduce__ = _reduce_by_fields
+
     value: str
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paper:
     """One distinct paper, however many files and paragraphs its text came from.
 
     Null-ish fields mean "not known": a citation must never invent them.
     """
+
+    __reduce__ = _reduce_by_fields
 
     id: str  # stable, unique, shell-safe: [a-z0-9][a-z0-9._-]*
     title: str

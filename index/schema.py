@@ -109,8 +109,8 @@ _PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
 def _plain(value: Any) -> Any:
     """A field value as JSON data: tuples of small dataclasses (sources, labels) as dicts."""
     if isinstance(value, tuple):
-        return [dict(item.__dict__) if hasattr(item, "__dataclass_fields__") else item
-                for item in value]
+        return [{name: getattr(item, name) for name in item.__dataclass_fields__}
+                if hasattr(item, "__dataclass_fields__") else item for item in value]
     return value
 
 

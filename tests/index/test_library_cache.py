@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -12,7 +14,9 @@ import pytest
 import index.library as library_module
 from index.library import load_library
 from index.library_cache import LibraryCache
+from index.models import Library
 from index.taxonomy import load_taxonomy
+from tests.fixtures.search.generate import make_library
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "library"
 TAXONOMY = load_taxonomy()
@@ -68,6 +72,43 @@ def test_warm_load_equals_fresh_and_parses_nothing(
     warm = load_library([corpus], TAXONOMY, cache_dir=cache)
     assert warm == fresh  # papers, labels, warnings and files
     assert (calls.files, calls.tagged) == ([], 0)
+
+
+def _repeats(library: Library) -> dict[str, list[object]]:
+    """Every author name, keyword, label and venue, one entry per paper that holds it."""
+    found: dict[str, list[object]] = {"author": [], "keyword": [], "label": [], "venue": []}
+    for paper in library.papers:
+        found["author"] += paper.authors
+        found["keyword"] += paper.keywords
+        found["label"] += [*paper.topics, *paper.hardware]
+        found["venue"] += [paper.venue] if paper.venue else []
+    return found
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_equal_values_are_one_object_fresh_and_from_the_cache(tmp_path: Path, cached: bool) -> None:
+    records = [{**paper.to_dict(), "keywords": ["systems", f"k{n % 5}"]}
+               for n, paper in enumerate(make_library(300, seed=3).papers)]
+    (tmp_path / "lib").mkdir()
+    files = [tmp_path / "lib" / "a.jsonl", tmp_path / "lib" / "b.jsonl"]
+    for file, part in zip(files, (records[:150], records[150:])):  # parsed separately
+        file.write_text("".join(json.dumps(r) + "\n" for r in part), encoding="utf-8")
+    cache = tmp_path / "cache" if cached else None
+    if cached:
+        load_library(files, TAXONOMY, cache_dir=cache)  # the next load reads the cache
+    library = load_library(files, TAXONOMY, cache_dir=cache)
+    assert len(library.papers) == 300
+    for kind, values in _repeats(library).items():
+        distinct = {id(value): value for value in values}.values()
+        assert len(distinct) == len(set(values)) < len(values), kind  # repeated, yet shared
+
+
+def test_records_pickle_to_equal_values_without_a_dict() -> None:
+    paper = load_library(None, TAXONOMY).papers[0]
+    for record in (paper, paper.sources[0], paper.topics[0]):
+        assert not hasattr(record, "__dict__")  # slots: no per-object dict
+        assert pickle.loads(pickle.dumps(record)) == record
+    assert pickle.loads(pickle.dumps(paper)).topics == paper.topics
 
 
 def test_bundled_corpus_through_the_cache(tmp_path: Path) -> None:
