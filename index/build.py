@@ -19,6 +19,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
+from whoosh.reading import IndexReader
 
 from index.build_child import BuildFailed, build_in_child
 from index.letters import short_prefixes, write_letters
@@ -84,16 +85,21 @@ def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
     ix = FileStorage(str(path), supports_mmap=False).open_index()
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
-        table = read_table(path) or {}
-        # Parsed exactly as the engine will parse the first keystrokes (same table).
-        builder = QueryBuilder(None, table)
-        nodes = {}
-        for prefix in short_prefixes(table, reader.doc_count_all()):
-            node = builder.parse(prefix, reader, as_you_type=True).query
-            if node is not None:
-                nodes[prefix] = node
-        write_letters(path, reader, nodes)
+        _store_letters(path, reader)
     ix.close()
+
+
+def _store_letters(path: Path, reader: IndexReader) -> None:
+    """Stores the short prefixes' match sets (index.letters) for segments that lack them."""
+    table = read_table(path) or {}
+    # Parsed exactly as the engine will parse the first keystrokes (same table).
+    builder = QueryBuilder(None, table)
+    nodes = {}
+    for prefix in short_prefixes(table, reader.doc_count_all()):
+        node = builder.parse(prefix, reader, as_you_type=True).query
+        if node is not None:
+            nodes[prefix] = node
+    write_letters(path, reader, nodes)
 
 
 def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: int,
@@ -196,6 +202,8 @@ def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str]
         writer.cancel()
         raise
     add_words(folder, papers)
+    with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
+        _store_letters(folder, reader)
     return len(papers)
 
 

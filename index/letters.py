@@ -6,8 +6,9 @@ n-gram and its most frequent abstract completions), ~65% of a 0.4 s request at 1
 papers. That set depends only on the index, so the build computes it for every letter
 (and for the two-letter prefixes whose completions are the commonest words) and stores
 the bitmasks beside the index; the engine then answers those prefixes' match sets with
-a lookup. The file names the segments it was computed from: after an in-place update
-the segments change and the engine ignores it (computing as usual) until the next build.
+a lookup. The masks are kept per Whoosh segment: an in-place update adds a small segment
+(and may merge the small ones), so it computes masks for the new segments only and keeps
+the big one's. A file that misses a segment of the index is ignored (computed as usual).
 """
 
 from __future__ import annotations
@@ -26,16 +27,15 @@ from index.lexicon import PrefixTable
 from index.masks import mask_of, posting_ids
 
 LETTERS_FILE = "letters.json"
+FORMAT = 2  # 1 stored one mask per node for the whole index
 # Two-letter prefixes get a stored mask when their commonest completion is in at least
 # this share of the papers (their match sets are the large, slow ones); at most this many.
 TWO_LETTER_SHARE = 0.2
 TWO_LETTER_MAX = 40
 
 
-def segments_key(reader: IndexReader) -> list[str]:
-    """Identifies the exact documents and numbering the masks were computed for."""
-    return sorted(str(leaf._segment.segment_id())  # type: ignore[attr-defined]
-                  for leaf, _ in reader.leaf_readers())
+def _segment_id(leaf: IndexReader) -> str:
+    return str(leaf._segment.segment_id())  # type: ignore[attr-defined]
 
 
 def short_prefixes(table: PrefixTable, size: int) -> list[str]:
@@ -79,24 +79,66 @@ def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
 
 
 def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query]) -> None:
-    """Stores the masks of `nodes` (the parsed query of each short prefix, by its repr)."""
-    masks = {}
-    for node in nodes.values():
-        mask = union_mask(reader, node)
-        if mask is not None:
-            data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
-            masks[repr(node)] = base64.b64encode(data).decode("ascii")
+    """Stores the masks of `nodes` (each short prefix's parsed query) for every segment.
+
+    Segments that the file in `folder` already covers keep their masks (an in-place update
+    leaves the big segment as it was); only the others have their postings read.
+    """
+    known = _read_segments(folder)
+    wanted = {repr(node) for node in nodes.values()}
+    segments: dict[str, dict[str, str]] = {}
+    for leaf, _offset in reader.leaf_readers():
+        segment = _segment_id(leaf)
+        kept = known.get(segment, {})
+        if wanted <= kept.keys():
+            segments[segment] = {key: kept[key] for key in wanted}
+            continue
+        masks = {}
+        for node in nodes.values():
+            mask = union_mask(leaf, node)
+            if mask is not None:
+                data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+                masks[repr(node)] = base64.b64encode(data).decode("ascii")
+        segments[segment] = masks
     write_text_atomic(Path(folder) / LETTERS_FILE,
-                      json.dumps({"segments": segments_key(reader), "masks": masks}))
+                      json.dumps({"format": FORMAT, "segments": segments}))
+
+
+def _read_segments(folder: Path) -> dict[str, dict[str, str]]:
+    """The stored masks by segment id, then node repr (base64); {} if missing or damaged."""
+    try:
+        data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
+        segments = data["segments"] if data.get("format") == FORMAT else {}
+        if isinstance(segments, dict) and all(
+                isinstance(masks, dict) for masks in segments.values()):
+            return segments
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return {}
 
 
 def read_letters(folder: Path, reader: IndexReader) -> dict[str, int]:
-    """The stored masks by node repr, or {} when missing or computed for other segments."""
-    try:
-        data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
-        if data.get("segments") != segments_key(reader):
+    """The stored masks by node repr over the whole index, or {} when a segment is missing.
+
+    Each segment's mask is shifted to the segment's first document number; only nodes
+    every segment has a mask for are returned.
+    """
+    segments = _read_segments(folder)
+    parts = []
+    for leaf, offset in reader.leaf_readers():
+        masks = segments.get(_segment_id(leaf))
+        if masks is None:
             return {}
-        return {key: int.from_bytes(base64.b64decode(value), "little")
-                for key, value in data["masks"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        parts.append((masks, offset))
+    if not parts:
         return {}
+    combined = {}
+    try:
+        for key in set(parts[0][0]).intersection(*(masks for masks, _ in parts[1:])):
+            mask = 0
+            for masks, offset in parts:
+                mask |= int.from_bytes(base64.b64decode(masks[key]), "little") << offset
+            combined[key] = mask
+    except (ValueError, TypeError):  # damaged base64
+        return {}
+    return combined

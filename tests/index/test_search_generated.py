@@ -292,6 +292,8 @@ def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine,
     with engine._searcher() as searcher:
         assert read_letters(engine.opened.path, searcher.reader())
         data = json.loads((engine.opened.path / LETTERS_FILE).read_text())
-        data["segments"] = ["another"]
+        data["segments"] = {"another": masks for masks in data["segments"].values()}
         (tmp_path / LETTERS_FILE).write_text(json.dumps(data))
         assert read_letters(tmp_path, searcher.reader()) == {}
+        (tmp_path / LETTERS_FILE).write_text('{"format": 1, "segments": ["x"], "masks": {}}')
+        assert read_letters(tmp_path, searcher.reader()) == {}  # the old format

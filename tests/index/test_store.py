@@ -127,6 +127,40 @@ def test_changed_files_are_reindexed_in_place(tmp_path: Path,
     assert open_index(changed, TAXONOMY, cache).action == "up to date"
 
 
+def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from index import letters
+
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=40, marker="wombatmarker")
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    computed: list[int] = []
+    real_union = letters.union_mask
+    monkeypatch.setattr(letters, "union_mask",
+                        lambda reader, node: computed.append(reader.doc_count_all())
+                        or real_union(reader, node))
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    with engine._searcher() as searcher:
+        segments = [leaf.doc_count_all() for leaf, _ in searcher.reader().leaf_readers()]
+    assert len(segments) == 2 and engine._letters  # the old segment plus the update's
+    assert computed and set(computed) == {min(segments)}  # only the new one was read
+    requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
+    def answers() -> list[tuple[object, ...]]:
+        engine._results.clear()
+        engine._match_masks.clear()
+        return [(r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
+                for r in map(engine.search, requests)]
+
+    stored = answers()
+    engine._letters = {}
+    assert answers() == stored  # what computing the match sets afresh gives
+    engine.close()
+
+
 def test_a_second_process_serves_the_old_index_while_one_builds(tmp_path: Path) -> None:
     library = make_library(30)
     open_index(library, TAXONOMY, tmp_path).index.close()
