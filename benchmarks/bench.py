@@ -20,6 +20,7 @@ import argparse
 import importlib
 import subprocess
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -234,6 +235,12 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     opened = time.perf_counter()
     found = engine.search(SearchRequest(query=MARKER, limit=20)).total
     answered = time.perf_counter()
+    # A first keystroke right after the update: its match set should still come stored.
+    letter_ms = []
+    for letter in "mtcdpsa":
+        begun = time.perf_counter()
+        engine.search(SearchRequest(query=letter, as_you_type=True, limit=20))
+        letter_ms.append(_ms(time.perf_counter() - begun))
     action = _action(engine)
     _close(engine)
     baseline = fts5.Fts5Index(workdir / "fts5.db")
@@ -245,6 +252,7 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     return {"update_action": action, "update_changed": len(changed),
             "update_reopen_s": round(opened - started, 3),
             "update_first_query_ms": _ms(answered - opened), "update_found": found,
+            "update_one_letter_ms": {"p50": statistics.median(letter_ms), "max": max(letter_ms)},
             "fts5_update_s": round(fts5_s, 3), "fts5_update_found": fts5_found}
 
 
@@ -346,7 +354,8 @@ def print_report(report: dict[str, Any]) -> None:
           f"({r['update_action']!r}) "
           f"{r['update_reopen_s']} s, then query {r['update_first_query_ms']} ms, marker found "
           f"in {r['update_found']}; fts5 update {r['fts5_update_s']} s "
-          f"(found {r['fts5_update_found']})")
+          f"(found {r['fts5_update_found']}); one-letter requests after it: "
+          f"p50 {r['update_one_letter_ms']['p50']} ms, max {r['update_one_letter_ms']['max']} ms")
     if r["pipeline_load"]:
         print(f"load through index.library.load_library: {r['pipeline_load']}")
     for example in r["error_examples"]:
