@@ -7,13 +7,13 @@ loadable rest is in `papers`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from index.bundled import bundled_corpus_files, bundled_metadata
 from index.dedupe import dedupe, merge_group
-from index.facets import tag_paper, tag_papers
+from index.facets import tag_paper
 from index.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library_cache import (
     Identity, LibraryCache, Tags, identity, paused_gc, tag_digest)
@@ -23,7 +23,12 @@ from index.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
 from index.taxonomy import Taxonomy
 
-__all__ = ["load_library", "input_files"]
+__all__ = ["load_library", "input_files", "LoadProgress"]
+
+# (step, done, total): "reading files", "merging duplicates", "tagging". Only a first load
+# of a large library is slow enough to show it (100,000 papers: about a minute).
+LoadProgress = Callable[[str, int, int], None]
+TAG_PROGRESS_EVERY = 1000
 
 
 def input_files(paths: Sequence[Path] | None) -> list[Path]:
@@ -105,7 +110,8 @@ def _assign_ids(papers: list[Paper], pinned: list[bool], warnings: list[LoadWarn
 
 
 def load_library(
-    paths: Sequence[Path] | None, taxonomy: Taxonomy, *, cache_dir: Path | None = None
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, *, cache_dir: Path | None = None,
+    progress: LoadProgress | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -115,16 +121,22 @@ def load_library(
         cache_dir: where to keep parsed files, labels and the finished library between
             runs (see `index.library_cache`); None loads everything afresh. The result
             is the same either way.
+        progress: told each step's progress, `(step, done, total)`; a load from the
+            library cache has no steps and never calls it.
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
     """
     with paused_gc():  # millions of objects made, few freed: collecting would be wasted
-        return _load_library(paths, taxonomy, cache_dir)
+        return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
 
 
-def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None
-                  ) -> Library:
+def _quiet(step: str, done: int, total: int) -> None:
+    pass
+
+
+def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None,
+                  progress: LoadProgress) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
         files = input_files(None)
@@ -148,6 +160,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
     for n, file in enumerate(files):
+        progress("reading files", n, len(files))
         result = _load_file(file, shown[n], cache, identities[n] if identities else None)
         warnings.extend(result.warnings)
         resolved = file.resolve()
@@ -159,19 +172,23 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         records.extend((record, resolved) for record in result.sidecar)
         del result
 
+    progress("reading files", len(files), len(files))
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
+    progress("merging duplicates", 0, 1)  # one step, no count
     merged, links, pinned = dedupe(papers, pinned)
     del papers, origin
     merged = _assign_ids(merged, pinned, warnings)
     merged = _link(merged, links)
     if cache is None:
-        tagged = tag_papers(merged, taxonomy)
+        tagging: Iterable[Paper] = (tag_paper(paper, taxonomy) for paper in merged)
     else:
         digests = [tag_digest(paper) for paper in merged]
         known = cache.previous_tags(inputs)
-        tagged = tuple(_retag(paper, known.get(digest), taxonomy)
-                       for paper, digest in zip(merged, digests))
-        del known
+        tagging = (_retag(paper, known.get(digest), taxonomy)
+                   for paper, digest in zip(merged, digests))
+    tagged = tuple(_counted(tagging, progress, len(merged)))
+    if cache is not None:
+        del known  # the previous run's labels: freed before the cache is written
     library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
                       files=tuple(str(file.resolve()) for file in files))
     if cache is not None and identities is not None and None not in identities:
@@ -189,6 +206,17 @@ def _load_file(file: Path, shown: str, cache: LibraryCache | None,
         result = load_file(file, shown)
         cache.write_file(file_identity, shown, result)
     return result
+
+
+def _counted(papers: Iterable[Paper], progress: LoadProgress, total: int) -> Iterator[Paper]:
+    """The papers, telling `progress` how many were tagged every thousand and at the end."""
+    done = 0
+    for done, paper in enumerate(papers, 1):
+        if done % TAG_PROGRESS_EVERY == 0:
+            progress("tagging", done, total)
+        yield paper
+    if done % TAG_PROGRESS_EVERY or not done:  # the last count, unless just reported
+        progress("tagging", done, total)
 
 
 def _retag(paper: Paper, known: Tags | None, taxonomy: Taxonomy) -> Paper:

@@ -51,9 +51,6 @@ class Calls:
 
         monkeypatch.setattr(library_module, "load_file", counting_load)
         monkeypatch.setattr(library_module, "tag_paper", counting_tag)
-        monkeypatch.setattr(library_module, "tag_papers",
-                            lambda papers, taxonomy: tuple(counting_tag(p, taxonomy)
-                                                           for p in papers))
 
     def reset(self) -> None:
         self.files, self.tagged = [], 0
@@ -109,6 +106,26 @@ def test_records_pickle_to_equal_values_without_a_dict() -> None:
         assert not hasattr(record, "__dict__")  # slots: no per-object dict
         assert pickle.loads(pickle.dumps(record)) == record
     assert pickle.loads(pickle.dumps(paper)).topics == paper.topics
+
+
+def test_a_first_load_reports_its_steps_and_a_cached_one_none(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(library_module, "TAG_PROGRESS_EVERY", 2)
+    steps: list[tuple[str, int, int]] = []
+    def record(*step: object) -> None:
+        steps.append(step)  # type: ignore[arg-type]
+
+    library = load_library([corpus], TAXONOMY, cache_dir=tmp_path, progress=record)
+    files, papers = len(library.files), len(library.papers)
+    assert steps[: files + 1] == [("reading files", n, files) for n in range(files + 1)]
+    assert steps[files + 1] == ("merging duplicates", 0, 1)
+    tagging = steps[files + 2:]
+    assert tagging == [("tagging", n, papers) for n in range(2, papers + 1, 2)] + (
+        [("tagging", papers, papers)] if papers % 2 else [])
+    steps.clear()
+    assert load_library([corpus], TAXONOMY, cache_dir=tmp_path, progress=record) == library
+    assert steps == []
 
 
 def test_bundled_corpus_through_the_cache(tmp_path: Path) -> None:

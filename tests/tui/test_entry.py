@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 import tui.cli
-import tui.cli.run_app
+import tui.cli.context
 from tui import entry
 
 
@@ -50,7 +50,7 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
         def run(self) -> None:
             seen["while running"] = gc.isenabled()
 
-    monkeypatch.setattr(tui.cli.run_app, "_load_library", lambda context: None)
+    monkeypatch.setattr(tui.cli.context.CliContext, "library", None)
     monkeypatch.setattr("tui.app.make_app", lambda *args, **kwargs: FakeApp())
     assert entry.main([]) == 0
     assert seen == {"while running": True}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from index.library import load_library
 from index.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from tui import paths
+from tui.cli.load_notice import LoadNotice
 
 if TYPE_CHECKING:
     from index.engine import SearchEngine
@@ -53,8 +54,12 @@ class CliContext:
     def library(self) -> Library:
         # Parsed files, labels and the finished library are cached, so a warm start of a
         # 100k-paper library reads one file; its warnings are cached and printed too.
-        library = load_library(self.corpus, self.taxonomy,
-                               cache_dir=paths.cache_dir() / "library")
+        notice = LoadNotice(sys.stderr)
+        try:
+            library = load_library(self.corpus, self.taxonomy,
+                                   cache_dir=paths.cache_dir() / "library", progress=notice)
+        finally:
+            notice.finish()
         for warning in library.warnings:
             self.warn(str(warning))
         if not library.papers:

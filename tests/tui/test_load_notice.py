@@ -1,0 +1,71 @@
+"""The notice a slow first load of the library prints on stderr."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from tui.cli.load_notice import HEADLINE, LoadNotice
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_quick_load_prints_nothing() -> None:
+    for stream in (io.StringIO(), Terminal()):
+        clock = Clock()
+        notice = LoadNotice(stream, after=0.3, clock=clock)
+        notice("reading files", 0, 3)
+        clock.now = 0.2
+        notice("tagging", 47, 47)
+        notice.finish()
+        time.sleep(0.35)  # the timer was cancelled
+        assert stream.getvalue() == ""
+
+
+def test_a_terminal_follows_the_steps_in_place() -> None:
+    stream, clock = Terminal(), Clock()
+    notice = LoadNotice(stream, after=0.3, clock=clock)
+    clock.now = 0.5
+    notice("reading files", 2, 11)
+    clock.now = 0.55
+    notice("tagging", 1000, 100000)  # too soon after the last redraw
+    clock.now = 0.8
+    notice("tagging", 45000, 100000)
+    notice("tagging", 100000, 100000)  # the end of a step is always drawn
+    notice.finish()
+    lines = stream.getvalue().split("\r")[1:]
+    assert lines == [f"{HEADLINE} reading files 2 of 11\x1b[K",
+                     f"{HEADLINE} tagging 45,000 of 100,000\x1b[K",
+                     f"{HEADLINE} tagging 100,000 of 100,000\x1b[K\n"]
+
+
+def test_a_log_file_gets_the_headline_once() -> None:
+    stream, clock = io.StringIO(), Clock()
+    notice = LoadNotice(stream, after=0.3, clock=clock)
+    clock.now = 1.0
+    for done in range(0, 5000, 1000):
+        notice("tagging", done, 5000)
+    notice.finish()
+    assert stream.getvalue() == HEADLINE + "\n"
+
+
+def test_the_headline_shows_while_no_step_reports() -> None:
+    stream = Terminal()
+    notice = LoadNotice(stream, after=0.05)
+    notice("reading files", 0, 1)  # then one huge file is parsed for a while
+    deadline = time.monotonic() + 5
+    while not stream.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    notice.finish()
+    assert stream.getvalue() == f"\r{HEADLINE} reading files\x1b[K\n"

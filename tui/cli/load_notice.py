@@ -1,0 +1,75 @@
+"""A slow first load of the library says so on stderr, and on a terminal how far it got.
+
+Reading 100,000 papers for the first time takes about a minute (later starts read the
+library cache in under a second); a blank terminal for that long looks like a hang. Loads
+that finish within `after` seconds (every cached one) print nothing at all.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+HEADLINE = "paperscope: reading the papers (later starts use a cache)…"
+NOTICE_AFTER = 0.3  # seconds
+REDRAW_EVERY = 0.2  # seconds between progress redraws on a terminal
+
+
+class LoadNotice:
+    """Pass as `load_library(..., progress=notice)`; call `finish()` when it returns.
+
+    A timer prints the headline after `after` seconds even when no step reports (a single
+    huge file being parsed); on a terminal the line then follows the steps in place, while
+    a log file gets the headline alone, once.
+    """
+
+    def __init__(self, stream: TextIO, *, after: float = NOTICE_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.after = after
+        self.clock = clock
+        self.started = clock()
+        self.shown = False
+        self._tty = bool(getattr(stream, "isatty", lambda: False)())
+        self._step = ""
+        self._drawn_at = float("-inf")
+        self._lock = threading.Lock()
+        self._finished = False
+        self._timer = threading.Timer(after, self._draw)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        self._step = f"{step} {done:,} of {total:,}" if total > 1 else step
+        now = self.clock()
+        if now - self.started < self.after:
+            return
+        if self._tty and (now - self._drawn_at >= REDRAW_EVERY or done == total):
+            self._draw()
+        elif not self.shown:
+            self._draw()
+
+    def _draw(self) -> None:
+        with self._lock:
+            if self._finished:
+                return
+            if not self._tty:
+                if not self.shown:
+                    self.stream.write(HEADLINE + "\n")
+            else:
+                step = f" {self._step}" if self._step else ""
+                self.stream.write(f"\r{HEADLINE}{step}\033[K")
+            self.stream.flush()
+            self.shown = True
+            self._drawn_at = self.clock()
+
+    def finish(self) -> None:
+        """Stops the timer and ends the progress line, if one was drawn."""
+        self._timer.cancel()
+        with self._lock:
+            self._finished = True
+            if self.shown and self._tty:
+                self.stream.write("\n")
+                self.stream.flush()
