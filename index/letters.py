@@ -85,7 +85,7 @@ def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query])
     leaves the big segment as it was); only the others have their postings read.
     """
     known = _read_segments(folder)
-    wanted = {repr(node) for node in nodes.values()}
+    wanted = {repr(node) for node in nodes.values() if _term_leaves(node) is not None}
     segments: dict[str, dict[str, str]] = {}
     for leaf, _offset in reader.leaf_readers():
         segment = _segment_id(leaf)
@@ -96,7 +96,7 @@ def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query])
         masks = {}
         for node in nodes.values():
             mask = union_mask(leaf, node)
-            if mask is not None:
+            if mask is not None:  # None for a query that is not a union of terms
                 data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
                 masks[repr(node)] = base64.b64encode(data).decode("ascii")
         segments[segment] = masks
