@@ -38,14 +38,20 @@ def test_a_terminal_follows_the_steps_in_place() -> None:
     notice = LoadNotice(stream, after=0.3, clock=clock)
     clock.now = 0.5
     notice("reading files", 2, 11)
+    clock.now = 0.52
+    notice("merging duplicates", 0, 1)  # a new step is drawn at once
     clock.now = 0.55
-    notice("tagging", 1000, 100000)  # too soon after the last redraw
+    notice("tagging", 1000, 100000)
+    clock.now = 0.6
+    notice("tagging", 2000, 100000)  # too soon after the last redraw
     clock.now = 0.8
     notice("tagging", 45000, 100000)
     notice("tagging", 100000, 100000)  # the end of a step is always drawn
     notice.finish()
     lines = stream.getvalue().split("\r")[1:]
     assert lines == [f"{HEADLINE} reading files 2 of 11\x1b[K",
+                     f"{HEADLINE} merging duplicates\x1b[K",
+                     f"{HEADLINE} tagging 1,000 of 100,000\x1b[K",
                      f"{HEADLINE} tagging 45,000 of 100,000\x1b[K",
                      f"{HEADLINE} tagging 100,000 of 100,000\x1b[K\n"]
 

@@ -33,7 +33,8 @@ class LoadNotice:
         self.started = clock()
         self.shown = False
         self._tty = bool(getattr(stream, "isatty", lambda: False)())
-        self._step = ""
+        self._step_name = ""
+        self._step = ""  # as shown: "tagging 45,000 of 100,000"
         self._drawn_at = float("-inf")
         self._lock = threading.Lock()
         self._finished = False
@@ -42,13 +43,14 @@ class LoadNotice:
         self._timer.start()
 
     def __call__(self, step: str, done: int, total: int) -> None:
+        new_step = step != self._step_name
+        self._step_name = step
         self._step = f"{step} {done:,} of {total:,}" if total > 1 else step
         now = self.clock()
         if now - self.started < self.after:
             return
-        if self._tty and (now - self._drawn_at >= REDRAW_EVERY or done == total):
-            self._draw()
-        elif not self.shown:
+        if not self.shown or (self._tty and (
+                new_step or done == total or now - self._drawn_at >= REDRAW_EVERY)):
             self._draw()
 
     def _draw(self) -> None:
