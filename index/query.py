@@ -45,6 +45,7 @@ from index.syntax import (
     OPERATORS,
     PLACEHOLDER,
     RANGE,
+    close_typed_phrase,
     find_error,
     is_placeholder,
     last_word,
@@ -122,7 +123,10 @@ class QueryBuilder:
         result = Parsed(None, text=prepared)
         problem = mistake(prepared)
         unclosed = prepared.count('"') % 2 == 1
-        if unclosed and problem is None:  # most likely a phrase still being typed: close it
+        typed_phrase = unclosed and typing and problem is None and close_typed_phrase(prepared)
+        if typed_phrase:  # a phrase still being typed: its last word is a prefix
+            prepared = typed_phrase
+        elif unclosed and problem is None:  # a forgotten quote, most likely: close it
             prepared += '"'
         q: wq.Query | None = None
         if problem is None:
@@ -146,7 +150,9 @@ class QueryBuilder:
             typing = typing and stripped[-1].isalnum()
             q = self.parser.parse(self._mark(plain, result) if typing else plain)
         if unclosed and result.notice is None:
-            result.notice = "Unclosed quote: searched up to the end as a phrase"
+            result.notice = ("Open quote: searched as a phrase, its last word as a prefix"
+                             if typed_phrase else
+                             "Unclosed quote: searched up to the end as a phrase")
         result.terms = tuple(positive_words(
             result.extra.get("marked", prepared), result.extra.get("last")))
         result.plain_words = result.notice is None and bool(

@@ -45,6 +45,31 @@ def mistake(text: str) -> str | None:
     return None
 
 
+_OPEN_PHRASE = re.compile(r'(?:(?<!\w)(?P<field>\w+):)?"(?P<body>[^"]*)$')
+
+
+def close_typed_phrase(text: str) -> str | None:
+    """`"pipeline par` being typed -> `"pipeline" par`: the phrase so far and a last word.
+
+    The last word is then matched as a prefix like any word being typed, so the results
+    narrow keystroke by keystroke (a superset of the finished phrase's) instead of
+    dropping to none until the word is complete. None when there is no open phrase ending
+    in a word, or when it is excluded (`-"...`, whose meaning this would change).
+    """
+    match = _OPEN_PHRASE.search(text)
+    if match is None or not text[-1].isalnum():
+        return None
+    before = text[: match.start()]
+    if before.endswith("-") or re.search(r"(?<!\w)NOT\s+$", before):
+        return None
+    *done, last = match.group("body").split() or [""]
+    if not last or last in OPERATORS:
+        return None
+    field = f"{match.group('field')}:" if match.group("field") else ""
+    phrase = f'{field}"{" ".join(done)}" ' if done else ""
+    return text[: match.start()] + phrase + field + last
+
+
 def last_word(text: str) -> re.Match[str] | None:
     """The unfinished last word, unless it is an operator, an id, or inside quotes."""
     if text.count('"') % 2 == 1 or re.search(r"[*~]\d*$", text):

@@ -266,6 +266,36 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(
     fresh(engine)
 
 
+@pytest.mark.parametrize(("field", "paper", "count"), [("", 5, 2), ("", 17, 3), ("title", 9, 2)])
+def test_a_phrase_being_typed_never_drops_below_the_finished_one(
+        engine: SearchEngine, library: Library, field: str, paper: int, count: int) -> None:
+    source = library.papers[paper].title if field else library.papers[paper].abstract
+    words = " ".join(re.findall(r"\w+", source.lower())[1:1 + count])  # side by side there
+    quoted = f'{field}:"{words}' if field else f'"{words}'
+    final = engine.search(SearchRequest(quoted + '"', limit=1000))
+    assert final.total  # the generated papers hold these words side by side
+    finished = {h.paper.id for h in final.hits}
+    start = len(quoted) - len(words)
+    for end in range(start + 1, len(quoted) + 1):
+        typed = quoted[:end]
+        if typed[-1] == " ":
+            continue  # between words: the phrase so far, closed
+        result = fresh(engine).search(SearchRequest(typed, as_you_type=True, limit=1000))
+        assert finished <= {h.paper.id for h in result.hits}, typed
+        assert result.notice and "last word as a prefix" in result.notice
+        last = typed.split()[-1].rpartition(":")[2].lstrip('"')
+        for hit in result.hits:  # and every paper shown holds a word the typing could finish
+            p = hit.paper
+            text = p.title if field else " ".join(
+                (p.title, p.short_name or "", *p.authors, p.abstract, p.venue or ""))
+            assert re.search(rf"(?<!\w){re.escape(last)}", text, re.IGNORECASE), (typed, hit.paper.id)
+
+
+def test_an_excluded_phrase_being_typed_stays_a_phrase(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest('model -"dynamic mic', as_you_type=True))
+    assert result.notice == "Unclosed quote: searched up to the end as a phrase"
+
+
 def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
     from index.letters import short_prefixes
 

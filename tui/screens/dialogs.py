@@ -24,7 +24,7 @@ QUERY_SYNTAX = """\
 Query syntax
   words                 papers with every word (title, authors, abstract, venue, ...);
                         the last word matches as a prefix while you type
-  "a phrase"            the words side by side
+  "a phrase"            the words side by side (its last word a prefix until closed)
   micro*   sheduling~   a prefix; a misspelled (fuzzy) word
   a OR b   -word   ( )  either word; leave out a word; grouping
   title:x  author:x     search one field
