@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
@@ -149,9 +149,15 @@ def _read_current(folder: Path) -> dict[str, Any] | None:
 
 
 def _open_checked(path: Path, expected_docs: int | None) -> Index | None:
-    """The index at `path`, or None when it is missing or corrupt."""
+    """The index at `path`, or None when it is missing or corrupt.
+
+    Opened without mmap: Whoosh copies each segment file of a memory-mapped compound
+    segment into a BytesIO, for every searcher, which held ~600 MB at 100,000 papers
+    (engine 710 -> 95 MB measured; requests ~15% slower, p95 71 -> 89 ms, far inside
+    the 250 ms target).
+    """
     try:
-        ix = whoosh_index.open_dir(str(path), schema=build_schema())
+        ix = FileStorage(str(path), supports_mmap=False).open_index(schema=build_schema())
         with ix.searcher() as searcher:
             count = searcher.doc_count()
             if searcher.doc_count_all():

@@ -46,6 +46,19 @@ def test_built_once_then_reused(tmp_path: Path) -> None:
     forced.index.close()
 
 
+def test_searchers_read_the_segment_files_instead_of_copying_them(tmp_path: Path) -> None:
+    from whoosh.filedb.structfile import BufferFile
+
+    engine = open_engine(make_library(40), TAXONOMY, tmp_path)
+    with engine._searcher() as searcher:
+        for leaf, _ in searcher.reader().leaf_readers():
+            storage = leaf._storage  # the segment's compound file
+            assert getattr(storage, "_source", None) is None  # not memory-mapped
+            assert not isinstance(storage.open_file(next(iter(storage.list()))), BufferFile)
+    assert engine.search(SearchRequest("model")).total
+    engine.close()
+
+
 def test_touching_a_source_rebuilds_and_nothing_else_does(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     library = file_library(tmp_path)
