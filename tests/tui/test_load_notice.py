@@ -75,3 +75,11 @@ def test_the_headline_shows_while_no_step_reports() -> None:
         time.sleep(0.01)
     notice.finish()
     assert stream.getvalue() == f"\r{HEADLINE} reading files\x1b[K\n"
+
+
+def test_a_slow_load_from_the_cache_says_nothing() -> None:
+    stream = Terminal()
+    notice = LoadNotice(stream, after=0.05)
+    time.sleep(0.3)  # reading a large library cache: no step is ever reported
+    notice.finish()
+    assert stream.getvalue() == ""

@@ -20,9 +20,10 @@ REDRAW_EVERY = 0.2  # seconds between progress redraws on a terminal
 class LoadNotice:
     """Pass as `load_library(..., progress=notice)`; call `finish()` when it returns.
 
-    A timer prints the headline after `after` seconds even when no step reports (a single
-    huge file being parsed); on a terminal the line then follows the steps in place, while
-    a log file gets the headline alone, once.
+    Nothing is shown until a step is reported (a load from the library cache reports none,
+    however long it takes); then a timer prints the line after `after` seconds even if no
+    further step reports (a single huge file being parsed). On a terminal the line follows
+    the steps in place; a log file gets the headline alone, once.
     """
 
     def __init__(self, stream: TextIO, *, after: float = NOTICE_AFTER,
@@ -55,7 +56,7 @@ class LoadNotice:
 
     def _draw(self) -> None:
         with self._lock:
-            if self._finished:
+            if self._finished or not self._step_name:
                 return
             if not self._tty:
                 if not self.shown:
