@@ -15,8 +15,7 @@ from index.bundled import bundled_corpus_files, bundled_metadata
 from index.dedupe import dedupe, merge_group
 from index.facets import tag_paper
 from index.ids import IdAllocator, paper_slug, slugify, title_words
-from index.library_cache import (
-    Identity, LibraryCache, Tags, identity, paused_gc, tag_digest)
+from index.library_cache import Identity, LibraryCache, Tags, identity, paused_gc, tag_digest
 from index.loaders import FileResult, discover, load_file
 from index.loaders.files import SIDECAR_SUFFIX
 from index.loaders.sidecar import SidecarRecord

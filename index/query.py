@@ -195,8 +195,9 @@ class QueryBuilder:
         if isinstance(q, wq.FuzzyTerm) and q.fieldname in STEMMED and self.lexicon is not None:
             return self._fuzzy_stemmed(q, result)
         if isinstance(q, wq.FuzzyTerm):
-            # Stemmed fields (an index without its word list) hold "schedul" for "scheduling": allow one more edit there. The
-            # first two letters fixed: the lexicon walk shrinks ~20x.
+            # Stemmed fields (an index without its word list) hold "schedul" for "scheduling":
+            # allow one more edit there. The first two letters fixed: the lexicon walk
+            # shrinks ~20x.
             stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
             maxdist = max(q.maxdist, 2) if stemmed else q.maxdist
             prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else q.prefixlength

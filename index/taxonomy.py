@@ -197,8 +197,8 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
              for f in FACETS}
     _check_parents(built, where)
     if fallback is not None and fallback not in values["topic"]:
-        path, text = fallback_at or (str(files[0]), "")
-        raise _error(path, text, None, "fallback_topic",
+        named_in, text = fallback_at or (str(files[0]), "")
+        raise _error(named_in, text, None, "fallback_topic",
                      f"fallback_topic {fallback!r} is not a topic id")
     return Taxonomy(topics=built["topic"], hardware=built["hardware"],
                     fallback_topic=fallback, files=tuple(str(p) for p in files))
@@ -296,7 +296,8 @@ def _check_parents(
                 raise _error(path, text, facet, value.id,
                              f"unknown parent {value.parent!r} for {facet}.{value.id}",
                              key="parent")
-            seen, node = {value.id}, value.parent
+            seen: set[str] = {value.id}
+            node: str | None = value.parent
             while node is not None:
                 if node in seen:
                     raise _error(path, text, facet, value.id,
