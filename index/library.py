@@ -7,6 +7,7 @@ loadable rest is in `papers`.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,10 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         del result
 
     progress("reading files", len(files), len(files))
+    # Parsing leaves reference cycles (bibtexparser: ~140 objects per entry) that only the
+    # cyclic collector frees, and it is paused here: collect them now, or start-up's
+    # `gc.freeze()` (tui/entry.py, index/engine.py) would keep them for good.
+    gc.collect()
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
     progress("merging duplicates", 0, 1)  # one step, no count
     merged, links, pinned = dedupe(papers, pinned)
