@@ -260,9 +260,9 @@ def _branch_anchors(branch: str) -> tuple[str, ...]:
     if rest.startswith("(?:") or (rest.startswith("(") and not rest.startswith("(?")):
         close = _closing_paren(rest)  # a group right after the literal: extend through it
         if close is not None and rest[close + 1:close + 2] not in ("?", "*", "{"):
-            inner = anchors(rest[3:close] if rest.startswith("(?:") else rest[1:close])
-            if inner:
-                return tuple(text + tail for tail in inner)
+            tails = anchors(rest[3:close] if rest.startswith("(?:") else rest[1:close])
+            if tails:
+                return tuple(text + tail for tail in tails)
     return (text,) if len(text.strip()) >= 2 else ()
 
 

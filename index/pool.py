@@ -90,7 +90,7 @@ def fast_add_postings(self: W3FieldWriter, schema: Any, lengths: Any,
     lastfn: str | None = None
     lasttext: bytes | None = None
     table: list[int | None] | None = None
-    post = None
+    post: Any = None  # Whoosh internals (W3PostingsWriter), untyped; set with the first field
     for fieldname, btext, docnum, weight, value in items:
         if lastfn is not None and fieldname < lastfn:
             raise OutOfOrderError(f"Field {lastfn!r} .. {fieldname!r}")

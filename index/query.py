@@ -285,10 +285,10 @@ class QueryBuilder:
             if listed and listed[-1][0] == "":  # the table kept only the top completions
                 result.partial = True
                 listed = listed[:-1]
-            cap = prefix_cap(prefix) or len(listed)
-            if len(listed) > cap:
+            limit = prefix_cap(prefix) or len(listed)
+            if len(listed) > limit:
                 result.partial = True
-            return [str(term) for term, _ in listed[:cap]]
+            return [str(term) for term, _ in listed[:limit]]
         key = (fieldname, prefix)  # one builder per open index: the lexicon cannot change
         terms = self._expansions.get(key)
         if terms is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from whoosh import query as wq
 from whoosh.reading import TermNotFound
@@ -68,7 +68,7 @@ def scored_terms(q: wq.Query) -> list[ScoredTerm]:
     return list(dict.fromkeys(found))
 
 
-def _blocks(matcher: object) -> Iterator[tuple[object, object]]:
+def _blocks(matcher: object) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
     """(ids, weights) per posting block, or per posting when blocks are not exposed."""
     while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
         matcher = matcher.child  # type: ignore[attr-defined]
@@ -177,8 +177,8 @@ def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: Sea
     results = searcher.search(scoring, limit=limit if big and not unions else None,
                               filter=allow)
     year_of = masks.year_of
-    top = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
-    return _fill(masks, [(float(score), docnum) for score, docnum in top[:limit]], final,
+    ranked = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
+    return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final,
                       limit)
 
 def _fill(masks: FacetMasks, out: list[tuple[float, int]], final: int,

@@ -164,7 +164,8 @@ class PaperscopeApp(SettingsActions, App[None]):
         from tui.widgets.search_bar import SearchBar
 
         classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
-        self.push_screen(HelpScreen(binding_rows(self, classes)))
+        app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
+        self.push_screen(HelpScreen(binding_rows(app, classes)))
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""

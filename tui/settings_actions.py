@@ -8,7 +8,7 @@ user should fix themselves (it is never overwritten then).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual.theme import Theme
 
@@ -22,37 +22,45 @@ __all__ = ["SettingsActions"]
 
 
 class SettingsActions:
-    """The style picker and the saving of style and theme choices."""
+    """The style picker and the saving of style and theme choices.
 
-    def action_pick_style(self: PaperscopeApp) -> None:
+    Only ever mixed into `PaperscopeApp`, so each method casts `self` to it (`app`): mypy
+    accepts a `self` annotation on a mixin only when it names a supertype or a protocol.
+    """
+
+    def action_pick_style(self) -> None:
         """Pick the citation style with a live preview; the choice is saved to the config."""
         # The dialogs (and TextArea) are imported on first use, not at start-up.
         from tui.screens.dialogs import StylePicker
 
-        paper = getattr(self.screen, "current_paper", None)
+        app = cast("PaperscopeApp", self)
+        paper = getattr(app.screen, "current_paper", None)
         def preview(style: str) -> str:
-            return self.papers.format([paper], style) if paper else "(highlight a paper to preview)"
+            return app.papers.format([paper], style) if paper else "(highlight a paper to preview)"
         styles = [(style, style_label(style)) for style in STYLES]
-        self.push_screen(StylePicker(styles, self.style, preview), self._style_picked)
+        app.push_screen(StylePicker(styles, app.style, preview), self._style_picked)
 
-    def _style_picked(self: PaperscopeApp, style: str | None) -> None:
-        if style and style != self.style:
-            self._save_config(replace(self.config, style=style), f"Citation style: {style_label(style)}")
-            reload = getattr(self.screen, "reload_detail", None)
+    def _style_picked(self, style: str | None) -> None:
+        app = cast("PaperscopeApp", self)
+        if style and style != app.style:
+            self._save_config(replace(app.config, style=style), f"Citation style: {style_label(style)}")
+            reload = getattr(app.screen, "reload_detail", None)
             if reload is not None:
                 reload()
 
-    def _remember_theme(self: PaperscopeApp, theme: Theme) -> None:
+    def _remember_theme(self, theme: Theme) -> None:
         """A theme picked from the palette is kept for the next session."""
-        if theme.name != self.config.theme:
-            self._save_config(replace(self.config, theme=theme.name), f"Theme: {theme.name}")
+        app = cast("PaperscopeApp", self)
+        if theme.name != app.config.theme:
+            self._save_config(replace(app.config, theme=theme.name), f"Theme: {theme.name}")
 
-    def _save_config(self: PaperscopeApp, config: Config, what: str) -> None:
+    def _save_config(self, config: Config, what: str) -> None:
         """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
-        self.config = config
-        if self._config_writable:
-            save_config(self.settings.config_path, config)
-            self.notify(f"{what} (saved)", markup=False)
+        app = cast("PaperscopeApp", self)
+        app.config = config
+        if app._config_writable:
+            save_config(app.settings.config_path, config)
+            app.notify(f"{what} (saved)", markup=False)
         else:
-            self.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
+            app.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
 

@@ -34,8 +34,8 @@ def load_json(
     except json.JSONDecodeError as error:
         return [], [], [LoadWarning(shown, f"malformed JSON: {error.msg}", error.lineno)]
     if isinstance(data, Mapping) and (sidecar or data.get("format") == SIDECAR_FORMAT):
-        records, warnings = parse_sidecar(data, shown)
-        return [], records, warnings
+        records, sidecar_warnings = parse_sidecar(data, shown)
+        return [], records, sidecar_warnings
     if isinstance(data, Mapping):
         for key in ("papers", "items", "records", "references"):
             if isinstance(data.get(key), list):

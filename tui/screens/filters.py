@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from index.models import SearchRequest
 
@@ -54,9 +55,11 @@ def toggle_value(request: SearchRequest, facet: str, value: str) -> SearchReques
     values = frozenset(int(v) for v in chosen) if facet == "year" else frozenset(chosen)
     if typed:
         query = re.sub(r"\s{2,}", " ", query).strip()
-    return replace(request, query=query, **{name: values})
+    field: dict[str, Any] = {name: values}  # a field named at run time: mypy cannot match it
+    return replace(request, query=query, **field)
 
 
 def without_selection(request: SearchRequest) -> SearchRequest:
     """Every facet value unselected; filters typed in the query stay, they are text."""
-    return replace(request, **{name: frozenset() for name in REQUEST_FIELDS.values()})
+    cleared: dict[str, Any] = {name: frozenset() for name in REQUEST_FIELDS.values()}
+    return replace(request, **cleared)

@@ -118,6 +118,7 @@ class MainScreen(PaperScreen):
     def run_search(self, request: SearchRequest) -> None:
         """Ask the engine in a thread, so typing never waits for a search."""
         engine = self._app.engine
+        assert engine is not None  # start_search checked it, and an open engine is never unset
         worker = get_current_worker()
         result = engine.search(request)
         if worker.is_cancelled:
