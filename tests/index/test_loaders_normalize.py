@@ -37,3 +37,18 @@ def test_clean_text_is_idempotent_through_the_shortcut() -> None:
         once = clean_text(text)
         assert normalize._already_clean(once) or once == ""
         assert clean_text(once) == once
+
+
+def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
+    # The shortcut in latex_to_unicode(full=True) skips pylatexenc for such values.
+    rng = random.Random(5)
+    plain = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?()[]/'\"-+=*<>@|"
+             "éüñ×–—“”’\u00a0\t\x1b")
+    texts = ["Proceedings of OSDI '24", "Ann Lee and Bo Wang", "pp. 1-12", "-", "'x'"]
+    texts += ["".join(rng.choices(plain, k=rng.randint(1, 40))) for _ in range(5000)]
+    texts = [t for t in texts if not normalize.LATEX_SYNTAX.search(t)]
+    assert len(texts) > 3000
+    for text in texts:
+        through_pylatexenc = normalize._latex(normalize._strip_controls(text))
+        assert latex_to_unicode(text, full=True) == clean_text(
+            through_pylatexenc.replace("\u00a0", " ")), text
