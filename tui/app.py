@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -67,6 +68,7 @@ class PaperscopeApp(SettingsActions, App[None]):
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
         self.papers = PaperData(taxonomy, library, lambda: self.engine)
+        self.last_export: Path | None = None  # the export dialog offers it again
         self.main_screen = MainScreen()
 
     @property

@@ -182,9 +182,9 @@ async def test_mark_two_papers_and_copy_a_bibliography(
         assert app.marks.ids == (first.id, second.id)
         assert clipboard == [format_citation([first, second], "apa")]
         assert (isolated_dirs / "data" / "marks.json").is_file()
-        await pilot.press("e")
+        await pilot.press("e", "ctrl+u", *str(isolated_dirs / "refs"), "enter")  # the dialog
         await settle(pilot)
-        exported = isolated_dirs / "data" / "exports" / "marked.txt"
+        exported = isolated_dirs / "refs.txt"  # APA is text
         assert exported.read_text(encoding="utf-8").strip() == clipboard[0].strip()
 
 

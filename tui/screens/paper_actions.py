@@ -6,12 +6,14 @@ one mixin; each screen only says which paper is "current" (`current_paper`).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.binding import Binding
 
 from index.atomic import write_text_atomic
+from index.citations import style_label
 from index.models import Paper
 from tui.widgets.detail_pane import paper_links
 
@@ -78,22 +80,40 @@ class PaperActions:
         self._app.copy_papers(papers, f"bibliography of {len(papers)} marked papers")
 
     def action_export_bibliography(self) -> None:
-        """Write the marked papers' bibliography to a file in the data folder."""
+        """Ask where, then write the marked papers' bibliography there (atomically)."""
+        from tui.screens.export_dialog import EXTENSIONS, ExportDialog
+
         papers = self._marked_papers()
         if not papers:
             self._app.notify("No marked papers: press m on a paper to mark it.", severity="warning")
             return
-        self._export(papers, self._app.style)
+        style = self._app.style
+        extension = EXTENSIONS.get(style, "txt")
+        last = self._app.last_export
+        default = last.with_suffix(f".{extension}") if last else Path.cwd() / f"marked.{extension}"
+
+        def chosen(target: Path | None) -> None:
+            if target is not None:
+                self._app.last_export = target
+                self._export(papers, style, target)
+
+        self._app.push_screen(
+            ExportDialog(len(papers), style_label(style), extension, default, Path.cwd(),
+                         style_key=self._app.key_for("pick_style")), chosen)
 
     @work(thread=True, group="copy", exit_on_error=False, description="Exporting the bibliography")
-    def _export(self, papers: list[Paper], style: str) -> None:
+    def _export(self, papers: list[Paper], style: str, path: Path) -> None:
         text = self._app.papers.format(papers, style)
-        extension = {"bibtex": "bib", "biblatex": "bib", "csl-json": "json", "ris": "ris",
-                     "markdown": "md"}.get(style, "txt")
-        path = self._app.settings.data_dir / "exports" / f"marked.{extension}"
-        write_text_atomic(path, text if text.endswith("\n") else text + "\n")
+        try:
+            write_text_atomic(path, text if text.endswith("\n") else text + "\n")
+        except OSError as error:
+            reason = error.strerror or str(error)
+            self._app.call_from_thread(self._app.notify, f"Could not write {path}: {reason}",
+                                       title="Export", severity="error", markup=False)
+            return
         self._app.call_from_thread(
-            self._app.notify, f"Exported {len(papers)} papers ({style}) to {path}", title="Exported"
+            self._app.notify, f"Exported {len(papers)} papers ({style_label(style)}) to {path}",
+            title="Exported", markup=False,
         )
 
     def action_open_link(self) -> None:
