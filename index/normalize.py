@@ -80,6 +80,30 @@ def clean_text(text: str | None) -> str:
 LATEX_SYNTAX = re.compile(r"[\\{}$~%^_&#`]|--|''")
 
 
+# Pieces of LaTeX whose text does not depend on what is around them: escaped specials,
+# dash runs, ties, quote ligatures, a brace group of plain text, simple inline math. A
+# value that is plain text plus such pieces is converted piece by piece: pylatexenc reads
+# a value character by character (~4 ms for an abstract with one `\%`), a piece in
+# microseconds, and the common pieces come from the cache. Anything else (other macros,
+# nested groups, unescaped specials) goes to pylatexenc whole. Tested equal to that.
+_ISLAND = re.compile(r"\\[%&_#$]|-{2,}|~|``|''|\{[^{}\\$%~^_&#`]*\}|\$[^$\\{}%]+\$")
+
+
+def _latex_by_pieces(text: str) -> str | None:
+    """`text` converted piece by piece (see `_ISLAND`), or None if it needs pylatexenc whole."""
+    pieces = []
+    last = 0
+    for match in _ISLAND.finditer(text):
+        plain = text[last:match.start()]
+        if LATEX_SYNTAX.search(plain):
+            return None
+        pieces += [plain, _latex(match.group())]
+        last = match.end()
+    if LATEX_SYNTAX.search(text[last:]):
+        return None
+    return "".join(pieces) + text[last:]
+
+
 @lru_cache(maxsize=4096)
 def _latex(fragment: str) -> str:
     try:
@@ -115,7 +139,10 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
         converted = text  # most BibTeX values: nothing pylatexenc would change, at 1/1000 the cost
     elif full:
         # Protect a literal percent: in BibTeX it is never a comment start we care about.
-        converted = _latex(re.sub(r"(?<!\\)%", r"\\%", text))
+        protected = re.sub(r"(?<!\\)%", r"\\%", text)
+        converted = _latex_by_pieces(protected)
+        if converted is None:
+            converted = _latex(protected)
     else:
         converted = _MATH.sub(_math, text)
         if "\\" in converted:

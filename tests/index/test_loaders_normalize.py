@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -52,3 +53,25 @@ def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
         through_pylatexenc = normalize._latex(normalize._strip_controls(text))
         assert latex_to_unicode(text, full=True) == clean_text(
             through_pylatexenc.replace("\u00a0", " ")), text
+
+
+def _whole(text: str) -> str:
+    """What latex_to_unicode(full=True) gives when pylatexenc reads the value whole."""
+    protected = re.sub(r"(?<!\\)%", r"\\%", normalize._strip_controls(text))
+    return clean_text(normalize._latex(protected).replace("\u00a0", " "))
+
+
+def test_converting_piece_by_piece_equals_converting_whole() -> None:
+    rng = random.Random(8)
+    tokens = ["word", "Word", "42", " ", " ", ",", ".", ":", "(", ")", "'", "-", "é", "×",
+              "\\%", "%", "\\&", "\\_", "\\#", "\\$", "--", "---", "----", "~", "``", "''",
+              "{BERT}", "{GPU}s", "{a-b}", "{it''s}", "{}", "$x$", "$1.5\\times$", "$O(n)$",
+              "$", "{", "}", "\\emph{x}", "\\'e", "{\\\"o}", "^", "_", "&", "#", "`", "\\\\"]
+    texts = ["improves accuracy by 3.2\\% over {BERT}", "pages 1--12", "Proc.~of OSDI",
+             "{GPU} kernels -- a study", "``quoted'' text", "cost \\$5 \\& more"]
+    texts += ["".join(rng.choices(tokens, k=rng.randint(1, 25))) for _ in range(6000)]
+    pieces = 0
+    for text in texts:
+        pieces += normalize._latex_by_pieces(re.sub(r"(?<!\\)%", r"\\%", text)) is not None
+        assert latex_to_unicode(text, full=True) == _whole(text), text
+    assert pieces > 500  # the piece path was taken often enough to count
