@@ -29,6 +29,8 @@ _ARXIV = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.
 
 def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
     """Split on `separator` only outside braces (`{Barnes and Noble}` is one name)."""
+    if separator.search(text) is None:  # most values (every abstract without `#`): one part
+        return [text.strip()]
     parts, depth, start, i = [], 0, 0, 0
     while i < len(text):
         char = text[i]
