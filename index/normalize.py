@@ -140,9 +140,8 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     elif full:
         # Protect a literal percent: in BibTeX it is never a comment start we care about.
         protected = re.sub(r"(?<!\\)%", r"\\%", text)
-        converted = _latex_by_pieces(protected)
-        if converted is None:
-            converted = _latex(protected)
+        by_pieces = _latex_by_pieces(protected)
+        converted = by_pieces if by_pieces is not None else _latex(protected)
     else:
         converted = _MATH.sub(_math, text)
         if "\\" in converted:
