@@ -69,9 +69,14 @@ class MoreResultsWanted(Message):
 
 @dataclass
 class SearchFinished(Message):
-    """A search worker finished; dropped by the screen when its request is no longer current."""
+    """A search worker finished; dropped by the screen when its request is no longer current.
+
+    `follow_up` marks the second message of a search (a "did you mean" found after a
+    pause), sent when the screen may already have started the next search.
+    """
 
     result: SearchResult
+    follow_up: bool = False
 
 
 @dataclass
