@@ -24,10 +24,21 @@ def build(engine: SearchEngine, *, show_timings: bool = True) -> PaperscopeApp:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Let messages, workers and the messages they post all finish."""
+    """Let messages, workers and the messages they post all finish.
+
+    A finished search may start the next one (the request changed while it ran), and a
+    shown result may load a detail: rounds go on until nothing runs or is queued.
+    """
+    app = pilot.app
     for _ in range(3):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        await app.workers.wait_for_complete()
+    for _ in range(50):
+        await pilot.pause()
+        busy = any(worker.is_running for worker in app.workers)
+        if not busy and not getattr(getattr(app, "main_screen", None), "searching", False):
+            break
+        await app.workers.wait_for_complete()
     await pilot.pause()
 
 

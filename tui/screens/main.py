@@ -122,6 +122,11 @@ class MainScreen(PaperScreen):
             return
         self._search_worker = self.run_search(self.request)
 
+    @property
+    def searching(self) -> bool:
+        """A search is running or queued (tests wait for this to settle)."""
+        return self._search_worker is not None or self._search_again
+
     def _search_ended(self) -> None:
         self._search_worker = None
         if self._search_again:
