@@ -175,6 +175,9 @@ class DetailPane(VerticalScroll, can_focus=False):
         citation.append(clean(detail.citation))
         self.query_one("#detail-citation", Static).update(citation)
         self.scroll_home(animate=False)
+        # Highlighting the first similar paper above scrolls it into view once laid out,
+        # which could leave a new paper shown from its end: back to the top after that.
+        self.call_after_refresh(self.scroll_home, animate=False)
 
     @on(OptionList.OptionSelected, "#detail-similar")
     def _jump(self, event: OptionList.OptionSelected) -> None:
