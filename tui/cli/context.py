@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from index.library import load_library
 from index.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from tui import paths
-from tui.cli.load_notice import LoadNotice
+from tui.cli.progress import LoadNotice, ProgressBar
 
 if TYPE_CHECKING:
     from index.engine import SearchEngine
@@ -78,7 +78,6 @@ class CliContext:
     def open_engine(self, rebuild: bool = False) -> SearchEngine:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
         from index.engine import IndexUnavailable, open_engine
-        from tui.cli.search_cmds import ProgressBar
 
         bar = ProgressBar("indexing", sys.stderr)
         try:

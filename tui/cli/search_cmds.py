@@ -11,48 +11,13 @@ import argparse
 import json
 import re
 import sys
-import time
-from typing import Any, TextIO
+from typing import Any
 
 from index.models import FacetCount, SearchRequest, SearchResult
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
 
 _YEAR_RANGE = re.compile(r"^\s*(\d{1,4})?\s*(\.\.)?\s*(\d{1,4})?\s*$")
-
-
-class ProgressBar:
-    """Callable as `progress(done, total)`: a bar on a terminal, one line otherwise."""
-
-    def __init__(self, label: str, stream: TextIO, width: int = 30) -> None:
-        self.label = label
-        self.stream = stream
-        self.width = width
-        self.shown = False
-        self._last = 0.0
-        self._tty = bool(getattr(stream, "isatty", lambda: False)())
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done < total and now - self._last < 0.1:
-            return
-        self._last = now
-        if not self._tty:
-            if not self.shown:
-                self.stream.write(f"paperscope: {self.label} {total} papers...\n")
-                self.shown = True
-            return
-        filled = self.width * done // max(1, total)
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] "
-                          f"{done}/{total}")
-        self.stream.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        """Ends the bar's line, if one was drawn."""
-        if self.shown and self._tty:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:

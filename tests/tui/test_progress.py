@@ -1,11 +1,11 @@
-"""The notice a slow first load of the library prints on stderr."""
+"""Progress on stderr: the notice a slow first load of the library prints (and the bar of a build)."""
 
 from __future__ import annotations
 
 import io
 import time
 
-from tui.cli.load_notice import HEADLINE, LoadNotice
+from tui.cli.progress import HEADLINE, LoadNotice
 
 
 class Terminal(io.StringIO):
@@ -83,3 +83,21 @@ def test_a_slow_load_from_the_cache_says_nothing() -> None:
     time.sleep(0.3)  # reading a large library cache: no step is ever reported
     notice.finish()
     assert stream.getvalue() == ""
+
+
+def test_the_build_bar_draws_in_place_on_a_terminal_and_once_in_a_log() -> None:
+    from tui.cli.progress import ProgressBar
+
+    log = io.StringIO()
+    bar = ProgressBar("indexing", log, width=10)
+    for done in (0, 50, 100):
+        bar(done, 100)
+    bar.finish()
+    assert log.getvalue() == "paperscope: indexing 100 papers...\n"
+    terminal = Terminal()
+    bar = ProgressBar("indexing", terminal, width=10)
+    bar(0, 100)
+    bar(100, 100)  # the last step is always drawn
+    bar.finish()
+    assert terminal.getvalue() == ("\rindexing [----------] 0/100"
+                                   "\rindexing [##########] 100/100\n")

@@ -1,8 +1,8 @@
-"""A slow first load of the library says so on stderr, and on a terminal how far it got.
+"""Progress on stderr for slow work: a first load of the library, and an index build.
 
-Reading 100,000 papers for the first time takes about a minute (later starts read the
-library cache in under a second); a blank terminal for that long looks like a hang. Loads
-that finish within `after` seconds (every cached one) print nothing at all.
+Reading 100,000 papers for the first time takes about a minute and building their index
+two; a blank terminal for that long looks like a hang. On a terminal each display is one
+line redrawn in place; in a log (stderr redirected) it is a single line, once.
 """
 
 from __future__ import annotations
@@ -17,7 +17,48 @@ NOTICE_AFTER = 0.3  # seconds
 REDRAW_EVERY = 0.2  # seconds between progress redraws on a terminal
 
 
-class LoadNotice:
+class _StderrLine:
+    """One line of progress: redrawn in place on a terminal, ended by `finish`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = False
+        self._tty = bool(getattr(stream, "isatty", lambda: False)())
+
+    def finish(self) -> None:
+        """Ends the line, if one was drawn in place."""
+        if self.shown and self._tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class ProgressBar(_StderrLine):
+    """Callable as `progress(done, total)`: a bar on a terminal, one line otherwise."""
+
+    def __init__(self, label: str, stream: TextIO, width: int = 30) -> None:
+        super().__init__(stream)
+        self.label = label
+        self.width = width
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        if not self._tty:
+            if not self.shown:
+                self.stream.write(f"paperscope: {self.label} {total} papers...\n")
+                self.shown = True
+            return
+        filled = self.width * done // max(1, total)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] "
+                          f"{done}/{total}")
+        self.stream.flush()
+        self.shown = True
+
+
+class LoadNotice(_StderrLine):
     """Pass as `load_library(..., progress=notice)`; call `finish()` when it returns.
 
     Nothing is shown until a step is reported (a load from the library cache reports none,
@@ -28,12 +69,10 @@ class LoadNotice:
 
     def __init__(self, stream: TextIO, *, after: float = NOTICE_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.stream = stream
+        super().__init__(stream)
         self.after = after
         self.clock = clock
         self.started = clock()
-        self.shown = False
-        self._tty = bool(getattr(stream, "isatty", lambda: False)())
         self._step_name = ""
         self._step = ""  # as shown: "tagging 45,000 of 100,000"
         self._drawn_at = float("-inf")
@@ -73,6 +112,4 @@ class LoadNotice:
         self._timer.cancel()
         with self._lock:
             self._finished = True
-            if self.shown and self._tty:
-                self.stream.write("\n")
-                self.stream.flush()
+            super().finish()
