@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from index.engine import SearchEngine
 from tui.app import PaperscopeApp, make_app
 from tui.config import AppSettings
+from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 
 WIDE = (120, 30)
@@ -72,3 +73,12 @@ def plain(renderable: Any, width: int = 80) -> str:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     console.print(renderable)
     return console.export_text()
+
+
+def facet_node(panel: FacetPanel, facet: str, value: str) -> Any:
+    """The visible tree node of one facet value (its `.line` is where to move the cursor)."""
+    for line in range(panel.last_line + 1):
+        node = panel.get_node_at_line(line)
+        if node is not None and node.data == (facet, value):
+            return node
+    raise AssertionError(f"{facet}={value} is not in the facet panel")

@@ -6,7 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_pilot import WIDE, build, plain, results, results_text, screen_text, search, settle
+from app_pilot import (
+    WIDE,
+    build,
+    facet_node,
+    plain,
+    results,
+    results_text,
+    screen_text,
+    search,
+    settle,
+)
 from textual.widgets import Static
 
 from index.citations import format_citation
@@ -18,6 +28,7 @@ from tui.screens.detail import DetailScreen
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.facet_panel import FacetPanel
 
+
 async def test_typing_a_query_shows_the_expected_first_result(engine: SearchEngine) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
@@ -28,15 +39,6 @@ async def test_typing_a_query_shows_the_expected_first_result(engine: SearchEngi
         assert results(app).hits[0].paper.id == "dynapipe"
         assert app.main_screen.result.total < engine.size
         assert f"of {engine.size} papers" in screen_text(app)
-
-
-def facet_line(panel: FacetPanel, facet: str, value: str) -> int:
-    """The tree line of one facet value, so a test can move there and press enter."""
-    for line in range(panel.last_line + 1):
-        node = panel.get_node_at_line(line)
-        if node is not None and node.data == (facet, value):
-            return line
-    raise AssertionError(f"{facet}={value} is not in the facet panel")
 
 
 def count_of(app: PaperscopeApp, facet: str, value: str) -> int:
@@ -55,7 +57,7 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
         venues_before = dict((c.value, c.count) for c in app.main_screen.result.facets["venue"])
         panel = app.main_screen.query_one(FacetPanel)
         panel.focus()
-        panel.cursor_line = facet_line(panel, "year", str(year))
+        panel.cursor_line = facet_node(panel, "year", str(year)).line
         await pilot.press("enter")
         await settle(pilot)
         result = app.main_screen.result
@@ -65,7 +67,7 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
         assert dict((c.value, c.count) for c in result.facets["venue"]) != venues_before
         assert "1 filter" in screen_text(app)
         # Selecting it again unselects it: everything is back.
-        panel.cursor_line = facet_line(panel, "year", str(year))
+        panel.cursor_line = facet_node(panel, "year", str(year)).line
         await pilot.press("enter")
         await settle(pilot)
         assert app.main_screen.result.total == engine.size
@@ -85,14 +87,14 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
 
         async def click(value: str) -> None:
             panel.focus()
-            panel.cursor_line = facet_line(panel, "topic", value)
+            panel.cursor_line = facet_node(panel, "topic", value).line
             await pilot.press("enter")
             await settle(pilot)
 
         await search(pilot, f"topic:{topic.value}")
         typed = app.main_screen.result
         assert typed.total == topic.count
-        node = panel.get_node_at_line(facet_line(panel, "topic", topic.value))
+        node = facet_node(panel, "topic", topic.value)
         assert node is not None and str(node.label).startswith("●"), "typed filter shows as selected"
         # Clicking another topic moves the typed one into the selection: OR, as clicks do.
         await click(other.value)

@@ -5,21 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_pilot import WIDE, build, results, results_text, screen_text, search, settle
+from app_pilot import (
+    WIDE,
+    build,
+    facet_node,
+    results,
+    results_text,
+    screen_text,
+    search,
+    settle,
+)
 
 from index.engine import SearchEngine
 from tui.widgets.facet_panel import FacetPanel
 
 NARROW = (80, 24)
-
-
-def facet_node(panel: FacetPanel, facet: str, value: str) -> Any:
-    """The visible tree node of one facet value."""
-    for line in range(panel.last_line + 1):
-        node = panel.get_node_at_line(line)
-        if node is not None and node.data == (facet, value):
-            return node
-    raise AssertionError(f"{facet}={value} is not in the facet panel")
 
 
 async def test_the_facet_cursor_stays_on_its_value_across_rebuilds(engine: SearchEngine) -> None:
