@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 __all__ = [
     "Source",
+    "Name",
     "Label",
     "Paper",
     "LoadWarning",
@@ -66,6 +67,43 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
+class Name:
+    """A person's or an institution's name, kept in the parts its source gave.
+
+    BibTeX, CSL-JSON, RIS and Zotero all say which part of a name is the family name;
+    flattening to "Given Family" and splitting again later breaks particles ("van der
+    Berg"), braced family names ("{de la Cruz Ortiz}") and institutions, so loaders that
+    know the parts keep them here, and the citation writers read them from here.
+
+    Attributes:
+        family: the family name without its particle ("Berg").
+        given: given names or initials ("J. A.").
+        particle: the lowercase particle that belongs to the family name ("van der").
+        suffix: "Jr.", "III".
+        literal: a name that must never be split (an institution); the other parts are empty.
+    """
+
+    __reduce__ = _reduce_by_fields
+
+    family: str = ""
+    given: str = ""
+    particle: str = ""
+    suffix: str = ""
+    literal: str = ""
+
+    @property
+    def family_full(self) -> str:
+        """The family name with its particle ("van der Berg")."""
+        return f"{self.particle} {self.family}".strip()
+
+    def __str__(self) -> str:
+        """The name as a person reads it: "J. A. van der Berg Jr.", or the literal."""
+        if self.literal:
+            return self.literal
+        return " ".join(part for part in (self.given, self.family_full, self.suffix) if part)
+
+
+@dataclass(frozen=True, slots=True)
 class Label:
     """A facet value given to a paper, with the reason, so every label can be explained.
 
@@ -93,7 +131,11 @@ class Paper:
     title: str
     title_inferred: bool = False  # True when no real title is known and `title` was derived
     short_name: str | None = None  # the system's name, e.g. "DynaPipe"
-    authors: tuple[str, ...] = ()  # full names, "Given Family"
+    authors: tuple[str, ...] = ()  # full names as a person reads them, "Given Family"
+    # The same authors in their parts, when the source said which part is which (BibTeX,
+    # CSL-JSON, RIS, Zotero); empty when only display strings are known (plain text).
+    names: tuple[Name, ...] = ()
+    editors: tuple[Name, ...] = ()  # editors of the book or proceedings, never authors
     authors_complete: bool = True  # False when the list was cut ("et al.")
     year: int | None = None
     month: int | None = None
@@ -109,7 +151,11 @@ class Paper:
     arxiv: str | None = None
     url: str | None = None
     abstract: str = ""
-    keywords: tuple[str, ...] = ()  # as the source gave them; may map to facet values
+    keywords: tuple[str, ...] = ()  # as the source gave them (BibTeX keywords, Zotero tags)
+    categories: tuple[str, ...] = ()  # arXiv categories ("hep-ph", "cs.DC"), primary first
+    collections: tuple[str, ...] = ()  # where the user filed it ("Thesis/Chapter 2"), Zotero
+    attachments: tuple[str, ...] = ()  # files (PDFs) as paths, resolved against the source
+    source_notes: tuple[str, ...] = ()  # the user's notes from the source, as plain text
     sources: tuple[Source, ...] = ()
     related: tuple[str, ...] = ()  # ids of linked but distinct versions
     citation_key: str | None = None  # the source's own key (BibTeX), when it had one
@@ -134,9 +180,13 @@ class Paper:
         """Rebuild a paper from `to_dict` output (for example a stored index field)."""
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
-        for name in ("authors", "keywords", "related"):
+        for name in ("authors", "keywords", "related", "categories", "collections",
+                     "attachments", "source_notes"):
             if name in values:
                 values[name] = tuple(values[name])
+        for name in ("names", "editors"):
+            if name in values:
+                values[name] = tuple(Name(**n) for n in values[name])
         if "sources" in values:
             values["sources"] = tuple(Source(**s) for s in values["sources"])
         for name in ("topics", "hardware"):
