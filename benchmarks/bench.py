@@ -41,7 +41,7 @@ from index.models import SearchRequest  # noqa: E402
 
 MARKER = "zqxupdatemarker"  # a word the generator never writes
 PROBE = SearchRequest(query="memory", limit=20, as_you_type=True)
-ENGINE = "index.engine:open_engine"  # overridden by --engine, e.g. to try another build
+ENGINE = "index.search.engine:open_engine"  # overridden by --engine, e.g. to try another build
 
 
 def open_engine(*args: Any, **kwargs: Any) -> Any:
@@ -100,7 +100,7 @@ def _read_inputs(workdir: Path) -> tuple[Any, Any, float, float, float]:
     Returns the library, the taxonomy and the perf_counter marks: started, imported, loaded.
     """
     started = time.perf_counter()
-    from index.taxonomy import load_taxonomy
+    from index.facets.taxonomy import load_taxonomy
 
     importlib.import_module(ENGINE.partition(":")[0])
     imported = time.perf_counter()
@@ -154,8 +154,8 @@ def child_cold_open(workdir: Path) -> dict[str, Any]:
 
 def child_pipeline_load(workdir: Path) -> dict[str, Any]:
     """The same files through paperscope's loaders and tagger, when they accept them."""
-    from index.library import load_library
-    from index.taxonomy import load_taxonomy
+    from index.library.load import load_library
+    from index.facets.taxonomy import load_taxonomy
 
     started = time.perf_counter()
     library = load_library(_library_files(workdir), load_taxonomy())
@@ -221,7 +221,7 @@ def _group(rows: list[dict[str, Any]], key: str | None) -> dict[str, dict[str, A
 
 def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     """Rewrites one source file with `count` changed papers; times re-open and the FTS5 update."""
-    from index.taxonomy import load_taxonomy
+    from index.facets.taxonomy import load_taxonomy
 
     files = _library_files(workdir)
     target = str(workdir / "library" / synth.RECENT_FILE)
@@ -277,7 +277,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     say(f"cold open: {cold}")
     pipeline = measure.run_child(script, "pipeline-load", options) if args.pipeline else {}
 
-    from index.taxonomy import load_taxonomy
+    from index.facets.taxonomy import load_taxonomy
 
     library = synth.read_library(_library_files(workdir))
     opened = time.perf_counter()
@@ -357,7 +357,7 @@ def print_report(report: dict[str, Any]) -> None:
           f"(found {r['fts5_update_found']}); one-letter requests after it: "
           f"p50 {r['update_one_letter_ms']['p50']} ms, max {r['update_one_letter_ms']['max']} ms")
     if r["pipeline_load"]:
-        print(f"load through index.library.load_library: {r['pipeline_load']}")
+        print(f"load through index.library.load.load_library: {r['pipeline_load']}")
     for example in r["error_examples"]:
         print(f"error: {example}")
 
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", help="work folder (library, indexes); default: temp")
     parser.add_argument("--repeat", type=int, default=1, help="replay the mix this many times")
     parser.add_argument("--pipeline", action="store_true",
-                        help="also time loading the files through index.library.load_library")
+                        help="also time loading the files through index.library.load.load_library")
     parser.add_argument("--label", help="a note kept in the report, e.g. the snapshot's commit")
     parser.add_argument("--rows", help="write every request's timing to this JSON file")
     parser.add_argument("--engine", default=ENGINE,

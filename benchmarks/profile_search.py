@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", default=bench.ENGINE, help="engine factory, module:function")
     args = parser.parse_args(argv)
     bench.ENGINE = args.engine
-    from index.taxonomy import load_taxonomy
+    from index.facets.taxonomy import load_taxonomy
 
     workdir = Path(args.cache_dir)
     library = synth.read_library(bench._library_files(workdir))

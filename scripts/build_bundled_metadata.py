@@ -22,10 +22,10 @@ REPO = Path(__file__).resolve().parent.parent
 ASSETS = REPO / "assets"
 sys.path.insert(0, str(REPO))
 
-from index.loaders.infer import infer_title  # noqa: E402
-from index.loaders.sidecar import SIDECAR_FORMAT  # noqa: E402
-from index.loaders.text import split_paragraphs  # noqa: E402
-from index.normalize import latex_to_unicode  # noqa: E402
+from index.library.loaders.infer import infer_title  # noqa: E402
+from index.library.loaders.sidecar import SIDECAR_FORMAT  # noqa: E402
+from index.library.loaders.text import split_paragraphs  # noqa: E402
+from index.library.normalize import latex_to_unicode  # noqa: E402
 
 # DOI prefixes whose registrant is the publisher.
 DOI_PUBLISHERS = {

@@ -20,17 +20,17 @@ from textual.worker import Worker, WorkerState
 
 from index.citations import STYLES, style_label
 from index.models import Library, Paper
-from index.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
-from tui.config import DEFAULT_STYLE, AppSettings, load_config
+from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.messages import IndexProgress, IndexReady
-from tui.papers import PaperData
+from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
-from tui.state import Marks, QueryHistory
+from tui.services.user_data import Marks, QueryHistory
 
 if TYPE_CHECKING:
-    from index.engine import SearchEngine
+    from index.search.engine import SearchEngine
 
 __all__ = ["PaperscopeApp", "make_app"]
 
@@ -98,7 +98,7 @@ class PaperscopeApp(SettingsActions, App[None]):
           description="Building the search index")
     def build_index(self) -> None:
         """Open (or build, on first run) the index without freezing the UI."""
-        from index.engine import open_engine
+        from index.search.engine import open_engine
 
         step = max(1, len(self.library.papers) // 100) if self.library else 1
         posted = [-step]
@@ -142,7 +142,7 @@ class PaperscopeApp(SettingsActions, App[None]):
         self.call_from_thread(self._deliver, text, f"{style_label(self.style)} {description}")
 
     def _deliver(self, text: str, description: str) -> None:
-        from tui.clipboard import copy_text
+        from tui.services.clipboard import copy_text
         from tui.screens.dialogs import CopyFallback
 
         outcome = copy_text(text, description=description, app=self, data_dir=self.settings.data_dir)
@@ -206,7 +206,7 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
     if taxonomy is None:
         taxonomy = engine.taxonomy if engine is not None else load_taxonomy()
     if engine is None and library is None:
-        from index.library import load_library
+        from index.library.load import load_library
 
         library = load_library(None, taxonomy)
     return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings)

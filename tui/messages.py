@@ -91,4 +91,4 @@ class IndexProgress(Message):
 class IndexReady(Message):
     """The search engine is open and can answer searches."""
 
-    engine: object  # index.engine.SearchEngine; kept loose so this module stays import-light
+    engine: object  # index.search.engine.SearchEngine; kept loose so this module stays import-light

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 from textual.theme import Theme
 
 from index.citations import STYLES, style_label
-from tui.config import Config, save_config
+from tui.services.config import Config, save_config
 
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp

@@ -2,7 +2,7 @@
 
 `format_citation(papers, style)` is what the app's preview, the copy action and the
 `cite` command call. Formatted styles (APA, IEEE, ACM, Chicago, MLA) come from citeproc-py
-and the CSL files vendored in `index/csl/`; the interchange formats (BibTeX, BibLaTeX, RIS,
+and the CSL files vendored in `index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS,
 CSL-JSON) and the two short forms (Markdown, plain) are written directly.
 """
 

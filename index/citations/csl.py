@@ -47,7 +47,7 @@ from index.citations.csljson import csl_item
 from index.citations.fields import page_range
 from index.models import Paper
 
-CSL_DIR = Path(__file__).resolve().parent.parent / "csl"
+CSL_DIR = Path(__file__).resolve().parent / "styles"
 CSL_FILES = {
     "apa": "apa.csl",
     "ieee": "ieee.csl",

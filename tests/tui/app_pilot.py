@@ -7,9 +7,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from index.engine import SearchEngine
+from index.search.engine import SearchEngine
 from tui.app import PaperscopeApp, make_app
-from tui.config import AppSettings
+from tui.services.config import AppSettings
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from index.engine import SearchEngine, open_engine
-from index.library import load_library
-from index.taxonomy import Taxonomy, load_taxonomy
+from index.search.engine import SearchEngine, open_engine
+from index.library.load import load_library
+from index.facets.taxonomy import Taxonomy, load_taxonomy
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from index.citations import (
     style_label,
 )
 from index.models import Paper
-from tui import paths
+from tui.services import paths
 from tui.cli.context import CliContext, UserError
 from tui.cli.search_cmds import add_filter_arguments, request_from_args
 
@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _style(context: CliContext, name: str | None) -> str:
     """The style asked for, else the one in the user's config; a bad name is a UserError."""
     if name is None:
-        from tui.config import load_config
+        from tui.services.config import load_config
 
         config, warnings = load_config(paths.config_file())
         for warning in warnings:
@@ -96,7 +96,7 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     print(text)
     if not args.copy:
         return 0
-    from tui.clipboard import copy_text
+    from tui.services.clipboard import copy_text
 
     what = "citation" if len(papers) == 1 else "bibliography"
     sys.stdout.flush()

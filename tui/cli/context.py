@@ -11,13 +11,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index.library import load_library
-from index.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
-from tui import paths
+from index.library.load import load_library
+from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
+from tui.services import paths
 from tui.cli.progress import LoadNotice, ProgressBar
 
 if TYPE_CHECKING:
-    from index.engine import SearchEngine
+    from index.search.engine import SearchEngine
     from index.models import Library
 
 
@@ -77,7 +77,7 @@ class CliContext:
 
     def open_engine(self, rebuild: bool = False) -> SearchEngine:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
-        from index.engine import IndexUnavailable, open_engine
+        from index.search.engine import IndexUnavailable, open_engine
 
         bar = ProgressBar("indexing", sys.stderr)
         try:

@@ -13,7 +13,7 @@ def run_app(context: CliContext) -> int:
     printed as plain lines on stderr where they stay readable after the app exits.
     """
     from tui.app import make_app
-    from tui.config import AppSettings
+    from tui.services.config import AppSettings
 
     library = context.library  # a slow first load says so on stderr (LoadNotice)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy)

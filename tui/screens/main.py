@@ -24,8 +24,8 @@ from tui.messages import (
     SearchFinished,
 )
 from tui.screens.base import PaperScreen
-from tui.screens.facets import empty_message, facet_view, status_line
-from tui.screens.filters import toggle_value, without_selection
+from tui.view.facets import empty_message, facet_view, status_line
+from tui.view.filters import toggle_value, without_selection
 from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.widgets.detail_pane import DetailPane, PaperDetail
 from tui.widgets.facet_panel import FacetPanel

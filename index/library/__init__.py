@@ -1,0 +1,6 @@
+"""Files -> one clean, deduplicated library of `Paper` records.
+
+`loaders/` reads each format, `normalize` makes every string clean Unicode, `dedupe` merges
+the texts of one paper and links related versions, `ids` names papers, `cache` keeps the
+loaded library on disk, and `load` runs the whole pipeline (`load_library`).
+"""

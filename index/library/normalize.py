@@ -1,0 +1,173 @@
+"""Text normalisation: every string a loader reads becomes clean, literal Unicode here.
+
+Document text is untrusted. An abstract may carry ANSI escapes, control characters or Rich
+markup, and publishers mix arXiv LaTeX (`$1.45\\times$`) with Unicode (`1.45×`). The
+loaders run everything through `clean_text` (and `latex_to_unicode` for LaTeX sources), so
+the rest of paperscope can display, index and compare papers without caring where the
+text came from. Rich markup is kept as literal text on purpose: escaping it is the
+display's job, and changing it here would change what the user searches for.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+__all__ = ["clean_text", "latex_to_unicode", "fold", "words"]
+
+# CSI / OSC / two-byte ESC sequences, so "\x1b[31mred" becomes "red", not "[31mred".
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_WHITESPACE = re.compile(r"\s+")
+# C0/C1 controls (not tab/newline), invisible format characters (zero-width space,
+# bidirectional overrides that can disguise text), surrogates and private-use code points.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u200b\u200c\u200e\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\ue000-\uf8ff]"
+)
+# `$...$` spans (not `\$`): arXiv abstracts keep inline math this way.
+_MATH = re.compile(r"(?<!\\)\$([^$]{1,200}?)(?<!\\)\$")
+# LaTeX outside math that a reader would not want to see: accents, macros, escapes.
+_MACRO = re.compile(
+    r"\{\\[`'^\"~=.uvHcdbrk]\s*\{?\\?[A-Za-z]\}?\}"  # {\"o}, {\'{e}}, {\i}
+    r"|\\[`'^\"~=.]\{?\\?[A-Za-z]\}?"  # \"o, \"{a}
+    r"|\\[uvHcdbrk](?:\{\\?[A-Za-z]\}|\s+[A-Za-z])"  # \v{c}, \c c
+    r"|\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\b(?:\{\})?"  # \ss, \o
+    r"|\\(?:textbf|textit|emph|texttt|textsc|mathrm|mathbf|mathit|text|url)\{[^{}]*\}"
+    r"|\\(?:times|ldots|dots|textregistered|texttrademark|textcopyright|S|P)\b(?:\{\})?"
+    r"|\\[&%$#_{}]"
+)
+_LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+
+def _strip_controls(text: str) -> str:
+    """Drop ANSI escapes and control/format/private-use characters; keep line breaks."""
+    return _CONTROL.sub("", _ANSI.sub("", text))
+
+
+def _already_clean(text: str) -> bool:
+    """True when `clean_text` would return the text unchanged, checked in C-speed passes.
+
+    Most fields (and every abstract folded again for duplicate detection) are already
+    clean; skipping the regexes and normalisation for them is a large share of load time.
+    `isprintable` rules out every control, format, private-use and surrogate character
+    and every whitespace but the plain space, so single spaces, no padding and NFC are
+    all that is left to check.
+    """
+    return (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
+            and (text.isascii() or unicodedata.is_normalized("NFC", text)))
+
+
+def clean_text(text: str | None) -> str:
+    """Untrusted text -> one line of printable Unicode with single spaces.
+
+    Args:
+        text: anything a file gave us; None becomes "".
+    """
+    if not text:
+        return ""
+    if isinstance(text, str) and _already_clean(text):
+        return text
+    text = unicodedata.normalize("NFC", _strip_controls(str(text)))
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+# What pylatexenc changes in a value: macros, groups, math, ties, comments, special
+# characters, dash and quote ligatures. A value without any of these converts to itself
+# (tests/index/library/test_normalize.py checks that against pylatexenc).
+LATEX_SYNTAX = re.compile(r"[\\{}$~%^_&#`]|--|''")
+
+
+# Pieces of LaTeX whose text does not depend on what is around them: escaped specials,
+# dash runs, ties, quote ligatures, a brace group of plain text, simple inline math. A
+# value that is plain text plus such pieces is converted piece by piece: pylatexenc reads
+# a value character by character (~4 ms for an abstract with one `\%`), a piece in
+# microseconds, and the common pieces come from the cache. Anything else (other macros,
+# nested groups, unescaped specials) goes to pylatexenc whole. Tested equal to that.
+_ISLAND = re.compile(r"\\[%&_#$]|-{2,}|~|``|''|\{[^{}\\$%~^_&#`]*\}|\$[^$\\{}%]+\$")
+
+
+def _latex_by_pieces(text: str) -> str | None:
+    """`text` converted piece by piece (see `_ISLAND`), or None if it needs pylatexenc whole."""
+    pieces = []
+    last = 0
+    for match in _ISLAND.finditer(text):
+        plain = text[last:match.start()]
+        if LATEX_SYNTAX.search(plain):
+            return None
+        pieces += [plain, _latex(match.group())]
+        last = match.end()
+    if LATEX_SYNTAX.search(text[last:]):
+        return None
+    return "".join(pieces) + text[last:]
+
+
+@lru_cache(maxsize=4096)
+def _latex(fragment: str) -> str:
+    try:
+        return _LATEX.latex_to_text(fragment)
+    except Exception:  # pylatexenc is lenient, but a parse error must never stop a load
+        return fragment
+
+
+def _math(match: re.Match[str]) -> str:
+    converted = _latex("$" + match.group(1) + "$").strip()
+    return converted.replace("\u00a0", " ")
+
+
+def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
+    """LaTeX to readable Unicode, then `clean_text`.
+
+    Inline math (`$1.45\\times$` -> `1.45×`, `$\\mathrm{SAM^{Med}}$` -> `SAM^Med`) and
+    accent macros are always converted. With `full` (BibTeX fields, where the whole value
+    is LaTeX) braces and every macro go too; without it, the rest of the text is left
+    alone, because in a plain abstract `%` or `~` are just characters (`1.00x~1.46x`).
+
+    Args:
+        text: the raw value.
+        full: treat the whole value as LaTeX source.
+    """
+    if not text:
+        return ""
+    if not full and isinstance(text, str) and "$" not in text and "\\" not in text \
+            and _already_clean(text):
+        return text  # no math, no macros, nothing to clean
+    text = _strip_controls(str(text))
+    if full and not LATEX_SYNTAX.search(text):
+        converted = text  # most BibTeX values: nothing pylatexenc would change, at 1/1000 the cost
+    elif full:
+        # Protect a literal percent: in BibTeX it is never a comment start we care about.
+        protected = re.sub(r"(?<!\\)%", r"\\%", text)
+        by_pieces = _latex_by_pieces(protected)
+        converted = by_pieces if by_pieces is not None else _latex(protected)
+    else:
+        converted = _MATH.sub(_math, text)
+        if "\\" in converted:
+            converted = _MACRO.sub(lambda m: _latex(m.group(0)), converted)
+    return clean_text(converted.replace("\u00a0", " "))
+
+
+_FOLD_MAP = str.maketrans({"×": "x", "χ": "x", "–": "-", "—": "-", "’": "'", "‘": "'",
+                           "“": '"', "”": '"', "®": "", "™": ""})
+_WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+
+
+def fold(text: str) -> str:
+    """A comparison key: lower case, no accents, typographic variants made plain.
+
+    Two copies of one abstract (publisher Unicode vs arXiv LaTeX, curly vs straight
+    quotes, `×` vs `x`) fold to nearly the same string, which is what duplicate detection
+    needs; the folded text is never shown.
+    """
+    text = latex_to_unicode(text).translate(_FOLD_MAP).lower()
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text, hyphens dropped (`pipeline-parallel` = `pipelineparallel`)."""
+    return _WORD.findall(fold(text).replace("-", ""))

@@ -1,0 +1,172 @@
+"""Text analysis for the index: the analyzers, and fast paths for the bulky fields.
+
+Analysis dominates the build (WHOOSH.md). Whoosh runs every word through a chain of
+generator filters and Token objects; for the fields holding most words (abstract and title
+stems, the edge n-grams) `FastStemText` and `FastNgramText` compute exactly the same
+postings in one plain loop at index time. Queries, phrases and highlighting still use the
+analyzers, and tests/index/schema/test_analysis.py checks both give identical postings.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from whoosh import fields
+from whoosh.analysis import (
+    Analyzer,
+    Filter,
+    LowercaseFilter,
+    NgramFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.analysis.acore import Token
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.lang.porter import stem as porter_stem
+from whoosh.support.charset import accent_map
+from whoosh.system import pack_uint
+
+# Longest word prefix the edge n-gram field answers; longer prefixes scan the lexicon.
+MAX_GRAM = 20
+# Written between two authors and dropped by the analyzer: phrases cannot span two names.
+AUTHOR_GAP = "zzauthorgapzz"
+# RegexTokenizer's default pattern, without its capturing group (for `findall`).
+_TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+# StopFilter's defaults: its list, and words shorter than two letters.
+_STOP = STOP_WORDS
+_MIN_SIZE = 2
+
+
+class FoldFilter(Filter):
+    """Strips accents like `CharsetFilter(accent_map)`, skipping ASCII words (nearly all).
+
+    `str.isascii` is far cheaper than `str.translate`, and the analyzer runs once per word
+    of every abstract: this is build time (WHOOSH.md: the analysis dominates).
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return other is not None and self.__class__ is other.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        for token in tokens:
+            if not token.text.isascii():
+                token.text = token.text.translate(accent_map)
+            yield token
+
+
+@lru_cache(maxsize=500_000)
+def cached_stem(word: str) -> str:
+    """Porter stems through C's lru_cache: Whoosh's own stem cache is pure Python and slower.
+
+    Module-level (not a lambda or a wrapped `stem`) so the schema Whoosh pickles into its
+    table of contents can name it.
+    """
+    return porter_stem(word)
+
+
+def fold_analyzer() -> Analyzer:
+    """Lower-case and strip accents, no stemming: names ("Stark" finds "Stärk")."""
+    return RegexTokenizer() | LowercaseFilter() | FoldFilter()
+
+
+def stem_analyzer() -> Analyzer:
+    """Prose: folded, stop words dropped, English stems.
+
+    Positions are renumbered after the stop words go: the query parser analyzes a phrase
+    with this same analyzer and looks for its remaining words at consecutive positions, so
+    "mixture of experts" must be indexed as "mixtur expert" next to each other.
+    """
+    return (
+        RegexTokenizer()
+        | LowercaseFilter()
+        | FoldFilter()
+        | StopFilter(renumber=True)
+        | StemFilter(stemfn=cached_stem, cachesize=None)
+    )
+
+
+def authors_analyzer() -> Analyzer:
+    """Folded names; the `AUTHOR_GAP` token between two names is dropped but leaves a gap."""
+    return fold_analyzer() | StopFilter(stoplist=frozenset([AUTHOR_GAP]), minsize=1, renumber=False)
+
+
+def prefix_analyzer() -> Analyzer:
+    """Edge n-grams of folded words: every prefix of every short-field word is a term."""
+    return fold_analyzer() | NgramFilter(1, MAX_GRAM, at="start")
+
+
+def list_analyzer(lowercase: bool) -> Analyzer:
+    """Whole values separated by `SEP`, so "nvidia-gpu" or "Cody Hao Yu" stay one term."""
+    tokenizer = RegexTokenizer(r"[^\x1f]+")
+    return tokenizer | LowercaseFilter() if lowercase else tokenizer
+
+
+# Encoded position lists of a single position below this are computed once.
+_SINGLES = 4096
+
+
+@lru_cache(maxsize=_SINGLES)
+def _single(pos: int) -> bytes:
+    """`Positions.encode([pos])`: a term once in a text, the commonest posting by far."""
+    return pack_uint(1) + pickle.dumps([pos], 2)
+
+
+def _folded_words(value: str) -> Iterator[str]:
+    """The tokenizer's words, lower-cased and accent-folded, as the analyzers see them."""
+    for word in _TOKEN.findall(value):
+        word = word.lower()
+        yield word if word.isascii() else word.translate(accent_map)
+
+
+class FastStemText(fields.TEXT):
+    """A TEXT field over `stem_analyzer` whose index-time analysis is one plain loop."""
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
+            yield from super().index(value, **kwargs)
+            return
+        positions: dict[str, list[int]] = {}
+        pos = -1
+        for index, word in enumerate(_folded_words(value)):
+            if len(word) < _MIN_SIZE or word in _STOP:
+                continue
+            # StopFilter(renumber=True): the first kept word keeps its own position, the
+            # next ones follow it without gaps.
+            pos = index if pos < 0 else pos + 1
+            stem = cached_stem(word)
+            found = positions.get(stem)
+            if found is None:
+                positions[stem] = [pos]
+            else:
+                found.append(pos)
+        encode, boost = self.format.encode, self.format.field_boost
+        for text, found in positions.items():
+            if len(found) == 1 and found[0] < _SINGLES:  # most terms: one position
+                yield text.encode("utf-8"), 1, boost, _single(found[0])
+            else:
+                yield text.encode("utf-8"), len(found), len(found) * boost, encode(found)
+
+
+class FastNgramText(fields.TEXT):
+    """A TEXT field (no positions) over `prefix_analyzer`: edge n-grams in one loop."""
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str):
+            yield from super().index(value, **kwargs)
+            return
+        counts: dict[str, int] = {}
+        for word in _folded_words(value):
+            for size in range(1, min(MAX_GRAM, len(word)) + 1):
+                gram = word[:size]
+                counts[gram] = counts.get(gram, 0) + 1
+        boost = self.format.field_boost
+        for text, count in counts.items():
+            yield text.encode("utf-8"), count, count * boost, pack_uint(count)

@@ -1,0 +1,158 @@
+"""The Whoosh schema: which field answers which part of the query language.
+
+Every field is commented with what it is for. The analyzers are deliberately lean (the
+analysis dominates build time, see WHOOSH.md): one stemming pipeline for prose, one
+folding pipeline for names, and edge n-grams only over the short fields, where they make
+the word being typed a single term lookup instead of a lexicon scan.
+
+Bump `SCHEMA_VERSION` whenever a field or analyzer changes: the store keys indexes by it,
+so every user's index is rebuilt instead of being read with the wrong analysis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from whoosh import columns, fields
+from whoosh.analysis import IDAnalyzer
+
+from index.schema.analysis import (
+    AUTHOR_GAP,
+    MAX_GRAM,
+    FastNgramText,
+    FastStemText,
+    authors_analyzer,
+    cached_stem,
+    fold_analyzer,
+    list_analyzer,
+    prefix_analyzer,
+    stem_analyzer,
+)
+from index.models import Paper
+from index.schema.venues import short_venue
+
+__all__ = ["AUTHOR_GAP", "MAX_GRAM", "cached_stem", "fold_analyzer", "build_schema", "document"]
+
+SCHEMA_VERSION = 6
+
+# Separates the values of a multi-valued field (authors, topics): a character no name holds.
+SEP = "\x1f"
+# The free-text fields a bare word searches, with the query-language name of each.
+TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
+# The short fields whose word prefixes the `prefix` field holds (venues are long and rarely
+# typed: their prefixes scan the small venue lexicon instead).
+NGRAM_FIELDS = ("title", "short_name", "authors")
+
+
+def build_schema() -> fields.Schema:
+    """The schema of every paperscope index (see SCHEMA_VERSION)."""
+    stem = stem_analyzer()
+    fold = fold_analyzer()
+    return fields.Schema(
+        # The paper's stable id: unique key for updates, a column for docnum -> id.
+        id=fields.ID(stored=True, unique=True, sortable=True),
+        # The title, stemmed; boosted because a title match says most about a paper.
+        title=FastStemText(analyzer=stem, field_boost=3.0),
+        # The system's short name ("DynaPipe"): the most specific handle a reader types.
+        short_name=fields.TEXT(analyzer=fold, field_boost=4.0),
+        # Authors, folded not stemmed; a gap between names stops phrases crossing them.
+        authors=fields.TEXT(analyzer=authors_analyzer(), field_boost=1.5),
+        # The abstract, stemmed and folded: the bulk of the text.
+        abstract=FastStemText(analyzer=stem),
+        # The venue as free text (`venue:osdi`).
+        venue=fields.TEXT(analyzer=fold),
+        # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
+        prefix=FastNgramText(analyzer=prefix_analyzer(), phrase=False),
+        # Publication year: `year:2021`, `year:2020..2024`, and sorting.
+        year=fields.NUMERIC(int, bits=32, sortable=True),
+        # Topic ids from the tagger: `topic:training` and the topic facet.
+        topic=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        # Hardware ids, parents included: `hw:gpu` and the hardware facet.
+        hw=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        # Exact author names as displayed: the author facet's values.
+        author_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        # The same names as one column per paper: exact author counts for small match sets.
+        author_list=fields.COLUMN(columns.VarBytesColumn()),
+        # The venue's short name ("EuroSys '24", see index.schema.venues): the venue facet's values.
+        venue_facet=fields.ID(sortable=True),
+        # The year as text ("" when unknown): the year facet's values.
+        year_facet=fields.ID(),
+        # Title folded to lower case: the `title` sort order.
+        title_sort=fields.ID(sortable=True),
+        # DOI and arXiv id, lower-cased whole values (`doi:10.1145/...`, `arxiv:2401.01234`).
+        doi=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        arxiv=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        # Source files the paper came from: which documents a changed file invalidates.
+        source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        # A digest of everything about the paper: incremental updates skip unchanged ones.
+        digest=fields.COLUMN(columns.VarBytesColumn()),
+        # The whole paper as JSON, so a stale index can still answer without the library.
+        paper=fields.STORED(),
+    )
+
+
+def paper_digest(paper: Paper, stored: str | None = None) -> bytes:
+    """Changes whenever anything about the paper changes (its JSON holds every field).
+
+    `stored` is `paper_json(paper)` when the caller has it already (the build does).
+    """
+    text = paper_json(paper) if stored is None else stored
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
+_PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
+
+
+def _plain(value: Any) -> Any:
+    """A field value as JSON data: tuples of small dataclasses (sources, labels) as dicts."""
+    if isinstance(value, tuple):
+        return [{name: getattr(item, name) for name in item.__dataclass_fields__}
+                if hasattr(item, "__dataclass_fields__") else item for item in value]
+    return value
+
+
+def paper_json(paper: Paper) -> str:
+    """`paper.to_dict()` as JSON, built by hand: `dataclasses.asdict` deep-copies every
+    value recursively, which cost ~5% of the whole build (`Paper.from_dict` reads it back).
+    """
+    data = {name: _plain(getattr(paper, name)) for name in _PAPER_FIELDS}
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
+    """The field values Whoosh indexes for one paper.
+
+    `stored` is `paper_json(paper)` when the caller has it already (the build process is
+    sent it): the stored field and digest then match the caller's process exactly.
+    """
+    if stored is None:
+        stored = paper_json(paper)
+    doc: dict[str, Any] = {
+        "id": paper.id,
+        "title": paper.title,
+        "short_name": paper.short_name or "",
+        "authors": f" {AUTHOR_GAP} ".join(paper.authors),
+        "abstract": paper.abstract,
+        "venue": paper.venue or "",
+        "prefix": " ".join(filter(None, (paper.title, paper.short_name, *paper.authors))),
+        "topic": SEP.join(paper.topic_ids),
+        "hw": SEP.join(paper.hardware_ids),
+        "author_facet": SEP.join(paper.authors),
+        "author_list": SEP.join(paper.authors).encode("utf-8"),
+        "venue_facet": short_venue(paper.venue),
+        "year_facet": str(paper.year) if paper.year is not None else "",
+        "title_sort": paper.title.casefold(),
+        "source": SEP.join(source.path for source in paper.sources),
+        "digest": paper_digest(paper, stored),
+        "paper": stored,
+    }
+    if paper.year is not None and paper.year >= 0:
+        doc["year"] = paper.year
+    if paper.doi:
+        doc["doi"] = paper.doi
+    if paper.arxiv:
+        doc["arxiv"] = paper.arxiv
+    return doc

@@ -1,0 +1,95 @@
+"""Facet selections and disjunctive facet counts, all by mask intersection.
+
+Selections are OR within one facet and AND across facets. The counts shown for a facet
+apply every *other* facet's selections but not its own, so the user sees what choosing
+another value of that facet would give (disjunctive faceting).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from whoosh.reading import IndexReader
+
+from index.search.bitsets import FacetMasks
+from index.models import FacetCount, SearchRequest
+
+FACETS = ("topic", "hardware", "year", "venue", "author")
+# Venue and author lists show this many values (plus any selected ones).
+TOP_VALUES = 15
+
+
+def selection_masks(masks: FacetMasks, request: SearchRequest,
+                    reader: IndexReader) -> dict[str, int]:
+    """Facet -> documents allowed by that facet's selections (only selected facets)."""
+    chosen: dict[str, frozenset[str]] = {
+        "topic": request.topics,
+        "hardware": request.hardware,
+        "year": frozenset(str(year) for year in request.years),
+        "venue": request.venues,
+        "author": request.authors,
+    }
+    out: dict[str, int] = {}
+    for facet, values in chosen.items():
+        if values:
+            mask = 0
+            for value in values:
+                mask |= masks.value_mask(facet, value, reader)
+            out[facet] = mask
+    if request.year_range is not None:
+        low, high = request.year_range
+        mask = 0
+        for year, year_mask in masks.masks["year"].items():
+            if (low is None or int(year) >= low) and (high is None or int(year) <= high):
+                mask |= year_mask
+        out["year"] = out.get("year", masks.live) & mask
+    return out
+
+
+def facet_counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, base: int,
+                 selected: dict[str, int], reader: IndexReader
+                 ) -> dict[str, tuple[FacetCount, ...]]:
+    """Every facet's counts over `base` (the query's matches), disjunctively."""
+    out: dict[str, tuple[FacetCount, ...]] = {}
+    for facet in FACETS:
+        within = base
+        for other, mask in selected.items():
+            if other != facet:
+                within &= mask
+        out[facet] = _counts(masks, taxonomy, request, facet, within, reader)
+    return out
+
+
+def _chosen(request: SearchRequest, facet: str) -> frozenset[str]:
+    if facet == "year":
+        return frozenset(str(year) for year in request.years)
+    return {"topic": request.topics, "hardware": request.hardware, "venue": request.venues,
+            "author": request.authors}[facet]
+
+
+def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str,
+            within: int, reader: IndexReader) -> tuple[FacetCount, ...]:
+    chosen = _chosen(request, facet)
+    if facet in ("topic", "hardware"):
+        vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
+        known = {value.id for value in vocabulary}
+        rows = [(v.id, v.label, v.parent) for v in vocabulary]
+        rows += [(value, value, None) for value in sorted(masks.masks[facet]) if value not in known]
+        return tuple(
+            FacetCount(facet, value, label,
+                       (masks.masks[facet].get(value, 0) & within).bit_count(),
+                       value in chosen, parent)
+            for value, label, parent in rows
+        )
+    if facet == "year":
+        years = sorted(masks.masks["year"], key=int, reverse=True)
+        return tuple(
+            FacetCount("year", year, year, (masks.masks["year"][year] & within).bit_count(),
+                       year in chosen)
+            for year in years
+        )
+    top = masks.top_counts(facet, within, TOP_VALUES)
+    shown = {value for value, _ in top}
+    top += [(value, (masks.value_mask(facet, value, reader) & within).bit_count())
+            for value in sorted(chosen - shown)]
+    return tuple(FacetCount(facet, value, value, count, value in chosen) for value, count in top)

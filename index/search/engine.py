@@ -1,0 +1,308 @@
+"""The search engine: one open index answering `SearchRequest`s from any thread.
+
+Per request: parse (index.search.parser), compute the match set as a bitmask (each AND-ed part is
+cached, so typing one more word or letter only evaluates the new part: the previous
+keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
+count every facet value by intersection (index.search.bitsets), rank only what will be shown and
+highlight only those rows (index.search.highlight). Results are frozen values (index.models).
+The first keystrokes' match sets come precomputed from the build (index.search.letters), and
+"did you mean" and fuzzy words use the library's words as written (index.search.spelling).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from whoosh import query as wq
+from whoosh.searching import Searcher
+
+from index.search.counting import facet_counts, selection_masks
+from index.search.letters import read_letters
+from index.search.prefix_table import read_table
+from index.search.bitsets import FacetMasks, Lru, bits, mask_of, posting_ids
+from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
+from index.search.parser import QueryBuilder
+from index.search.ranking import top_rows
+from index.search.highlight import Highlighter, fold
+from index.search.spelling import Lexicon, correct, read_words
+from index.store.generations import IndexUnavailable, Opened, open_index
+from index.facets.taxonomy import Taxonomy
+
+__all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
+
+# Recent requests answered from memory (the UI repeats them: backspace, facet toggles).
+RESULT_CACHE = 256
+# Match sets of recent query parts, so a grown query only evaluates its new part.
+MASK_CACHE = 512
+# An AND's other parts leaving at most this many papers (and 1/VERIFY_SHARE of the
+# library): its typed one- or two-letter prefix is checked in their text (~10 us a paper)
+# instead of reading its completions' long posting lists (longer prefixes have short
+# lists: reading them is cheaper).
+VERIFY_LIMIT = 2000
+VERIFY_SHARE = 50
+
+
+def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
+    """Facet id -> itself and every id below it, from the taxonomy's parent links."""
+    children: dict[str, list[str]] = {}
+    for value in values:
+        if value.parent:
+            children.setdefault(value.parent, []).append(value.id)
+
+    def below(node: str, seen: frozenset[str] = frozenset()) -> list[str]:
+        out = [node]
+        for child in children.get(node, ()):
+            if child not in seen:
+                out += below(child, seen | {node})
+        return out
+
+    return {value.id: tuple(dict.fromkeys(below(value.id))) for value in values}
+
+
+class SearchEngine:
+    """Answers searches over one open index; every public method is thread-safe."""
+
+    def __init__(self, opened: Opened, library: Library, taxonomy: Taxonomy) -> None:
+        self.opened = opened
+        self.taxonomy = taxonomy
+        self._index = opened.index
+        self._papers = library.by_id()
+        self._hierarchy = _descendants(tuple(taxonomy.topics) + tuple(taxonomy.hardware))
+        words = read_words(opened.path)
+        self.lexicon = Lexicon(words) if words is not None else None
+        self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
+        self._parse_lock = threading.Lock()
+        self._pool: list[Searcher] = []
+        self._pool_lock = threading.Lock()
+        self._results = Lru(RESULT_CACHE)
+        self._match_masks = Lru(MASK_CACHE)
+        with self._searcher() as searcher:
+            self.masks = FacetMasks(searcher.reader())
+            self._letters = read_letters(opened.path, searcher.reader())
+        self.size: int = self.masks.live.bit_count()
+
+    # -- searchers -------------------------------------------------------------------------
+
+    @contextmanager
+    def _searcher(self) -> Iterator[Searcher]:
+        """A searcher for this thread alone (Whoosh's are not shared); pooled for reuse."""
+        with self._pool_lock:
+            searcher = self._pool.pop() if self._pool else None
+        if searcher is None:
+            searcher = self._index.searcher()
+        try:
+            yield searcher
+        finally:
+            with self._pool_lock:
+                self._pool.append(searcher)
+
+    def close(self) -> None:
+        """Closes every searcher and the index; the engine cannot be used afterwards."""
+        with self._pool_lock:
+            for searcher in self._pool:
+                searcher.close()
+            self._pool.clear()
+        self._index.close()
+
+    # -- searching -------------------------------------------------------------------------
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        """Ranked hits, totals and facet counts for `request` (identical ones are cached)."""
+        started = time.perf_counter()
+        cached = self._results.fetch(request)
+        if cached is not None:
+            return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
+        with self._searcher() as searcher:
+            with self._parse_lock:
+                parsed = self._builder.parse(request.query, searcher.reader(),
+                                             request.as_you_type)
+            masks = self.masks
+            base = masks.live if parsed.query is None else self._mask(
+                searcher, parsed.query, parsed.extra.get("prefixes"))
+            selected = selection_masks(masks, request, searcher.reader())
+            final = base
+            for mask in selected.values():
+                final &= mask
+            facets = facet_counts(masks, self.taxonomy, request, base, selected,
+                                  searcher.reader())
+            ranked = top_rows(searcher, self.masks, parsed, request, final, final != base)
+            highlighter = Highlighter(parsed.terms)
+            hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)
+            total = final.bit_count()
+            correction = None
+            # Not while the last word is still being typed: it is a prefix of the word the
+            # user means, and every zero-result keystroke paid for a correction.
+            typing = request.as_you_type and not request.query.endswith(" ")
+            if total == 0 and parsed.query is not None and not typing:
+                key = ("correction", parsed.terms)
+                known = self._match_masks.fetch(key)  # "" means: no suggestion
+                if known is None:
+                    words = [t.rstrip("*") for t in parsed.terms]
+                    known = correct(searcher.reader(), self.lexicon, words) or ""
+                    self._match_masks.store(key, known)
+                correction = known or None
+        result = SearchResult(
+            request=request, total=total, hits=hits, facets=facets,
+            elapsed_ms=(time.perf_counter() - started) * 1000, notice=parsed.notice,
+            correction=correction, partial=parsed.partial, terms=parsed.terms,
+            library_size=self.size,
+        )
+        self._results.store(request, result)
+        return result
+
+    def _mask(self, searcher: Searcher, q: wq.Query,
+              prefixes: dict[str, tuple[str, tuple[str, ...]]] | None = None) -> int:
+        """The documents matching `q`, with each AND-ed part's match set cached.
+
+        `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
+        rest of an AND already leaves few candidates, the prefix is checked against their
+        text rather than by reading its completions' long posting lists.
+        """
+        key = repr(q)
+        live = self.masks.live
+        stored = self._letters.get(key)  # a one- or two-letter prefix (index.search.letters)
+        if stored is not None:
+            return stored & live
+        cached = self._match_masks.fetch(key)
+        if cached is not None:
+            return cached
+        prefixes = prefixes or {}
+        if isinstance(q, wq.And):
+            typed = [c for c in q.subqueries if repr(c) in prefixes]
+            rest = [c for c in q.subqueries if repr(c) not in prefixes]
+            mask = live
+            for child in rest:
+                mask &= self._mask(searcher, child, prefixes)
+                if not mask:
+                    break
+            for child in typed:
+                if not mask:
+                    break
+                prefix = prefixes[repr(child)][0]
+                few = min(VERIFY_LIMIT, self.masks.size // VERIFY_SHARE)
+                if rest and len(prefix) <= 2 and mask.bit_count() <= few:
+                    mask = self._verified(searcher, mask, *prefixes[repr(child)])
+                else:
+                    mask &= self._mask(searcher, child, prefixes)
+        elif isinstance(q, wq.Not):
+            mask = live & ~self._mask(searcher, q.query, prefixes)
+        elif isinstance(q, wq.AndNot):
+            mask = self._mask(searcher, q.a, prefixes) & ~self._mask(searcher, q.b, prefixes)
+        elif isinstance(q, wq.NullQuery.__class__):
+            mask = 0
+        elif isinstance(q, wq.Or):
+            mask = 0
+            for child in q.subqueries:
+                mask |= self._mask(searcher, child, prefixes)
+        elif isinstance(q, wq.ConstantScoreQuery):
+            mask = self._mask(searcher, q.child, prefixes)
+        elif isinstance(q, wq.Phrase) and q.words:
+            # Its words' cached masks first: a phrase still being typed usually has none.
+            mask = live
+            for word in q.words:
+                mask &= self._mask(searcher, wq.Term(q.fieldname, word))
+            if mask and len(q.words) > 1:
+                mask &= mask_of(searcher.docs_for_query(q), self.masks.size)
+        elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
+            # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
+            ids = posting_ids(searcher.reader(), q.fieldname, q.text)
+            mask = mask_of(ids, self.masks.size) & live
+        else:
+            mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
+        self._match_masks.store(key, mask)
+        return mask
+
+    def _verified(self, searcher: Searcher, mask: int, prefix: str,
+                  fields: tuple[str, ...]) -> int:
+        """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
+        pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
+        keep = []
+        for docnum in bits(mask):
+            paper = self._paper_at(searcher, docnum)
+            text = " ".join(filter(None, (
+                paper.title if "title" in fields else "",
+                paper.short_name if "short_name" in fields else "",
+                " ".join(paper.authors) if "authors" in fields else "",
+                paper.abstract if "abstract" in fields else "",
+                paper.venue if "venue" in fields else "")))
+            if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
+                keep.append(docnum)
+        return mask_of(keep, self.masks.size)
+
+    def _hit(self, searcher: Searcher, docnum: int, score: float,
+             highlighter: Highlighter) -> Hit:
+        paper = self._paper_at(searcher, docnum)
+        matched: list[str] = []
+        if highlighter:
+            for name, text in (("title", paper.title), ("short_name", paper.short_name or ""),
+                               ("authors", " ".join(paper.authors)),
+                               ("abstract", paper.abstract), ("venue", paper.venue or "")):
+                if text and highlighter.any_in(text):
+                    matched.append(name)
+        return Hit(paper=paper, score=score, matched_fields=tuple(matched),
+                   snippet=highlighter.fragment(paper.abstract),
+                   title=highlighter.whole(paper.title))
+
+    def _paper_at(self, searcher: Searcher, docnum: int) -> Paper:
+        paper = self._papers.get(self.masks.ids[docnum])
+        if paper is None:  # a stale index served while another process rebuilds it
+            paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+        return paper
+
+    # -- single papers ---------------------------------------------------------------------
+
+    def paper(self, paper_id: str) -> Paper | None:
+        """The paper with this id, or None."""
+        paper = self._papers.get(paper_id)
+        if paper is not None:
+            return paper
+        with self._searcher() as searcher:
+            docnum = searcher.document_number(id=paper_id)
+            return None if docnum is None else self._paper_at(searcher, docnum)
+
+    def more_like_this(self, paper_id: str, limit: int = 5) -> tuple[Paper, ...]:
+        """Papers whose abstracts share this one's most distinctive terms."""
+        paper = self.paper(paper_id)
+        if paper is None:
+            return ()
+        with self._searcher() as searcher:
+            docnum = searcher.document_number(id=paper_id)
+            if docnum is None:
+                return ()
+            text = f"{paper.title} {paper.abstract}"
+            results = searcher.more_like(docnum, "abstract", text=text, top=limit,
+                                         numterms=12, normalize=True)
+            return tuple(self._paper_at(searcher, hit.docnum) for hit in results)
+
+    def highlight(self, text: str, terms: Sequence[str]) -> Snippet:
+        """All of `text` with the query's words highlighted ("word*" is a prefix)."""
+        return Highlighter(terms).whole(text)
+
+
+def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
+                rebuild: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> SearchEngine:
+    """Opens this library's index under `cache_dir`, building or refreshing it if stale.
+
+    Raises:
+        IndexUnavailable: the index can neither be opened nor built (one-line message).
+    """
+    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
+    engine = SearchEngine(opened, library, taxonomy)
+    # The library and the engine's masks, columns and tables are millions of objects that
+    # live as long as the engine: moved out of the collector's generations, they are not
+    # walked by every full collection (~0.7 s at 100,000 papers, a visible pause while
+    # typing). Safe: frozen objects are still freed by reference counting when the engine
+    # and library are dropped; only reference cycles among them would be kept, and they
+    # hold none. Objects created later (requests, results) are collected as usual.
+    gc.freeze()
+    return engine

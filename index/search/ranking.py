@@ -1,0 +1,205 @@
+"""Choosing the rows to show: by relevance (BM25F, scoring only known matches) or order.
+
+The match set is computed from cached masks before ranking, so Whoosh's matchers would
+redo the boolean work (leapfrogging `skip_to` over every posting of every word) just to
+find documents we already have. Instead each scored term's postings are read in blocks and
+only documents in the match set are scored, with the same BM25F formula and statistics
+Whoosh uses, so a document's score is the sum Whoosh would give it for an AND/OR of terms.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+
+from whoosh import query as wq
+from whoosh.reading import TermNotFound
+from whoosh.scoring import bm25
+from whoosh.searching import Searcher
+
+from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
+from index.models import SearchRequest
+from index.search.parser import Parsed
+from index.schema.fields import TEXT_FIELDS
+
+# Whoosh's BM25F defaults.
+B = 0.75
+K1 = 1.2
+
+ScoredTerm = tuple[str, object, float]  # field, term text, query boost
+# Match sets up to this size are ranked term at a time (`score`); larger ones by Whoosh's
+# block-max top-k, which wins when a few common words match most papers.
+TERM_AT_A_TIME_LIMIT = 30_000
+# Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
+_UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
+
+
+def _walk(q: wq.Query) -> Iterator[wq.Query]:
+    yield q
+    if not q.is_leaf():
+        for child in q.children():
+            yield from _walk(child)
+
+
+def scored_terms(q: wq.Query) -> list[ScoredTerm]:
+    """The text-field terms that add to a document's score (not negated, not constant)."""
+    found: list[ScoredTerm] = []
+
+    def visit(node: wq.Query, boost: float) -> None:
+        if isinstance(node, (wq.Not, wq.ConstantScoreQuery)):
+            return
+        if isinstance(node, wq.AndNot):
+            visit(node.a, boost * node.boost)
+            return
+        if type(node) is wq.Term:
+            if node.fieldname in TEXT_FIELDS:
+                found.append((node.fieldname, node.text, boost * node.boost))
+            return
+        if isinstance(node, wq.Phrase):
+            if node.fieldname in TEXT_FIELDS:
+                found.extend((node.fieldname, word, boost * node.boost) for word in node.words)
+            return
+        if not node.is_leaf():
+            for child in node.children():
+                visit(child, boost * getattr(node, "boost", 1.0))
+
+    visit(q, 1.0)
+    return list(dict.fromkeys(found))
+
+
+def _blocks(matcher: object) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
+    """(ids, weights) per posting block, or per posting when blocks are not exposed."""
+    while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
+        matcher = matcher.child  # type: ignore[attr-defined]
+    if all(hasattr(matcher, n) for n in ("_read_ids", "_read_weights", "_lastblock")):
+        m: object = matcher
+        while not m._atend:  # type: ignore[attr-defined]
+            m._read_ids()  # type: ignore[attr-defined]
+            m._read_weights()  # type: ignore[attr-defined]
+            yield m._ids, m._weights  # type: ignore[attr-defined]
+            if m._lastblock:  # type: ignore[attr-defined]
+                return
+            m._next_block()  # type: ignore[attr-defined]
+        return
+    while matcher.is_active():  # type: ignore[attr-defined]
+        yield (matcher.id(),), (matcher.weight(),)  # type: ignore[attr-defined]
+        matcher.next()  # type: ignore[attr-defined]
+
+
+def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
+          size: int) -> dict[int, float]:
+    """docnum -> BM25F score, for the documents of `final` holding any of `terms`."""
+    test = member_test(final, size)
+    scores: dict[int, float] = defaultdict(float)
+    reader = searcher.reader()
+    for fieldname, text, boost in terms:
+        idf = searcher.idf(fieldname, text)
+        avgfl = searcher.avg_field_length(fieldname) or 1
+        for leaf, offset in reader.leaf_readers():
+            try:
+                matcher = leaf.postings(fieldname, text)
+            except TermNotFound:
+                continue
+            length = leaf.doc_field_length
+            for ids, weights in _blocks(matcher):
+                for docnum, weight in zip(ids, weights):
+                    g = docnum + offset
+                    if test[g >> 3] >> (g & 7) & 1:
+                        fl = length(docnum, fieldname, 1)
+                        scores[g] += boost * bm25(idf, weight, fl, avgfl, B, K1)
+    return scores
+
+
+def _split_prefix(q: wq.Query) -> list[wq.Query] | None:
+    """For a node built by `QueryBuilder._prefix`: its scored whole-word terms, else None."""
+    if isinstance(q, wq.ConstantScoreQuery):
+        return []
+    if isinstance(q, wq.Or) and q.subqueries and isinstance(q.subqueries[-1],
+                                                            wq.ConstantScoreQuery):
+        return list(q.subqueries[:-1])
+    return None
+
+
+def ranking_query(q: wq.Query) -> wq.Query | None:
+    """The query to score the (already known) matches with; None when nothing scores.
+
+    A prefix's expansion only filters (its match set is in the mask already), so it is
+    dropped here: the typed word ranks by the whole words it may already be, as an
+    optional boost, and the rest of the query ranks as usual. Whoosh then scores a few
+    plain terms instead of a union of a prefix's expansions over every match.
+    """
+    words = _split_prefix(q)
+    if words is not None:
+        return wq.Or(words) if words else None
+    if isinstance(q, wq.And):
+        required: list[wq.Query] = []
+        optional: list[wq.Query] = []
+        for child in q.subqueries:
+            words = _split_prefix(child)
+            if words is None:
+                required.append(child)
+            else:
+                optional += words
+        if not required:
+            return wq.Or(optional) if optional else None
+        base = required[0] if len(required) == 1 else wq.And(required)
+        return wq.AndMaybe(base, wq.Or(optional)) if optional else base
+    return q
+
+
+def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: SearchRequest,
+             final: int, filtered: bool) -> list[tuple[float, int]]:
+    """The (score, docnum) pairs of the rows to show, best first."""
+    limit = max(0, request.limit)
+    if not final or limit == 0:
+        return []
+    if parsed.query is None or request.sort != "relevance":
+        order = masks.order_title if request.sort == "title" else masks.order_year
+        return in_order(masks, order, final, limit)
+    scoring = ranking_query(parsed.query)
+    if scoring is None:
+        return in_order(masks, masks.order_year, final, limit)
+    count = final.bit_count()
+    if count <= TERM_AT_A_TIME_LIMIT:
+        terms = scored_terms(scoring)
+        if not terms:
+            return in_order(masks, masks.order_year, final, limit)
+        scores = score(searcher, terms, final, masks.size)
+        year_of = masks.year_of
+        top = heapq.nsmallest(limit, scores.items(),
+                              key=lambda item: (-item[1], -year_of[item[0]], item[0]))
+        return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
+    big = count > 4 * limit
+    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
+        len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
+    allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
+    results = searcher.search(scoring, limit=limit if big and not unions else None,
+                              filter=allow)
+    year_of = masks.year_of
+    ranked = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
+    return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final,
+                      limit)
+
+def _fill(masks: FacetMasks, out: list[tuple[float, int]], final: int,
+          limit: int) -> list[tuple[float, int]]:
+    """Tops up scored rows with unscored matches (a prefix's expansions), newest first."""
+    if len(out) < limit:
+        seen = {docnum for _, docnum in out}
+        rest = in_order(masks, masks.order_year, final, limit + len(seen))
+        out += [(0.0, d) for _, d in rest if d not in seen][: limit - len(out)]
+    return out
+
+def in_order(masks: FacetMasks, order: list[int], final: int, limit: int) -> list[tuple[float, int]]:
+    """The first `limit` documents of `order` that are in `final`."""
+    if final.bit_count() * 20 < len(order):
+        wanted = set(bits(final))
+        return [(0.0, d) for d in order if d in wanted][:limit]
+    test = member_test(final, masks.size)
+    out: list[tuple[float, int]] = []
+    for docnum in order:
+        if test[docnum >> 3] >> (docnum & 7) & 1:
+            out.append((0.0, docnum))
+            if len(out) == limit:
+                break
+    return out

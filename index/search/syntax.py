@@ -1,0 +1,128 @@
+"""The query text before Whoosh sees it: ranges, the word being typed, obvious mistakes.
+
+Whoosh records some errors in the parsed tree and quietly searches for others (`title:`
+searches the word "title"); these checks find both, so the engine can fall back to the
+plain words and say why. `positive_words` gives the detail view the words to highlight.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from whoosh import query as wq
+
+from index.schema.fields import TEXT_FIELDS
+
+RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)(?=\s|$|\))")
+# The unfinished word at the end: a bare or field-qualified word, not an operator.
+_LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-]*)$")
+# Stands for the word being typed while parsing; every text analyzer leaves it unchanged.
+PLACEHOLDER = "qqtypingqq"
+OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+# Fields whose values are whole ids: a partial id is not completed as a prefix.
+_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
+
+
+def year_range(match: re.Match[str]) -> str:
+    """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
+    low, high = match.group(1), match.group(2)
+    return f"year:[{low + ' ' if low else ''}TO{' ' + high if high else ''}]"
+
+
+def mistake(text: str) -> str | None:
+    """Mistakes Whoosh would quietly search for: `title:`, `year:20x`, a dangling `OR`."""
+    match = re.search(r"\b(\w+):(?=\s|$|\))", text)
+    if match:
+        return f"{match.group(1)}: has no value"
+    for match in re.finditer(r"\byear:(\[[^\]]*\]\)*|\S+)", text):
+        if not re.fullmatch(r"\d{1,4}\)*|\[\d* ?TO ?\d*\]\)*", match.group(1)):
+            return f"year:{match.group(1)} is not a year or range like 2020..2024"
+    match = re.search(r"(^|\s)(AND|OR|ANDNOT|ANDMAYBE|NOT)\s*$|^\s*(AND|OR|ANDNOT|ANDMAYBE)\s",
+                      text)
+    if match:
+        return f"{(match.group(2) or match.group(3))} needs a word on each side"
+    return None
+
+
+_OPEN_PHRASE = re.compile(r'(?:(?<!\w)(?P<field>\w+):)?"(?P<body>[^"]*)$')
+
+
+def close_typed_phrase(text: str) -> str | None:
+    """`"pipeline par` being typed -> `"pipeline" par`: the phrase so far and a last word.
+
+    The last word is then matched as a prefix like any word being typed, so the results
+    narrow keystroke by keystroke (a superset of the finished phrase's) instead of
+    dropping to none until the word is complete. None when there is no open phrase ending
+    in a word, or when it is excluded (`-"...`, whose meaning this would change).
+    """
+    match = _OPEN_PHRASE.search(text)
+    if match is None or not text[-1].isalnum():
+        return None
+    before = text[: match.start()]
+    if before.endswith("-") or re.search(r"(?<!\w)NOT\s+$", before):
+        return None
+    *done, last = match.group("body").split() or [""]
+    if not last or last in OPERATORS:
+        return None
+    field = f"{match.group('field')}:" if match.group("field") else ""
+    phrase = f'{field}"{" ".join(done)}" ' if done else ""
+    return text[: match.start()] + phrase + field + last
+
+
+def last_word(text: str) -> re.Match[str] | None:
+    """The unfinished last word, unless it is an operator, an id, or inside quotes."""
+    if text.count('"') % 2 == 1 or re.search(r"[*~]\d*$", text):
+        return None
+    match = _LAST_WORD.search(text)
+    if match is None or match.group("word") in OPERATORS:
+        return None
+    if match.group("field") and match.group("field").lower() in _ID_FIELDS:
+        return None
+    return match
+
+
+def is_placeholder(q: wq.Query) -> bool:
+    return isinstance(q, wq.Term) and q.fieldname in TEXT_FIELDS and q.text == PLACEHOLDER
+
+
+def find_error(q: wq.Query) -> str | None:
+    """The first parse error Whoosh recorded in the tree (it records, it does not raise)."""
+    for node in walk(q):
+        error = getattr(node, "error", None)
+        if error:
+            return str(error)
+    return None
+
+
+def walk(q: wq.Query) -> Iterable[wq.Query]:
+    yield q
+    if not q.is_leaf():
+        for child in q.children():
+            yield from walk(child)
+
+
+def positive_words(text: str, last: str | None = None) -> list[str]:
+    """The words the user asked to find (not excluded ones), for highlighting elsewhere.
+
+    `last` is the unfinished word when searching as you type; it comes back as "word*",
+    the convention `SearchEngine.highlight` reads as a prefix.
+    """
+    text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
+    text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
+    text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
+    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id):\S+"
+    text = re.sub(id_values, " ", text)
+    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name):", " ", text)
+    words: list[str] = []
+    for match in re.finditer(r"(\w+)(\*?)", text):
+        word = match.group(1)
+        if word in OPERATORS or word == PLACEHOLDER:
+            continue
+        item = word.lower() + match.group(2)
+        if item not in words:
+            words.append(item)
+    if last:
+        words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
+        words.append(re.findall(r"\w+", last)[-1].lower() + "*")
+    return list(dict.fromkeys(words))

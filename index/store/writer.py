@@ -1,0 +1,209 @@
+"""Writing papers into a Whoosh index: a whole build, or a few changed papers in place.
+
+Split from index.store.generations, which decides *when* to build and where; this module is *how*.
+The build is the slow part of a first start (WHOOSH.md: the analysis dominates), so it
+uses both cores when it can and keeps each writer's memory pool small. A large library is
+built by a fresh process (index.store.child) that receives the papers as a stream, so
+neither the caller's library nor its threads are forked into the writer's workers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
+from whoosh.index import Index, LockError
+from whoosh.reading import IndexReader
+
+from index.store.child import BuildFailed, build_in_child
+from index.search.letters import short_prefixes, write_letters
+from index.search.prefix_table import read_table, write_table
+from index.models import Library, Paper
+from index.whoosh_ext.pool import fast_pool
+from index.search.parser import PREFIX_CAP, QueryBuilder
+from index.schema.fields import build_schema, document, paper_digest
+from index.search.spelling import add_words, count_words, write_words
+
+Progress = Callable[[int, int], None]
+# Builds this large run in a fresh process (index.store.child) with two writer processes;
+# smaller ones are quicker in place than starting an interpreter.
+PARALLEL_MIN_PAPERS = 3000
+# ...as long as no more than this share of the papers changed.
+INCREMENTAL_MAX_SHARE = 0.25
+# Each writer's in-memory posting pool before it spills a sorted run to disk. 64 MB cut a
+# worker's peak from 413 to 166 MB at the same speed on 10,000 papers: the runs are merged
+# at commit anyway, so a larger pool buys little but memory.
+LIMIT_MB = 64
+
+
+def build(path: Path, papers: Sequence[Paper], progress: Progress | None
+          ) -> dict[str, float] | None:
+    """Builds a complete index of `papers` in the empty folder `path`.
+
+    A large library is built by a fresh interpreter fed a stream of the papers: the
+    caller's library is neither copied into the writer's forked workers nor forked along
+    with the caller's threads. Returns that build's peak memory (None when built here).
+
+    Raises:
+        BuildFailed: the build process failed (one-line message).
+    """
+    if len(papers) >= PARALLEL_MIN_PAPERS and sys.executable:
+        # Whoosh's writer workers are forked: one process where there is no fork.
+        procs = 2 if (os.cpu_count() or 1) > 1 and hasattr(os, "fork") else 1
+        return build_in_child(path, papers, progress, procs)
+    build_into(path, papers, progress)
+    return None
+
+
+def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
+               progress: Progress | None, *, total: int | None = None,
+               procs: int = 1) -> None:
+    """Builds a complete index of `papers` in the empty folder `path`, with its tables.
+
+    `papers` may carry each paper's `paper_json` already (the build process is sent it),
+    so the stored field and digest are exactly what the caller's process would compute.
+    `procs` > 1 forks writer workers: only call it so from a process without threads.
+    """
+    if total is None:
+        papers = list(papers)
+        total = len(papers)
+    ix = whoosh_index.create_in(str(path), build_schema())
+    try:
+        with fast_pool():
+            words = _write_all(ix, papers, total, progress, procs)
+    finally:
+        ix.close()
+    write_words(path, words)
+    # Read without mmap: the tables below read much of the posting files, and mapped pages
+    # count as this process's memory (at 100,000 papers they were most of its peak).
+    ix = FileStorage(str(path), supports_mmap=False).open_index()
+    with ix.reader() as reader:
+        write_table(path, reader, PREFIX_CAP)
+        _store_letters(path, reader)
+    ix.close()
+
+
+def _store_letters(path: Path, reader: IndexReader) -> None:
+    """Stores the short prefixes' match sets (index.search.letters) for segments that lack them."""
+    table = read_table(path) or {}
+    # Parsed exactly as the engine will parse the first keystrokes (same table).
+    builder = QueryBuilder(None, table)
+    nodes = {}
+    for prefix in short_prefixes(table, reader.doc_count_all()):
+        node = builder.parse(prefix, reader, as_you_type=True).query
+        if node is not None:
+            nodes[prefix] = node
+    write_letters(path, reader, nodes)
+
+
+def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: int,
+               progress: Progress | None, procs: int) -> Counter[str]:
+    """Adds every paper and commits; returns the surface-word counts (index.search.spelling).
+
+    With two procs, two forked workers analyze while this process only prepares the
+    documents; `multisegment` keeps their two segments instead of merging them (a merge
+    would cost as much again: WHOOSH.md measured 1.8-2x over one process this way).
+    """
+    options: dict[str, Any] = {"limitmb": LIMIT_MB}
+    if procs > 1:
+        options.update(procs=procs, multisegment=True)
+    words: Counter[str] = Counter()
+    writer = ix.writer(**options)
+    try:
+        if procs > 1:
+            # Fork every worker now: Whoosh forks them lazily, the second one after its job
+            # queue has started a feeder thread (fork after threads, which 3.12+ warns of).
+            while len(writer.tasks) < procs:
+                writer._new_task()
+        step = max(1, total // 100)
+        for done, item in enumerate(papers, 1):
+            paper, stored = item if isinstance(item, tuple) else (item, None)
+            writer.add_document(**document(paper, stored))
+            count_words(words, paper)
+            if progress is not None and done % step == 0 and done < total:
+                progress(done, total)  # never "complete" before the commit: it takes a while
+        writer.commit()
+        if progress is not None:
+            progress(total, total)
+    except BaseException:
+        _cancel(writer)
+        raise
+    return words
+
+
+def _cancel(writer: Any) -> None:
+    """Cancels a writer; Whoosh's own cancel leaves a multi-process writer's workers
+    waiting on their job queue for ever, so they are stopped here."""
+    try:
+        writer.cancel()
+    finally:
+        for task in getattr(writer, "tasks", ()):
+            if task.is_alive():
+                task.terminate()
+                task.join(5)
+
+
+def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str],
+                    progress: Progress | None) -> int | None:
+    """Re-indexes the changed papers of the changed files in place.
+
+    Only papers whose content digest differs from the indexed one are rewritten (a file of
+    10,000 papers with 100 edited costs 100 documents). Returns None when a fresh build is
+    the better deal (too much changed) or Whoosh's writer lock is taken.
+    """
+    # Sources may name a file as the user did or by its bare name (the bundled corpus).
+    names = changed | {os.path.basename(name) for name in changed}
+    touched = [p for p in library.papers
+               if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
+    wanted = {paper.id for paper in library.papers}
+    try:
+        with fast_pool():  # the writer makes its pool now
+            writer = ix.writer(limitmb=LIMIT_MB)
+    except LockError:  # someone else's writer: build a fresh copy instead of waiting
+        return None
+    try:
+        reader = writer.reader()
+        ids = reader.column_reader("id")
+        digests = reader.column_reader("digest")
+        indexed: dict[str, tuple[int, bytes]] = {}
+        doomed: set[int] = set()
+        for docnum in reader.all_doc_ids():
+            paper_id = ids[docnum]
+            if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
+                doomed.add(docnum)
+            else:
+                indexed[paper_id] = (docnum, digests[docnum])
+        papers = []
+        for paper in touched:
+            old = indexed.get(paper.id)
+            if old is None or old[1] != paper_digest(paper):
+                papers.append(paper)
+                if old is not None:
+                    doomed.add(old[0])
+        missing = wanted.difference(indexed).difference(p.id for p in papers)
+        papers += [p for p in library.papers if p.id in missing]
+        if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
+            writer.cancel()
+            return None
+        for docnum in doomed:
+            writer.delete_document(docnum)
+        for done, paper in enumerate(papers, 1):
+            writer.add_document(**document(paper))
+            if progress is not None:
+                progress(done, len(papers))
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+    add_words(folder, papers)
+    with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
+        _store_letters(folder, reader)
+    return len(papers)
+
+

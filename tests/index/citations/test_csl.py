@@ -1,0 +1,71 @@
+"""The vendored CSL styles ship inside the package, and the citeproc-py work-arounds hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import index
+from index.citations import format_citation
+from index.citations.csl import CSL_DIR, CSL_FILES
+from index.models import Paper
+
+
+def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
+    assert CSL_DIR == Path(index.__file__).resolve().parent / "citations" / "styles"
+    assert (CSL_DIR / "README.md").is_file()
+    for name in CSL_FILES.values():
+        text = (CSL_DIR / name).read_text(encoding="utf-8")
+        assert 'license="http://creativecommons.org/licenses/by-sa/3.0/"' in text
+        assert "<author>" in text  # the attribution is kept
+
+
+def test_a_cut_list_already_long_enough_for_et_al_keeps_the_style_rule() -> None:
+    names = tuple(f"Ann{chr(65 + i)} Bee{chr(65 + i)}" for i in range(7))
+    paper = Paper(id="p", title="T", authors=names, authors_complete=False, year=2020,
+                  entry_type="inproceedings", booktitle="Proc. X")
+    assert format_citation([paper], "ieee") == "A. BeeA et al., \u201cT,\u201d in Proc. X, 2020."
+    assert format_citation([paper], "mla").startswith("BeeA, AnnA, et al. \u201cT.\u201d")
+
+
+def test_given_names_are_spelled_out_where_the_style_says_initialize_false() -> None:
+    paper = Paper(id="p", title="T", authors=("Chenyu Jiang", "Zhen Jia"), year=2024)
+    assert format_citation([paper], "chicago").startswith("Jiang, Chenyu, and Zhen Jia. 2024.")
+    assert format_citation([paper], "apa").startswith("Jiang, C., & Jia, Z. (2024).")
+
+
+def test_ieee_numbers_are_followed_by_a_space_and_quotes_hold_the_comma() -> None:
+    papers = [Paper(id=f"p{i}", title=f"Title {i}", authors=("Ann Bee",), year=2020,
+                    entry_type="article", journal="J. Things", volume="1") for i in range(2)]
+    lines = format_citation(papers, "ieee").splitlines()
+    assert lines == [f"[{i + 1}] A. Bee, \u201cTitle {i},\u201d J. Things, vol. 1, 2020."
+                     for i in range(2)]
+
+
+def _proceedings(pages: str, title: str = "T") -> Paper:
+    return Paper(id="p", title=title, authors=("Ann Bee",), year=2020,
+                 entry_type="inproceedings", booktitle="Proc", pages=pages)
+
+
+def test_page_ranges_follow_each_styles_rule() -> None:
+    assert format_citation([_proceedings("8-13")], "mla").endswith("pp. 8\u201313.")
+    assert format_citation([_proceedings("542-559")], "mla").endswith("pp. 542\u201359.")
+    assert format_citation([_proceedings("1151-1160")], "chicago").endswith("1151\u201360.")
+    assert format_citation([_proceedings("8-13")], "apa").endswith("8\u201313.")
+
+
+def test_a_question_mark_is_not_followed_by_a_period() -> None:
+    paper = _proceedings("1-2", title="Is Network the Bottleneck?")
+    assert "Bottleneck? Proc" in format_citation([paper], "apa")
+    assert "Bottleneck?\u201d Proc" in format_citation([paper], "chicago")
+
+
+def test_a_tutorial_is_cited_as_one() -> None:
+    paper = Paper(id="t", title="Inference on Chips", authors=("Ann Bee",), year=2024,
+                  venue="KDD 2024 (lecture-style tutorial)", arxiv="2407.09111")
+    assert format_citation([paper], "apa") == (
+        "Bee, A. (2024). Inference on Chips [Tutorial]. KDD 2024 (lecture-style tutorial). "
+        "https://arxiv.org/abs/2407.09111"
+    )
+    assert "presented at the KDD 2024" in format_citation([paper], "ieee")
+    bib = format_citation([paper], "bibtex")
+    assert bib.startswith("@misc{") and "howpublished  = {KDD 2024 (lecture-style tutorial)}" in bib

@@ -1,0 +1,238 @@
+"""Hard cases for the tagger: what words mean in this field, not what one paper says."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.facets.tagger import explain, tag_paper, tag_papers
+from index.models import Label, Paper
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+def tag(taxonomy: Taxonomy, abstract: str, **fields) -> Paper:
+    title = fields.pop("title", "")
+    return tag_paper(Paper(id="p", title=title, abstract=abstract, **fields), taxonomy)
+
+
+def reason(labels: tuple[Label, ...], value: str) -> str:
+    return next(label.reason for label in labels if label.value == value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We train on Cloud TPU v4 pods.", {"google-tpu", "accelerator"}),
+        ("Results on a TPUv5e slice.", {"google-tpu", "accelerator"}),
+        ("Inference runs on NVIDIA T4 GPUs in the cloud.", {"nvidia-gpu", "gpu"}),
+        ("Patients in the T4 stage responded to treatment.", set()),
+        ("Phage T4 infects bacteria.", set()),
+        ("Rainfall data from Mali and Niger.", set()),
+        ("Rendering on an Arm Mali-G78 and a Mali GPU.", {"edge-gpu", "gpu"}),
+        ("We evaluate on an ARM CPU and an Arm Neoverse N1 server.", {"arm-cpu", "cpu"}),
+        ("AWS Graviton3 instances lower the cost.", {"arm-cpu", "cpu"}),
+        ("The robot arm grasps objects; each arm has six joints.", set()),
+        ("Kernels were tuned on Tesla V100 cards.", {"nvidia-gpu", "gpu"}),
+        ("Tesla cars collected the driving logs.", set()),
+        ("We fuse operators written in CUDA.", {"nvidia-gpu", "gpu"}),
+        ("Our convolution beats cuDNN and cuBLAS.", {"nvidia-gpu", "gpu"}),
+        ("Throughput improves by 2x on A100.", {"nvidia-gpu", "gpu"}),
+        ("Caching helps accelerate training and accelerating inference.", set()),
+        ("Specialised accelerators such as NPUs are emerging.", {"accelerator"}),
+        ("The job uses 1024 GPUs.", {"gpu"}),
+        ("HLAT is trained on AWS Trainium chips (trn1 instances).", {"aws-trainium", "accelerator"}),
+        ("Served on AWS Inferentia.", {"aws-inferentia", "accelerator"}),
+        ("A cluster of Intel Xeon Phi coprocessors.", {"xeon-phi", "accelerator"}),
+        ("We map the network onto an FPGA.", {"fpga", "accelerator"}),
+        ("Models run on integrated GPUs of laptops and mobile GPUs.", {"edge-gpu", "gpu"}),
+        ("Benchmarks on Intel Xeon Platinum (Skylake) with AVX-512.", {"intel-cpu", "cpu"}),
+        ("We outperform the baseline running on NVIDIA H100 GPUs.", {"nvidia-gpu", "gpu"}),
+        ("Code is at https://github.com/NVIDIA/project and runs on GPUs.", {"gpu"}),
+        ("Sold by Nvidia\u00ae on DGX\u2011A100 systems.", {"nvidia-gpu", "gpu"}),
+    ],
+)
+def test_hardware_hard_cases(taxonomy: Taxonomy, text: str, expected: set[str]) -> None:
+    assert set(tag(taxonomy, text).hardware_ids) == expected
+
+
+def test_a_leaf_implies_its_parent_and_says_so(taxonomy: Taxonomy) -> None:
+    paper = tag(taxonomy, "Evaluated on eight A100 GPUs and a V100.")
+    assert paper.hardware_ids == ("gpu", "nvidia-gpu")
+    assert reason(paper.hardware, "nvidia-gpu") == 'matched "A100", "V100"'
+    assert reason(paper.hardware, "gpu").startswith('matched "GPUs"')
+    only_model = tag(taxonomy, "A kernel library tuned for the A100.")
+    assert reason(only_model.hardware, "gpu") == "implied by nvidia-gpu"
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("A system for serving LLMs with low tail latency.", "inference"),
+        ("We compress the KV cache of long prompts.", "inference"),
+        ("Speculative decoding halves the time per token.", "inference"),
+        ("We combine pipeline parallelism with tensor parallelism.", "training"),
+        ("ZeRO shards optimizer states across data-parallel workers.", "training"),
+        ("Training mixture-of-experts models with expert parallelism.", "training"),
+        ("Post-training quantization to INT8 keeps accuracy.", "quantization"),
+        ("Low-precision arithmetic with 4-bit weights.", "quantization"),
+        ("Fast attention kernels and GEMM kernels for Hopper.", "kernels"),
+        ("We write custom CUDA kernels for sparse attention.", "kernels"),
+        ("A compiler that generates tensor programs with a schedule language.", "compilers"),
+        ("Auto-tuning searches the loop tiling space for each operator.", "compilers"),
+        ("Graph neural networks (GNNs) on billion-edge graphs.", "gnn"),
+        ("We analyse fMRI data from 1000 subjects.", "neuroscience"),
+        ("A large Chinese dialogue corpus for chit-chat.", "nlp"),
+        ("A conversational agent? No: a dataset of open-domain conversations.", "nlp"),
+        ("Semantic segmentation of street scenes.", "vision"),
+        ("Diffusion models for text-to-image generation.", "vision"),
+        ("A driving world model predicts future camera frames.", "autonomous-driving"),
+        ("Self-driving cars must plan under uncertainty.", "autonomous-driving"),
+        ("The network bandwidth between nodes limits distributed training.", "networking"),
+        ("All-reduce and all-to-all collectives dominate the step.", "networking"),
+        ("Frequent hardware failures force restarts from checkpoints.", "reliability"),
+        ("Localizing silent bugs by debugging the training program.", "reliability"),
+        ("Fault-tolerant training with in-memory checkpointing.", "reliability"),
+        ("We characterize failures in a large production GPU cluster.", "reliability"),
+        ("Energy-efficient CNN inference on FPGAs with 8-bit fixed-point arithmetic.",
+         "quantization"),
+        ("LLM agents use tools to fix issues in repositories.", "agents"),
+        ("An agentic workflow plans and executes experiments.", "agents"),
+        ("Pre-training a family of 7B and 70B models on 2 trillion tokens.", "pretraining"),
+        ("A collection of foundation language models trained on trillions of tokens.",
+         "pretraining"),
+        ("Residual nets win on COCO object detection and segmentation.", "vision"),
+    ],
+)
+def test_topic_hard_cases(taxonomy: Taxonomy, text: str, topic: str) -> None:
+    paper = tag(taxonomy, text)
+    assert topic in paper.topic_ids
+    assert "guess" not in reason(paper.topics, topic)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_topic"),
+    [
+        ("The first model serves as a baseline for later work.", "inference"),
+        ("A training-free method for image editing.", "training"),
+        ("We use activation checkpointing to save memory.", "reliability"),
+        ("Kernel methods and Gaussian kernels for regression.", "kernels"),
+        ("The Linux kernel schedules threads.", "kernels"),
+        ("We compiled a new dataset of medical notes.", "compilers"),
+        ("Applications include agents and retrieval-augmented generation.", "agents"),
+        ("Post-training quantization to INT8 keeps accuracy.", "training"),
+        ("Deep neural network models need large amounts of data.", "networking"),
+        ("Automatic mixed precision is one of many features.", "quantization"),
+        ("Chinese word segmentation with a lexicon.", "vision"),
+        ("World models let agents plan in imagination.", "autonomous-driving"),
+        ("Serving multi-turn conversations by reusing the KV cache.", "nlp"),
+        ("An MoE language model with fine-grained expert segmentation.", "vision"),
+        ("Scaling deep neural network capacity with pipeline parallelism.", "networking"),
+        ("Pre-trained dialogue models with 2.8B parameters.", "pretraining"),
+        ("Deep learning powers computer vision and natural language processing.", "vision"),
+        ("Deep learning powers computer vision and natural language processing.", "nlp"),
+        ("Rumours spread on social networking sites.", "networking"),
+        ("Tensor parallelism for serving LLMs on H100 GPUs.", "training"),
+        ("TritonRL: Training LLMs to write Triton kernels with a new training framework.",
+         "training"),
+    ],
+)
+def test_topic_hard_negatives(taxonomy: Taxonomy, text: str, not_topic: str) -> None:
+    paper = tag(taxonomy, text)
+    assert not_topic not in paper.topic_ids or "guess" in reason(paper.topics, not_topic)
+
+
+def test_source_keywords_map_to_labels_from_the_source(taxonomy: Taxonomy) -> None:
+    paper = tag(taxonomy, "A short note.", keywords=("GPU", "Quantization", "Linear algebra"))
+    assert paper.hardware == (Label("gpu", 'from the source (keyword "GPU")'),)
+    assert paper.topics == (Label("quantization", 'from the source (keyword "Quantization")'),)
+
+
+def test_keywords_match_labels_and_aliases_ignoring_case_and_hyphens(taxonomy: Taxonomy) -> None:
+    paper = tag(taxonomy, "", keywords=("Graph Neural Networks", "fault-tolerance", "NVIDIA GPU"))
+    assert paper.topic_ids == ("gnn", "reliability")
+    assert paper.hardware_ids == ("gpu", "nvidia-gpu")
+    assert reason(paper.hardware, "gpu") == "implied by nvidia-gpu"
+
+
+def test_source_labels_are_kept_alongside_derived_ones(taxonomy: Taxonomy) -> None:
+    paper = tag(taxonomy, "We serve LLMs on 8 GPUs.", keywords=("gpu", "Compilers"))
+    assert paper.topic_ids == ("inference", "compilers")
+    assert reason(paper.hardware, "gpu") == 'from the source (keyword "gpu"); matched "GPUs"'
+
+
+def test_json_style_source_labels_on_the_paper_are_kept(taxonomy: Taxonomy) -> None:
+    given = Paper(id="p", title="", abstract="A short note.",
+                  topics=(Label("Networking", "from the source"),
+                          Label("robotics", "from the source")),
+                  hardware=(Label("fpga", "from the source"),))
+    paper = tag_paper(given, taxonomy)
+    assert paper.topics == (Label("networking", "from the source"),)
+    assert paper.hardware_ids == ("accelerator", "fpga")
+
+
+def test_tagging_is_idempotent_and_drops_stale_derived_labels(taxonomy: Taxonomy) -> None:
+    once = tag(taxonomy, "Serving on A100 GPUs.", keywords=("GNN",))
+    assert tag_paper(once, taxonomy) == once
+    stale = Paper(id="p", title="", abstract="Serving LLMs.",
+                  topics=(Label("vision", 'matched "segmentation"'),))
+    assert tag_paper(stale, taxonomy).topic_ids == ("inference",)
+
+
+def test_labels_come_in_taxonomy_order(taxonomy: Taxonomy) -> None:
+    paper = tag(taxonomy, "LLM agents write GPU kernels; we then study KV cache serving and "
+                          "distributed training on TPU v4 and Intel Xeon CPUs.")
+    order = [v.id for v in taxonomy.topics]
+    assert list(paper.topic_ids) == sorted(paper.topic_ids, key=order.index)
+    hw_order = [v.id for v in taxonomy.hardware]
+    assert list(paper.hardware_ids) == sorted(paper.hardware_ids, key=hw_order.index)
+
+
+def test_title_and_venue_count_as_evidence(taxonomy: Taxonomy) -> None:
+    assert "vision" in tag(taxonomy, "", title="Medical image segmentation").topic_ids
+    venue_only = tag(taxonomy, "We study multi-turn corpora.", venue="Proceedings of ACL 2021")
+    assert "nlp" in venue_only.topic_ids
+    assert 'venue "ACL"' in reason(venue_only.topics, "nlp")
+
+
+def test_every_paper_gets_a_topic_and_a_guess_says_so(taxonomy: Taxonomy) -> None:
+    weak = tag(taxonomy, "We measure the latency of a deployed system.")
+    assert len(weak.topics) == 1 and weak.topics[0].reason.startswith("best guess")
+    described = tag(taxonomy, "An archive of lecture video.")
+    assert described.topics == (
+        Label("vision", 'best guess: no signal phrase; shares "video" with its description'),)
+    empty = tag(taxonomy, "")
+    assert empty.topics == (Label(taxonomy.fallback_topic or "",
+                                  "no evidence in the text; the taxonomy's fallback topic"),)
+    assert empty.hardware == ()
+
+
+def test_tag_papers_keeps_order_and_explain_lists_reasons(taxonomy: Taxonomy) -> None:
+    papers = [Paper(id=f"p{i}", title="", abstract=text)
+              for i, text in enumerate(["fMRI of the brain.", "INT8 quantization on T4 GPUs."])]
+    tagged = tag_papers(papers, taxonomy)
+    assert [p.id for p in tagged] == ["p0", "p1"]
+    assert explain(tagged[1]) == [
+        'topic quantization: matched "quantization", "INT8"',
+        'hardware gpu: matched "GPUs"',
+        'hardware nvidia-gpu: matched "T4 GPUs"',
+    ]
+
+
+def test_tagging_is_fast_enough_for_large_libraries(taxonomy: Taxonomy) -> None:
+    # The benchmarks tag 100,000 papers; ~0.25 ms each here. The bound is loose on purpose
+    # (CPU time, 20x headroom): it catches a rule that makes every paper scan the text.
+    import time
+    from pathlib import Path
+
+    assets = Path(__file__).resolve().parents[3] / "assets"
+    texts = [p for f in sorted(assets.glob("*.txt"))
+             for p in f.read_text(encoding="utf-8").split("\n\n")]
+    papers = [Paper(id=f"p{i}", title=f"Paper {i}", abstract=texts[i % len(texts)])
+              for i in range(2000)]
+    start = time.process_time()
+    tag_papers(papers, taxonomy)
+    assert time.process_time() - start < 10.0

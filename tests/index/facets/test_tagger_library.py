@@ -1,0 +1,17 @@
+"""The tagger as the library runs it: every bundled paper ends up with a topic."""
+
+from __future__ import annotations
+
+from index.library.load import load_library
+from index.facets.taxonomy import load_taxonomy
+
+
+def test_every_bundled_paper_gets_a_topic_backed_by_evidence() -> None:
+    taxonomy = load_taxonomy()
+    library = load_library(None, taxonomy)
+    assert library.papers
+    for paper in library.papers:
+        assert paper.topics, paper.id
+        assert not any("guess" in label.reason for label in paper.topics), paper.id
+        for label in paper.hardware:
+            assert set(taxonomy.ancestors(label.value, "hardware")) <= set(paper.hardware_ids)

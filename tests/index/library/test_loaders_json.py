@@ -1,0 +1,74 @@
+"""JSON and JSON Lines: arXiv metadata records, CSL-JSON, and broken files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from index.library.loaders.json_files import load_json, load_json_lines
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
+
+
+def _read(name: str) -> str:
+    return (FIXTURES / name).read_text("utf-8")
+
+
+def test_arxiv_records_with_newlines_and_latex() -> None:
+    papers, warnings = load_json_lines(_read("arxiv.jsonl"), "arxiv.jsonl")
+    ansor, raf = papers
+    assert ansor.title == "Ansor: Generating High-Performance Tensor Programs for Deep Learning"
+    assert ansor.abstract == (
+        "High-performance tensor programs are crucial. Ansor is up to 3.8× faster on "
+        "Intel CPUs, ARM CPUs and NVIDIA GPUs."
+    )
+    assert ansor.authors == ("Lianmin Zheng", "Chengfan Jia", "Ion Stoica")
+    assert (ansor.year, ansor.arxiv, ansor.venue) == (2020, "2006.06762", "OSDI 2020")
+    assert ansor.url == "https://arxiv.org/abs/2006.06762"
+    assert raf.authors == ("Cody Hao Yu", "Haozheng Fan")  # from the `authors` string
+    assert raf.abstract == "A deep learning compiler for training that holistically optimizes models."
+    assert raf.venue == "arXiv preprint" and raf.entry_type == "misc"
+    assert raf.keywords == ("cs.LG", "compilers", "training", "nvidia-gpu")
+    assert [str(w) for w in warnings] == [
+        "arxiv.jsonl:2: malformed JSON line: Unterminated string starting at"
+    ]
+    assert raf.sources[0].line == 4
+
+
+def test_csl_json() -> None:
+    papers, records, warnings = load_json(_read("csl.json"), "csl.json")
+    assert records == [] and warnings == []
+    hlat, bids = papers
+    assert hlat.authors == ("Haozheng Fan", "Yida Wang")
+    assert (hlat.year, hlat.month, hlat.entry_type) == (2024, 12, "inproceedings")
+    assert hlat.booktitle == "2024 IEEE International Conference on Big Data (BigData)"
+    assert (hlat.doi, hlat.pages, hlat.publisher) == (
+        "10.1109/BigData62323.2024.10825098", "2100-2109", "IEEE")
+    assert hlat.citation_key == "wang2024hlat"
+    assert (bids.entry_type, bids.journal, bids.volume, bids.number) == (
+        "article", "PLOS Computational Biology", "13", "3")
+    assert bids.authors[-1] == "The BIDS Consortium"
+    assert [hlat.sources[0].line, bids.sources[0].line] == [2, 31]  # where each object opens
+
+
+def test_malformed_json_names_the_line() -> None:
+    papers, _, warnings = load_json(_read("malformed.json"), "malformed.json")
+    assert papers == []
+    assert [str(w) for w in warnings] == ["malformed.json:3: malformed JSON: Expecting ',' delimiter"]
+
+
+def test_records_without_title_or_abstract_are_reported() -> None:
+    papers, _, warnings = load_json('[{"title": "Kept"}, {"year": 2020}, 7]', "x.json")
+    assert [p.title for p in papers] == ["Kept"]
+    assert [w.message for w in warnings] == [
+        "record 2 has neither title nor abstract; skipped",
+        "record 3 is not a JSON object; skipped",
+    ]
+
+
+def test_plain_records_use_paper_field_names() -> None:
+    papers, _, _ = load_json(
+        '{"papers": [{"id": "x1", "title": "T", "authors": ["A B"], "year": "2021", '
+        '"topics": ["gnn"], "hardware": "fpga"}]}', "p.json")
+    (paper,) = papers
+    assert (paper.id, paper.authors, paper.year, paper.keywords) == (
+        "x1", ("A B",), 2021, ("gnn", "fpga"))

@@ -1,0 +1,77 @@
+"""The shortcut for already-clean text gives exactly what full normalisation gives."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import index.library.normalize as normalize
+from index.library.normalize import clean_text, fold, latex_to_unicode, words
+
+# Characters that each take a different path: controls, format and private-use
+# characters, odd spaces, combining accents (NFC), math and macros, plain text.
+ALPHABET = ["a", "B", "7", " ", "  ", "\t", "\n", "\x1b[31m", "\x00", "\u00a0", "\u2009",
+            "\u200b", "\u202e", "\ue000", "\u00ad", "e\u0301", "é", "×", "–", "$x^2$", "$",
+            "\\", "\\'e", "{\\\"o}", "%", "~", "ﬁ", "Å", "\u2028", "\x85", ".", "-"]
+
+
+def _samples(count: int) -> list[str]:
+    rng = random.Random(11)
+    texts = ["", " ", "plain words", " padded ", "two  spaces", "café au lait", "x\u0301"]
+    texts += ["".join(rng.choices(ALPHABET, k=rng.randint(1, 12))) for _ in range(count)]
+    return texts
+
+
+@pytest.mark.parametrize("function", [clean_text, latex_to_unicode, fold, words])
+def test_the_shortcut_changes_nothing(function, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = _samples(3000)
+    fast = [function(text) for text in texts]
+    monkeypatch.setattr(normalize, "_already_clean", lambda text: False)
+    normalize._latex.cache_clear()
+    assert fast == [function(text) for text in texts]
+
+
+def test_clean_text_is_idempotent_through_the_shortcut() -> None:
+    for text in _samples(2000):
+        once = clean_text(text)
+        assert normalize._already_clean(once) or once == ""
+        assert clean_text(once) == once
+
+
+def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
+    # The shortcut in latex_to_unicode(full=True) skips pylatexenc for such values.
+    rng = random.Random(5)
+    plain = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?()[]/'\"-+=*<>@|"
+             "éüñ×–—“”’\u00a0\t\x1b")
+    texts = ["Proceedings of OSDI '24", "Ann Lee and Bo Wang", "pp. 1-12", "-", "'x'"]
+    texts += ["".join(rng.choices(plain, k=rng.randint(1, 40))) for _ in range(5000)]
+    texts = [t for t in texts if not normalize.LATEX_SYNTAX.search(t)]
+    assert len(texts) > 3000
+    for text in texts:
+        through_pylatexenc = normalize._latex(normalize._strip_controls(text))
+        assert latex_to_unicode(text, full=True) == clean_text(
+            through_pylatexenc.replace("\u00a0", " ")), text
+
+
+def _whole(text: str) -> str:
+    """What latex_to_unicode(full=True) gives when pylatexenc reads the value whole."""
+    protected = re.sub(r"(?<!\\)%", r"\\%", normalize._strip_controls(text))
+    return clean_text(normalize._latex(protected).replace("\u00a0", " "))
+
+
+def test_converting_piece_by_piece_equals_converting_whole() -> None:
+    rng = random.Random(8)
+    tokens = ["word", "Word", "42", " ", " ", ",", ".", ":", "(", ")", "'", "-", "é", "×",
+              "\\%", "%", "\\&", "\\_", "\\#", "\\$", "--", "---", "----", "~", "``", "''",
+              "{BERT}", "{GPU}s", "{a-b}", "{it''s}", "{}", "$x$", "$1.5\\times$", "$O(n)$",
+              "$", "{", "}", "\\emph{x}", "\\'e", "{\\\"o}", "^", "_", "&", "#", "`", "\\\\"]
+    texts = ["improves accuracy by 3.2\\% over {BERT}", "pages 1--12", "Proc.~of OSDI",
+             "{GPU} kernels -- a study", "``quoted'' text", "cost \\$5 \\& more"]
+    texts += ["".join(rng.choices(tokens, k=rng.randint(1, 25))) for _ in range(6000)]
+    pieces = 0
+    for text in texts:
+        pieces += normalize._latex_by_pieces(re.sub(r"(?<!\\)%", r"\\%", text)) is not None
+        assert latex_to_unicode(text, full=True) == _whole(text), text
+    assert pieces > 500  # the piece path was taken often enough to count

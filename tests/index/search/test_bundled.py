@@ -1,0 +1,222 @@
+"""The search engine on the bundled corpus: the answers a reader of these papers expects."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from index.search.engine import SearchEngine, open_engine
+from index.library.load import load_library
+from index.models import Library, Paper, SearchRequest
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.schema.venues import short_venue
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="module")
+def library(taxonomy: Taxonomy) -> Library:
+    return load_library(None, taxonomy)
+
+
+@pytest.fixture(scope="module")
+def engine(library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[SearchEngine]:
+    engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("cache"))
+    yield engine
+    engine.close()
+
+
+def ids(engine: SearchEngine, query: str, **options: object) -> set[str]:
+    result = engine.search(SearchRequest(query=query, limit=1000, **options))  # type: ignore[arg-type]
+    assert result.total == len(result.hits)
+    return {hit.paper.id for hit in result.hits}
+
+
+def where(library: Library, test: object) -> set[str]:
+    return {paper.id for paper in library.papers if test(paper)}  # type: ignore[operator]
+
+
+def test_dynamic_micro_batching_ranks_dynapipe_first(engine: SearchEngine) -> None:
+    for as_you_type in (False, True):
+        result = engine.search(SearchRequest("dynamic micro-batching", as_you_type=as_you_type))
+        assert result.hits[0].paper.id == "dynapipe"
+        assert "abstract" in result.hits[0].matched_fields
+        assert any(s.highlighted for s in result.hits[0].snippet.segments)
+
+
+def test_author_phrase_finds_exactly_his_papers(engine: SearchEngine, library: Library) -> None:
+    expected = where(library, lambda p: "Cody Hao Yu" in p.authors)
+    assert expected
+    assert ids(engine, 'author:"Cody Hao Yu"') == expected
+
+
+def test_hardware_field_and_hierarchy(engine: SearchEngine, library: Library,
+                                      taxonomy: Taxonomy) -> None:
+    trainium = where(library, lambda p: "aws-trainium" in p.hardware_ids)
+    assert trainium and ids(engine, "hw:aws-trainium") == trainium
+    gpu_family = {v.id for v in taxonomy.hardware if v.id == "gpu" or v.parent == "gpu"}
+    nvidia = where(library, lambda p: "nvidia-gpu" in p.hardware_ids)
+    gpu = ids(engine, "hw:gpu")
+    assert nvidia and nvidia <= gpu
+    assert gpu == where(library, lambda p: bool(gpu_family & set(p.hardware_ids)))
+
+
+def test_year_range(engine: SearchEngine, library: Library) -> None:
+    expected = where(library, lambda p: p.year is not None and 2024 <= p.year <= 2026)
+    assert expected and ids(engine, "year:2024..2026") == expected
+    assert ids(engine, "", year_range=(2024, 2026)) == expected
+    assert ids(engine, "year:2024..") == where(library, lambda p: (p.year or 0) >= 2024)
+
+
+def test_empty_query_lists_every_paper_newest_first(engine: SearchEngine,
+                                                    library: Library) -> None:
+    result = engine.search(SearchRequest("", limit=1000))
+    assert result.total == len(library.papers) == engine.size
+    years = [hit.paper.year or 0 for hit in result.hits]
+    assert years == sorted(years, reverse=True)
+
+
+def brute_counts(papers: list[Paper]) -> dict[str, Counter[str]]:
+    counts: dict[str, Counter[str]] = {f: Counter() for f in ("topic", "hardware", "year",
+                                                              "venue", "author")}
+    for paper in papers:
+        counts["topic"].update(paper.topic_ids)
+        counts["hardware"].update(paper.hardware_ids)
+        if paper.year is not None:
+            counts["year"][str(paper.year)] += 1
+        if paper.venue:  # the facet counts the short name ("EuroSys '24")
+            counts["venue"][short_venue(paper.venue)] += 1
+        counts["author"].update(paper.authors)
+    return counts
+
+
+@pytest.mark.parametrize("query", ["", "training", "hw:gpu", "model*"])
+def test_facet_counts_equal_brute_force(engine: SearchEngine, library: Library,
+                                        query: str) -> None:
+    result = engine.search(SearchRequest(query, limit=1000))
+    matched = [hit.paper for hit in result.hits]
+    assert len(matched) == result.total
+    expected = brute_counts(matched)
+    for facet, counts in result.facets.items():
+        for count in counts:
+            assert count.count == expected[facet][count.value], (facet, count.value)
+    vocabulary = {v.id for v in engine.taxonomy.topics}
+    assert vocabulary <= {c.value for c in result.facets["topic"]}  # zero counts included
+    years = {c.value for c in result.facets["year"]}
+    assert years == {str(p.year) for p in library.papers if p.year is not None}
+
+
+def test_disjunctive_facets(engine: SearchEngine, library: Library) -> None:
+    request = SearchRequest("", topics=frozenset({"training", "compilers"}), limit=1000)
+    result = engine.search(request)
+    chosen = where(library, lambda p: bool({"training", "compilers"} & set(p.topic_ids)))
+    assert {hit.paper.id for hit in result.hits} == chosen
+    # The topic facet ignores its own selection; the others apply it.
+    everything = engine.search(SearchRequest("", limit=0))
+    assert result.facets["topic"] == tuple(
+        c.__class__(c.facet, c.value, c.label, c.count, c.value in request.topics, c.parent)
+        for c in everything.facets["topic"])
+    hardware = {c.value: c.count for c in result.facets["hardware"]}
+    for value, count in hardware.items():
+        assert count == len({i for i in chosen
+                             if value in library.by_id()[i].hardware_ids})
+
+
+@pytest.mark.parametrize("query", ['"unclosed', "title:", "((", "year:abc", ")", "a OR",
+                                   "NOT", "hw:", "-", "~", "*", 'author:"', "year:2020..abc"])
+def test_bad_syntax_gives_results_or_a_notice(engine: SearchEngine, query: str) -> None:
+    for as_you_type in (False, True):
+        result = engine.search(SearchRequest(query, as_you_type=as_you_type))
+        assert result.total > 0 or result.notice
+
+
+def test_notice_for_unparsable_query(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest("year:abc training"))
+    assert result.notice and "year" not in result.terms
+    assert result.total > 0
+
+
+def test_correction_when_nothing_matches(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest("pipline"))
+    assert result.total == 0
+    assert result.correction and engine.search(SearchRequest(result.correction)).total > 0
+
+
+def test_more_like_this_and_paper(engine: SearchEngine) -> None:
+    similar = engine.more_like_this("dynapipe", limit=3)
+    assert 0 < len(similar) <= 3 and "dynapipe" not in {p.id for p in similar}
+    paper = engine.paper("dynapipe")
+    assert paper is not None and paper.short_name == "DynaPipe"
+    assert engine.paper("no-such-paper") is None
+
+
+def test_highlight_matches_like_the_index(engine: SearchEngine) -> None:
+    snippet = engine.highlight("Dynamic pipelines by Jürgen Stärk, batching", ["pipeline",
+                                                                             "stark", "batch*"])
+    assert [s.text for s in snippet.segments if s.highlighted] == ["pipelines", "Stärk",
+                                                                   "batching"]
+    assert snippet.plain == "Dynamic pipelines by Jürgen Stärk, batching"
+
+
+def test_sort_orders(engine: SearchEngine) -> None:
+    by_title = engine.search(SearchRequest("model", sort="title", limit=1000))
+    titles = [hit.paper.title.casefold() for hit in by_title.hits]
+    assert titles == sorted(titles)
+    by_year = engine.search(SearchRequest("model", sort="year", limit=1000))
+    assert by_year.total == by_title.total
+    years = [hit.paper.year or 0 for hit in by_year.hits]
+    assert years == sorted(years, reverse=True)
+
+
+def test_eight_threads_agree_with_one(engine: SearchEngine) -> None:
+    queries = ["training", "gpu kern", "hw:gpu", "year:2020..2023", "model*", "dyn",
+               'author:"Yida Wang"', "inference -llm"]
+    requests = [SearchRequest(q, as_you_type=True, topics=t)
+                for q in queries for t in (frozenset(), frozenset({"training"}))]
+    expected = {r: _signature(engine, r) for r in requests}
+    engine._results.clear()  # make every thread really search
+    engine._match_masks.clear()
+    failures: list[str] = []
+
+    def work(offset: int) -> None:
+        for i in range(len(requests)):
+            request = requests[(i + offset) % len(requests)]
+            if _signature(engine, request) != expected[request]:
+                failures.append(request.query)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+def _signature(engine: SearchEngine, request: SearchRequest) -> tuple[object, ...]:
+    result = engine.search(request)
+    return (result.total, tuple((h.paper.id, round(h.score, 6)) for h in result.hits),
+            tuple(sorted(result.facets.items())))
+
+
+def test_fuzzy_finds_a_typo_and_highlights_the_real_word(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest("schedulng~"))
+    assert result.total > 0
+    assert any(s.highlighted and s.text.lower().startswith("schedul")
+               for hit in result.hits for s in hit.snippet.segments)
+
+
+def test_phrase_matches_adjacent_words_only(engine: SearchEngine, library: Library) -> None:
+    hits = ids(engine, '"large language models"')
+    literal = where(library, lambda p: "large language models" in
+                    f"{p.title} {p.abstract}".lower())
+    near = where(library, lambda p: "large language model" in
+                 f"{p.title} {p.abstract}".lower().replace("-", " "))
+    assert literal and literal <= hits <= near
+    assert ids(engine, '"models language large"') == set()

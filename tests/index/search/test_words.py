@@ -1,0 +1,88 @@
+"""Words as users type them: phrases with stop words, fuzzy words and "did you mean"
+over stemmed fields, and the engine's effect on garbage collection."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from index.search.engine import SearchEngine, open_engine
+from index.models import Library, Paper, SearchRequest
+from tests.fixtures.search.generate import TAXONOMY
+
+TEXTS = {
+    "moe": ("Sparse mixture of experts", "We train a mixture of experts model on pipelines."),
+    "moe2": ("Routing tokens", "Scaling the mixture-of-experts layers of transformers."),
+    "near": ("Experts everywhere", "A mixture of many experts, not in that order."),
+    "quant": ("Post-training quantization", "Quantization of weights to four bits."),
+    "quant2": ("Quantized kernels", "Kernels for quantized matrix multiplication."),
+    "pipe": ("Pipeline parallelism", "A dynamic pipeline schedule for training."),
+    "other": ("Graph compilers", "Compiling graphs with operator fusion."),
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    papers = tuple(Paper(id=key, title=title, abstract=abstract, year=2024)
+                   for key, (title, abstract) in TEXTS.items())
+    engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path_factory.mktemp("cache"))
+    yield engine
+    engine.close()
+
+
+def ids(engine: SearchEngine, text: str, **options: object) -> set[str]:
+    result = engine.search(SearchRequest(text, limit=100, **options))  # type: ignore[arg-type]
+    assert result.total == len(result.hits)
+    return {hit.paper.id for hit in result.hits}
+
+
+@pytest.mark.parametrize("text", ['"mixture of experts"', 'abstract:"mixture of experts"',
+                                  '"mixture experts"'])
+def test_a_phrase_with_a_stop_word_finds_its_papers(engine: SearchEngine, text: str) -> None:
+    assert ids(engine, text) == {"moe", "moe2"}
+
+
+def test_a_phrase_still_needs_its_words_in_order(engine: SearchEngine) -> None:
+    assert ids(engine, '"experts of mixture"') == set()
+    assert ids(engine, '"mixture of many experts"') == {"near"}
+
+
+def test_fuzzy_finds_the_words_of_a_misspelled_stem(engine: SearchEngine) -> None:
+    assert {"quant", "quant2"} <= ids(engine, "quantizaton~")
+    # The same papers as the word spelled right: "quantized" shares its stem.
+    assert ids(engine, "abstract:quantizaton~") == ids(engine, "abstract:quantization")
+    result = engine.search(SearchRequest("quantizaton~"))
+    assert "quantization" in result.terms  # highlighted as written in the text
+
+
+@pytest.mark.parametrize("typed, meant", [("pipelne", "pipeline"), ("dynamc", "dynamic"),
+                                          ("quantizaton", "quantization")])
+def test_did_you_mean_offers_real_words(engine: SearchEngine, typed: str, meant: str) -> None:
+    assert engine.search(SearchRequest(typed)).correction == meant
+    assert engine.search(SearchRequest(typed + " ", as_you_type=True)).correction == meant
+
+
+def test_no_correction_while_the_last_word_is_being_typed(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest("pipelne", as_you_type=True))
+    assert result.total == 0 and result.correction is None
+
+
+def test_the_open_engine_is_frozen_out_of_garbage_collection(tmp_path: Path) -> None:
+    gc.unfreeze()
+    papers = tuple(Paper(id=f"p{n}", title=f"Paper {n}", abstract="words") for n in range(5))
+    engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path)
+    try:
+        assert gc.get_freeze_count() > 0
+    finally:
+        engine.close()
+        gc.unfreeze()
+
+
+def test_query_tests_build_their_index_in_their_own_folder(tmp_path: Path) -> None:
+    """RamStorage's writer shares /tmp/MAIN.tmp between runs: the fixtures must not use it."""
+    sources = "".join((Path(__file__).parent / name).read_text(encoding="utf-8")
+                      for name in ("test_parser.py", "test_generated.py"))
+    assert "RamStorage()" not in sources

@@ -1,0 +1,241 @@
+"""The index's life on disk: rebuilt exactly when its inputs change, never served broken."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from index.store import generations as store
+from index.store import writer as build
+from index.search.engine import open_engine
+from index.models import Library, Paper, SearchRequest, Source, replace
+from index.store.generations import IndexUnavailable, library_dir, open_index
+from tests.fixtures.search.generate import TAXONOMY, make_library
+
+
+def file_library(folder: Path, per_file: int = 20, files: int = 3,
+                 marker: str = "") -> Library:
+    """A library whose papers name real files, as loaded libraries do."""
+    papers: list[Paper] = []
+    names = []
+    generated = make_library(per_file * files, files=files).papers
+    for n in range(files):
+        path = folder / f"source{n}.txt"
+        if not path.exists():
+            path.write_text(f"file {n}\n", encoding="utf-8")
+        names.append(str(path))
+    for i, paper in enumerate(generated):
+        source = Path(names[i % files])
+        abstract = paper.abstract + (f" {marker}" if marker and i % files == 0 else "")
+        papers.append(replace(paper, abstract=abstract, sources=(Source(source.name, line=i),)))
+    return Library(papers=tuple(papers), files=tuple(names))
+
+
+def test_built_once_then_reused(tmp_path: Path) -> None:
+    library = make_library(40)
+    first = open_index(library, TAXONOMY, tmp_path)
+    assert first.action == "built" and first.doc_count == 40
+    first.index.close()
+    again = open_index(library, TAXONOMY, tmp_path)
+    assert again.action == "up to date" and again.path == first.path
+    again.index.close()
+    forced = open_index(library, TAXONOMY, tmp_path, rebuild=True)
+    assert forced.action == "rebuilt" and forced.path != first.path
+    forced.index.close()
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_a_large_index_is_read_from_its_files_not_copied_into_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool) -> None:
+    from whoosh.filedb.structfile import BufferFile
+
+    if large:
+        monkeypatch.setattr(store, "MMAP_UP_TO_BYTES", 1000)  # this index is larger
+    engine = open_engine(make_library(40), TAXONOMY, tmp_path)
+    assert engine.opened.index.storage.supports_mmap is not large  # a small one is mapped
+    if large:  # and then Whoosh never copies a segment file into memory
+        with engine._searcher() as searcher:
+            for leaf, _ in searcher.reader().leaf_readers():
+                storage = leaf._storage  # the segment's compound file
+                assert not isinstance(storage.open_file(next(iter(storage.list()))), BufferFile)
+    assert engine.search(SearchRequest("model")).total
+    engine.close()
+
+
+def test_touching_a_source_rebuilds_and_nothing_else_does(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    library = file_library(tmp_path)
+    assert open_index(library, TAXONOMY, cache).action == "built"
+    assert open_index(library, TAXONOMY, cache).action == "up to date"
+    os.utime(library.files[1], ns=(1, 1))  # a different mtime, same content
+    assert open_index(library, TAXONOMY, cache).action == "rebuilt"
+    assert open_index(library, TAXONOMY, cache).action == "up to date"
+
+
+def test_taxonomy_and_schema_changes_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    library = make_library(30)
+    assert open_index(library, TAXONOMY, tmp_path).action == "built"
+    other = replace(TAXONOMY, topics=TAXONOMY.topics[:2])
+    assert open_index(library, other, tmp_path).action == "rebuilt"
+    monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION + 1)
+    assert open_index(library, other, tmp_path).action == "rebuilt"
+
+
+def test_a_killed_build_leaves_the_old_index_served(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    old = make_library(30)
+    open_engine(old, TAXONOMY, tmp_path).close()
+    new = make_library(31, seed=9)
+
+    def crash(paper: Paper, stored: str | None = None) -> dict[str, object]:
+        raise KeyboardInterrupt  # the process dies half-way through the build
+
+    real = build.document
+    monkeypatch.setattr(build, "document", crash)
+    with pytest.raises(KeyboardInterrupt):
+        open_index(new, TAXONOMY, tmp_path)
+    monkeypatch.setattr(build, "document", real)
+    assert list(library_dir(tmp_path, new).glob("build-*"))  # the half-built leftovers
+    engine = open_engine(old, TAXONOMY, tmp_path)
+    assert engine.opened.action == "up to date"
+    assert engine.search(SearchRequest("")).total == 30
+    engine.close()
+    engine = open_engine(new, TAXONOMY, tmp_path)  # builds, clearing the leftovers
+    assert engine.size == 31 and not list(library_dir(tmp_path, new).glob("build-*"))
+    engine.close()
+
+
+def test_a_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
+    library = make_library(30)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    opened.index.close()
+    for segment in opened.path.glob("*.seg"):
+        segment.write_bytes(b"garbage")
+    for toc in opened.path.glob("*.toc"):
+        toc.write_bytes(toc.read_bytes()[:10])
+    engine = open_engine(library, TAXONOMY, tmp_path)
+    assert engine.opened.action == "rebuilt"
+    assert engine.search(SearchRequest("")).total == 30
+    engine.close()
+
+
+def test_changed_files_are_reindexed_in_place(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    library = file_library(tmp_path)
+    open_engine(library, TAXONOMY, cache).close()
+    changed = file_library(tmp_path, marker="wombatmarker")
+    # One file gains a marker word in its papers and loses one paper.
+    dropped = changed.papers[0].id
+    changed = replace(changed, papers=changed.papers[1:])
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    engine = open_engine(changed, TAXONOMY, cache)
+    marked = {p.id for p in changed.papers if "wombatmarker" in p.abstract}
+    assert engine.opened.action == f"updated {len(marked)} papers"  # only the edited ones
+    result = engine.search(SearchRequest("wombatmarker", limit=100))
+    assert {h.paper.id for h in result.hits} == marked
+    assert engine.paper(dropped) is None
+    assert engine.size == len(changed.papers)
+    engine.close()
+    assert open_index(changed, TAXONOMY, cache).action == "up to date"
+
+
+def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from index.search import letters
+
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=40, marker="wombatmarker")
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    computed: list[int] = []
+    real_union = letters.union_mask
+    monkeypatch.setattr(letters, "union_mask",
+                        lambda reader, node: computed.append(reader.doc_count_all())
+                        or real_union(reader, node))
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    with engine._searcher() as searcher:
+        segments = [leaf.doc_count_all() for leaf, _ in searcher.reader().leaf_readers()]
+    assert len(segments) == 2 and engine._letters  # the old segment plus the update's
+    assert computed and set(computed) == {min(segments)}  # only the new one was read
+    requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
+    def answers() -> list[tuple[object, ...]]:
+        engine._results.clear()
+        engine._match_masks.clear()
+        return [(r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
+                for r in map(engine.search, requests)]
+
+    stored = answers()
+    engine._letters = {}
+    assert answers() == stored  # what computing the match sets afresh gives
+    engine.close()
+
+
+def test_a_second_process_serves_the_old_index_while_one_builds(tmp_path: Path) -> None:
+    library = make_library(30)
+    open_index(library, TAXONOMY, tmp_path).index.close()
+    newer = make_library(32, seed=11)
+    folder = library_dir(tmp_path, newer)
+    folder_old = library_dir(tmp_path, library)
+    assert folder != folder_old  # different content, different folder
+    # Same folder, stale manifest: simulate by holding the lock while the files change.
+    grown = Library(papers=library.papers, files=())
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with store._build_lock(folder_old, wait=True):
+            holding.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    holding.wait(10)
+    try:
+        stale = open_index(grown, replace(TAXONOMY, topics=()), tmp_path)
+        assert stale.action == "stale (being rebuilt)" and stale.doc_count == 30
+        stale.index.close()
+    finally:
+        release.set()
+        thread.join()
+
+
+def test_unwritable_cache_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(IndexUnavailable) as error:
+        open_index(make_library(3), TAXONOMY, blocker / "cache")
+    assert "\n" not in str(error.value)
+
+
+def test_whoosh_lock_error_never_reaches_the_caller(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    cache = tmp_path / "cache"
+    library = file_library(tmp_path)
+    opened = open_index(library, TAXONOMY, cache)
+    writer = opened.index.writer()  # another writer holds Whoosh's lock
+    try:
+        os.utime(library.files[0], ns=(5, 5))
+        again = open_index(library, TAXONOMY, cache)
+        assert again.action == "rebuilt" and again.doc_count == len(library.papers)
+        again.index.close()
+    finally:
+        writer.cancel()
+
+
+def test_progress_counts_up_and_ends_complete(tmp_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    open_index(make_library(250), TAXONOMY, tmp_path, progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (250, 250)
+    assert [d for d, _ in calls] == sorted({d for d, _ in calls})
+    assert all(total == 250 for _, total in calls)

@@ -1,0 +1,66 @@
+"""The batched posting pool and lean posting writer write exactly Whoosh's own index."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from pathlib import Path
+
+import whoosh.writing
+from whoosh import index as whoosh_index
+from whoosh.codec.whoosh3 import W3FieldWriter
+
+from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
+from index.schema.fields import build_schema, document
+from tests.fixtures.search.generate import make_library
+
+
+def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
+    """Every posting (field, term, doc, weight, value), term statistic, field length,
+    column value and stored value of the index, built with tiny runs."""
+    folder.mkdir()
+    ix = whoosh_index.create_in(str(folder), build_schema())
+    papers = make_library(150).papers
+    with fast_pool() if fast else nullcontext():  # the commit writes the postings
+        writer = ix.writer(limitmb=0.05)  # ~50 kB: many runs spilled and merged
+        if fast:
+            assert isinstance(writer.pool, BatchedPostingPool)
+            assert W3FieldWriter.add_postings is fast_add_postings
+        else:
+            assert type(writer.pool) is whoosh.writing.PostingPool
+        for paper in papers:
+            writer.add_document(**document(paper))
+        assert len(writer.pool.runs) > 3
+        writer.commit()
+    out = []
+    with ix.reader() as reader:
+        for fieldname, text in reader.all_terms():
+            info = reader.term_info(fieldname, text)
+            # The length and weight statistics block-max scoring skips by.
+            out.append((fieldname, text, info.weight(), info.doc_frequency(),
+                        info.min_length(), info.max_length(), info.max_weight()))
+            postings = reader.postings(fieldname, text)
+            while postings.is_active():
+                out.append((fieldname, text, postings.id(), postings.weight(),
+                            postings.value(), postings.block_min_length(),
+                            postings.block_max_length(), postings.block_max_weight()))
+                postings.next()
+        out += [("stored", d, reader.stored_fields(d)) for d in range(reader.doc_count_all())]
+        schema = reader.schema
+        for name in schema.names():
+            field = schema[name]
+            if field.scorable:
+                out += [("length", name, d, reader.doc_field_length(d, name))
+                        for d in range(reader.doc_count_all())]
+            if field.column_type:
+                column = reader.column_reader(name)
+                out += [("column", name, d, column[d]) for d in range(reader.doc_count_all())]
+    ix.close()
+    return out
+
+
+def test_batched_pool_writes_the_same_index(tmp_path: Path) -> None:
+    fast = build(tmp_path / "fast", True)
+    # Restored afterwards.
+    assert whoosh.writing.PostingPool is not BatchedPostingPool
+    assert W3FieldWriter.add_postings is not fast_add_postings
+    assert fast == build(tmp_path / "plain", False)

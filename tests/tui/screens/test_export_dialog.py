@@ -1,0 +1,111 @@
+"""Exporting the marked papers: the dialog that asks where, and what it refuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.tui.app_pilot import WIDE, build, settle
+from textual.widgets import Input, Static
+
+from index.citations import format_citation
+from index.search.engine import SearchEngine
+from tui.app import PaperscopeApp
+from tui.screens.export_dialog import ExportDialog, export_target
+
+
+def test_export_target_resolves_what_the_user_types(tmp_path: Path) -> None:
+    (tmp_path / "paper").mkdir()
+    (tmp_path / "old.bib").write_text("x", encoding="utf-8")
+    cases = {
+        "refs.bib": tmp_path / "refs.bib",
+        "refs": tmp_path / "refs.bib",  # the style's extension added
+        "paper": tmp_path / "paper" / "marked.bib",  # a folder: a file inside it
+        "paper/": tmp_path / "paper" / "marked.bib",
+        "paper/cites.txt": tmp_path / "paper" / "cites.txt",  # the user's suffix is kept
+        str(tmp_path / "old.bib"): tmp_path / "old.bib",
+        "  refs.bib  ": tmp_path / "refs.bib",
+    }
+    for typed, expected in cases.items():
+        assert export_target(typed, "bib", tmp_path) == expected, typed
+    assert export_target("nope/refs.bib", "bib", tmp_path) == f"No such folder: {tmp_path / 'nope'}"
+    assert export_target("", "bib", tmp_path) == "Type the path of the file to write."
+    home = export_target("~/refs.bib", "bib", tmp_path)
+    assert home == Path.home() / "refs.bib"
+
+
+def dialog(app: PaperscopeApp) -> ExportDialog:
+    assert isinstance(app.screen, ExportDialog)
+    return app.screen
+
+
+def message(app: PaperscopeApp) -> str:
+    return str(dialog(app).query_one("#export-message", Static).render())
+
+
+async def mark_two_and_export(pilot) -> None:  # type: ignore[no-untyped-def]
+    await settle(pilot)
+    await pilot.press("enter", "m", "j", "m", "e")
+    await settle(pilot)
+
+
+async def test_export_asks_where_and_writes_there(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+        path_input = dialog(app).query_one(Input)
+        assert path_input.value == str(tmp_path / "marked.txt")  # APA is text
+        assert dialog(app).query_one("#export-dialog").border_title == "Export 2 marked papers"
+        await pilot.press("ctrl+u", *"paper/refs", "enter")  # no such folder yet
+        await settle(pilot)
+        assert message(app) == f"No such folder: {tmp_path / 'paper'}"
+        (tmp_path / "paper").mkdir()
+        (tmp_path / "paper" / "refs.txt").write_text("my own notes\n", encoding="utf-8")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert message(app) == "refs.txt exists: enter again replaces it."
+        assert (tmp_path / "paper" / "refs.txt").read_text(encoding="utf-8") == "my own notes\n"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        papers = app.papers.by_id(app.marks.ids)
+        written = (tmp_path / "paper" / "refs.txt").read_text(encoding="utf-8")
+        assert written.strip() == format_citation(papers, "apa").strip()
+        assert any(str(tmp_path / "paper" / "refs.txt") in n.message for n in app._notifications)
+        await pilot.press("e")  # the next export starts from the same file
+        await settle(pilot)
+        assert dialog(app).query_one(Input).value == str(tmp_path / "paper" / "refs.txt")
+
+
+async def test_escape_writes_nothing(engine: SearchEngine, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        assert not (tmp_path / "marked.txt").exists()
+
+
+async def test_a_file_that_cannot_be_written_is_one_message(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(path: Path, text: str) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("tui.screens.paper_actions.write_text_atomic", refuse)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert errors == [f"Could not write {tmp_path / 'marked.txt'}: Permission denied"]
+        assert app.screen is app.main_screen  # the app goes on

@@ -1,0 +1,72 @@
+"""One search at a time: keystrokes typed while a search runs make one more, for the latest text."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from tests.tui.app_pilot import WIDE, build, settle
+from textual.widgets import Static
+
+from index.search.engine import SearchEngine
+from index.models import SearchRequest, SearchResult
+from tui.widgets.status_line import StatusLine
+
+
+def status(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.main_screen.query_one(StatusLine, Static).render())
+
+
+async def test_typing_during_a_search_queues_only_the_latest_request(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []
+    release = threading.Event()
+    real_search = engine.search
+
+    def slow_search(request: SearchRequest) -> SearchResult:
+        started.append(request.query)
+        if request.query == "p":
+            assert release.wait(10), "the test never released the first search"
+        return real_search(request)
+
+    monkeypatch.setattr(engine, "search", slow_search)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        started.clear()
+        await pilot.press("p")  # this search blocks until released
+        await pilot.pause(0.2)
+        await pilot.press(*"ipelin")  # typed while it runs: no new searches yet
+        await pilot.pause(0.3)
+        assert started == ["p"]
+        assert app.main_screen.query_one("#search").value == "pipelin"  # typing never waited
+        release.set()
+        await settle(pilot)
+        assert started == ["p", "pipelin"]  # one more search, for the latest text only
+        assert app.main_screen.result is not None
+        assert app.main_screen.result.request.query == "pipelin"
+        assert "of 47 papers" in status(app)
+
+
+async def test_a_failed_search_does_not_stop_the_next_one(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_search = engine.search
+
+    def failing_search(request: SearchRequest) -> SearchResult:
+        if request.query == "x":
+            raise RuntimeError("index damaged")
+        return real_search(request)
+
+    monkeypatch.setattr(engine, "search", failing_search)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await settle(pilot)
+        assert any("index damaged" in n.message for n in app._notifications)
+        await pilot.press("backspace", *"pipeline")
+        await settle(pilot)
+        assert app.main_screen.result is not None
+        assert app.main_screen.result.request.query == "pipeline"

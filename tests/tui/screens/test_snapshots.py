@@ -1,0 +1,73 @@
+"""SVG snapshots of the main screens at fixed sizes, theme and data.
+
+Each picture is of the real app on the bundled corpus, after every worker has finished and
+with the per-search timing hidden, so it only changes when the rendering does. Update them
+on purpose with `pytest --snapshot-update` and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.tui.app_pilot import WIDE, build, settle
+from textual.pilot import Pilot
+
+from index.search.engine import SearchEngine
+
+NARROW = (80, 24)
+
+
+def _app(engine: SearchEngine) -> Any:
+    app = build(engine, show_timings=False)
+    app.theme = "textual-dark"
+    return app
+
+
+def _typing(query: str, *then: str) -> Any:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press(*query)
+        await settle(pilot)
+        if then:
+            await pilot.press(*then)
+            await settle(pilot)
+
+    return run_before
+
+
+async def _settled(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+
+
+def test_main_screen(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_settled)
+
+
+def test_main_screen_with_a_query(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("pipeline"))
+
+
+def test_detail_view(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(
+        _app(engine), terminal_size=WIDE, run_before=_typing("micro-batching", "enter", "enter")
+    )
+
+
+def test_style_picker(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("dynapipe", "tab", "s"))
+
+
+def test_no_results(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("trainng xqzv"))
+
+
+def test_narrow_80x24(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("gpu"))
+
+
+def test_help_screen(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("", "f1"))
+
+
+def test_no_results_80x24(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("trainng xqzv"))

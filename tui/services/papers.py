@@ -1,0 +1,82 @@
+"""Paper data for the screens: labels, papers by id, citations and the detail pane's content.
+
+These are reads of the engine and the library, shared by every screen, that do not need
+the app itself; they live here so `app.py` stays the wiring. Several run in worker threads
+(a detail, a bibliography), hence the lock around the lazily built citation keys.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from index.citations import citation_keys, format_citation, style_label
+from index.models import Library, Paper, SearchRequest, Snippet
+from index.facets.taxonomy import Taxonomy
+from tui.widgets.detail_pane import PaperDetail
+
+if TYPE_CHECKING:
+    from index.search.engine import SearchEngine
+
+__all__ = ["PaperData"]
+
+
+class PaperData:
+    """What the screens ask about papers, answered from the engine (once it is open).
+
+    Args:
+        taxonomy: names for facet ids.
+        library: the papers as loaded, when the app indexed them itself; citation keys are
+            computed over it so they match `paperscope cite`.
+        engine: returns the open engine, or None while the index is still being built.
+    """
+
+    def __init__(self, taxonomy: Taxonomy, library: Library | None,
+                 engine: Callable[[], SearchEngine | None]) -> None:
+        self._taxonomy = taxonomy
+        self._library = library
+        self._engine = engine
+        self._keys: dict[str, str] | None = None  # citation keys, computed on first use
+        self._keys_lock = threading.Lock()  # formatting runs in several worker threads
+
+    def label(self, facet: str, value: str) -> str:
+        """The taxonomy's name for a facet value, or the id when it has none."""
+        labeler = getattr(self._taxonomy, "label", None)
+        try:
+            return str(labeler(facet, value)) if labeler else value
+        except (KeyError, ValueError):
+            return value
+
+    def by_id(self, ids: Sequence[str]) -> list[Paper]:
+        """The known papers among `ids`, in that order."""
+        engine = self._engine()
+        found = [engine.paper(paper_id) for paper_id in ids] if engine else []
+        return [paper for paper in found if paper is not None]
+
+    def format(self, papers: Sequence[Paper], style: str) -> str:
+        """The citation as `paperscope cite` prints it: keys are unique in the whole library."""
+        with self._keys_lock:
+            if self._keys is None:
+                everything = self._library.papers if self._library else self._all_papers()
+                self._keys = dict(citation_keys(everything))
+        return format_citation(papers, style, keys=self._keys)
+
+    def _all_papers(self) -> tuple[Paper, ...]:
+        engine = self._engine()
+        if engine is None:
+            return ()
+        result = engine.search(SearchRequest(limit=max(1, engine.size)))
+        return tuple(hit.paper for hit in result.hits)
+
+    def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:
+        """Everything the detail pane shows; runs in a worker thread."""
+        engine = self._engine()
+        paper = engine.paper(paper_id) if engine else None
+        if paper is None or engine is None:
+            return None
+        abstract = engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
+        related = tuple(self.by_id(paper.related))
+        similar = tuple(p for p in engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
+        return PaperDetail(paper, abstract, related, similar, self.format([paper], style),
+                           style_label(style), terms)
