@@ -25,6 +25,7 @@ from whoosh.reading import IndexReader
 from index.atomic import write_text_atomic
 from index.search.prefix_table import PrefixTable
 from index.search.bitsets import mask_of, posting_ids
+from index.whoosh_ext.internals import segment_id
 
 LETTERS_FILE = "letters.json"
 FORMAT = 2  # 1 stored one mask per node for the whole index
@@ -32,10 +33,6 @@ FORMAT = 2  # 1 stored one mask per node for the whole index
 # this share of the papers (their match sets are the large, slow ones); at most this many.
 TWO_LETTER_SHARE = 0.2
 TWO_LETTER_MAX = 40
-
-
-def _segment_id(leaf: IndexReader) -> str:
-    return str(leaf._segment.segment_id())  # type: ignore[attr-defined]
 
 
 def short_prefixes(table: PrefixTable, size: int) -> list[str]:
@@ -88,7 +85,9 @@ def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query])
     wanted = {repr(node) for node in nodes.values() if _term_leaves(node) is not None}
     segments: dict[str, dict[str, str]] = {}
     for leaf, _offset in reader.leaf_readers():
-        segment = _segment_id(leaf)
+        segment = segment_id(leaf)
+        if segment is None:  # Whoosh's stock paths: masks are computed at search time
+            return
         kept = known.get(segment, {})
         if wanted <= kept.keys():
             segments[segment] = {key: kept[key] for key in wanted}
@@ -126,7 +125,8 @@ def read_letters(folder: Path, reader: IndexReader) -> dict[str, int]:
     segments = _read_segments(folder)
     parts = []
     for leaf, offset in reader.leaf_readers():
-        masks = segments.get(_segment_id(leaf))
+        segment = segment_id(leaf)
+        masks = segments.get(segment) if segment is not None else None
         if masks is None:
             return {}
         parts.append((masks, offset))

@@ -41,6 +41,7 @@ from index.schema.fields import (
 )
 from index.search.highlight import fold
 from index.search.spelling import Lexicon
+from index.whoosh_ext.internals import fuzzy_expansions
 from index.search.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -204,8 +205,7 @@ class QueryBuilder:
             q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength,
                              q.constantscore)
             if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
-                found = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
-                         for t in list(q._btexts(reader))[:8]]
+                found = fuzzy_expansions(q, reader, 8)
                 result.terms += tuple(t for t in found if t not in result.terms)
             return q
         if q.is_leaf():

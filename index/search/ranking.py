@@ -22,6 +22,7 @@ from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
 from index.models import SearchRequest
 from index.search.parser import Parsed
 from index.schema.fields import TEXT_FIELDS
+from index.whoosh_ext.blocks import scored_blocks
 
 # Whoosh's BM25F defaults.
 B = 0.75
@@ -68,25 +69,6 @@ def scored_terms(q: wq.Query) -> list[ScoredTerm]:
     return list(dict.fromkeys(found))
 
 
-def _blocks(matcher: object) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
-    """(ids, weights) per posting block, or per posting when blocks are not exposed."""
-    while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
-        matcher = matcher.child  # type: ignore[attr-defined]
-    if all(hasattr(matcher, n) for n in ("_read_ids", "_read_weights", "_lastblock")):
-        m: object = matcher
-        while not m._atend:  # type: ignore[attr-defined]
-            m._read_ids()  # type: ignore[attr-defined]
-            m._read_weights()  # type: ignore[attr-defined]
-            yield m._ids, m._weights  # type: ignore[attr-defined]
-            if m._lastblock:  # type: ignore[attr-defined]
-                return
-            m._next_block()  # type: ignore[attr-defined]
-        return
-    while matcher.is_active():  # type: ignore[attr-defined]
-        yield (matcher.id(),), (matcher.weight(),)  # type: ignore[attr-defined]
-        matcher.next()  # type: ignore[attr-defined]
-
-
 def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
           size: int) -> dict[int, float]:
     """docnum -> BM25F score, for the documents of `final` holding any of `terms`."""
@@ -102,7 +84,7 @@ def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
             except TermNotFound:
                 continue
             length = leaf.doc_field_length
-            for ids, weights in _blocks(matcher):
+            for ids, weights in scored_blocks(matcher):
                 for docnum, weight in zip(ids, weights):
                     g = docnum + offset
                     if test[g >> 3] >> (g & 7) & 1:

@@ -26,6 +26,7 @@ from index.search.letters import short_prefixes, write_letters
 from index.search.prefix_table import read_table, write_table
 from index.models import Library, Paper
 from index.whoosh_ext.pool import fast_pool
+from index.whoosh_ext.internals import start_writer_tasks
 from index.search.parser import PREFIX_CAP, QueryBuilder
 from index.schema.fields import build_schema, document, paper_digest
 from index.search.spelling import add_words, count_words, write_words
@@ -117,10 +118,7 @@ def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: in
     writer = ix.writer(**options)
     try:
         if procs > 1:
-            # Fork every worker now: Whoosh forks them lazily, the second one after its job
-            # queue has started a feeder thread (fork after threads, which 3.12+ warns of).
-            while len(writer.tasks) < procs:
-                writer._new_task()
+            start_writer_tasks(writer, procs)  # fork the workers before any thread starts
         step = max(1, total // 100)
         for done, item in enumerate(papers, 1):
             paper, stored = item if isinstance(item, tuple) else (item, None)

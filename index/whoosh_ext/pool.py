@@ -29,6 +29,8 @@ from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3FieldWriter, _lenfield
 from whoosh.util.numeric import byte_to_length
 from whoosh.writing import PostingPool
 
+import index.whoosh_ext as guard
+
 # Postings per pickled batch in a run file.
 BATCH = 4096
 
@@ -137,7 +139,10 @@ def fast_add_postings(self: W3FieldWriter, schema: Any, lengths: Any,
 @contextmanager
 def fast_pool() -> Iterator[None]:
     """Makes Whoosh writers created inside (and processes forked inside) use the pool
-    and the posting writer above."""
+    and the posting writer above; on the stock paths (another Whoosh) it changes nothing."""
+    if not guard.fast_paths_enabled():
+        yield
+        return
     original = whoosh.writing.PostingPool
     original_add = W3FieldWriter.__dict__.get("add_postings")
     whoosh.writing.PostingPool = BatchedPostingPool  # type: ignore[misc]
