@@ -21,7 +21,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
 
-from index.store.child import BuildFailed, build_in_child
+from index.store.child import build_in_child
 from index.search.letters import short_prefixes, write_letters
 from index.search.prefix_table import read_table, write_table
 from index.models import Library, Paper
