@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import subprocess
+import gc
 import json
 import statistics
 import sys
@@ -158,7 +159,10 @@ def child_pipeline_load(workdir: Path) -> dict[str, Any]:
     from index.facets.taxonomy import load_taxonomy
 
     started = time.perf_counter()
+    gc.disable()  # as the `paperscope` command loads (tui/startup.py): collector paused
     library = load_library(_library_files(workdir), load_taxonomy())
+    gc.collect()
+    gc.enable()
     elapsed = time.perf_counter() - started
     return {"load_s": elapsed, "papers": len(library.papers),
             "warnings": len(library.warnings), "peak_self_mb": measure.peak_rss_mb()["self_mb"]}

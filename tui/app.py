@@ -24,6 +24,7 @@ from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.messages import IndexProgress, IndexReady
+from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
@@ -111,6 +112,7 @@ class PaperscopeApp(SettingsActions, App[None]):
 
         library = self.library or Library(papers=())
         engine = open_engine(library, self.taxonomy, self.settings.cache_dir, progress=progress)
+        freeze_long_lived()
         self.post_message(IndexReady(engine))
 
     @on(IndexProgress)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from index.models import Paper, replace
 from index.library.normalize import words

@@ -7,7 +7,6 @@ loadable rest is in `papers`.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from index.assets import bundled_corpus_files, bundled_metadata
 from index.library.dedupe import dedupe, merge_group
 from index.facets.tagger import tag_paper
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
-from index.library.cache import Identity, LibraryCache, Tags, identity, paused_gc, tag_digest
+from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
 from index.library.loaders import FileResult, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX
 from index.library.loaders.sidecar import SidecarRecord
@@ -127,8 +126,7 @@ def load_library(
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
     """
-    with paused_gc():  # millions of objects made, few freed: collecting would be wasted
-        return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
+    return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
 
 
 def _quiet(step: str, done: int, total: int) -> None:
@@ -173,10 +171,6 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         del result
 
     progress("reading files", len(files), len(files))
-    # Parsing leaves reference cycles (bibtexparser: ~140 objects per entry) that only the
-    # cyclic collector frees, and it is paused here: collect them now, or start-up's
-    # `gc.freeze()` (tui/entry.py, index/search/engine.py) would keep them for good.
-    gc.collect()
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
     progress("merging duplicates", 0, 1)  # one step, no count
     merged, links, pinned = dedupe(papers, pinned)

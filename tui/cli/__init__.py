@@ -16,7 +16,7 @@ from typing import NoReturn
 from index import __version__
 from tui.cli import cite_cmds, library_cmds, search_cmds
 from tui.cli.context import CliContext, UserError
-from tui.entry import resume_gc
+from tui.startup import resume_collector
 
 COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds)
 
@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tui.cli.run_app import run_app
 
             return run_app(context)
-        resume_gc()
+        resume_collector()
         return int(args.func(context, args))
     except UserError as error:
         print(f"paperscope: {error}", file=sys.stderr)

@@ -15,6 +15,7 @@ from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from tui.services import paths
 from tui.cli.progress import LoadNotice, ProgressBar
+from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -60,6 +61,8 @@ class CliContext:
                                    cache_dir=paths.cache_dir() / "library", progress=notice)
         finally:
             notice.finish()
+        del notice  # its timer's cycles go with the parsers' in the one collection below
+        collect_load_garbage()
         for warning in library.warnings:
             self.warn(str(warning))
         if not library.papers:
@@ -81,9 +84,11 @@ class CliContext:
 
         bar = ProgressBar("indexing", sys.stderr)
         try:
-            return open_engine(self.library, self.taxonomy, paths.cache_dir(),
-                               rebuild=rebuild, progress=bar)
+            engine = open_engine(self.library, self.taxonomy, paths.cache_dir(),
+                                 rebuild=rebuild, progress=bar)
         except IndexUnavailable as error:
             raise UserError(str(error)) from None
         finally:
             bar.finish()
+        freeze_long_lived()
+        return engine

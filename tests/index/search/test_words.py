@@ -70,17 +70,6 @@ def test_no_correction_while_the_last_word_is_being_typed(engine: SearchEngine) 
     assert result.total == 0 and result.correction is None
 
 
-def test_the_open_engine_is_frozen_out_of_garbage_collection(tmp_path: Path) -> None:
-    gc.unfreeze()
-    papers = tuple(Paper(id=f"p{n}", title=f"Paper {n}", abstract="words") for n in range(5))
-    engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path)
-    try:
-        assert gc.get_freeze_count() > 0
-    finally:
-        engine.close()
-        gc.unfreeze()
-
-
 def test_query_tests_build_their_index_in_their_own_folder(tmp_path: Path) -> None:
     """RamStorage's writer shares /tmp/MAIN.tmp between runs: the fixtures must not use it."""
     sources = "".join((Path(__file__).parent / name).read_text(encoding="utf-8")
