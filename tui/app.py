@@ -99,7 +99,7 @@ class PaperscopeApp(SettingsActions, App[None]):
           description="Building the search index")
     def build_index(self) -> None:
         """Open (or build, on first run) the index without freezing the UI."""
-        from index.search.engine import open_engine
+        from index import open_engine
 
         step = max(1, len(self.library.papers) // 100) if self.library else 1
         posted = [-step]

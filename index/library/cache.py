@@ -146,7 +146,7 @@ class LibraryCache:
         found = self._read(self._library_path(inputs), {"key": key})
         if found is None or not isinstance(found.get("library"), Library):
             return None
-        return found["library"]  # type: ignore[no-any-return]
+        return found["library"]
 
     def previous_tags(self, inputs: Sequence[str] | None) -> dict[bytes, Tags]:
         """Labels from the last library of these inputs, by `tag_digest`, if still valid."""

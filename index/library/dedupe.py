@@ -251,8 +251,8 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
         for gram in seen:
             holders = owners[gram]
             if holders.__class__ is int:
-                pool.append(holders)  # type: ignore[arg-type]
-                owners[gram] = [holders, i]  # type: ignore[list-item]
+                pool.append(holders)
+                owners[gram] = [holders, i]
             else:
                 if len(holders) <= _COMMON_SHINGLE:  # type: ignore[arg-type]
                     pool.extend(holders)  # type: ignore[arg-type]

@@ -199,7 +199,7 @@ class AllowedDocs(DocIdSet):
         return True
 
 
-class Lru(OrderedDict):  # type: ignore[type-arg]
+class Lru(OrderedDict):
     """A small thread-safe LRU map."""
 
     def __init__(self, size: int) -> None:

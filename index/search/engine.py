@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from whoosh import query as wq
+from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from index.search.counting import facet_counts, selection_masks
@@ -33,10 +34,26 @@ from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
 from index.search.highlight import Highlighter, fold
 from index.search.spelling import Lexicon, correct, read_words
-from index.store.generations import IndexUnavailable, Opened, open_index
 from index.facets.taxonomy import Taxonomy
 
-__all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
+__all__ = ["OpenedIndex", "SearchEngine"]
+
+
+class OpenedIndex(Protocol):
+    """What the engine needs of an opened index (index.store.generations.Opened is one).
+
+    The store opens, builds and refreshes the index and sits above search in the layers,
+    so the engine names only the two things it reads, not the store's type.
+    """
+
+    @property
+    def index(self) -> Index: ...
+
+    @property
+    def path(self) -> Path: ...
+
+
+OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 
 # Recent requests answered from memory (the UI repeats them: backspace, facet toggles).
 RESULT_CACHE = 256
@@ -67,10 +84,14 @@ def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
     return {value.id: tuple(dict.fromkeys(below(value.id))) for value in values}
 
 
-class SearchEngine:
-    """Answers searches over one open index; every public method is thread-safe."""
+class SearchEngine(Generic[OpenedT]):
+    """Answers searches over one open index; every public method is thread-safe.
 
-    def __init__(self, opened: Opened, library: Library, taxonomy: Taxonomy) -> None:
+    `opened` is kept as given (the store's `Opened`, with what was done to get the index,
+    for `paperscope index` to report).
+    """
+
+    def __init__(self, opened: OpenedT, library: Library, taxonomy: Taxonomy) -> None:
         self.opened = opened
         self.taxonomy = taxonomy
         self._index = opened.index
@@ -285,15 +306,3 @@ class SearchEngine:
     def highlight(self, text: str, terms: Sequence[str]) -> Snippet:
         """All of `text` with the query's words highlighted ("word*" is a prefix)."""
         return Highlighter(terms).whole(text)
-
-
-def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
-                rebuild: bool = False,
-                progress: Callable[[int, int], None] | None = None) -> SearchEngine:
-    """Opens this library's index under `cache_dir`, building or refreshing it if stale.
-
-    Raises:
-        IndexUnavailable: the index can neither be opened nor built (one-line message).
-    """
-    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
-    return SearchEngine(opened, library, taxonomy)

@@ -145,13 +145,13 @@ def fast_pool() -> Iterator[None]:
         return
     original = whoosh.writing.PostingPool
     original_add = W3FieldWriter.__dict__.get("add_postings")
-    whoosh.writing.PostingPool = BatchedPostingPool  # type: ignore[misc]
-    W3FieldWriter.add_postings = fast_add_postings  # type: ignore[method-assign]
+    whoosh.writing.PostingPool = BatchedPostingPool
+    W3FieldWriter.add_postings = fast_add_postings
     try:
         yield
     finally:
-        whoosh.writing.PostingPool = original  # type: ignore[misc]
+        whoosh.writing.PostingPool = original
         if original_add is None:
             del W3FieldWriter.add_postings
         else:  # pragma: no cover - Whoosh versions that define their own
-            W3FieldWriter.add_postings = original_add  # type: ignore[method-assign]
+            W3FieldWriter.add_postings = original_add

@@ -9,7 +9,8 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 

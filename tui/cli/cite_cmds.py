@@ -31,7 +31,7 @@ EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "jsonl")
 _COMMENTED = ("bibtex", "biblatex")  # formats with a comment syntax for the provenance
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `cite`, `styles` and `export` to the parser."""
     cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
     cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")

@@ -19,6 +19,7 @@ from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
+    from index.store.generations import Opened
     from index.models import Library
 
 
@@ -74,13 +75,14 @@ class CliContext:
         return [paper.id for paper in self.library.papers]
 
     @cached_property
-    def engine(self) -> SearchEngine:
+    def engine(self) -> SearchEngine[Opened]:
         """The search engine on this library, building its index first when it is stale."""
         return self.open_engine()
 
-    def open_engine(self, rebuild: bool = False) -> SearchEngine:
+    def open_engine(self, rebuild: bool = False) -> SearchEngine[Opened]:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
-        from index.search.engine import IndexUnavailable, open_engine
+        from index import open_engine
+        from index.store.generations import IndexUnavailable
 
         bar = ProgressBar("indexing", sys.stderr)
         try:

@@ -11,7 +11,7 @@ from index.models import Paper
 from tui.cli.context import CliContext, UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `list` and `show` to the parser."""
     list_parser = subparsers.add_parser("list", help="list every paper in the library")
     list_parser.add_argument("--json", action="store_true", help="one JSON object a line")

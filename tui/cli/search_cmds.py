@@ -66,7 +66,7 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `search`, `facets` and `index` to the parser."""
     search = subparsers.add_parser("search", help="search the library (Whoosh query syntax)")
     search.add_argument("query", nargs="+", metavar="QUERY",

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from whoosh import query as wq
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.search.bitsets import bits, mask_of
 from index.models import Library, Paper, SearchRequest
 from index.search.parser import prefix_cap

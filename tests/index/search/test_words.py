@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.models import Library, Paper, SearchRequest
 from tests.fixtures.search.generate import TAXONOMY
 

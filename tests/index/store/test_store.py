@@ -10,7 +10,7 @@ import pytest
 
 from index.store import generations as store
 from index.store import writer as build
-from index.search.engine import open_engine
+from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library

@@ -77,7 +77,7 @@ def test_a_build_on_the_stock_paths_gives_the_same_search_results(tmp_path: Path
     from index.facets.taxonomy import load_taxonomy
     from index.library.load import load_library
     from index.models import SearchRequest
-    from index.search.engine import open_engine
+    from index import open_engine
 
     taxonomy = load_taxonomy()
     library = load_library(None, taxonomy)

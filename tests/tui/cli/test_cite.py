@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import bibtexparser
@@ -15,6 +14,7 @@ import rispy
 
 from index.citations import STYLES
 from index.models import Paper
+from tests.tui.cli.commands import run_paperscope
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -37,10 +37,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args], env=env, cwd=REPO, capture_output=True,
-        text=True, encoding="utf-8", stdin=subprocess.DEVNULL, timeout=120,
-    )
+    return run_paperscope(args, env=env, cwd=REPO)
 
 
 def test_styles_lists_every_style(env: dict[str, str]) -> None:
