@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from index.atomic import clean_stale_temps
 from index.citations import STYLES, style_label
 from index.models import Library, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
@@ -65,6 +66,8 @@ class PaperscopeApp(SettingsActions, App[None]):
         if self.config.style not in STYLES:
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
             self.config = replace(self.config, style=DEFAULT_STYLE)
+        for folder in (settings.data_dir, settings.config_path.parent):
+            clean_stale_temps(folder)  # what a write killed in an earlier session left
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]

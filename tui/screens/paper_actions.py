@@ -69,10 +69,14 @@ class PaperActions:
         paper = self.current_paper
         if paper is None:
             return
-        marked = self._app.marks.toggle(paper.id)
-        count = len(self._app.marks)
-        self._app.notify(f"{'Marked' if marked else 'Unmarked'} {paper.id} ({count} marked)",
-                         markup=False)
+        marks = self._app.marks
+        marked = marks.toggle(paper.id)
+        message = f"{'Marked' if marked else 'Unmarked'} {paper.id} ({len(marks)} marked)"
+        if marks.save_error:
+            self._app.notify(f"{message}, but {marks.save_error}", title="Marks",
+                             severity="warning", markup=False)
+        else:
+            self._app.notify(message, markup=False)
         self.refresh_marks()
 
     def _marked_papers(self) -> list[Paper]:
