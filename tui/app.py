@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from index.atomic import clean_stale_temps
 from index.citations import STYLES, style_label
 from index.models import Library, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
@@ -32,6 +33,7 @@ from tui.services.user_data import Marks, QueryHistory
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
+    from tui.services.clipboard import CopyOutcome
 
 __all__ = ["PaperscopeApp", "make_app"]
 
@@ -65,6 +67,8 @@ class PaperscopeApp(SettingsActions, App[None]):
         if self.config.style not in STYLES:
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
             self.config = replace(self.config, style=DEFAULT_STYLE)
+        for folder in (settings.data_dir, settings.config_path.parent):
+            clean_stale_temps(folder)  # what a write killed in an earlier session left
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
@@ -141,15 +145,39 @@ class PaperscopeApp(SettingsActions, App[None]):
     def copy_papers(self, papers: list[Paper], description: str) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
         text = self.papers.format(papers, self.style)
-        self.call_from_thread(self._deliver, text, f"{style_label(self.style)} {description}")
+        self._copy(text, f"{style_label(self.style)} {description}")
 
-    def _deliver(self, text: str, description: str) -> None:
+    @work(thread=True, group="copy", exit_on_error=False, description="Copying")
+    def copy_text_to_clipboard(self, text: str, description: str) -> None:
+        """Copy any text (a link) off the UI thread; a clipboard tool may hang."""
+        self._copy(text, description)
+
+    def _copy(self, text: str, description: str) -> None:
+        """In a "copy" worker: try every clipboard path, then tell the user what happened."""
         from tui.services.clipboard import copy_text
+
+        outcome = copy_text(text, description=description, writer=self._terminal_writer,
+                            data_dir=self.settings.data_dir)
+        self.call_from_thread(self._deliver, outcome)
+
+    def _terminal_writer(self, sequence: str) -> None:
+        """Send a raw escape sequence (OSC 52) through the driver, on the UI thread."""
+
+        def write() -> None:
+            driver = self._driver  # Textual has no public raw write
+            if driver is None:
+                raise RuntimeError("the app is not running in a terminal")
+            driver.write(sequence)
+
+        self.call_from_thread(write)
+
+    def _deliver(self, outcome: CopyOutcome) -> None:
         from tui.screens.dialogs import CopyFallback
 
-        outcome = copy_text(text, description=description, app=self, data_dir=self.settings.data_dir)
+        if outcome.copied:
+            self._clipboard = outcome.text  # so Textual's own paste (ctrl+v) pastes it too
         if outcome.needs_dialog:
-            self.push_screen(CopyFallback(text, outcome.message))
+            self.push_screen(CopyFallback(outcome.text, outcome.message))
         else:
             self.notify(outcome.message, title="Copy", markup=False)
 

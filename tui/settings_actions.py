@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, cast
 from textual.theme import Theme
 
 from index.citations import STYLES, style_label
-from tui.services.config import Config, save_config
+from tui.services.config import Config, ConfigNotWritable, save_config
+from tui.services.user_data import describe_os_error
 
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
@@ -59,7 +60,13 @@ class SettingsActions:
         app = cast("PaperscopeApp", self)
         app.config = config
         if app._config_writable:
-            save_config(app.settings.config_path, config)
+            try:
+                save_config(app.settings.config_path, config)
+            except (OSError, ConfigNotWritable) as error:
+                reason = describe_os_error(error) if isinstance(error, OSError) else str(error)
+                app.notify(f"{what} (not saved: could not save the config: {reason})",
+                           severity="warning", markup=False)
+                return
             app.notify(f"{what} (saved)", markup=False)
         else:
             app.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)

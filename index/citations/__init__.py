@@ -17,6 +17,7 @@ from index.citations.csljson import csl_json
 from index.citations.keys import citation_keys
 from index.citations.plain import markdown_link, plain_line, ris_records
 from index.models import Paper
+from index.text_safety import strip_controls
 
 __all__ = [
     "STYLES",
@@ -105,12 +106,9 @@ def format_citation(
     Raises:
         UnknownStyleError: for a style name not in `STYLES`.
     """
-    return _CONTROL.sub("", _format(list(papers), style, keys))
-
-
-# Control characters (ESC above all) from an untrusted corpus must not reach a terminal or
-# a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    # Control characters (ESC above all) from an untrusted corpus must not reach a terminal
+    # or a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.
+    return strip_controls(_format(list(papers), style, keys))
 
 
 def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> str:

@@ -68,6 +68,50 @@ def prefix_cap(prefix: str) -> int | None:
     return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
 # Fields holding stems: a fuzzy word there is matched against the surface words.
 STEMMED = ("title", "abstract")
+# What one query may cost: longer, wider or deeper ones are cut, and the notice says so.
+# A real query is a few words; a paste of a whole abstract is not a query.
+MAX_QUERY_CHARS = 1_000
+MAX_TERMS = 32
+MAX_WORD_CHARS = 64
+MAX_DEPTH = 8
+# Surface words one fuzzy term may expand to (the closest, most frequent first).
+FUZZY_CAP = 32
+# Edits a fuzzy term may allow (`word~5` is read as `word~2`).
+MAX_FUZZY_EDITS = 2
+_LONG_WORD = re.compile(r"[^\s()\"]{%d,}" % (MAX_WORD_CHARS + 1))
+
+
+def cap_query(text: str) -> tuple[str, str | None]:
+    """`text` within the caps on length, words, word length and nesting, and what was cut."""
+    cuts: list[str] = []
+    if len(text) > MAX_QUERY_CHARS:
+        text = text[:MAX_QUERY_CHARS]
+        cuts.append(f"cut to its first {MAX_QUERY_CHARS:,} characters")
+    if _LONG_WORD.search(text):
+        text = _LONG_WORD.sub(lambda m: m[0][:MAX_WORD_CHARS], text)
+        cuts.append(f"words cut to {MAX_WORD_CHARS} characters")
+    words = text.split()
+    if len(words) > MAX_TERMS:
+        text = " ".join(words[:MAX_TERMS])
+        cuts.append(f"only its first {MAX_TERMS} words searched")
+    depth = deepest = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        text = re.sub(r"[()]", " ", text)
+        cuts.append(f"parentheses nested more than {MAX_DEPTH} deep ignored")
+    if re.fullmatch(r"[\s*?~]*", text) and "*" in text:  # `*` alone: every paper, no scan
+        return "", "a lone * matches every paper: showing them all"
+    bare = re.compile(r"(?:(?<=\s)|^)[*?~]+(?=\s|$)")  # a wildcard with no letters scans every term
+    if bare.search(text):
+        text = bare.sub(" ", text)
+        cuts.append("a lone * or ? matches anything and was left out")
+    return text.strip(), ("Query capped: " + "; ".join(cuts)) if cuts else None
+
+
+# A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
+_FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
 # How many prefix expansions one QueryBuilder remembers (they only depend on the index).
 EXPANSION_CACHE = 512
 
@@ -119,6 +163,9 @@ class QueryBuilder:
         stripped = text.strip()
         if not stripped:
             return Parsed(None, text=text)
+        stripped, capped = cap_query(stripped)
+        if not stripped:
+            return Parsed(None, text=text, notice=capped)
         prepared = RANGE.sub(year_range, stripped)
         typing = as_you_type and text == text.rstrip()
         result = Parsed(None, text=prepared)
@@ -130,6 +177,7 @@ class QueryBuilder:
         elif unclosed and problem is None:  # a forgotten quote, most likely: close it
             prepared += '"'
         q: wq.Query | None = None
+        self._typed_fuzzy(prepared, result)
         if problem is None:
             try:
                 q = self.parser.parse(self._mark(prepared, result) if typing else prepared)
@@ -160,7 +208,25 @@ class QueryBuilder:
             re.fullmatch(r"[\w\s.-]*", stripped)) and not any(
             w in OPERATORS or w.startswith("-") for w in stripped.split())
         result.query = self._rewrite(q, reader, result)
+        if capped:
+            result.notice = f"{result.notice}; {capped}" if result.notice else capped
         return result
+
+    def _typed_fuzzy(self, text: str, result: Parsed) -> None:
+        """Remember each fuzzy word as typed, keyed by what a stemmed field makes of it.
+
+        Whoosh stems a fuzzy term's text for the title and abstract (`pipelne~` arrives as
+        `pipeln`), which is two edits from every surface word; `_fuzzy_stemmed` compares
+        the word the user typed instead.
+        """
+        typed: dict[str, str] = {}
+        for match in _FUZZY_WORD.finditer(text[:MAX_QUERY_CHARS]):
+            word = fold(match.group(1))
+            for name in STEMMED:
+                for analyzed in self._analyzed(name, word):
+                    typed.setdefault(analyzed, word)
+        if typed:
+            result.extra["fuzzy"] = typed
 
     def _mark(self, text: str, result: Parsed) -> str:
         """Replaces the unfinished last word by a placeholder term, found again after parsing."""
@@ -200,8 +266,10 @@ class QueryBuilder:
             # allow one more edit there. The first two letters fixed: the lexicon walk
             # shrinks ~20x.
             stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
-            maxdist = max(q.maxdist, 2) if stemmed else q.maxdist
-            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else q.prefixlength
+            maxdist = min(max(q.maxdist, 2) if stemmed else q.maxdist, MAX_FUZZY_EDITS)
+            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else max(q.prefixlength, 1)
+            if len(q.text) <= 3:  # `a~2` is within two edits of every short word
+                maxdist = min(maxdist, 1)
             q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength,
                              q.constantscore)
             if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
@@ -220,8 +288,10 @@ class QueryBuilder:
         written (index.search.spelling) and the stems of those found are searched.
         """
         assert self.lexicon is not None
-        word = fold(str(q.text))
-        near = self.lexicon.near(word, q.maxdist, min(q.prefixlength, len(word)) or 1)
+        word = result.extra.get("fuzzy", {}).get(str(q.text)) or fold(str(q.text))
+        maxdist = min(q.maxdist, MAX_FUZZY_EDITS)  # `word~5` would walk the lexicon for minutes
+        near = self.lexicon.near(word, maxdist, min(q.prefixlength, len(word)) or 1)
+        near = near[:FUZZY_CAP]
         stems = list(dict.fromkeys(cached_stem(w) for w in near))
         result.terms += tuple(w for w in near[:8] if w not in result.terms)
         if not stems:

@@ -27,6 +27,8 @@ _ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
 def year_range(match: re.Match[str]) -> str:
     """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
     low, high = match.group(1), match.group(2)
+    if low and high and int(low) > int(high):  # `year:2024..2020` means the same years
+        low, high = high, low
     return f"year:[{low + ' ' if low else ''}TO{' ' + high if high else ''}]"
 
 

@@ -45,4 +45,5 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """pyperclip that works and records what it was given."""
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
+    monkeypatch.setattr(pyperclip, "paste", lambda: copied[-1] if copied else "")
     return copied

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from index import __version__
+from index.text_safety import for_terminal
 from tui.cli import cite_cmds, library_cmds, search_cmds
 from tui.cli.context import CliContext, UserError
 from tui.startup import resume_collector
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resume_collector()
         return int(args.func(context, args))
     except UserError as error:
-        print(f"paperscope: {error}", file=sys.stderr)
+        print(f"paperscope: {for_terminal(str(error), one_line=True)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

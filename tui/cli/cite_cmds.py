@@ -23,6 +23,7 @@ from index.citations import (
     style_label,
 )
 from index.models import Paper
+from index.text_safety import for_terminal, strip_controls
 from tui.services import paths
 from tui.cli.context import CliContext, UserError
 from tui.cli.search_cmds import add_filter_arguments, request_from_args
@@ -93,7 +94,7 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     style = _style(context, args.style)
     papers = _papers(context, args.ids)
     text = format_citation(papers, style, keys=citation_keys(context.library.papers))
-    print(text)
+    print(for_terminal(text))
     if not args.copy:
         return 0
     from tui.services.clipboard import copy_text
@@ -102,8 +103,8 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     sys.stdout.flush()
     outcome = copy_text(text, description=f"{style_label(style)} {what}",
                         data_dir=paths.data_dir())
-    print(f"paperscope: {outcome.message}", file=sys.stderr)
-    return 0 if outcome.method != "none" else 1
+    print(f"paperscope: {for_terminal(outcome.message, one_line=True)}", file=sys.stderr)
+    return 0 if outcome.copied else 1
 
 
 def styles_command(context: CliContext, args: argparse.Namespace) -> int:
@@ -147,7 +148,7 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
                 provenance: list[str]) -> str:
     """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
     if fmt == "jsonl":
-        body = "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in papers)
+        body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers)
         return body
     empty = "[]" if fmt == "csl-json" else ""
     body = format_citation(papers, fmt, keys=keys) if papers else empty
@@ -172,7 +173,9 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
-            raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
+            raise UserError(f"{args.output}: cannot write ({error.strerror or error}); "
+                            "nothing exported") from None
     where = f" to {args.output}" if args.output else ""
-    print(f"paperscope: exported {len(papers)} papers as {args.format}{where}", file=sys.stderr)
+    print(for_terminal(f"paperscope: exported {len(papers)} papers as {args.format}{where}",
+                       one_line=True), file=sys.stderr)
     return 0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
+from index.text_safety import for_terminal
 from tui.services import paths
 from tui.cli.progress import LoadNotice, ProgressBar
 from tui.startup import collect_load_garbage, freeze_long_lived
@@ -35,7 +36,7 @@ class CliContext:
         self.taxonomy_file = taxonomy
 
     def warn(self, message: str) -> None:
-        print(f"paperscope: warning: {message}", file=sys.stderr)
+        print(f"paperscope: warning: {for_terminal(message, one_line=True)}", file=sys.stderr)
 
     @cached_property
     def taxonomy(self) -> Taxonomy:

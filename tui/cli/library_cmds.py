@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from index.models import Paper
+from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 
 
@@ -65,11 +66,11 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
     out = sys.stdout
     for paper in context.library.papers:
         if args.json:
-            out.write(json.dumps(paper_summary(paper), ensure_ascii=False) + "\n")
+            out.write(strip_controls(json.dumps(paper_summary(paper), ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
             marker = " [title inferred]" if paper.title_inferred else ""
-            out.write(f"{paper.id:<34} {year}  {paper.title}{marker}\n")
+            out.write(f"{paper.id:<34} {year}  {for_terminal(paper.title, one_line=True)}{marker}\n")
     return 0
 
 
@@ -89,7 +90,7 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     """Prints one paper with every field, the sources and the reason for each label."""
     paper = find_paper(context, args.id)
     if args.json:
-        print(json.dumps(paper_details(paper), ensure_ascii=False, indent=2))
+        print(strip_controls(json.dumps(paper_details(paper), ensure_ascii=False, indent=2)))
         return 0
     lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
     if paper.authors:
@@ -124,5 +125,5 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     lines.append(f"{'sources':>11}: " + "; ".join(str(source) for source in paper.sources))
     lines.append("")
     lines.append(paper.abstract or "(no abstract)")
-    print("\n".join(lines))
+    print(for_terminal("\n".join(lines)))
     return 0

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from index.models import FacetCount, SearchRequest, SearchResult
+from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
 
@@ -121,13 +122,14 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             row = paper_summary(paper)
             row.update(score=round(hit.score, 4), snippet=hit.snippet.plain,
                        matched_fields=list(hit.matched_fields))
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
-            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  {paper.title}\n")
+            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  "
+                      f"{for_terminal(paper.title, one_line=True)}\n")
             if hit.snippet.plain:
-                out.write(f"     {hit.snippet.marked('*', '*')}\n")
-    print(_summary(result), file=sys.stderr)
+                out.write(f"     {for_terminal(hit.snippet.marked('*', '*'), one_line=True)}\n")
+    print(for_terminal(_summary(result)), file=sys.stderr)
     return 0
 
 
@@ -146,13 +148,15 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
             out.write(f"{name}\n")
         for count in counts:
             if args.json:
-                out.write(json.dumps(_facet_row(count), ensure_ascii=False) + "\n")
+                out.write(strip_controls(json.dumps(_facet_row(count), ensure_ascii=False)) + "\n")
             else:
                 indent = "    " if count.parent else "  "
                 mark = "*" if count.selected else " "
-                out.write(f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}\n")
-    print(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
-          + (f"; {result.notice}" if result.notice else ""), file=sys.stderr)
+                line = f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}"
+                out.write(for_terminal(line, one_line=True) + "\n")
+    print(for_terminal(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
+                       + (f"; {result.notice}" if result.notice else ""), one_line=True),
+          file=sys.stderr)
     return 0
 
 
@@ -160,7 +164,7 @@ def index_command(context: CliContext, args: argparse.Namespace) -> int:
     """Builds or refreshes the index and says what it did."""
     engine = context.open_engine(rebuild=args.rebuild)
     opened = engine.opened
-    print(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
-          f"({opened.path})")
+    print(for_terminal(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
+                       f"({opened.path})"))
     engine.close()
     return 0

@@ -2,7 +2,9 @@
 
 `load_file` picks the loader from the file name (or, for a file the user named
 explicitly with an unknown suffix, from its first character) and never raises for a
-problem in the file: it returns what it could read and says what it could not.
+problem in the file: it returns what it could read and says what it could not. Whatever
+a hostile file makes a loader raise, and whatever is too big in one paper, is turned into
+a warning by `index.library.loaders.guards`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from index.library.loaders.bibtex import load_bibtex
+from index.library.loaders.guards import bound_paper, guarded_parse
 from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, read_text
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.sidecar import SidecarRecord
@@ -62,18 +65,31 @@ def load_file(path: Path, shown: str) -> FileResult:
     if text is None:
         return result
     kind = _kind(path, text)
-    if kind in ("json", "sidecar"):
-        papers, records, more = load_json(text, shown, sidecar=kind == "sidecar")
-        result.sidecar.extend(records)
-    elif kind == "jsonl":
-        papers, more = load_json_lines(text, shown)
-    elif kind == "bibtex":
-        papers, more = load_bibtex(text, shown)
-    else:
-        papers, more = load_text(text, shown)
-        if not papers and not more:
-            more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "
-                                "by a blank line)")]
-    result.papers.extend(papers)
+    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, ([], [], []))
+    papers, records, more = parsed
+    result.sidecar.extend(records)
+    more = more + failed
+    result.papers.extend(bound_paper(paper, shown, more) for paper in papers)
     result.warnings.extend(more)
     return result
+
+
+def _parse(kind: str, text: str, shown: str
+           ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+    """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it)."""
+    if kind in ("json", "sidecar"):
+        return load_json(text, shown, sidecar=kind == "sidecar")
+    if kind == "jsonl":
+        return _with_no_records(load_json_lines(text, shown))
+    if kind == "bibtex":
+        return _with_no_records(load_bibtex(text, shown))
+    papers, more = load_text(text, shown)
+    if not papers and not more:
+        more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "
+                            "by a blank line)")]
+    return papers, [], more
+
+
+def _with_no_records(loaded: tuple[list[Paper], list[LoadWarning]]
+                     ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+    return loaded[0], [], loaded[1]

@@ -87,7 +87,7 @@ def test_unknown_id_is_one_line_listing_the_ids(env: dict[str, str]) -> None:
 
 def test_copy_without_any_clipboard_saves_the_text(env: dict[str, str], tmp_path: Path) -> None:
     result = run(env, "cite", "hawq-v3", "--style", "ieee", "--copy")
-    assert result.returncode == 0
+    assert result.returncode == 1  # nothing was copied: saved is not copied
     saved = tmp_path / "data" / "clipboard.txt"
     assert saved.read_text(encoding="utf-8") == result.stdout
     (message,) = result.stderr.splitlines()
@@ -101,7 +101,7 @@ def test_copy_over_ssh_never_tries_the_remote_clipboard(
     env: dict[str, str], tmp_path: Path
 ) -> None:
     result = run({**env, "SSH_TTY": "/dev/pts/9"}, "cite", "dynapipe", "--copy")
-    assert result.returncode == 0
+    assert result.returncode == 1
     assert "remote machine" in result.stderr and "xclip" not in result.stderr
     assert (tmp_path / "data" / "clipboard.txt").is_file()
 
