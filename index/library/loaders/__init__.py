@@ -53,6 +53,10 @@ def _kind(path: Path, text: str) -> str:
     return "text"
 
 
+# What a loader returns: papers, sidecar records, warnings.
+Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
+
+
 def load_file(path: Path, shown: str) -> FileResult:
     """Everything one file holds.
 
@@ -65,7 +69,8 @@ def load_file(path: Path, shown: str) -> FileResult:
     if text is None:
         return result
     kind = _kind(path, text)
-    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, ([], [], []))
+    nothing: Parsed = ([], [], [])
+    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, nothing)
     papers, records, more = parsed
     result.sidecar.extend(records)
     more = more + failed
@@ -74,8 +79,7 @@ def load_file(path: Path, shown: str) -> FileResult:
     return result
 
 
-def _parse(kind: str, text: str, shown: str
-           ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+def _parse(kind: str, text: str, shown: str) -> Parsed:
     """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it)."""
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
