@@ -67,7 +67,6 @@ def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
             built (one-line message).
     """
     from index.search.engine import SearchEngine
-    from index.store.generations import Opened
     from index.store.generations import open_index
 
     opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)

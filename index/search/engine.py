@@ -5,17 +5,16 @@ cached, so typing one more word or letter only evaluates the new part: the previ
 keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
 count every facet value by intersection (index.search.bitsets), rank only what will be shown and
 highlight only those rows (index.search.highlight). Results are frozen values (index.models).
-The first keystrokes' match sets come precomputed from the build (index.search.letters), and
+The first keystrokes' match sets come precomputed from the build (index.search.prefixes), and
 "did you mean" and fuzzy words use the library's words as written (index.search.spelling).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -26,13 +25,13 @@ from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from index.search.counting import facet_counts, selection_masks
-from index.search.letters import read_letters
-from index.search.prefix_table import read_table
-from index.search.bitsets import FacetMasks, Lru, bits, mask_of, posting_ids
+from index.search.prefixes import read_letters, verified, worth_verifying
+from index.search.tables import read_table
+from index.search.bitsets import FacetMasks, Lru, mask_of, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
-from index.search.highlight import Highlighter, fold
+from index.search.highlight import Highlighter
 from index.search.spelling import Lexicon, correct, read_words
 from index.facets.taxonomy import Taxonomy
 
@@ -59,12 +58,6 @@ OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
-# An AND's other parts leaving at most this many papers (and 1/VERIFY_SHARE of the
-# library): its typed one- or two-letter prefix is checked in their text (~10 us a paper)
-# instead of reading its completions' long posting lists (longer prefixes have short
-# lists: reading them is cheaper).
-VERIFY_LIMIT = 2000
-VERIFY_SHARE = 50
 
 
 def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
@@ -147,7 +140,7 @@ class SearchEngine(Generic[OpenedT]):
                                              request.as_you_type)
             masks = self.masks
             base = masks.live if parsed.query is None else self._mask(
-                searcher, parsed.query, parsed.extra.get("prefixes"))
+                searcher, parsed.query, parsed.prefixes)
             selected = selection_masks(masks, request, searcher.reader())
             final = base
             for mask in selected.values():
@@ -180,25 +173,25 @@ class SearchEngine(Generic[OpenedT]):
         return result
 
     def _mask(self, searcher: Searcher, q: wq.Query,
-              prefixes: dict[str, tuple[str, tuple[str, ...]]] | None = None) -> int:
+              prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None) -> int:
         """The documents matching `q`, with each AND-ed part's match set cached.
 
         `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
         rest of an AND already leaves few candidates, the prefix is checked against their
         text rather than by reading its completions' long posting lists.
         """
-        key = repr(q)
         live = self.masks.live
-        stored = self._letters.get(key)  # a one- or two-letter prefix (index.search.letters)
+        stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:
             return stored & live
+        key = ("mask", q)  # Whoosh queries hash and compare by their structure
         cached = self._match_masks.fetch(key)
         if cached is not None:
             return cached
         prefixes = prefixes or {}
         if isinstance(q, wq.And):
-            typed = [c for c in q.subqueries if repr(c) in prefixes]
-            rest = [c for c in q.subqueries if repr(c) not in prefixes]
+            typed = [c for c in q.subqueries if c in prefixes]
+            rest = [c for c in q.subqueries if c not in prefixes]
             mask = live
             for child in rest:
                 mask &= self._mask(searcher, child, prefixes)
@@ -207,10 +200,11 @@ class SearchEngine(Generic[OpenedT]):
             for child in typed:
                 if not mask:
                     break
-                prefix = prefixes[repr(child)][0]
-                few = min(VERIFY_LIMIT, self.masks.size // VERIFY_SHARE)
-                if rest and len(prefix) <= 2 and mask.bit_count() <= few:
-                    mask = self._verified(searcher, mask, *prefixes[repr(child)])
+                prefix, fields = prefixes[child]
+                if rest and worth_verifying(prefix, mask.bit_count(), self.masks.size):
+                    mask = verified(mask, prefix, fields,
+                                    lambda docnum: self._paper_at(searcher, docnum),
+                                    self.masks.size)
                 else:
                     mask &= self._mask(searcher, child, prefixes)
         elif isinstance(q, wq.Not):
@@ -240,23 +234,6 @@ class SearchEngine(Generic[OpenedT]):
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
         return mask
-
-    def _verified(self, searcher: Searcher, mask: int, prefix: str,
-                  fields: tuple[str, ...]) -> int:
-        """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
-        pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
-        keep = []
-        for docnum in bits(mask):
-            paper = self._paper_at(searcher, docnum)
-            text = " ".join(filter(None, (
-                paper.title if "title" in fields else "",
-                paper.short_name if "short_name" in fields else "",
-                " ".join(paper.authors) if "authors" in fields else "",
-                paper.abstract if "abstract" in fields else "",
-                paper.venue if "venue" in fields else "")))
-            if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
-                keep.append(docnum)
-        return mask_of(keep, self.masks.size)
 
     def _hit(self, searcher: Searcher, docnum: int, score: float,
              highlighter: Highlighter) -> Hit:

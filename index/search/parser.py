@@ -15,10 +15,8 @@ AND/OR/NOT, parentheses, field:value); the rewrites give paperscope's meaning:
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from whoosh import query as wq
 from whoosh.qparser import (
@@ -30,7 +28,8 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
-from index.search.prefix_table import TABLE_PREFIX, PrefixTable, prefix_frequencies
+from index.search.prefixes import PrefixExpander
+from index.search.tables import PrefixTable
 from index.schema.fields import (
     MAX_GRAM,
     NGRAM_FIELDS,
@@ -55,17 +54,6 @@ from index.search.syntax import (
     year_range,
 )
 
-# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field;
-# one or two letters to fewer still: their most frequent completions have the longest
-# posting lists, and the result is marked partial until the word is longer anyway.
-SHORT_PREFIX = 3
-PREFIX_CAP = 64
-LETTER_CAPS = {1: 8, 2: 24}
-
-
-def prefix_cap(prefix: str) -> int | None:
-    """How many completions a prefix this long may expand to (None: all of them)."""
-    return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
 # Fields holding stems: a fuzzy word there is matched against the surface words.
 STEMMED = ("title", "abstract")
 # What one query may cost: longer, wider or deeper ones are cut, and the notice says so.
@@ -112,8 +100,6 @@ def cap_query(text: str) -> tuple[str, str | None]:
 
 # A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
 _FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
-# How many prefix expansions one QueryBuilder remembers (they only depend on the index).
-EXPANSION_CACHE = 512
 
 
 @dataclass
@@ -124,9 +110,20 @@ class Parsed:
     terms: tuple[str, ...] = ()  # positive words as typed; "word*" is a prefix
     notice: str | None = None
     partial: bool = False
-    plain_words: bool = False  # only bare words: a longer query narrows a shorter one
     text: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    last: str | None = None  # the unfinished last word, when searching as you type
+    marked: str | None = None  # the text with that word replaced by PLACEHOLDER
+    # Each fuzzy word as typed, by what a stemmed field's analyzer makes of it.
+    fuzzy: dict[str, str] = field(default_factory=dict)
+    # The query nodes that stand for a typed prefix -> (prefix, fields), so the engine can
+    # check a short one against a few candidates' text (index.search.prefixes.verified).
+    prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def forget_marks(self) -> None:
+        """Drop what the first parse noted; the plain-words fallback parses again."""
+        self.last = self.marked = None
+        self.fuzzy.clear()
+        self.prefixes.clear()
 
 
 class QueryBuilder:
@@ -140,7 +137,7 @@ class QueryBuilder:
                  prefix_table: PrefixTable | None = None,
                  lexicon: Lexicon | None = None) -> None:
         self.schema = build_schema()
-        self.prefix_table = prefix_table or {}
+        self.expander = PrefixExpander(prefix_table)
         self.lexicon = lexicon
         self.children = children or {}
         self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
@@ -154,7 +151,6 @@ class QueryBuilder:
             "short_name": ["name"],
         }))
         self._fold = fold_analyzer()
-        self._expansions: OrderedDict[tuple[Any, ...], list[tuple[str, int]]] = OrderedDict()
 
     # -- parsing -------------------------------------------------------------------------
 
@@ -193,7 +189,7 @@ class QueryBuilder:
             result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
                 "; searched the words instead" if plain else "; showing every paper")
             result.text = prepared = plain
-            result.extra.clear()
+            result.forget_marks()
             if not plain:
                 return result
             typing = typing and stripped[-1].isalnum()
@@ -203,10 +199,7 @@ class QueryBuilder:
                              if typed_phrase else
                              "Unclosed quote: searched up to the end as a phrase")
         result.terms = tuple(positive_words(
-            result.extra.get("marked", prepared), result.extra.get("last")))
-        result.plain_words = result.notice is None and bool(
-            re.fullmatch(r"[\w\s.-]*", stripped)) and not any(
-            w in OPERATORS or w.startswith("-") for w in stripped.split())
+            result.marked or prepared, result.last))
         result.query = self._rewrite(q, reader, result)
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
@@ -226,21 +219,21 @@ class QueryBuilder:
                 for analyzed in self._analyzed(name, word):
                     typed.setdefault(analyzed, word)
         if typed:
-            result.extra["fuzzy"] = typed
+            result.fuzzy.update(typed)
 
     def _mark(self, text: str, result: Parsed) -> str:
         """Replaces the unfinished last word by a placeholder term, found again after parsing."""
         match = last_word(text)
         if match is None:
             return text
-        result.extra["last"] = match.group("word")
-        result.extra["marked"] = text[: match.start("word")] + PLACEHOLDER
-        return result.extra["marked"]
+        result.last = match.group("word")
+        result.marked = text[: match.start("word")] + PLACEHOLDER
+        return result.marked
 
     # -- rewrites ------------------------------------------------------------------------
 
     def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
-        last = result.extra.get("last")
+        last = result.last
         if last is not None:
             if isinstance(q, wq.Or) and q.subqueries and all(
                 is_placeholder(s) for s in q.subqueries
@@ -288,7 +281,7 @@ class QueryBuilder:
         written (index.search.spelling) and the stems of those found are searched.
         """
         assert self.lexicon is not None
-        word = result.extra.get("fuzzy", {}).get(str(q.text)) or fold(str(q.text))
+        word = result.fuzzy.get(str(q.text)) or fold(str(q.text))
         maxdist = min(q.maxdist, MAX_FUZZY_EDITS)  # `word~5` would walk the lexicon for minutes
         near = self.lexicon.near(word, maxdist, min(q.prefixlength, len(word)) or 1)
         near = near[:FUZZY_CAP]
@@ -341,47 +334,12 @@ class QueryBuilder:
             return wq.NullQuery
         node = scored[0] if len(scored) == 1 else wq.Or(scored)
         # Lets the engine check a prefix against a few candidates' text instead.
-        result.extra.setdefault("prefixes", {})[repr(node)] = (prefix, fields)
+        result.prefixes[node] = (prefix, fields)
         return node
 
     def expand(self, reader: IndexReader, fieldname: str, prefix: str,
                result: Parsed) -> list[str]:
         """The field's terms that start with `prefix`, capped when the prefix is short."""
-        listed = self.prefix_table.get(fieldname, {}).get(prefix) if (
-            len(prefix) <= TABLE_PREFIX) else None
-        if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in
-                                  self.prefix_table):
-            listed = listed or []
-            if listed and listed[-1][0] == "":  # the table kept only the top completions
-                result.partial = True
-                listed = listed[:-1]
-            limit = prefix_cap(prefix) or len(listed)
-            if len(listed) > limit:
-                result.partial = True
-            return [str(term) for term, _ in listed[:limit]]
-        key = (fieldname, prefix)  # one builder per open index: the lexicon cannot change
-        terms = self._expansions.get(key)
-        if terms is None:
-            terms = self._narrowed(key)
-            if terms is None:
-                terms = prefix_frequencies(reader, fieldname, prefix)
-            self._expansions[key] = terms
-            while len(self._expansions) > EXPANSION_CACHE:
-                self._expansions.popitem(last=False)
-        else:
-            self._expansions.move_to_end(key)
-        terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
-        cap = prefix_cap(prefix)
-        if cap is not None and len(terms) > cap:
-            result.partial = True
-            terms = terms[:cap]
-        return [text for text, _ in terms]
-
-    def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[str, int]] | None:
-        """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""
-        fieldname, prefix = key
-        for cut in range(len(prefix) - 1, 0, -1):
-            shorter = self._expansions.get((fieldname, prefix[:cut]))
-            if shorter is not None:
-                return [item for item in shorter if item[0].startswith(prefix)]
-        return None
+        terms, partial = self.expander.expand(reader, fieldname, prefix)
+        result.partial = result.partial or partial
+        return terms

@@ -22,12 +22,13 @@ from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
 
 from index.store.child import build_in_child
-from index.search.letters import short_prefixes, write_letters
-from index.search.prefix_table import read_table, write_table
+from index.search.prefixes import short_prefixes, write_letters
+from index.search.tables import read_table, write_table
 from index.models import Library, Paper
 from index.whoosh_ext.pool import fast_pool
 from index.whoosh_ext.internals import start_writer_tasks
-from index.search.parser import PREFIX_CAP, QueryBuilder
+from index.search.parser import QueryBuilder
+from index.search.prefixes import PREFIX_CAP
 from index.schema.fields import build_schema, document, paper_digest
 from index.search.spelling import add_words, count_words, write_words
 
@@ -91,7 +92,7 @@ def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
 
 
 def _store_letters(path: Path, reader: IndexReader) -> None:
-    """Stores the short prefixes' match sets (index.search.letters) for segments that lack them."""
+    """Stores the short prefixes' match sets (index.search.prefixes) for segments that lack them."""
     table = read_table(path) or {}
     # Parsed exactly as the engine will parse the first keystrokes (same table).
     builder = QueryBuilder(None, table)

@@ -3,7 +3,7 @@
 - `start_writer_tasks`: a multi-process writer forks its workers lazily, the second one
   after its job queue has started a feeder thread (fork after threads, which Python 3.12+
   warns may deadlock); forking them all up front avoids that.
-- `segment_id`: the first-keystroke masks are stored per segment (index.search.letters);
+- `segment_id`: the first-keystroke masks are stored per segment (index.search.prefixes);
   without the id they are simply not reused (computed as usual).
 - `fuzzy_expansions`: the words a fuzzy term matches, for highlighting them elsewhere.
 """

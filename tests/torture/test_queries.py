@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.models import SearchRequest
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 
 HOSTILE_QUERIES = {
     "100 KB single word": "a" * 100_000,

@@ -3,7 +3,6 @@ over stemmed fields, and the engine's effect on garbage collection."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 

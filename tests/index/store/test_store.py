@@ -148,7 +148,7 @@ def test_changed_files_are_reindexed_in_place(tmp_path: Path,
 
 def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from index.search import letters
+    from index.search import prefixes as letters
 
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
     monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
