@@ -42,7 +42,7 @@ from index.models import SearchRequest  # noqa: E402
 
 MARKER = "zqxupdatemarker"  # a word the generator never writes
 PROBE = SearchRequest(query="memory", limit=20, as_you_type=True)
-ENGINE = "index.search.engine:open_engine"  # overridden by --engine, e.g. to try another build
+ENGINE = "index:open_engine"  # overridden by --engine, e.g. to try another build
 
 
 def open_engine(*args: Any, **kwargs: Any) -> Any:
