@@ -15,9 +15,12 @@ from index.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, re
 from index.loaders.json_files import load_json, load_json_lines
 from index.loaders.sidecar import SidecarRecord
 from index.loaders.text import load_text
+from index.loaders.zotero import is_zotero_database, load_zotero
+from index.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
 
-__all__ = ["FileResult", "load_file", "discover", "SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX"]
+__all__ = ["FileResult", "load_file", "discover", "companions", "SUPPORTED_SUFFIXES",
+           "SIDECAR_SUFFIX"]
 
 
 @dataclass
@@ -50,6 +53,21 @@ def _kind(path: Path, text: str) -> str:
     return "text"
 
 
+def _is_database(path: Path) -> bool:
+    """A Zotero database: `*.sqlite`, or a file of another suffix with SQLite's header."""
+    suffix = path.suffix.lower()
+    return suffix == ".sqlite" or (suffix not in SUPPORTED_SUFFIXES and is_zotero_database(path))
+
+
+def companions(path: Path) -> list[Path]:
+    """Files beside `path` that change what it holds (a database's write-ahead log).
+
+    The library cache and the index fingerprint them with the file itself: Zotero's new
+    items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched.
+    """
+    return companion_files(path) if _is_database(path) else []
+
+
 def load_file(path: Path, shown: str) -> FileResult:
     """Everything one file holds.
 
@@ -57,6 +75,9 @@ def load_file(path: Path, shown: str) -> FileResult:
         path: the file to read.
         shown: how to name it in sources and warnings (the path as the user wrote it).
     """
+    if _is_database(path):
+        papers, warnings = load_zotero(path, shown)
+        return FileResult(papers=papers, warnings=warnings)
     text, warnings = read_text(path, shown)
     result = FileResult(warnings=warnings)
     if text is None:

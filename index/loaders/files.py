@@ -18,6 +18,8 @@ __all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text", "dis
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
 # `notes.meta.json` beside `notes.txt` carries curated facts about its paragraphs.
 SIDECAR_SUFFIX = ".meta.json"
+# A folder holding this file is a Zotero data folder: its library is read, not its files.
+ZOTERO_DATABASE = "zotero.sqlite"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
 
 
@@ -34,8 +36,11 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
     """Every readable file named by `paths`, folders walked recursively, in a stable order.
 
     A file named explicitly is read whatever its suffix (the user asked for it); a folder
-    contributes only supported files. Duplicates (the same file reached twice) are read once.
-    A `*.meta.json` sidecar beside a named `.txt` file is picked up with it.
+    contributes only supported files. A Zotero data folder (one holding `zotero.sqlite`),
+    named or met in a walk, contributes its database and none of its other files (the
+    PDFs and snapshots in `storage/` are attachments, not abstract lists). Duplicates (the
+    same file reached twice) are read once. A `*.meta.json` sidecar beside a named `.txt`
+    file is picked up with it.
     """
     found: list[Path] = []
     warnings: list[LoadWarning] = []
@@ -49,12 +54,10 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
 
     for path in paths:
         path = Path(path).expanduser()
-        if path.is_dir():
-            files = sorted(
-                (p for p in path.rglob("*") if p.is_file() and _supported(p)
-                 and not any(part.startswith(".") for part in p.relative_to(path).parts)),
-                key=lambda p: p.relative_to(path).as_posix(),
-            )
+        if path.is_dir() and (path / ZOTERO_DATABASE).is_file():
+            add(path / ZOTERO_DATABASE)
+        elif path.is_dir():
+            files = _walk(path)
             if not files:
                 warnings.append(LoadWarning(str(path), "folder holds no supported files "
                                             f"({', '.join(SUPPORTED_SUFFIXES)})"))
@@ -70,6 +73,16 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
         else:
             warnings.append(LoadWarning(str(path), "no such file or folder"))
     return found, warnings
+
+
+def _walk(folder: Path) -> list[Path]:
+    """The supported files under `folder`, Zotero data folders reduced to their database."""
+    candidates = [p for p in folder.rglob("*") if p.is_file()
+                  and not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+    zotero = {p.parent for p in candidates if p.name == ZOTERO_DATABASE}
+    files = [p for p in candidates if p.name == ZOTERO_DATABASE
+             or (_supported(p) and not zotero.intersection(p.parents))]
+    return sorted(files, key=lambda p: p.relative_to(folder).as_posix())
 
 
 def read_text(path: Path, shown: str) -> tuple[str | None, list[LoadWarning]]:
