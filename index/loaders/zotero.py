@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from index.loaders.html_text import html_to_text
 from index.loaders.zotero_db import ZoteroAttachment, ZoteroItem, read_items, schema_version
@@ -49,7 +49,6 @@ _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNO
 _ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _ARXIV = re.compile(rf"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|10\.48550/arxiv\.){_ARXIV_ID}",
                     re.IGNORECASE)
-_CITATION_KEY = re.compile(r"^\s*citation key\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
 _LINKED_URL = 3
 
 
@@ -160,13 +159,17 @@ def _arxiv(item: ZoteroItem) -> str | None:
     return None
 
 
+def _extra_line(item: ZoteroItem, label: str) -> str | None:
+    """A `Label: value` line of the Extra field, where Zotero and Better BibTeX keep
+    values the item type has no field for (`Citation Key: ...`, `DOI: ...`)."""
+    pattern = rf"^\s*{re.escape(label)}\s*:\s*(\S+)\s*$"
+    match = re.search(pattern, item.fields.get("extra") or "", re.IGNORECASE | re.MULTILINE)
+    return (clean_text(match.group(1)) or None) if match else None
+
+
 def _citation_key(item: ZoteroItem) -> str | None:
     """Zotero 7's `citationKey` field, else Better BibTeX's `Citation Key:` line in Extra."""
-    native = _text(item, "citationKey")
-    if native:
-        return native
-    match = _CITATION_KEY.search(item.fields.get("extra") or "")
-    return (clean_text(match.group(1)) or None) if match else None
+    return _text(item, "citationKey") or _extra_line(item, "Citation Key")
 
 
 def _attachment_path(attachment: ZoteroAttachment, data_dir: Path,
@@ -177,9 +180,12 @@ def _attachment_path(attachment: ZoteroAttachment, data_dir: Path,
         return None
     if stored.startswith("storage:"):
         name = stored[len("storage:"):]
-        if not name or name.startswith(".zotero") or "/" in attachment.key:
-            return None
-        return str(data_dir / "storage" / attachment.key / name)
+        relative = PurePosixPath(name.replace("\\", "/"))
+        parts = relative.parts
+        if not parts or relative.is_absolute() or ".." in parts or name.startswith(".zotero") \
+                or not attachment.key.isalnum():
+            return None  # Zotero's own bookkeeping, or a path that would leave storage/
+        return str(data_dir / "storage" / attachment.key / Path(*parts))
     if stored.startswith("attachments:") and base_dir is not None:
         return str(base_dir / stored[len("attachments:"):].replace("\\", "/"))
     return stored  # a linked file's absolute path, or `attachments:` with no base folder
@@ -206,7 +212,7 @@ def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
             editors.append(name)
     container = _text(item, "publicationTitle")
     year, month = _date(item.fields.get("date"))
-    doi = _text(item, "DOI")
+    doi = _text(item, "DOI") or _extra_line(item, "DOI")
     pages = _text(item, "pages")
     number = _text(item, "issue", "number")
     if number and _ARXIV.search(number):

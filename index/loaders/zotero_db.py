@@ -202,8 +202,8 @@ def _read_creators(data: ZoteroData, connection: sqlite3.Connection, tables: set
                    _optional(data, "primary creator types", connection,
                              "SELECT itemTypeID, creatorTypeID FROM itemTypeCreatorTypes "
                              "WHERE primaryField = 1", tables)}
-        for item in items.values():
-            item.primary_role = primary.get(item.item_type) or "author"
+        for each in items.values():
+            each.primary_role = primary.get(each.item_type) or "author"
     for item_id, first, last, mode, role_id in _optional(
             data, "creators", connection,
             "SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, ic.creatorTypeID "
@@ -255,8 +255,8 @@ def _read_collections(data: ZoteroData, connection: sqlite3.Connection, tables: 
         where = path(cid) if cid in parents else None
         if where and item_id in items:
             per_item[item_id].add(where)
-    for item_id, where in per_item.items():
-        items[item_id].collections = sorted(where, key=lambda p: (p.casefold(), p))
+    for item_id, found in per_item.items():
+        items[item_id].collections = sorted(found, key=lambda p: (p.casefold(), p))
 
 
 def _read_children(data: ZoteroData, connection: sqlite3.Connection, tables: set[str],
