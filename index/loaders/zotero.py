@@ -15,13 +15,15 @@ import sqlite3
 from pathlib import Path, PurePosixPath
 
 from index.loaders.html_text import html_to_text
-from index.loaders.zotero_db import ZoteroAttachment, ZoteroItem, read_items, schema_version
+from index.loaders.zotero_db import (ZoteroAttachment, ZoteroItem, content_fingerprint,
+                                     read_items, schema_version)
 from index.loaders.zotero_prefs import base_attachment_dir
 from index.loaders.zotero_snapshot import SnapshotError, connect, snapshot
 from index.models import LoadWarning, Name, Paper, Source
 from index.normalize import clean_text, latex_to_unicode
 
-__all__ = ["load_zotero", "TESTED_SCHEMA_VERSIONS", "is_zotero_database", "DATABASE_NAME"]
+__all__ = ["load_zotero", "fingerprint", "item_to_paper", "is_zotero_database",
+           "TESTED_SCHEMA_VERSIONS", "DATABASE_NAME"]
 
 DATABASE_NAME = "zotero.sqlite"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -49,6 +51,8 @@ _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNO
 _ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _ARXIV = re.compile(rf"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|10\.48550/arxiv\.){_ARXIV_ID}",
                     re.IGNORECASE)
+_EXTRA_LINES = {label: re.compile(rf"^\s*{label}\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+                for label in ("Citation Key", "DOI")}
 _LINKED_URL = 3
 
 
@@ -92,6 +96,9 @@ def load_zotero(path: Path, shown: str, *, base_dir: Path | None = None,
         return [], [LoadWarning(shown, f"not a Zotero database (no table {missing.args[0]})")]
     except sqlite3.DatabaseError as error:
         return [], [LoadWarning(shown, f"cannot read as a Zotero database ({error})")]
+    except (ValueError, TypeError) as error:  # a value of a type Zotero never writes
+        return [], [LoadWarning(shown, f"cannot read as a Zotero database (unexpected "
+                                f"value: {clean_text(str(error))[:120]})")]
     warnings: list[LoadWarning] = []
     if version is not None and version > TESTED_SCHEMA_VERSIONS[-1]:
         tested = f"{TESTED_SCHEMA_VERSIONS[0]}-{TESTED_SCHEMA_VERSIONS[-1]}"
@@ -109,6 +116,24 @@ def load_zotero(path: Path, shown: str, *, base_dir: Path | None = None,
     if not papers and not warnings:
         warnings.append(LoadWarning(shown, "no items in this Zotero library"))
     return papers, warnings
+
+
+def fingerprint(path: Path) -> tuple[object, ...] | None:
+    """What changes when the library's items do, ignoring Zotero's bookkeeping writes.
+
+    For a live reload: `zotero_snapshot.stat_fingerprint` (no copy) says whether Zotero
+    wrote anything; this (one copy, a few aggregate queries) says whether it was an item,
+    a trash state, a tag or a collection. None when the database cannot be read.
+    """
+    try:
+        with snapshot(path) as copy:
+            connection = connect(copy)
+            try:
+                return content_fingerprint(connection)
+            finally:
+                connection.close()
+    except (SnapshotError, sqlite3.Error):
+        return None
 
 
 def _text(item: ZoteroItem, *names: str) -> str | None:
@@ -162,8 +187,8 @@ def _arxiv(item: ZoteroItem) -> str | None:
 def _extra_line(item: ZoteroItem, label: str) -> str | None:
     """A `Label: value` line of the Extra field, where Zotero and Better BibTeX keep
     values the item type has no field for (`Citation Key: ...`, `DOI: ...`)."""
-    pattern = rf"^\s*{re.escape(label)}\s*:\s*(\S+)\s*$"
-    match = re.search(pattern, item.fields.get("extra") or "", re.IGNORECASE | re.MULTILINE)
+    extra = item.fields.get("extra")
+    match = _EXTRA_LINES[label].search(extra) if extra else None
     return (clean_text(match.group(1)) or None) if match else None
 
 
@@ -219,8 +244,9 @@ def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
         number = None  # a preprint's archive id ("arXiv:2101.00001") is its `arxiv`
     notes = tuple(text for text in (html_to_text(note) for note in item.notes) if text)
     attachments = (_attachment_path(a, data_dir, base_dir) for a in item.attachments)
+    key = _citation_key(item)
     return Paper(
-        id=_citation_key(item) or "",
+        id=key or "",
         title=title or "(untitled)",
         title_inferred=not title,
         authors=tuple(str(name) for name in names),
@@ -247,5 +273,5 @@ def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
         attachments=tuple(dict.fromkeys(path for path in attachments if path)),
         source_notes=notes,
         sources=(source,),
-        citation_key=_citation_key(item),
+        citation_key=key,
     )

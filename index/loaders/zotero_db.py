@@ -237,22 +237,25 @@ def _read_collections(data: ZoteroData, connection: sqlite3.Connection, tables: 
         data, "trashed collections", connection, "SELECT collectionID FROM deletedCollections",
         tables, "deletedCollections")} if "deletedCollections" in tables else set()
     parents = {cid: (str(name), parent) for cid, name, parent in rows}
-    paths: dict[int, str | None] = {}
 
     def path(cid: int) -> str | None:
-        """"Parent/Child"; None when it or an ancestor is in the trash (or a loop)."""
-        if cid not in paths:
-            paths[cid] = None  # guards against a parent loop in a damaged database
-            name, parent = parents[cid]
-            if cid not in trashed:
-                above = "" if parent is None or parent not in parents else path(parent)
-                paths[cid] = None if above is None else (f"{above}/{name}" if above else name)
-        return paths[cid]
+        """"Parent/Child"; None when it or an ancestor is in the trash (or in a loop)."""
+        names: list[str] = []
+        seen: set[int] = set()
+        current: int | None = cid
+        while current is not None and current in parents:
+            if current in trashed or current in seen:
+                return None
+            seen.add(current)
+            name, current = parents[current]
+            names.append(name)
+        return "/".join(reversed(names))
 
+    paths: dict[int, str | None] = {cid: path(cid) for cid in parents}
     per_item: dict[int, set[str]] = defaultdict(set)
     for cid, item_id in _optional(data, "collections", connection,
                                   "SELECT collectionID, itemID FROM collectionItems", tables):
-        where = path(cid) if cid in parents else None
+        where = paths.get(cid)
         if where and item_id in items:
             per_item[item_id].add(where)
     for item_id, found in per_item.items():
@@ -273,5 +276,5 @@ def _read_children(data: ZoteroData, connection: sqlite3.Connection, tables: set
             "JOIN items i ON i.itemID = a.itemID WHERE a.parentItemID IS NOT NULL "
             "ORDER BY a.itemID", tables, "itemAttachments"):
         if parent in items and item_id not in trash and stored:
-            items[parent].attachments.append(ZoteroAttachment(str(key), int(mode or 0),
-                                                              str(stored)))
+            link_mode = mode if isinstance(mode, int) else -1
+            items[parent].attachments.append(ZoteroAttachment(str(key), link_mode, str(stored)))

@@ -20,9 +20,9 @@ import pytest
 from index.library import load_library
 from index.loaders import load_file
 from index.loaders.html_text import html_to_text
-from index.loaders.zotero import load_zotero
+from index.loaders.zotero import fingerprint, load_zotero
 from index.loaders.zotero_prefs import base_attachment_dir, default_data_dir, read_prefs
-from index.loaders.zotero_snapshot import SnapshotError, snapshot
+from index.loaders.zotero_snapshot import SnapshotError, snapshot, stat_fingerprint
 from index.models import Name, Paper
 from index.taxonomy import load_taxonomy
 from tests.fixtures.zotero import ZoteroFixture
@@ -39,6 +39,9 @@ def build_library(folder: Path, ids: str = "fresh", **options: object) -> Zotero
     chapter = z.collection("Chapter 2", thesis)
     old = z.collection("Old ideas")
     z.trash_collection(old)
+    loop = z.collection("Loop")  # a damaged database: its own parent
+    z.db.execute("UPDATE collections SET parentCollectionID = ? WHERE collectionID = ?",
+                 (loop, loop))
     paper = z.item("conferencePaper", {
         "title": "Fast Looms", "abstractNote": ABSTRACT, "date": "2019-06-00 June 2019",
         "proceedingsTitle": "Proceedings of OSDI", "conferenceName": "OSDI '19",
@@ -49,7 +52,7 @@ def build_library(folder: Path, ids: str = "fresh", **options: object) -> Zotero
         ("Ann", "van der Berg", 0, "author"), ("", "CERN Collaboration", 1, "author"),
         ("Ed", "Itor", 0, "editor"), ("Con", "Tributor", 0, "contributor"),
         ("Tra", "Nslator", 0, "translator"),
-    ], tags=["weaving", "Scheduling"], collections=[chapter, thesis, old])
+    ], tags=["weaving", "Scheduling"], collections=[chapter, thesis, old, loop])
     z.note(paper, '<div data-schema-version="9"><p>Read <b>twice</b> &amp; cite.</p>'
                   "<ul><li>looms &lt;3</li><li>cards</li></ul><script>alert(1)</script></div>")
     trashed_note = z.note(paper, "<p>deleted thought</p>")
@@ -415,3 +418,16 @@ def test_html_notes_become_plain_text() -> None:
     assert html_to_text("<p>a<br>b</p><p>x &lt;b&gt; y</p><style>p{}</style>") == "a\nb\nx <b> y"
     assert html_to_text('<p title="a > b">kept</p><!-- <p>comment</p> -->') == "kept"
     assert html_to_text("<p>\x1b[31mred</p>") == "red"  # escapes never reach a terminal
+
+
+def test_fingerprints_tell_item_changes_from_bookkeeping(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    z.item("journalArticle", {"title": "One"})
+    stats, content = stat_fingerprint(z.path), fingerprint(z.path)
+    z.db.execute("INSERT INTO settings VALUES ('sync', 'lastSync', 1)")  # Zotero syncing
+    z.db.commit()
+    assert stat_fingerprint(z.path) != stats and fingerprint(z.path) == content
+    z.item("journalArticle", {"title": "Two"})
+    assert fingerprint(z.path) != content
+    z.close()
+    assert fingerprint(tmp_path / "missing.sqlite") is None
