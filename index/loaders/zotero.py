@@ -41,6 +41,8 @@ _ENTRY_TYPES = {
 }
 _JOURNAL_TYPES = frozenset({"article"})
 _CONTAINER_TYPES = frozenset({"inproceedings", "incollection"})
+# Where the publisher (university, institution, repository) is the best venue there is.
+_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport", "misc"})
 # Roles that edit the container; every other non-primary role (contributor, translator,
 # reviewedAuthor, bookAuthor, seriesEditor, ...) is neither an author nor an editor.
 _EDITOR_ROLES = frozenset({"editor"})
@@ -255,8 +257,7 @@ def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
         year=year,
         month=month,
         venue=container or _text(item, "conferenceName") or (
-            _text(item, "publisher") if entry_type in ("phdthesis", "mastersthesis",
-                                                       "techreport", "misc") else None),
+            _text(item, "publisher") if entry_type in _PUBLISHER_IS_VENUE else None),
         entry_type=entry_type,
         booktitle=container if entry_type in _CONTAINER_TYPES else None,
         journal=container if entry_type in _JOURNAL_TYPES else None,

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from index.library import load_library
-from index.loaders import load_file
+from index.loaders import discover, load_file
 from index.loaders.html_text import html_to_text
 from index.loaders.zotero import fingerprint, load_zotero
 from index.loaders.zotero_prefs import base_attachment_dir, default_data_dir, read_prefs
@@ -312,6 +312,12 @@ def test_loads_while_zotero_holds_its_exclusive_lock(tmp_path: Path) -> None:
             finally:
                 plain.close()
         assert wal.stat().st_size > 0
+        without_log = tmp_path / "db-only.sqlite"  # the new item is in the log, not the db
+        shutil.copyfile(path, without_log)
+        with sqlite3.connect(without_log) as copy:
+            assert copy.execute("SELECT COUNT(*) FROM items WHERE key = 'NEWITEM1'"
+                                ).fetchone() == (0,)
+        copy.close()
         before = (_digest(path), _digest(wal))
         papers, warnings = load_zotero(path, "zotero.sqlite")
         after = (_digest(path), _digest(wal))
@@ -431,3 +437,16 @@ def test_fingerprints_tell_item_changes_from_bookkeeping(tmp_path: Path) -> None
     assert fingerprint(z.path) != content
     z.close()
     assert fingerprint(tmp_path / "missing.sqlite") is None
+
+
+def test_a_walked_folder_reads_a_data_folder_as_its_library(tmp_path: Path) -> None:
+    ZoteroFixture(tmp_path / "papers" / "Zotero").close()
+    storage = tmp_path / "papers" / "Zotero" / "storage" / "ABCD1234"
+    storage.mkdir(parents=True)
+    (storage / "snapshot.txt").write_text("An attachment's text, not an abstract list.")
+    (tmp_path / "papers" / "Zotero" / "better-bibtex.sqlite").write_bytes(b"")
+    (tmp_path / "papers" / "notes.txt").write_text(ABSTRACT)
+    found, warnings = discover([tmp_path / "papers"])
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "papers/Zotero/zotero.sqlite", "papers/notes.txt"]
+    assert warnings == []
