@@ -44,7 +44,9 @@ _FORMAT = "paperscope-library-cache"
 _CODE = ("library", "facets", "models.py", "assets.py")
 _PACKAGES = ("pylatexenc", "bibtexparser")
 
-Identity = tuple[str, int, int]  # resolved path, size in bytes, mtime in nanoseconds
+# Resolved path, size in bytes, mtime in nanoseconds; then size and mtime of each companion
+# file (a database's write-ahead log), -1 when it is absent.
+Identity = tuple[Any, ...]
 Tags = tuple[tuple[Label, ...], tuple[Label, ...]]  # topics, hardware
 
 
@@ -98,14 +100,26 @@ def _installed_version(package: str) -> str:
     return names[-1].removeprefix(f"{package}-").removesuffix(".dist-info") if names else ""
 
 
-def identity(path: Path) -> Identity | None:
-    """What says a file is unchanged without reading it; None when it cannot be stat'ed."""
+def identity(path: Path, companions: Sequence[Path] = ()) -> Identity | None:
+    """What says a file is unchanged without reading it; None when it cannot be stat'ed.
+
+    `companions` are files that change what `path` holds without touching it: Zotero
+    writes new items to `zotero.sqlite-wal`, and `zotero.sqlite` changes only when that
+    log is checkpointed, maybe hours later.
+    """
     try:
         resolved = path.resolve()
         stat = resolved.stat()
     except OSError:
         return None
-    return (str(resolved), stat.st_size, stat.st_mtime_ns)
+    found: list[int] = []
+    for companion in companions:
+        try:
+            companion_stat = companion.stat()
+            found += [companion_stat.st_size, companion_stat.st_mtime_ns]
+        except OSError:
+            found += [-1, -1]
+    return (str(resolved), stat.st_size, stat.st_mtime_ns, *found)
 
 
 def tag_digest(paper: Paper) -> bytes:

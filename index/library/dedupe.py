@@ -136,15 +136,21 @@ def merge_group(papers: Sequence[Paper]) -> Paper:
         if not merged.authors and paper.authors and "authors" not in updates:
             updates["authors"] = paper.authors
             updates["authors_complete"] = paper.authors_complete
+            updates["names"] = paper.names  # the same people in parts, when known
+        elif (not merged.names and paper.names and "names" not in updates
+              and paper.authors == updates.get("authors", merged.authors)):
+            updates["names"] = paper.names
+        if not merged.editors and paper.editors and "editors" not in updates:
+            updates["editors"] = paper.editors
     sources = []
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
-    keywords = []
-    related = []
+    lists: dict[str, list[str]] = {name: [] for name in (
+        "keywords", "related", "collections", "attachments", "source_notes", "categories")}
     for paper in ordered:
-        keywords += [k for k in paper.keywords if k not in keywords]
-        related += [r for r in paper.related if r not in related]
-    updates.update(sources=tuple(sources), keywords=tuple(keywords), related=tuple(related))
+        for name, values in lists.items():
+            values += [v for v in getattr(paper, name) if v not in values]
+    updates.update(sources=tuple(sources), **{name: tuple(v) for name, v in lists.items()})
     return replace(merged, **updates)  # type: ignore[arg-type]
 
 

@@ -16,7 +16,7 @@ from index.library.dedupe import dedupe, merge_group
 from index.facets.tagger import tag_paper
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
-from index.library.loaders import FileResult, discover, load_file
+from index.library.loaders import FileResult, companions, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX
 from index.library.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
@@ -147,7 +147,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     cache = identities = key = None
     if cache_dir is not None:
         cache = LibraryCache(cache_dir, taxonomy.fingerprint)
-        identities = [identity(file) for file in files]
+        identities = [identity(file, companions(file)) for file in files]
         key = (tuple(zip(shown, identities)), tuple(warnings))
         if None not in identities:
             cached = cache.read_library(inputs, key)
@@ -188,10 +188,16 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
     library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
-                      files=tuple(str(file.resolve()) for file in files))
+                      files=_read_files(files))
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library
+
+
+def _read_files(files: Sequence[Path]) -> tuple[str, ...]:
+    """Every file read, with each one's companions (present or not), for the index's
+    freshness check: a Zotero library changes in its write-ahead log first."""
+    return tuple(str(path.resolve()) for file in files for path in (file, *companions(file)))
 
 
 def _load_file(file: Path, shown: str, cache: LibraryCache | None,

@@ -18,9 +18,12 @@ from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, disc
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
+from index.library.loaders.zotero import is_zotero_database, load_zotero
+from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
 
-__all__ = ["FileResult", "load_file", "discover", "SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX"]
+__all__ = ["FileResult", "load_file", "discover", "companions", "SUPPORTED_SUFFIXES",
+           "SIDECAR_SUFFIX"]
 
 
 @dataclass
@@ -53,6 +56,21 @@ def _kind(path: Path, text: str) -> str:
     return "text"
 
 
+def _is_database(path: Path) -> bool:
+    """A Zotero database: `*.sqlite`, or a file of another suffix with SQLite's header."""
+    suffix = path.suffix.lower()
+    return suffix == ".sqlite" or (suffix not in SUPPORTED_SUFFIXES and is_zotero_database(path))
+
+
+def companions(path: Path) -> list[Path]:
+    """Files beside `path` that change what it holds (a database's write-ahead log).
+
+    The library cache and the index fingerprint them with the file itself: Zotero's new
+    items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched.
+    """
+    return companion_files(path) if _is_database(path) else []
+
+
 # What a loader returns: papers, sidecar records, warnings.
 Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
 
@@ -64,6 +82,11 @@ def load_file(path: Path, shown: str) -> FileResult:
         path: the file to read.
         shown: how to name it in sources and warnings (the path as the user wrote it).
     """
+    if _is_database(path):
+        empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
+        (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown,
+                                                   empty)
+        return FileResult(papers=papers, warnings=warnings + failed)
     text, warnings = read_text(path, shown)
     result = FileResult(warnings=warnings)
     if text is None:

@@ -24,6 +24,8 @@ __all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text", "dis
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
 # `notes.meta.json` beside `notes.txt` carries curated facts about its paragraphs.
 SIDECAR_SUFFIX = ".meta.json"
+# A folder holding this file is a Zotero data folder: its library is read, not its files.
+ZOTERO_DATABASE = "zotero.sqlite"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
 
 
@@ -48,7 +50,9 @@ def _walk(root: Path, warnings: list[LoadWarning]) -> list[Path]:
     """Supported regular files under `root`, skipping hidden names; unreadable folders warned.
 
     `os.walk` (not `Path.rglob`, which raises on the first unreadable folder) with
-    symlinked folders not followed, so a link to an ancestor cannot loop.
+    symlinked folders not followed, so a link to an ancestor cannot loop. A Zotero data
+    folder met on the way contributes its database alone: the PDFs and snapshots in its
+    `storage/` are attachments, not abstract lists.
     """
     found: list[Path] = []
 
@@ -58,9 +62,12 @@ def _walk(root: Path, warnings: list[LoadWarning]) -> list[Path]:
 
     for folder, subfolders, names in os.walk(root, onerror=unreadable, followlinks=False):
         subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        if ZOTERO_DATABASE in names:
+            subfolders[:] = []
+            names = [ZOTERO_DATABASE]
         for name in names:
             path = Path(folder) / name
-            if not _supported(path):
+            if not _supported(path) and name != ZOTERO_DATABASE:
                 continue
             try:
                 regular = stat.S_ISREG(path.stat().st_mode)  # follows a link to a file
@@ -79,8 +86,10 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
     """Every readable file named by `paths`, folders walked recursively, in a stable order.
 
     A file named explicitly is read whatever its suffix (the user asked for it); a folder
-    contributes only supported files. Duplicates (the same file reached twice) are read once.
-    A `*.meta.json` sidecar beside a named `.txt` file is picked up with it.
+    contributes only supported files. A Zotero data folder (one holding `zotero.sqlite`),
+    named or met in a walk, contributes its database and none of its other files.
+    Duplicates (the same file reached twice) are read once. A `*.meta.json` sidecar beside
+    a named `.txt` file is picked up with it.
     """
     found: list[Path] = []
     warnings: list[LoadWarning] = []
