@@ -138,6 +138,20 @@ class Taxonomy:
             parent = self.parent(parent, facet)
         return tuple(chain)
 
+    def implied_by(self) -> dict[str, tuple[str, ...]]:
+        """Value id -> itself and every id below it: what `hw:gpu` must match.
+
+        The inverse of `ancestors`, for every value of both facets, from the same parent
+        links (a loop in a user's taxonomy is rejected when it is read).
+        """
+        below: dict[str, list[str]] = {}
+        for facet in FACETS:
+            for value in self.values(facet):
+                below.setdefault(value.id, [value.id])
+                for ancestor in self.ancestors(value.id, facet):
+                    below.setdefault(ancestor, [ancestor]).append(value.id)
+        return {value_id: tuple(dict.fromkeys(ids)) for value_id, ids in below.items()}
+
     @cached_property
     def fingerprint(self) -> str:
         """A hash of the effective content: equal rules give equal fingerprints.

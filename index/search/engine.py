@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from whoosh import query as wq
 from whoosh.index import Index
@@ -60,23 +60,6 @@ RESULT_CACHE = 256
 MASK_CACHE = 512
 
 
-def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
-    """Facet id -> itself and every id below it, from the taxonomy's parent links."""
-    children: dict[str, list[str]] = {}
-    for value in values:
-        if value.parent:
-            children.setdefault(value.parent, []).append(value.id)
-
-    def below(node: str, seen: frozenset[str] = frozenset()) -> list[str]:
-        out = [node]
-        for child in children.get(node, ()):
-            if child not in seen:
-                out += below(child, seen | {node})
-        return out
-
-    return {value.id: tuple(dict.fromkeys(below(value.id))) for value in values}
-
-
 class SearchEngine(Generic[OpenedT]):
     """Answers searches over one open index; every public method is thread-safe.
 
@@ -89,7 +72,7 @@ class SearchEngine(Generic[OpenedT]):
         self.taxonomy = taxonomy
         self._index = opened.index
         self._papers = library.by_id()
-        self._hierarchy = _descendants(tuple(taxonomy.topics) + tuple(taxonomy.hardware))
+        self._hierarchy = taxonomy.implied_by()
         words = read_words(opened.path)
         self.lexicon = Lexicon(words) if words is not None else None
         self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)

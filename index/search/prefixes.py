@@ -39,6 +39,7 @@ from whoosh.reading import IndexReader
 from index.atomic import write_text_atomic
 from index.models import Paper
 from index.search.highlight import fold
+from index.search.syntax import walk
 from index.search.tables import TABLE_PREFIX, PrefixTable, prefix_frequencies
 from index.search.bitsets import bits, mask_of, posting_ids
 from index.whoosh_ext.internals import segment_id
@@ -77,19 +78,11 @@ def short_prefixes(table: PrefixTable, size: int) -> list[str]:
 
 def _term_leaves(q: wq.Query) -> Iterator[wq.Term] | None:
     """The terms of a pure union (Or / ConstantScore / Term), or None for anything else."""
-    terms: list[wq.Term] = []
-    stack = [q]
-    while stack:
-        node = stack.pop()
-        if type(node) is wq.Term:
-            terms.append(node)
-        elif isinstance(node, wq.ConstantScoreQuery):
-            stack.append(node.child)
-        elif isinstance(node, wq.Or):
-            stack.extend(node.subqueries)
-        else:
-            return None
-    return iter(terms)
+    nodes = list(walk(q))
+    if not all(type(node) is wq.Term or isinstance(node, (wq.Or, wq.ConstantScoreQuery))
+               for node in nodes):
+        return None
+    return (node for node in nodes if type(node) is wq.Term)
 
 
 def union_mask(reader: IndexReader, q: wq.Query) -> int | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterator
 
 from whoosh import query as wq
 from whoosh.reading import TermNotFound
@@ -22,6 +21,7 @@ from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
 from index.models import SearchRequest
 from index.search.parser import Parsed
 from index.schema.fields import TEXT_FIELDS
+from index.search.syntax import walk
 from index.whoosh_ext.blocks import scored_blocks
 
 # Whoosh's BM25F defaults.
@@ -34,13 +34,6 @@ ScoredTerm = tuple[str, object, float]  # field, term text, query boost
 TERM_AT_A_TIME_LIMIT = 30_000
 # Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
-
-
-def _walk(q: wq.Query) -> Iterator[wq.Query]:
-    yield q
-    if not q.is_leaf():
-        for child in q.children():
-            yield from _walk(child)
 
 
 def scored_terms(q: wq.Query) -> list[ScoredTerm]:
@@ -154,7 +147,7 @@ def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: Sea
         return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
     big = count > 4 * limit
     unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
-        len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
+        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or))
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
     results = searcher.search(scoring, limit=limit if big and not unions else None,
                               filter=allow)

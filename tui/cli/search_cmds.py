@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from index.models import FacetCount, SearchRequest, SearchResult
+from index.search.syntax import parse_years
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
 
-_YEAR_RANGE = re.compile(r"^\s*(\d{1,4})?\s*(\.\.)?\s*(\d{1,4})?\s*$")
 
 
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,15 +33,10 @@ def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_year_range(text: str) -> tuple[int | None, int | None]:
     """`2020..2024`, `2021`, `2022..` or `..2019`; a `UserError` names a bad value."""
-    match = _YEAR_RANGE.match(text)
-    if not text.strip() or match is None or (match.group(1) is None and match.group(3) is None):
+    years = parse_years(text)
+    if years is None or any(year is not None and year > 9999 for year in years):
         raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
-    low = int(match.group(1)) if match.group(1) else None
-    high = int(match.group(3)) if match.group(3) else None
-    if match.group(2) is None:
-        if match.group(3) is not None and match.group(1) is not None:
-            raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
-        high = low = low if low is not None else high
+    low, high = years
     if low is not None and high is not None and low > high:
         raise UserError(f"--year {text!r}: the range is empty ({low} is after {high})")
     return low, high
