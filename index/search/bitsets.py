@@ -1,7 +1,7 @@
 """Per-value document bitmasks: facet counts by intersection instead of `groupedby`.
 
 A mask is a Python int with bit d set when document d has the value. Built once per open
-index (WHOOSH.md: ~70 ms at 10k, ~0.7 s at 100k), after which counting a facet value over
+index (docs/whoosh.md: ~70 ms at 10k, ~0.7 s at 100k), after which counting a facet value over
 any match set is one `&` and one `bit_count()`: 1-15 ms for every facet at 100k, where
 Whoosh's `groupedby` rebuilt every document's values from the postings on every search.
 """

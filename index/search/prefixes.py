@@ -2,8 +2,8 @@
 
 Searching as you type makes the unfinished last word a prefix, and short prefixes are the
 expensive part of a search: a one-letter prefix expands to thousands of terms and matches
-nearly every paper. This module owns each of the levers (WHOOSH.md's measurements are
-summarised in docs/whoosh.md):
+nearly every paper. This module owns each of the levers (the measurements behind them
+are in docs/whoosh.md):
 
 - the caps: a prefix of at most `SHORT_PREFIX` letters expands to its most frequent
   completions only (`prefix_cap`), and the result is marked partial;

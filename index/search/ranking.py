@@ -32,7 +32,7 @@ ScoredTerm = tuple[str, object, float]  # field, term text, query boost
 # Match sets up to this size are ranked term at a time (`score`); larger ones by Whoosh's
 # block-max top-k, which wins when a few common words match most papers.
 TERM_AT_A_TIME_LIMIT = 30_000
-# Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
+# Queries whose union parts make Whoosh's top-k collector pathological (docs/whoosh.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
 
 

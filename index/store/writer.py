@@ -1,7 +1,7 @@
 """Writing papers into a Whoosh index: a whole build, or a few changed papers in place.
 
 Split from index.store.generations, which decides *when* to build and where; this module is *how*.
-The build is the slow part of a first start (WHOOSH.md: the analysis dominates), so it
+The build is the slow part of a first start (docs/whoosh.md: the analysis dominates), so it
 uses both cores when it can and keeps each writer's memory pool small. A large library is
 built by a fresh process (index.store.child) that receives the papers as a stream, so
 neither the caller's library nor its threads are forked into the writer's workers.
@@ -110,7 +110,7 @@ def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: in
 
     With two procs, two forked workers analyze while this process only prepares the
     documents; `multisegment` keeps their two segments instead of merging them (a merge
-    would cost as much again: WHOOSH.md measured 1.8-2x over one process this way).
+    would cost as much again: docs/whoosh.md measured 1.8-2x over one process this way).
     """
     options: dict[str, Any] = {"limitmb": LIMIT_MB}
     if procs > 1:
