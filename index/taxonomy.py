@@ -12,11 +12,15 @@ A value's table (`[topic.ID]` or `[hardware.ID]`) may hold:
     signals: case-insensitive regexes, each enough on its own.
     cased: case-sensitive regexes, each enough on its own ("TPU", "ARM").
     weak: case-insensitive regexes worth half a signal: two distinct ones are needed.
-    hints: regexes that never label by themselves; they only steer the fallback topic.
     venue: regexes matched against the venue, worth half a signal.
     not, not_cased: hard negatives; a signal inside one of their matches does not count.
     extend: when true (in an override), the lists above are appended, not replaced.
 Every regex is matched at word boundaries: it must start and end on a word edge.
+
+There is no fallback: a paper none of the rules fire on gets no topic. The `hints` lists
+and the `fallback_topic` setting that once steered a guessed topic are refused with a
+message saying so, rather than silently ignored, so a user's file that still has them is
+noticed and cleaned.
 """
 
 from __future__ import annotations
@@ -42,12 +46,20 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 __all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "load_taxonomy"]
 
 FACETS = ("topic", "hardware")
-RULE_LISTS = ("aliases", "signals", "cased", "weak", "hints", "venue", "not", "not_cased")
+RULE_LISTS = ("aliases", "signals", "cased", "weak", "venue", "not", "not_cased")
 _TEXT_KEYS = ("label", "description", "parent")
 _KNOWN_KEYS = frozenset((*_TEXT_KEYS, *RULE_LISTS, "extend"))
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
+# Keys older taxonomies used for the guessed topic, which no longer exists.
+_REMOVED = {
+    "hints": "'hints' is no longer used (a paper with no evidence gets no topic); "
+             "move a pattern that is real evidence to 'weak', or delete the list",
+    "fallback_topic": "'fallback_topic' is no longer used: a paper with no evidence "
+                      "gets no topic; delete the setting",
+}
 # Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
-MATCHING_VERSION = 1
+# 2: no guessed topic for a paper without evidence.
+MATCHING_VERSION = 2
 
 
 class TaxonomyError(ValueError):
@@ -70,7 +82,6 @@ class FacetValue:
     signals: tuple[str, ...] = ()  # case-insensitive, each sufficient
     cased: tuple[str, ...] = ()  # case-sensitive, each sufficient
     weak: tuple[str, ...] = ()  # case-insensitive, half weight each
-    hints: tuple[str, ...] = ()  # fallback evidence only
     venue: tuple[str, ...] = ()  # matched against the venue, half weight
     not_: tuple[str, ...] = ()  # hard negatives (case-insensitive)
     not_cased: tuple[str, ...] = ()  # hard negatives (case-sensitive)
@@ -83,13 +94,11 @@ class Taxonomy:
     Attributes:
         topics: topic values in display order.
         hardware: hardware values in display order (parents before their leaves).
-        fallback_topic: the topic given when a text carries no evidence at all.
         files: the files it was read from, for messages and the index's rebuild check.
     """
 
     topics: tuple[FacetValue, ...] = ()
     hardware: tuple[FacetValue, ...] = ()
-    fallback_topic: str | None = None
     files: tuple[str, ...] = ()
 
     def values(self, facet: str) -> tuple[FacetValue, ...]:
@@ -149,7 +158,6 @@ class Taxonomy:
             "matching": MATCHING_VERSION,
             "topics": [asdict(v) for v in self.topics],
             "hardware": [asdict(v) for v in self.hardware],
-            "fallback_topic": self.fallback_topic,
         }
         blob = json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.sha256(blob).hexdigest()[:16]
@@ -167,8 +175,6 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
     """
     values: dict[str, dict[str, dict[str, Any]]] = {facet: {} for facet in FACETS}
     where: dict[tuple[str, str], tuple[str, str]] = {}  # (facet, id) -> (path, text)
-    fallback: str | None = None
-    fallback_at: tuple[str, str] | None = None
     files = [bundled_taxonomy(), *(Path(p) for p in extra_files)]
     for position, path in enumerate(files):
         # The bundled file's ~400 regexes are checked by the tests, not at every start:
@@ -177,15 +183,12 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
         text, data = _read(path)
         label = str(path)
         for key, table in data.items():
-            if key == "settings":
+            if key == "settings":  # no setting is known today; kept for the message
                 if not isinstance(table, dict):
                     raise _error(label, text, None, key, "[settings] must be a table")
                 for name in table:
-                    if name != "fallback_topic":
-                        raise _error(label, text, None, name, f"unknown setting {name!r}")
-                if "fallback_topic" in table:
-                    fallback = table["fallback_topic"]
-                    fallback_at = (label, text)
+                    raise _error(label, text, None, name,
+                                 _REMOVED.get(name, f"unknown setting {name!r}"))
                 continue
             if key not in FACETS or not isinstance(table, dict):
                 raise _error(label, text, None, key, f"unknown table [{key}]; "
@@ -196,12 +199,8 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
     built = {f: tuple(_build(f, i, d, where[(f, i)]) for i, d in values[f].items())
              for f in FACETS}
     _check_parents(built, where)
-    if fallback is not None and fallback not in values["topic"]:
-        named_in, text = fallback_at or (str(files[0]), "")
-        raise _error(named_in, text, None, "fallback_topic",
-                     f"fallback_topic {fallback!r} is not a topic id")
     return Taxonomy(topics=built["topic"], hardware=built["hardware"],
-                    fallback_topic=fallback, files=tuple(str(p) for p in files))
+                    files=tuple(str(p) for p in files))
 
 
 def _read(path: Path) -> tuple[str, dict[str, Any]]:
@@ -246,6 +245,8 @@ def _merge(
         def fail(message: str, key: str = key, needle: str | None = None) -> TaxonomyError:
             return _error(path, text, facet, value_id, message, key=key, needle=needle)
 
+        if key in _REMOVED:
+            raise fail(f"{facet}.{value_id}: {_REMOVED[key]}")
         if key not in _KNOWN_KEYS:
             raise fail(f"unknown key {key!r} in {facet}.{value_id}")
         if key == "extend":
