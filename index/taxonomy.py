@@ -31,11 +31,11 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from index.bundled import bundled_taxonomy
+from index.bundled import assets_dir, bundled_taxonomy
 from index.facet_rules import compile_rule
 
 if sys.version_info >= (3, 11):
@@ -43,7 +43,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "load_taxonomy"]
+__all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "arxiv_category_name",
+           "load_taxonomy"]
 
 FACETS = ("topic", "hardware")
 RULE_LISTS = ("aliases", "signals", "cased", "weak", "venue", "not", "not_cased")
@@ -344,3 +345,24 @@ def _locate(text: str, facet: str | None, name: str, key: str | None) -> int | N
         if key_re.match(lines[number - 1]):
             return number
     return start
+
+
+def arxiv_category_name(category_id: str) -> str | None:
+    """The name arXiv gives a category id (`hep-ph`: "High Energy Physics - Phenomenology").
+
+    Retired ids that older papers still carry (`solv-int`, `astro-ph`) are named too.
+    Ids are compared exactly, as arXiv spells them (`math.CO` and `cs.CO` differ only in
+    case and the second does not exist); None for an id arXiv does not know.
+    """
+    return _arxiv_categories().get(category_id.strip())
+
+
+@cache
+def _arxiv_categories() -> dict[str, str]:
+    # Read on first use, not at import: most sessions never show a category, and the app's
+    # start-up budget is tight. `assets/arxiv_categories.toml` says where the table is from.
+    with open(assets_dir() / "arxiv_categories.toml", "rb") as handle:
+        data = tomllib.load(handle)
+    names = {key: entry["name"] for key, entry in data["retired"].items()}
+    names.update(data["categories"])
+    return names
