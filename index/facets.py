@@ -135,9 +135,15 @@ class _Evidence:
     phrases: list[tuple[str, float]] = field(default_factory=list)
 
     def add(self, hits: list[str], weight: float) -> None:
-        """One rule's matches: shown one by one, counted once."""
+        """One rule's matches: shown one by one, counted once.
+
+        A rule whose every match another rule of this value already found adds nothing:
+        two weak rules that both match "inference latency" are one piece of evidence.
+        """
+        seen = {phrase for phrase, _ in self.phrases}
         self.phrases += [(hit, weight) for hit in hits if (hit, weight) not in self.phrases]
-        self.score += weight
+        if any(hit not in seen for hit in hits):
+            self.score += weight
 
     def reason(self) -> str:
         strong = list(dict.fromkeys(p for p, w in self.phrases if w == STRONG))

@@ -223,6 +223,16 @@ def test_one_weak_signal_alone_gives_no_topic(taxonomy: Taxonomy) -> None:
     assert "weaker signals together" in reason(both.topics, "inference")
 
 
+def test_one_phrase_two_weak_rules_match_is_one_piece_of_evidence(tmp_path) -> None:
+    # Overlapping weak rules must not add up to a label on a single phrase.
+    user = tmp_path / "mine.toml"
+    user.write_text("[topic.demo]\nlabel = \"Demo\"\ndescription = \"A test topic.\"\n"
+                    "weak = ['foo bar', 'foo (?:bar|baz)']\n", encoding="utf-8")
+    taxonomy = load_taxonomy([user])
+    assert "demo" not in tag(taxonomy, "Only foo bar here.").topic_ids
+    assert "demo" in tag(taxonomy, "Both foo bar and foo baz here.").topic_ids
+
+
 def test_tag_papers_keeps_order_and_explain_lists_reasons(taxonomy: Taxonomy) -> None:
     papers = [Paper(id=f"p{i}", title="", abstract=text)
               for i, text in enumerate(["fMRI of the brain.", "INT8 quantization on T4 GPUs."])]
