@@ -11,7 +11,8 @@ A value's table (`[topic.ID]` or `[hardware.ID]`) may hold:
     aliases: names a source may use for the value (BibTeX keywords, JSON topics).
     signals: case-insensitive regexes, each enough on its own.
     cased: case-sensitive regexes, each enough on its own ("TPU", "ARM").
-    weak: case-insensitive regexes worth half a signal: two distinct ones are needed.
+    weak: case-insensitive regexes worth half a signal: two are needed, matching different
+        words (two rules that both match the same phrase count once).
     venue: regexes matched against the venue, worth half a signal.
     not, not_cased: hard negatives; a signal inside one of their matches does not count.
     extend: when true (in an override), the lists above are appended, not replaced.
@@ -59,7 +60,7 @@ _REMOVED = {
                       "gets no topic; delete the setting",
 }
 # Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
-# 2: no guessed topic for a paper without evidence.
+# 2: no guessed topic for a paper without evidence; a phrase two weak rules match counts once.
 MATCHING_VERSION = 2
 
 
