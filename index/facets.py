@@ -96,7 +96,8 @@ class _Matcher:
         found = {r for r in self.anchorless if all(c in low for c in r.contains)}
         for anchor in doc.scan(self.scanner):
             found.update(self.by_anchor[anchor])
-        return found
+        # a rule whose other required text is missing cannot match either (one `in` each)
+        return {r for r in found if not r.contains or all(c in low for c in r.contains)}
 
     def evidence(
         self, facet: str, doc: Text, venue: str, candidates: set[Rule]

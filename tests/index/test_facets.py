@@ -283,3 +283,18 @@ def test_tagging_is_fast_enough_for_large_libraries(taxonomy: Taxonomy) -> None:
     start = time.process_time()
     tag_papers(papers, taxonomy)
     assert time.process_time() - start < 10.0
+
+
+def test_a_rule_is_tried_only_where_all_its_literal_text_occurs(taxonomy: Taxonomy) -> None:
+    # 'on ... cpus?' starts at every "on" of a paper; its other literal text gates it, and
+    # the gate never hides a real match.
+    from index.facet_rules import Text, compile_rule
+    from index.facets import _matcher
+
+    rule = compile_rule("(?:on|with) (?:the )?(?:\\w+ )?cpus?", False)
+    assert rule.anchors == ("on", "with") and rule.contains == ("cpu",)
+    assert compile_rule("serving", False).contains == ()  # the anchor says it all
+    matcher = _matcher(taxonomy)
+    no_cpu = Text("We train on the cluster with the new model on GPUs.")
+    assert not any("cpu" in r.contains for r in matcher.candidates(no_cpu))
+    assert "cpu" in tag(taxonomy, "It runs on the Intel CPU of a laptop.").hardware_ids
