@@ -28,6 +28,8 @@ __all__ = ["Config", "AppSettings", "load_config", "save_config", "DEFAULT_STYLE
 
 DEFAULT_STYLE = "apa"
 DEFAULT_THEME = "textual-dark"
+DEFAULT_KEY_STYLE = "key"
+DEFAULT_LATEX_COMMAND = "cite"
 
 
 @dataclass(frozen=True)
@@ -38,15 +40,23 @@ class Config:
         style: the citation style used by copy and the preview.
         theme: a Textual theme name.
         keymap: binding id -> keys (`"copy_citation" = "y"`), applied with `App.set_keymap`.
+        key_style: the key format the yank-key action copies in (the last one picked).
+        latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
     """
 
     style: str = DEFAULT_STYLE
     theme: str = DEFAULT_THEME
+    key_style: str = DEFAULT_KEY_STYLE
+    latex_command: str = DEFAULT_LATEX_COMMAND
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_toml(self) -> str:
         """The file's text; keys are the ones `load_config` reads back."""
         data: dict[str, Any] = {"style": self.style, "theme": self.theme}
+        if self.key_style != DEFAULT_KEY_STYLE:
+            data["key_style"] = self.key_style
+        if self.latex_command != DEFAULT_LATEX_COMMAND:
+            data["latex_command"] = self.latex_command
         if self.keymap:
             data["keymap"] = dict(self.keymap)
         return tomli_w.dumps(data)
@@ -76,7 +86,7 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
     """Keep every valid setting, and one warning per setting that is not."""
     warnings: list[str] = []
     values: dict[str, Any] = {}
-    for name in ("style", "theme"):
+    for name in ("style", "theme", "key_style", "latex_command"):
         if name not in data:
             continue
         if isinstance(data[name], str) and data[name].strip():
