@@ -39,7 +39,7 @@ class Config:
     Attributes:
         style: the citation style used by copy and the preview.
         theme: a Textual theme name.
-        keymap: binding id -> keys (`"copy_citation" = "y"`), applied with `App.set_keymap`.
+        keymap: binding id -> keys (`"toggle_mark" = "space"`), applied with `App.set_keymap`.
         key_style: the key format the yank-key action copies in (the last one picked).
         latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
     """
