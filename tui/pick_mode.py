@@ -40,6 +40,9 @@ class PickApp(PaperscopeApp):
                 tooltip="Print the citation of the marked papers, or of the highlighted one, and leave"),
         Binding("escape", "cancel_pick", "Cancel", priority=True, id="cancel_pick",
                 tooltip="Leave without printing anything (exit status 1)"),
+        # The app's own keys again, so the help screen (which lists this class's bindings)
+        # shows quit, help, search and style here too; Textual merges the repeats.
+        *PaperscopeApp.BINDINGS,
     ]
 
     def __init__(self, *args: Any, pick_style: str = "key", query: str = "", **kwargs: Any) -> None:

@@ -45,9 +45,10 @@ class SettingsActions:
         app = cast("PaperscopeApp", self)
         if style and style != app.config.style:
             # A key format picked here is also what the yank-key action copies in from now on.
-            keys = {"key_style": style} if is_key_style(style) else {}
-            self._save_config(replace(app.config, style=style, **keys),
-                              f"Citation style: {app.style_book.label(style)}")
+            config = replace(app.config, style=style)
+            if is_key_style(style):
+                config = replace(config, key_style=style)
+            self._save_config(config, f"Citation style: {app.style_book.label(style)}")
             reload = getattr(app.screen, "reload_detail", None)
             if reload is not None:
                 reload()

@@ -113,7 +113,7 @@ def _rendered(papers: tuple[Paper, ...], style: str, path: object) -> tuple[str,
 def style_label(style: str) -> str:
     """The name to show the user ("APA 7", "IEEE"), e.g. in "Copied APA 7 citation"."""
     if isinstance(style, CslStyle):
-        return style.title
+        return style.csl_title
     base, command = split_key_style(_check(style))
     if base == "latex" and command:
         return f"LaTeX \\{command}"

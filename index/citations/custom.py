@@ -22,23 +22,23 @@ _NS = "{http://purl.org/net/xbiblio/csl}"
 
 
 class CslStyle(str):
-    """A user's CSL style: the string is its name (the file stem); `path` and `title` ride along.
+    """A user's CSL style: the string is its name (the file stem); `path` and `csl_title` ride along.
 
     Comparing and hashing are a string's, so `"my-journal" == CslStyle(...)` as the
     config and picker expect; caches that must tell two files apart key on `path`.
     """
 
     path: Path
-    title: str
+    csl_title: str
 
     def __new__(cls, name: str, path: Path, title: str) -> CslStyle:
         style = super().__new__(cls, name)
         style.path = path
-        style.title = title
+        style.csl_title = title
         return style
 
     def __reduce__(self) -> tuple[type, tuple[str, Path, str]]:
-        return CslStyle, (str(self), self.path, self.title)
+        return CslStyle, (str(self), self.path, self.csl_title)
 
 
 class StyleFileError(ValueError):
