@@ -166,7 +166,7 @@ def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> 
     if style == "plain":
         return "\n".join(plain_line(paper) for paper in papers)
     entries = _formatted(tuple(papers), style)
-    if len(papers) == 1 and style in ("ieee", "acm") and not isinstance(style, CslStyle):
+    if len(papers) == 1 and (style in ("ieee", "acm") or isinstance(style, CslStyle)):
         # A single reference is not a numbered list: "[1] " would be pasted as noise.
         return re.sub(r"^\[\d+\]\s*", "", entries[0])
     return "\n".join(entries)

@@ -88,7 +88,7 @@ def _latex_comments(text: str) -> str:
     return "".join(out)
 
 
-_CITE_COMMAND = re.compile(r"\\([A-Za-z]*cite[A-Za-z]*|nocite)(\*?)")
+_CITE_COMMAND = re.compile(r"\\([A-Za-z]*[cC]ite[A-Za-z]*|nocite)(\*?)")
 # Commands with "cite" in their name that take no keys.
 _NOT_CITATIONS = frozenset({"citestyle", "citetext", "citeindextrue", "citeindexfalse",
                             "citeform", "citename", "citenumfont"})
