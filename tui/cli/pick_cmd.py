@@ -80,6 +80,10 @@ def pick_command(context: CliContext, args: argparse.Namespace) -> int:
     from tui.pick_mode import PickApp
 
     style = resolve_style(context, args.style)
+    # Exported COLUMNS and LINES win over the terminal's own size in Rich and Textual (and
+    # never follow a resize); with stdout redirected they may describe another terminal.
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
     library = context.library  # problems in the user's files are printed before the app starts
     app = PickApp(AppSettings.from_environment(), context.taxonomy, library=library,
                   pick_style=style, query=" ".join(args.query))
