@@ -64,13 +64,13 @@ class PaperActions:
     def action_copy_keys(self) -> None:
         """Copy keys for pasting into a draft: the marked papers', else the current paper's."""
         papers = self._marked_papers()
-        what = f"keys of {len(papers)} marked papers"
+        what = f"for {len(papers)} marked papers"
         if not papers:
             paper = self.current_paper
             if paper is None:
                 self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
                 return
-            papers, what = [paper], f"key of {paper.id}"
+            papers, what = [paper], f"for {paper.id}"
         self._app.copy_papers(papers, what, style=self._app.key_style)
 
     def action_toggle_mark(self) -> None:
