@@ -10,8 +10,9 @@ Two things YAML quoting does not cover, because Hayagriva parses them inside the
 
 * formattable strings (titles, publishers, notes) treat `{`, `}`, `$` and `\\` as markup
   (verbatim groups, Typst math): an unmatched `}` makes Typst reject the whole file, and a
-  `$` in a title would be typeset as math, so they are escaped with a backslash; words with
-  capitals after the first letter ("DynaPipe") are braced so a sentence-case style keeps them;
+  `$` in a title would be typeset as math, so they are escaped with a backslash; in a
+  paper's title, words with capitals after the first letter ("DynaPipe") are braced so a
+  sentence-case style keeps them;
 * a person given as `"Family, Given"` is split again by Hayagriva (at commas, with BibTeX's
   rule for lowercase prefixes), so a name that would not come back the same is written as a
   mapping (`name`, `given-name`, `prefix`, `suffix`).
@@ -63,8 +64,15 @@ def _escaped(text: str) -> str:
     return _CONTROL.sub(r"\\\1", text)
 
 
-def formattable(text: str) -> str:
-    """Text for a Hayagriva formattable string: markup escaped, deliberate capitals braced."""
+def formattable(text: str, protect: bool = True) -> str:
+    """Text for a Hayagriva formattable string: markup escaped, deliberate capitals braced.
+
+    Only a work's own title is protected: styles sentence-case it. Container titles and
+    publishers are title-cased at most, which keeps capitals, and Hayagriva (Typst 0.15)
+    drops the space after a braced group that opens a periodical's title ("PLOSComputational").
+    """
+    if not protect:
+        return _escaped(" ".join(text.split()))
 
     def protect(match: re.Match[str]) -> str:
         word = match.group()
@@ -165,11 +173,11 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
         entry["url"] = url
     venue = container(paper)
     parent_type = _PARENT_TYPES.get(paper_kind)
-    publisher = formattable(paper.publisher) if paper.publisher else None
+    publisher = formattable(paper.publisher, protect=False) if paper.publisher else None
     if paper_kind == "preprint" and paper.arxiv and not publisher:
         publisher = "arXiv"
     if parent_type and venue:
-        parent: dict[str, Any] = {"type": parent_type, "title": formattable(venue)}
+        parent: dict[str, Any] = {"type": parent_type, "title": formattable(venue, protect=False)}
         for field, value in (("volume", paper.volume), ("issue", paper.number)):
             if value:
                 parent[field] = value.strip()
@@ -187,7 +195,7 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     if presented:
         remarks.insert(0, presented)
     if remarks:
-        entry["note"] = formattable("; ".join(remarks))
+        entry["note"] = formattable("; ".join(remarks), protect=False)
     return entry
 
 
