@@ -74,7 +74,7 @@ def formattable(text: str, protect: bool = True) -> str:
     if not protect:
         return _escaped(" ".join(text.split()))
 
-    def protect(match: re.Match[str]) -> str:
+    def brace(match: re.Match[str]) -> str:
         word = match.group()
         start, end = 0, len(word)
         while start < end and word[start] in _EDGE_PUNCT:
@@ -87,7 +87,7 @@ def formattable(text: str, protect: bool = True) -> str:
             escaped = "{" + escaped + "}"
         return _escaped(word[:start]) + escaped + _escaped(word[end:])
 
-    return _WORD.sub(protect, " ".join(text.split()))
+    return _WORD.sub(brace, " ".join(text.split()))
 
 
 def _hayagriva_split(family_full: str) -> tuple[str, str]:
