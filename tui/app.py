@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
-from index.citations import STYLES, style_label
+from index.citations import style_label
 from index.models import Library, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
@@ -30,6 +30,7 @@ from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
 from tui.services.user_data import Marks, QueryHistory
+from tui.services.styles import load_style_book
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -38,8 +39,11 @@ if TYPE_CHECKING:
 __all__ = ["PaperscopeApp", "make_app"]
 
 
-class PaperscopeApp(SettingsActions, App[None]):
-    """Browse, filter and cite papers from the keyboard (or the mouse)."""
+class PaperscopeApp(SettingsActions, App[str]):
+    """Browse, filter and cite papers from the keyboard (or the mouse).
+
+    Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "paperscope"
@@ -64,7 +68,10 @@ class PaperscopeApp(SettingsActions, App[None]):
         self._owns_engine = engine is None
         self.config, self._warnings = load_config(settings.config_path)
         self._config_writable = not self._warnings
-        if self.config.style not in STYLES:
+        self.style_book = load_style_book(settings.config_path, self.config)  # built-in and the user's
+        self._warnings += list(self.style_book.warnings)
+        self.config = replace(self.config, key_style=self.style_book.key_style)  # checked by the book
+        if self.config.style not in self.style_book.names():
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
             self.config = replace(self.config, style=DEFAULT_STYLE)
         for folder in (settings.data_dir, settings.config_path.parent):
@@ -78,7 +85,13 @@ class PaperscopeApp(SettingsActions, App[None]):
 
     @property
     def style(self) -> str:
-        return self.config.style
+        """The current style as the formatter takes it (a user's `.csl` style carries its file)."""
+        return self.style_book.resolve(self.config.style)
+
+    @property
+    def key_style(self) -> str:
+        """The key format the yank-key action copies in: the last one picked (`latex:citep`)."""
+        return self.style_book.resolve(self.config.key_style)
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
@@ -142,10 +155,11 @@ class PaperscopeApp(SettingsActions, App[None]):
     # -- papers and citations -------------------------------------------------------------
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
-    def copy_papers(self, papers: list[Paper], description: str) -> None:
+    def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
-        text = self.papers.format(papers, self.style)
-        self._copy(text, f"{style_label(self.style)} {description}")
+        style = style or self.style
+        text = self.papers.format(papers, style)
+        self._copy(text, f"{style_label(style)} {description}")
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
     def copy_text_to_clipboard(self, text: str, description: str) -> None:

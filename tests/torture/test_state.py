@@ -4,6 +4,7 @@ land where the user means, and the user's config keeps everything paperscope doe
 from __future__ import annotations
 
 import errno
+import stat
 import hashlib
 import os
 import time
@@ -99,14 +100,29 @@ def test_a_symlink_is_followed_and_its_target_replaced(tmp_path: Path) -> None:
     assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
 
 
+def _device(folder: Path, name: str, minor: int) -> Path:
+    """A private copy of /dev/null (minor 3) or /dev/full (minor 7) to write to.
+
+    Never the machine's own: if the code regressed and renamed a file over the device,
+    every later program that opens /dev/null (tmux's daemon among them) would fail.
+    """
+    path = folder / name
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (PermissionError, AttributeError, OSError):
+        pytest.skip("creating a device node needs root")
+    return path
+
+
 def test_a_device_is_written_directly_and_never_replaced(tmp_path: Path) -> None:
-    write_text_atomic(Path("/dev/null"), "anything")
-    assert Path("/dev/null").is_char_device()
-    if Path("/dev/full").exists():
-        with pytest.raises(OSError) as raised:
-            write_text_atomic(Path("/dev/full"), "x" * 10_000)
-        assert raised.value.errno == errno.ENOSPC
-        assert Path("/dev/full").is_char_device()
+    null = _device(tmp_path, "null", 3)
+    write_text_atomic(null, "anything")
+    assert null.is_char_device()
+    full = _device(tmp_path, "full", 7)
+    with pytest.raises(OSError) as raised:
+        write_text_atomic(full, "x" * 10_000)
+    assert raised.value.errno == errno.ENOSPC
+    assert full.is_char_device()
 
 
 def test_a_folder_or_fifo_without_reader_is_refused(tmp_path: Path) -> None:

@@ -12,11 +12,13 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index import __version__
 from index.atomic import write_text_atomic
 from index.citations import (
-    STYLES,
+    KeyFormatError,
+    StyleFileError,
     UnknownStyleError,
     citation_keys,
     format_citation,
@@ -28,7 +30,10 @@ from tui.services import paths
 from tui.cli.context import CliContext, UserError
 from tui.cli.search_cmds import add_filter_arguments, request_from_args
 
-EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "jsonl")
+if TYPE_CHECKING:
+    from tui.services.styles import StyleBook
+
+EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "hayagriva", "jsonl")
 _COMMENTED = ("bibtex", "biblatex")  # formats with a comment syntax for the provenance
 
 
@@ -37,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
     cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")
     cite.add_argument("--style", metavar="NAME",
-                      help="citation style (see `styles`; default: the config's, else apa)")
+                      help="citation style (see `styles`), latex:COMMAND, or a .csl file "
+                      "(default: the config's, else apa)")
     cite.add_argument("--copy", action="store_true",
                       help="also copy it: system clipboard, else the terminal's (OSC 52)")
     cite.set_defaults(func=cite_command)
@@ -56,20 +62,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(func=export_command)
 
 
-def _style(context: CliContext, name: str | None) -> str:
-    """The style asked for, else the one in the user's config; a bad name is a UserError."""
-    if name is None:
-        from tui.services.config import load_config
+def style_book(context: CliContext) -> tuple[StyleBook, str]:
+    """The user's styles and the config's default style, warnings printed once."""
+    from tui.services.config import load_config
+    from tui.services.styles import load_style_book
 
-        config, warnings = load_config(paths.config_file())
-        for warning in warnings:
-            context.warn(warning)
-        name = config.style
+    config, warnings = load_config(paths.config_file())
+    book = load_style_book(paths.config_file(), config)
+    for warning in (*warnings, *book.warnings):
+        context.warn(warning)
+    return book, config.style
+
+
+def resolve_style(context: CliContext, name: str | None) -> str:
+    """The style asked for, else the one in the user's config; a bad name is a UserError.
+
+    `latex` gets the config's command; a user's style name or a `.csl` path becomes the
+    `CslStyle` the formatter reads.
+    """
+    book, default = style_book(context)
     try:
-        style_label(name)
-    except UnknownStyleError as error:
+        return book.resolve(name or default)
+    except UnknownStyleError:
+        raise UserError(f"unknown citation style {name or default!r}; choose one of: "
+                        + ", ".join(book.names()) + ", latex:COMMAND or a .csl file") from None
+    except (StyleFileError, KeyFormatError) as error:
         raise UserError(str(error)) from None
-    return name
+
+
+def close_matches(word: str, candidates: list[str]) -> list[str]:
+    """Up to three candidates spelled like `word`, for "did you mean" hints."""
+    import difflib
+
+    return difflib.get_close_matches(word, candidates, n=3, cutoff=0.5)
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
@@ -77,9 +102,7 @@ def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
     by_id = context.library.by_id()
     unknown = [paper_id for paper_id in ids if paper_id not in by_id]
     if unknown:
-        import difflib
-
-        close = difflib.get_close_matches(unknown[0], list(by_id), n=3, cutoff=0.5)
+        close = close_matches(unknown[0], list(by_id))
         hint = f"did you mean {', '.join(close)}? " if close else ""
         raise UserError(f"unknown paper id {unknown[0]!r}; {hint}valid ids: "
                         + ", ".join(by_id))
@@ -91,9 +114,9 @@ def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
 
 def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints the citation (a bibliography for several ids); `--copy` copies it and says how."""
-    style = _style(context, args.style)
+    style = resolve_style(context, args.style)
     papers = _papers(context, args.ids)
-    text = format_citation(papers, style, keys=citation_keys(context.library.papers))
+    text = formatted(papers, style, citation_keys(context.library.papers))
     print(for_terminal(text))
     if not args.copy:
         return 0
@@ -107,10 +130,19 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     return 0 if outcome.copied else 1
 
 
+def formatted(papers: list[Paper], style: str, keys: dict[str, str]) -> str:
+    """`format_citation`, with a key a format cannot hold or a broken style as a UserError."""
+    try:
+        return format_citation(papers, style, keys=keys)
+    except (KeyFormatError, StyleFileError) as error:
+        raise UserError(str(error)) from None
+
+
 def styles_command(context: CliContext, args: argparse.Namespace) -> int:
-    """Prints every style name (what `--style` takes) and what it is."""
-    for style in STYLES:
-        print(f"{style:<10} {style_label(style)}")
+    """Prints every style name (what `--style` takes) and what it is, the user's own too."""
+    book, _ = style_book(context)
+    for style, label in book.choices():
+        print(f"{style:<10} {label}")
     return 0
 
 
@@ -150,6 +182,11 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
     if fmt == "jsonl":
         body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers)
         return body
+    if fmt == "hayagriva":
+        from index.citations.hayagriva import hayagriva_yaml
+
+        header = "".join(f"# {line}\n" for line in provenance)
+        return header + hayagriva_yaml(papers, keys)
     empty = "[]" if fmt == "csl-json" else ""
     body = format_citation(papers, fmt, keys=keys) if papers else empty
     header = "".join(f"% {line}\n" for line in provenance) + "\n" if fmt in _COMMENTED else ""

@@ -67,7 +67,7 @@ class HelpScreen(ModalScreen[None]):
             Text("\nKeys", "bold"),
             Padding(keys, (0, 0, 0, 2)),
             Text("\n" + QUERY_SYNTAX),
-            Text('Remap a key in the config file: [keymap] copy_citation = "y"', "dim"),
+            Text('Remap a key in the config file: [keymap] toggle_mark = "space"', "dim"),
         )
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"

@@ -31,6 +31,9 @@ __all__ = ["PaperActions", "PAPER_BINDINGS", "checked_link", "launch_browser"]
 PAPER_BINDINGS = [
     Binding("c", "copy_citation", "Copy", id="copy_citation",
             tooltip="Copy the paper's citation in the current style"),
+    Binding("y", "copy_keys", "Copy key", id="copy_keys",
+            tooltip="Copy the citation keys of the marked papers (else the current one) "
+                    "in the last key format picked (key, LaTeX, pandoc, Typst, Org)"),
     Binding("m", "toggle_mark", "Mark", id="toggle_mark",
             tooltip="Mark or unmark the paper for a bibliography"),
     Binding("b", "copy_bibliography", "Copy marked", id="copy_bibliography",
@@ -63,6 +66,18 @@ class PaperActions:
             self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
             return
         self._app.copy_papers([paper], f"citation of {paper.id}")
+
+    def action_copy_keys(self) -> None:
+        """Copy keys for pasting into a draft: the marked papers', else the current paper's."""
+        papers = self._marked_papers()
+        what = f"for {len(papers)} marked papers"
+        if not papers:
+            paper = self.current_paper
+            if paper is None:
+                self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
+                return
+            papers, what = [paper], f"for {paper.id}"
+        self._app.copy_papers(papers, what, style=self._app.key_style)
 
     def action_toggle_mark(self) -> None:
         """Mark the current paper (or unmark it); marks are saved at once."""

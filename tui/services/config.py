@@ -32,6 +32,8 @@ __all__ = ["Config", "AppSettings", "ConfigNotWritable", "load_config", "save_co
 
 DEFAULT_STYLE = "apa"
 DEFAULT_THEME = "textual-dark"
+DEFAULT_KEY_STYLE = "key"
+DEFAULT_LATEX_COMMAND = "cite"
 
 
 @dataclass(frozen=True)
@@ -41,11 +43,15 @@ class Config:
     Attributes:
         style: the citation style used by copy and the preview.
         theme: a Textual theme name.
-        keymap: binding id -> keys (`"copy_citation" = "y"`), applied with `App.set_keymap`.
+        keymap: binding id -> keys (`"toggle_mark" = "space"`), applied with `App.set_keymap`.
+        key_style: the key format the yank-key action copies in (the last one picked).
+        latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
     """
 
     style: str = DEFAULT_STYLE
     theme: str = DEFAULT_THEME
+    key_style: str = DEFAULT_KEY_STYLE
+    latex_command: str = DEFAULT_LATEX_COMMAND
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_toml(self, existing: str = "") -> str:
@@ -60,6 +66,11 @@ class Config:
             raise ConfigNotWritable(f"not valid TOML ({error}); left as it was") from None
         for name, value in (("style", self.style), ("theme", self.theme)):
             if document.get(name) != value:
+                document[name] = value
+        optional = (("key_style", self.key_style, DEFAULT_KEY_STYLE),
+                    ("latex_command", self.latex_command, DEFAULT_LATEX_COMMAND))
+        for name, value, default in optional:  # written once they differ from the default
+            if document.get(name) != value and (value != default or name in document):
                 document[name] = value
         if self.keymap:
             table = document.get("keymap")
@@ -100,7 +111,7 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
     """Keep every valid setting, and one warning per setting that is not."""
     warnings: list[str] = []
     values: dict[str, Any] = {}
-    for name in ("style", "theme"):
+    for name in ("style", "theme", "key_style", "latex_command"):
         if name not in data:
             continue
         if isinstance(data[name], str) and data[name].strip():
