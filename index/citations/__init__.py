@@ -25,7 +25,6 @@ from index.text_safety import strip_controls
 
 __all__ = [
     "STYLES",
-    "EXPORT_FORMATS",
     "KEY_STYLES",
     "CslStyle",
     "KeyFormatError",
@@ -50,8 +49,6 @@ STYLES: tuple[str, ...] = (
     "plain",
     *KEY_STYLES,
 )
-# Styles whose output is a file format, fit for `paperscope export`.
-EXPORT_FORMATS: tuple[str, ...] = ("bibtex", "biblatex", "ris", "csl-json")
 
 _LABELS = {
     "bibtex": "BibTeX",

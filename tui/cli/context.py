@@ -72,9 +72,6 @@ class CliContext:
             raise UserError(f"no papers could be loaded from {where}")
         return library
 
-    def paper_ids(self) -> list[str]:
-        return [paper.id for paper in self.library.papers]
-
     @cached_property
     def engine(self) -> SearchEngine[Opened]:
         """The search engine on this library, building its index first when it is stale."""

@@ -54,11 +54,6 @@ def paper_details(paper: Paper) -> dict[str, Any]:
     return details
 
 
-def _short_authors(paper: Paper, limit: int = 3) -> str:
-    names = list(paper.authors[:limit])
-    if len(paper.authors) > limit or (names and not paper.authors_complete):
-        names.append("et al.")
-    return ", ".join(names) if names else "(authors unknown)"
 
 
 def list_papers(context: CliContext, args: argparse.Namespace) -> int:

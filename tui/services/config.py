@@ -168,7 +168,3 @@ def save_config(path: Path, config: Config) -> None:
         raise ConfigNotWritable("not UTF-8 text; left as it was") from None
     write_text_atomic(path, config.to_toml(existing))
 
-
-def with_style(config: Config, style: str) -> Config:
-    """The same config with another citation style (kept frozen for the screen's state)."""
-    return replace(config, style=style)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from index.models import LoadWarning
 
-__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text", "display_path"]
+__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text"]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
@@ -29,9 +29,6 @@ ZOTERO_DATABASE = "zotero.sqlite"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
 
 
-def display_path(path: Path) -> str:
-    """The path as the user wrote it, or as short as we can make it."""
-    return str(path)
 
 
 def _supported(path: Path) -> bool:
