@@ -65,7 +65,8 @@ def load_file(path: Path, shown: str) -> FileResult:
     if text is None:
         return result
     kind = _kind(path, text)
-    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, ([], [], []))
+    nothing: _Parsed = ([], [], [])
+    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, nothing)
     papers, records, more = parsed
     result.sidecar.extend(records)
     more = more + failed
@@ -74,8 +75,10 @@ def load_file(path: Path, shown: str) -> FileResult:
     return result
 
 
-def _parse(kind: str, text: str, shown: str
-           ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+_Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
+
+
+def _parse(kind: str, text: str, shown: str) -> _Parsed:
     """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it)."""
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
