@@ -1,0 +1,126 @@
+"""The index's own files are checked on open: anything changed since the build (valid
+JSON of the wrong types, one altered mask, random bytes in a segment, a truncated or
+missing file) is a damaged index, rebuilt, with the same answers. An open engine keeps
+its generation alive while other processes rebuild."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.library.load import load_library
+from index.models import Library, SearchRequest
+from index.search.engine import open_engine
+from index.store.generations import open_index
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="module")
+def library(taxonomy: Taxonomy) -> Library:
+    return load_library(None, taxonomy)
+
+
+def answers(library: Library, taxonomy: Taxonomy, cache: Path) -> tuple[str, list[list[str]]]:
+    engine = open_engine(library, taxonomy, cache)
+    try:
+        found = [[hit.paper.id for hit in engine.search(SearchRequest(query=q, limit=100)).hits]
+                 for q in ("pipeline", "g", "training gpu", "a")]
+        return engine.opened.action, found
+    finally:
+        engine.close()
+
+
+def generation(cache: Path) -> Path:
+    (folder,) = [p for p in cache.iterdir() if p.name.startswith("library-")]
+    current = json.loads((folder / "current.json").read_text(encoding="utf-8"))
+    return folder / current["dir"]
+
+
+def wrong_types(path: Path) -> None:
+    table = path / "prefixes.json"
+    data = json.loads(table.read_text(encoding="utf-8"))
+    first = next(iter(data))
+    data[first] = {"p": "not a list"}
+    table.write_text(json.dumps(data), encoding="utf-8")
+
+
+def altered_mask(path: Path) -> None:
+    letters = path / "letters.json"
+    data = letters.read_text(encoding="utf-8")
+    index = next(i for i, ch in enumerate(data) if ch.isdigit())
+    letters.write_text(data[:index] + str((int(data[index]) + 1) % 10) + data[index + 1:],
+                       encoding="utf-8")
+
+
+def random_bytes_in_a_segment(path: Path) -> None:
+    segment = max((p for p in path.iterdir() if p.suffix == ".seg"), key=lambda p: p.stat().st_size)
+    size = segment.stat().st_size
+    with open(segment, "r+b") as handle:
+        handle.seek(size // 2)
+        handle.write(os.urandom(min(4096, size // 4)))
+
+
+def truncated(path: Path) -> None:
+    segment = max((p for p in path.iterdir() if p.suffix == ".seg"), key=lambda p: p.stat().st_size)
+    os.truncate(segment, segment.stat().st_size // 2)
+
+
+def missing(path: Path) -> None:
+    (path / "letters.json").unlink()
+
+
+@pytest.mark.parametrize("harm", [wrong_types, altered_mask, random_bytes_in_a_segment,
+                                  truncated, missing])
+def test_a_damaged_index_file_is_rebuilt_with_the_same_answers(
+    tmp_path: Path, library: Library, taxonomy: Taxonomy, harm: Callable[[Path], None]
+) -> None:
+    action, good = answers(library, taxonomy, tmp_path)
+    assert action == "built"
+    assert answers(library, taxonomy, tmp_path)[0] == "up to date"
+    harm(generation(tmp_path))
+    action, again = answers(library, taxonomy, tmp_path)
+    assert action == "rebuilt" and again == good
+
+
+def test_an_open_engine_keeps_its_generation_while_others_rebuild(
+    tmp_path: Path, library: Library, taxonomy: Taxonomy
+) -> None:
+    engine = open_engine(library, taxonomy, tmp_path)
+    served = engine.opened.path
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def ask() -> None:
+        queries = ["pipeline", "training", "gpu", "model"]
+        i = 0
+        while not stop.is_set():
+            try:
+                engine.search(SearchRequest(query=queries[i % 4] + " " * (i % 7), limit=5))
+            except BaseException as error:  # noqa: BLE001 - any failure is the finding
+                errors.append(error)
+                return
+            i += 1
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(3):  # three rebuilds: the default keeps only the last two
+            open_index(library, taxonomy, tmp_path, rebuild=True).index.close()
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert served.is_dir()
+    assert errors == []
+    engine.close()
