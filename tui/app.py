@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
@@ -91,6 +92,16 @@ class PaperscopeApp(SettingsActions, App[None]):
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         if self.engine is None:
             self.build_index()
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Push a screen, unless the app is quitting.
+
+        `q` then `s` (or `e`) read in one go by the terminal: the dialog would be mounted
+        into a closing app, where its `on_mount` finds none of its widgets (`NoMatches`).
+        """
+        if self._exit:
+            return AwaitMount(self.screen, [])
+        return super().push_screen(screen, *args, **kwargs)
 
     def on_unmount(self) -> None:
         if self._owns_engine and self.engine is not None:

@@ -100,3 +100,49 @@ async def test_a_hanging_clipboard_never_freezes_the_ui(
         messages = [str(n.message) for n in app._notifications]
     assert not any(m.startswith("Copied") for m in messages), messages
     assert any(m.startswith("Sent") and "OSC 52" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("keys", [["q", "s"], ["q", "e"], ["m", "q", "e"], ["q", "question_mark"]])
+async def test_quitting_while_a_dialog_opens_is_clean(tmp_path: Path, keys: list[str]) -> None:
+    """A terminal delivers `q` and `s` typed at once in one read: both keys are queued
+    before the first is handled (posting them both is what the driver does)."""
+    from textual import events
+
+    taxonomy = load_taxonomy()
+    from index.library.load import load_library
+
+    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
+    app = make_app(settings, library=load_library(None, taxonomy), taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape")
+        for key in keys:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(0.3)
+    assert app._exception is None
+
+
+async def test_a_5_mb_abstract_shows_without_freezing(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from index.library.load import load_library
+
+    source = tmp_path / "huge.jsonl"
+    source.write_text(json.dumps({"title": "Quokka huge", "abstract": "quokka words " * 400_000})
+                      + "\n", encoding="utf-8")
+    taxonomy = load_taxonomy()
+    library = load_library([source], taxonomy)
+    assert any("cut to" in str(w) for w in library.warnings)
+    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
+    app = make_app(settings, library=library, taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "quokka")
+        started = time.monotonic()
+        await pilot.press("enter")
+        await settle(pilot)
+        elapsed = time.monotonic() - started
+        assert "Quokka huge" in screen_text(app)
+    assert elapsed < 5, elapsed
