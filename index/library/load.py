@@ -159,10 +159,12 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
+    stamps: list[tuple[int, int, str] | None] = []
     for n, file in enumerate(files):
         progress("reading files", n, len(files))
         result = _load_file(file, shown[n], cache, identities[n] if identities else None)
         warnings.extend(result.warnings)
+        stamps.append(getattr(result, "stamp", None))
         resolved = file.resolve()
         for paper in result.papers:
             for source in paper.sources:
@@ -194,7 +196,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
     library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
-                      files=tuple(str(file.resolve()) for file in files))
+                      files=tuple(str(file.resolve()) for file in files), stamps=tuple(stamps))
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library

@@ -97,12 +97,27 @@ def _papers_digest(papers: Sequence[Paper]) -> str:
     return digest.hexdigest()[:24]
 
 
+def _read_stats(library: Library) -> dict[str, list[Any]]:
+    """Each file as it was read (size, mtime, digest of the bytes parsed), not as it is now.
+
+    A file changed after it was read but before its index was built would otherwise be
+    recorded with its new stats, and its new words served as "up to date" but never found.
+    Files without a stamp (a library made in code, an unreadable file) are stat'ed.
+    """
+    stats: dict[str, list[Any]] = dict(_file_stats(library.files))
+    if len(library.stamps) == len(library.files):
+        for name, stamp in zip(library.files, library.stamps):
+            if stamp is not None:
+                stats[name] = list(stamp)
+    return stats
+
+
 def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
     """Everything the index depends on: if any of it changes, the index is stale."""
     return {
         "schema": SCHEMA_VERSION,
         "taxonomy": taxonomy_fingerprint(taxonomy),
-        "files": _file_stats(library.files),
+        "files": _read_stats(library),
         "content": None if library.files else _papers_digest(library.papers),
         "papers": len(library.papers),
     }

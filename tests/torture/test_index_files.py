@@ -124,3 +124,23 @@ def test_an_open_engine_keeps_its_generation_while_others_rebuild(
     assert served.is_dir()
     assert errors == []
     engine.close()
+
+
+def test_a_file_changed_after_it_was_read_is_never_served_as_indexed(
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
+    source = tmp_path / "refs.bib"
+    source.write_text("@misc{a, title={Quokka old words}, year={2020}}\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    library = load_library([source], taxonomy)
+    # The user saves the file after paperscope read it, before the index is built.
+    source.write_text("@misc{a, title={Quokka fresh wombat}, year={2020}}\n", encoding="utf-8")
+    engine = open_engine(library, taxonomy, cache)
+    engine.close()
+    # The next start reads the new text: the index must not call itself up to date.
+    engine = open_engine(load_library([source], taxonomy), taxonomy, cache)
+    try:
+        assert engine.opened.action != "up to date"
+        assert engine.search(SearchRequest(query="wombat")).total == 1
+    finally:
+        engine.close()
