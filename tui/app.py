@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.binding import Binding
 from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
@@ -22,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from index.atomic import clean_stale_temps
 from index.citations import STYLES, style_label
 from index.models import Library, Paper
+from index.text_safety import for_terminal
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
@@ -92,6 +94,16 @@ class PaperscopeApp(SettingsActions, App[None]):
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         if self.engine is None:
             self.build_index()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification, literally: never markup, never a control or bidi character.
+
+        Messages quote the user's files (names, URLs, reasons) and their text: a URL with
+        `[/bold]` would raise `MarkupError`, `[@click=app.quit]` would become an action.
+        """
+        super().notify(for_terminal(str(message)), title=for_terminal(title, one_line=True),
+                       severity=severity, timeout=timeout, markup=False)
 
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Push a screen, unless the app is quitting.

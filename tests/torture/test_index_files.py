@@ -144,3 +144,48 @@ def test_a_file_changed_after_it_was_read_is_never_served_as_indexed(
         assert engine.search(SearchRequest(query="wombat")).total == 1
     finally:
         engine.close()
+
+
+def _cli_env(tmp_path: Path) -> dict[str, str]:
+    repo = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "SSH_TTY")}
+    env.update(PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"), PAPERSCOPE_DATA_DIR=str(tmp_path / "d"),
+               PAPERSCOPE_CONFIG=str(tmp_path / "c.toml"), PYTHONPATH=str(repo))
+    return env
+
+
+def _corpus(tmp_path: Path, count: int = 400) -> Path:
+    source = tmp_path / "many.bib"
+    source.write_text("".join(
+        f"@article{{p{i}, title={{Paper {i} on pipeline scheduling number {i}}}, year={{{2000 + i % 25}}},"
+        f" abstract={{Words about topic{i % 17} and gpu training {i}.}}}}\n" for i in range(count)),
+        encoding="utf-8")
+    return source
+
+
+def test_two_rebuilds_at_once_and_a_killed_one_leave_a_serving_index(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    env = _cli_env(tmp_path)
+    source = _corpus(tmp_path)
+    command = [sys.executable, "-m", "tui", "--corpus", str(source)]
+    first = subprocess.run([*command, "index"], env=env, capture_output=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    both = [subprocess.Popen([*command, "index", "--rebuild"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE) for _ in range(2)]
+    outputs = [process.communicate(timeout=300) for process in both]
+    assert [process.returncode for process in both] == [0, 0], outputs
+    assert not any(b"Traceback" in err for _, err in outputs)
+    for delay in (0.3, 0.8, 1.5):  # killed at different moments of a rebuild
+        process = subprocess.Popen([*command, "index", "--rebuild"], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.kill()
+        process.wait()
+        found = subprocess.run([*command, "search", "pipeline", "--limit", "3"], env=env,
+                               capture_output=True, timeout=300)
+        assert found.returncode == 0 and b"Traceback" not in found.stderr, found.stderr
+        assert b"400 of 400 papers match" in found.stderr or b"papers match" in found.stderr
+        assert found.stdout.count(b"\n") >= 3
