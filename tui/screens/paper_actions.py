@@ -199,7 +199,8 @@ def launch_browser(url: str, env: Mapping[str, str]) -> str | None:
     """
     if env.get("SSH_TTY") or env.get("SSH_CONNECTION"):
         return "Over SSH a browser would open on the remote machine"
-    graphical = sys.platform in ("darwin", "win32") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
+    graphical = (sys.platform in ("darwin", "win32") or env.get("DISPLAY")
+                 or env.get("WAYLAND_DISPLAY"))
     if not graphical:
         return "No graphical browser here (no DISPLAY)"
     try:

@@ -22,8 +22,8 @@ from index.models import LoadWarning
 # (size, mtime_ns, SHA-256 of the bytes) of a file as it was read.
 Stamp = tuple[int, int, str]
 
-__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "Stamp", "discover", "read_text", "read_text_stamped",
-           "display_path"]
+__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "Stamp", "discover", "read_text",
+           "read_text_stamped", "display_path"]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
