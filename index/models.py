@@ -216,11 +216,15 @@ class Library:
         papers: distinct papers, in a stable order.
         warnings: one line per problem; the loadable rest is in `papers`.
         files: every file that was read, so the index can tell when to rebuild.
+        stamps: for each of `files`, (size, mtime_ns, SHA-256) taken by the very read
+            that fed the papers, or None when unknown; the index records these, so a file
+            changed after it was read is never taken as indexed.
     """
 
     papers: tuple[Paper, ...]
     warnings: tuple[LoadWarning, ...] = ()
     files: tuple[str, ...] = ()
+    stamps: tuple[tuple[int, int, str] | None, ...] = ()
 
     def by_id(self) -> dict[str, Paper]:
         return {paper.id: paper for paper in self.papers}

@@ -77,5 +77,6 @@ def strip_controls(text: str) -> str:
 
 
 def is_terminal_safe(text: str) -> bool:
-    """True when `text` holds no control, bidi, format or private-use character but tab and newline."""
+    """True when `text` holds no control, bidi, format or private-use character (tab and
+    newline aside)."""
     return _UNSAFE.search(text) is None

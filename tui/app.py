@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.binding import Binding
+from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
 from index.citations import style_label
 from index.models import Library, Paper
+from index.text_safety import for_terminal
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
@@ -105,6 +108,26 @@ class PaperscopeApp(SettingsActions, App[str]):
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         if self.engine is None:
             self.build_index()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification, literally: never markup, never a control or bidi character.
+
+        Messages quote the user's files (names, URLs, reasons) and their text: a URL with
+        `[/bold]` would raise `MarkupError`, `[@click=app.quit]` would become an action.
+        """
+        super().notify(for_terminal(str(message)), title=for_terminal(title, one_line=True),
+                       severity=severity, timeout=timeout, markup=False)
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Push a screen, unless the app is quitting.
+
+        `q` then `s` (or `e`) read in one go by the terminal: the dialog would be mounted
+        into a closing app, where its `on_mount` finds none of its widgets (`NoMatches`).
+        """
+        if self._exit:
+            return AwaitMount(self.screen, [])
+        return super().push_screen(screen, *args, **kwargs)
 
     def on_unmount(self) -> None:
         if self._owns_engine and self.engine is not None:

@@ -17,7 +17,7 @@ from index.facets.tagger import tag_paper
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
 from index.library.loaders import FileResult, companions, discover, load_file
-from index.library.loaders.files import SIDECAR_SUFFIX
+from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
 from index.facets.taxonomy import Taxonomy
@@ -157,10 +157,12 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
+    stamps: list[Stamp | None] = []
     for n, file in enumerate(files):
         progress("reading files", n, len(files))
         result = _load_file(file, shown[n], cache, identities[n] if identities else None)
         warnings.extend(result.warnings)
+        stamps.append(getattr(result, "stamp", None))
         resolved = file.resolve()
         for paper in result.papers:
             for source in paper.sources:
@@ -187,17 +189,28 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     tagged = tuple(_counted(tagging, progress, len(merged)))
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
+    names, stamped = _read_files(files, stamps)
     library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
-                      files=_read_files(files))
+                      files=names, stamps=stamped)
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library
 
 
-def _read_files(files: Sequence[Path]) -> tuple[str, ...]:
-    """Every file read, with each one's companions (present or not), for the index's
-    freshness check: a Zotero library changes in its write-ahead log first."""
-    return tuple(str(path.resolve()) for file in files for path in (file, *companions(file)))
+def _read_files(files: Sequence[Path], stamps: Sequence[Stamp | None]
+                ) -> tuple[tuple[str, ...], tuple[Stamp | None, ...]]:
+    """`Library.files` and `Library.stamps`: every file read, with each one's companions.
+
+    The companions (present or not) are for the index's freshness check: a Zotero library
+    changes in its write-ahead log first. They were not read, so they have no stamp.
+    """
+    names: list[str] = []
+    stamped: list[Stamp | None] = []
+    for file, stamp in zip(files, stamps, strict=True):
+        extra = companions(file)
+        names += [str(path.resolve()) for path in (file, *extra)]
+        stamped += [stamp, *(None for _ in extra)]
+    return tuple(names), tuple(stamped)
 
 
 def _load_file(file: Path, shown: str, cache: LibraryCache | None,

@@ -101,6 +101,9 @@ class Lexicon:
         return found[0] if found else None
 
 
+MAX_SUGGEST_CHARS = 32
+
+
 def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) -> str | None:
     """A "did you mean" query: each word found nowhere replaced by the likeliest real word.
 
@@ -115,7 +118,9 @@ def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) 
             ("abstract", cached_stem(word)), ("title", cached_stem(word)), ("authors", word),
             ("short_name", word), ("venue", word), ("prefix", word)))
         suggestion = None
-        if not known and len(word) > 3:
+        # No real word is longer than ~30 letters, and an edit-distance walk for a long
+        # pasted token costs far more than the search it follows: not suggested.
+        if not known and 3 < len(word) <= MAX_SUGGEST_CHARS:
             for fieldname in ("short_name", "authors"):
                 found = reader.corrector(fieldname).suggest(
                     word, limit=1, maxdist=2 if len(word) > 5 else 1, prefix=1)

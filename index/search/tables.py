@@ -77,4 +77,19 @@ def read_table(folder: Path) -> PrefixTable | None:
         data = json.loads((Path(folder) / TABLE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return data if _well_formed(data) else None
+
+
+def _well_formed(data: object) -> bool:
+    """field -> prefix -> [[term, count], ...]: a table of other types would raise later."""
+    if not isinstance(data, dict):
+        return False
+    for table in data.values():
+        if not isinstance(table, dict):
+            return False
+        for listed in table.values():
+            if not isinstance(listed, list) or not all(
+                    isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+                    and isinstance(item[1], int) for item in listed):
+                return False
+    return True

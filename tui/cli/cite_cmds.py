@@ -180,7 +180,8 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
                 provenance: list[str]) -> str:
     """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
     if fmt == "jsonl":
-        body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers)
+        body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n"
+                       for p in papers)
         return body
     if fmt == "hayagriva":
         from index.citations.hayagriva import hayagriva_yaml

@@ -65,7 +65,8 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
         else:
             year = paper.year if paper.year is not None else "n.d."
             marker = " [title inferred]" if paper.title_inferred else ""
-            out.write(f"{paper.id:<34} {year}  {for_terminal(paper.title, one_line=True)}{marker}\n")
+            title = for_terminal(paper.title, one_line=True)
+            out.write(f"{paper.id:<34} {year}  {title}{marker}\n")
     return 0
 
 

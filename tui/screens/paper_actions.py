@@ -143,7 +143,7 @@ class PaperActions:
         )
 
     def action_open_link(self) -> None:
-        """Open the paper's best link (DOI, then arXiv, then URL) in the browser.
+        """Open the paper's best safe link (DOI, then arXiv, then URL) in the browser.
 
         Document text is never markup (`markup=False`, and the link shown through
         `for_terminal`), and only web links are opened: see `checked_link`.
@@ -153,10 +153,11 @@ class PaperActions:
         if not links:
             self._app.notify("This paper has no DOI, arXiv id or URL.", severity="warning")
             return
-        url, problem = checked_link(links[0])
-        if url is None:
-            self._app.notify(f"Not opening {shown_link(links[0])}: {problem}.", title="Open link",
-                             severity="warning", markup=False)
+        checked = [checked_link(link) for link in links]
+        url = next((url for url, _ in checked if url is not None), None)
+        if url is None:  # say why the best one was refused
+            self._app.notify(f"Not opening {shown_link(links[0])}: {checked[0][1]}.",
+                             title="Open link", severity="warning", markup=False)
             return
         self._open_link(url)
 
@@ -214,7 +215,8 @@ def launch_browser(url: str, env: Mapping[str, str]) -> str | None:
     """
     if env.get("SSH_TTY") or env.get("SSH_CONNECTION"):
         return "Over SSH a browser would open on the remote machine"
-    graphical = sys.platform in ("darwin", "win32") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
+    graphical = (sys.platform in ("darwin", "win32") or env.get("DISPLAY")
+                 or env.get("WAYLAND_DISPLAY"))
     if not graphical:
         return "No graphical browser here (no DISPLAY)"
     try:

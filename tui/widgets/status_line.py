@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from index.models import SearchResult
+from index.text_safety import for_terminal
 
 __all__ = ["StatusLine", "NOTICE_PAUSE"]
 
@@ -60,7 +61,7 @@ class StatusLine(Static):
         """Replace the line with a message (literally: it can quote the user's files)."""
         self.typing()
         self._result = None
-        self.update(Text(message))
+        self.update(Text(for_terminal(message, one_line=True)))
 
     def _render_result(self, *, notice: bool) -> None:
         result = self._result
@@ -71,4 +72,4 @@ class StatusLine(Static):
         else:
             result = replace(result, notice=None)
         # The query is the user's text: shown as a literal `Text`, never parsed as markup.
-        self.update(Text(self._describe(result)))
+        self.update(Text(for_terminal(self._describe(result), one_line=True)))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from index.library.loaders.bibtex import load_bibtex
 from index.library.loaders.guards import bound_paper, guarded_parse
-from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, read_text
+from index.library.loaders.files import (SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, Stamp, discover,
+                                         read_text_stamped)
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
@@ -33,6 +34,7 @@ class FileResult:
     papers: list[Paper] = field(default_factory=list)
     sidecar: list[SidecarRecord] = field(default_factory=list)
     warnings: list[LoadWarning] = field(default_factory=list)
+    stamp: Stamp | None = None  # (size, mtime_ns, SHA-256) of the bytes these came from
 
 
 def _kind(path: Path, text: str) -> str:
@@ -87,8 +89,8 @@ def load_file(path: Path, shown: str) -> FileResult:
         (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown,
                                                    empty)
         return FileResult(papers=papers, warnings=warnings + failed)
-    text, warnings = read_text(path, shown)
-    result = FileResult(warnings=warnings)
+    text, warnings, stamp = read_text_stamped(path, shown)
+    result = FileResult(warnings=warnings, stamp=stamp)
     if text is None:
         return result
     kind = _kind(path, text)

@@ -11,6 +11,7 @@ cap, a file that changes while it is read.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 from collections.abc import Sequence
@@ -18,7 +19,11 @@ from pathlib import Path
 
 from index.models import LoadWarning
 
-__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text"]
+# (size, mtime_ns, SHA-256 of the bytes) of a file as it was read.
+Stamp = tuple[int, int, str]
+
+__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "Stamp", "discover", "read_text",
+           "read_text_stamped"]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
@@ -130,25 +135,32 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
 
 
 def read_bytes(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning]]:
+    """The file's bytes from one open file, or None with a warning (see `read_stamped`)."""
+    data, warnings, _ = read_stamped(path, shown)
+    return data, warnings
+
+
+def read_stamped(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning], Stamp | None]:
     """The file's bytes from one open file, or None with a warning.
 
     Opened without blocking and checked to be a regular file *after* opening (a file
     swapped for a FIFO since `discover` cannot hang the load), read no further than the
-    size cap, and read again once if it changed while being read.
+    size cap, and read again once if it changed while being read. The stamp is the size
+    and mtime from that same open file and a digest of exactly the bytes returned.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as error:
-        return None, [LoadWarning(shown, f"cannot read: {_why(error)}")]
+        return None, [LoadWarning(shown, f"cannot read: {_why(error)}")], None
     try:
         for attempt in range(2):
             before = os.fstat(fd)
             if not stat.S_ISREG(before.st_mode):
-                return None, [LoadWarning(shown, "not a regular file; skipped")]
+                return None, [LoadWarning(shown, "not a regular file; skipped")], None
             if before.st_size > _MAX_BYTES:
                 return None, [LoadWarning(shown, f"file is too large ({before.st_size:,} bytes; "
-                                          f"the limit is {_MAX_BYTES:,}); skipped")]
+                                          f"the limit is {_MAX_BYTES:,}); skipped")], None
             os.lseek(fd, 0, os.SEEK_SET)
             chunks, total = [], 0
             while total <= _MAX_BYTES:
@@ -159,14 +171,17 @@ def read_bytes(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning]]
                 total += len(chunk)
             if total > _MAX_BYTES:
                 return None, [LoadWarning(shown, f"file grew past the size limit ({_MAX_BYTES:,} "
-                                          "bytes) while being read; skipped")]
+                                          "bytes) while being read; skipped")], None
             after = os.fstat(fd)
+            data = b"".join(chunks)
+            stamp = (len(data), after.st_mtime_ns, hashlib.sha256(data).hexdigest())
             if (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns):
-                return b"".join(chunks), []
-        return b"".join(chunks), [LoadWarning(shown, "file changed while being read; what "
-                                              "was read is used, reload to be sure")]
+                return data, [], stamp
+        # Still changing: what was read is used, stamped so the next start reads it again.
+        return data, [LoadWarning(shown, "file changed while being read; what "
+                                  "was read is used, reload to be sure")], (-1, -1, "")
     except OSError as error:
-        return None, [LoadWarning(shown, f"cannot read: {_why(error)}")]
+        return None, [LoadWarning(shown, f"cannot read: {_why(error)}")], None
     finally:
         os.close(fd)
 
@@ -179,9 +194,21 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[LoadWarning]]:
     user the other 200 abstracts in the file. UTF-16 and UTF-32 with a byte-order mark
     (what some Windows tools write) are decoded as such.
     """
-    data, warnings = read_bytes(path, shown)
-    if data is None:
-        return None, warnings
+    text, warnings, _ = read_text_stamped(path, shown)
+    return text, warnings
+
+
+def read_text_stamped(path: Path, shown: str
+                      ) -> tuple[str | None, list[LoadWarning], Stamp | None]:
+    """`read_text`, with the stamp of the read (see `read_stamped`)."""
+    data, warnings, stamp = read_stamped(path, shown)
+    text, more = _decode(data, shown) if data is not None else (None, [])
+    return text, warnings + more, stamp
+
+
+def _decode(data: bytes, shown: str) -> tuple[str | None, list[LoadWarning]]:
+    """The bytes as text; UTF-16/32 by their byte-order mark, UTF-8 otherwise."""
+    warnings: list[LoadWarning] = []
     for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
                        (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
         if data.startswith(bom):
