@@ -56,14 +56,14 @@ def _time_to_screen(command: str, marker: str, env: dict[str, str], timeout: flo
     try:
         while time.perf_counter() - start < timeout:
             screen = subprocess.run(
-                [*tmux, "capture-pane", "-p"], capture_output=True, text=True
+                [*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False
             ).stdout
             if re.search(marker, screen):
                 return time.perf_counter() - start
             time.sleep(0.01)
         raise RuntimeError(f"{marker!r} did not appear within {timeout} s")
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
 
 
 def measure(runs: int) -> dict[str, float]:

@@ -109,7 +109,7 @@ def _hayagriva_split(family_full: str) -> tuple[str, str]:
 def _person(name: PersonName | Name) -> str | dict[str, str]:
     """`"Family, Given"` when Hayagriva reads it back the same, else the mapping form."""
     literal = getattr(name, "literal", "")
-    if literal or not name.given and not name.particle and not name.suffix:
+    if literal or (not name.given and not name.particle and not name.suffix):
         whole = literal or name.family
         # An institution is one name; a comma or a leading lowercase word would split it.
         if "," in whole or _hayagriva_split(whole)[0]:

@@ -204,7 +204,7 @@ def _markdown_fences(text: str) -> str:
                 continue
             out.append(line)
         else:
-            if indent <= 3 and re.fullmatch(re.escape(fence[0]) + "{%d,}[ \t]*" % len(fence), stripped):
+            if indent <= 3 and re.fullmatch(re.escape(fence[0]) + f"{{{len(fence)},}}[ \t]*", stripped):
                 fence = None
             out.append(" " * len(line))
     return "\n".join(out)

@@ -293,7 +293,7 @@ def required(pattern: str) -> tuple[str, ...]:
                 step = pattern.find("]", i + 2) - i + 1 if pattern.find("]", i + 2) > 0 else 1
         elif char == ")":
             depth -= 1
-        elif depth == 0 and (char.isalnum() or char in " -_"):
+        elif depth == 0 and (char.isalnum() or char in " -_"):  # noqa: SIM102 - the elif chain
             if pattern[i + 1:i + 2] not in ("?", "*", "{"):
                 current += char
                 i += 1

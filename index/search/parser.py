@@ -66,7 +66,7 @@ MAX_DEPTH = 8
 FUZZY_CAP = 32
 # Edits a fuzzy term may allow (`word~5` is read as `word~2`).
 MAX_FUZZY_EDITS = 2
-_LONG_WORD = re.compile(r"[^\s()\"]{%d,}" % (MAX_WORD_CHARS + 1))
+_LONG_WORD = re.compile(rf"[^\s()\"]{{{MAX_WORD_CHARS + 1},}}")
 
 
 def cap_query(text: str) -> tuple[str, str | None]:

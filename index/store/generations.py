@@ -204,7 +204,7 @@ def damage(path: Path, recorded: Any) -> str | None:
     if not isinstance(recorded, dict) or not all(
             isinstance(v, list) and len(v) == 2 for v in recorded.values()):
         return "its recorded checksums are malformed"
-    for name, (size, digest) in recorded.items():
+    for name, (size, _digest) in recorded.items():
         file = path / str(name)
         try:
             actual_size = file.stat().st_size

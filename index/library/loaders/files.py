@@ -154,7 +154,7 @@ def read_stamped(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning
     except OSError as error:
         return None, [LoadWarning(shown, f"cannot read: {_why(error)}")], None
     try:
-        for attempt in range(2):
+        for _attempt in range(2):
             before = os.fstat(fd)
             if not stat.S_ISREG(before.st_mode):
                 return None, [LoadWarning(shown, "not a regular file; skipped")], None

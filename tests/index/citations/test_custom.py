@@ -51,6 +51,6 @@ def test_broken_files_give_one_line_each_and_the_rest_still_load(tmp_path: Path)
 
 def test_a_missing_folder_is_no_styles_and_a_missing_file_is_an_error(tmp_path: Path) -> None:
     assert read_style_folder(tmp_path / "nowhere") == ([], [])
-    with pytest.raises(StyleFileError, match="nope.csl: cannot read it"):
+    with pytest.raises(StyleFileError, match=r"nope\.csl: cannot read it"):
         read_csl_style(tmp_path / "nope.csl")
     assert isinstance(CslStyle("a", tmp_path, "A"), str)

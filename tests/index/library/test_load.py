@@ -120,7 +120,7 @@ def test_dedupe_merges_near_copies_and_links_related_texts() -> None:
 
 
 def test_curated_papers_are_never_merged_with_each_other() -> None:
-    merged, links, pinned = dedupe(
+    merged, links, _pinned = dedupe(
         [_paper(ABSTRACT, id="one"), _paper(ABSTRACT, id="two", line=2)], [True, True])
     assert [p.id for p in merged] == ["one", "two"] and links == [(0, 1)]
 

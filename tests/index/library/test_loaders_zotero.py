@@ -352,9 +352,8 @@ def test_the_private_copy_is_removed_and_retried_while_zotero_writes(
     with snapshot(path) as copy:
         assert copy.is_file() and len(calls) == 2
     assert list(scratch.iterdir()) == []
-    with pytest.raises(SnapshotError, match="no such file"):
-        with snapshot(tmp_path / "missing.sqlite"):
-            pass
+    with pytest.raises(SnapshotError, match="no such file"), snapshot(tmp_path / "missing.sqlite"):
+        pass
     assert list(scratch.iterdir()) == []
 
 
