@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_tmux import PAPERSCOPE, TMUX, Terminal
+from tests.e2e.test_tmux import PAPERSCOPE, TMUX, Terminal
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (.ci/run installs it)")
 

@@ -26,7 +26,7 @@ LINKS = {
 }
 
 
-def app_with(tmp_path: Path, papers: list[Paper]):  # type: ignore[no-untyped-def]
+def app_with(tmp_path: Path, papers: list[Paper]):
     settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
     return make_app(settings, library=Library(papers=tuple(papers)), taxonomy=load_taxonomy())
 

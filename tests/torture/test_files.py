@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -82,10 +83,10 @@ def test_an_unreadable_subfolder_is_one_warning(
     (locked / "secret.bib").write_text("@misc{b, title={Hidden}}\n", encoding="utf-8")
     real_scandir = os.scandir
 
-    def scandir(path: object = ".") -> object:
+    def scandir(path: str = ".") -> Any:
         if Path(str(path)) == locked:
             raise PermissionError(13, "Permission denied", str(path))
-        return real_scandir(path)  # type: ignore[arg-type]
+        return real_scandir(path)
 
     monkeypatch.setattr(os, "scandir", scandir)  # root reads everything; act as a user
     library = load_library([tmp_path], taxonomy)

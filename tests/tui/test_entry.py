@@ -23,7 +23,7 @@ def test_a_command_runs_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
     seen: dict[str, object] = {}
     real_parser = tui.cli.build_parser
 
-    def probed_parser():  # type: ignore[no-untyped-def]
+    def probed_parser():
         seen["while starting"] = gc.isenabled()
         return real_parser()
 

@@ -143,7 +143,7 @@ neuroimaging data analysis methods},
 }
 
 
-def _by_id(paper_id: str):  # type: ignore[no-untyped-def]
+def _by_id(paper_id: str):
     return next(paper for paper in papers.five() if paper.id == paper_id)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from tests.index.citations.citation_papers import five
-from test_citations_hayagriva import INSTITUTION, UNTITLED
+from tests.index.citations.test_hayagriva import INSTITUTION, UNTITLED
 
 from index.citations import citation_keys, format_citation
 from index.citations.hayagriva import hayagriva_yaml

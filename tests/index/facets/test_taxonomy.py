@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,8 +53,11 @@ def test_only_user_files_have_their_regexes_checked_at_load(
 
     checked: list[str] = []
     real = taxonomy_module.compile_rule
-    monkeypatch.setattr(taxonomy_module, "compile_rule",
-                        lambda pattern, cased: checked.append(pattern) or real(pattern, cased))
+    def checking(pattern: str, cased: bool) -> Any:
+        checked.append(pattern)
+        return real(pattern, cased)
+
+    monkeypatch.setattr(taxonomy_module, "compile_rule", checking)
     load_taxonomy([write(tmp_path, "[topic.gnn]\nsignals = ['graph nets?']\n")])
     assert checked == ["graph nets?"]
 

@@ -41,11 +41,11 @@ class Calls:
         self.tagged = 0
         load_file, tag_paper = library_module.load_file, library_module.tag_paper
 
-        def counting_load(path: Path, shown: str):  # type: ignore[no-untyped-def]
+        def counting_load(path: Path, shown: str):
             self.files.append(Path(path).name)
             return load_file(path, shown)
 
-        def counting_tag(paper, taxonomy):  # type: ignore[no-untyped-def]
+        def counting_tag(paper, taxonomy):
             self.tagged += 1
             return tag_paper(paper, taxonomy)
 

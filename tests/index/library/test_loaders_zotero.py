@@ -339,14 +339,14 @@ def test_the_private_copy_is_removed_and_retried_while_zotero_writes(
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     real_copy = shutil.copyfile
-    calls = []
+    calls: list[str] = []
 
-    def copy_while_zotero_writes(source: object, target: object) -> object:
+    def copy_while_zotero_writes(source: str, target: str) -> str:
         calls.append(source)
         if len(calls) == 1:  # Zotero appends to the database mid-copy, once
             with open(path, "ab") as handle:
                 handle.write(b"\0" * 4096)
-        return real_copy(source, target)  # type: ignore[arg-type]
+        return real_copy(source, target)
 
     monkeypatch.setattr(shutil, "copyfile", copy_while_zotero_writes)
     with snapshot(path) as copy:

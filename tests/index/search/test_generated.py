@@ -95,9 +95,10 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
             "topic": not request.topics or bool(request.topics & set(paper.topic_ids)),
             "hardware": not request.hardware or bool(request.hardware & set(paper.hardware_ids)),
             "year": (not request.years or paper.year in request.years) and (
-                request.year_range is None or (paper.year is not None and
-                                               request.year_range[0] <= paper.year
-                                               <= request.year_range[1])),
+                request.year_range is None or (
+                    paper.year is not None
+                    and (request.year_range[0] is None or request.year_range[0] <= paper.year)
+                    and (request.year_range[1] is None or paper.year <= request.year_range[1]))),
             "venue": not request.venues or paper.venue in request.venues,
             "author": not request.authors or bool(request.authors & set(paper.authors)),
         }

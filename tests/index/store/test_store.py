@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,9 +159,11 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     computed: list[int] = []
     real_union = letters.union_mask
-    monkeypatch.setattr(letters, "union_mask",
-                        lambda reader, node: computed.append(reader.doc_count_all())
-                        or real_union(reader, node))
+    def counted_union(reader: Any, node: Any) -> int | None:
+        computed.append(reader.doc_count_all())
+        return real_union(reader, node)
+
+    monkeypatch.setattr(letters, "union_mask", counted_union)
     engine = open_engine(changed, TAXONOMY, cache)
     assert engine.opened.action.startswith("updated")
     with engine._searcher() as searcher:

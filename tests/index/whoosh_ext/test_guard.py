@@ -15,7 +15,7 @@ from index.whoosh_ext import blocks, internals
 
 
 @pytest.fixture
-def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
+def small_index(tmp_path: Path):
     from whoosh.filedb.filestore import FileStorage
 
     schema = fields.Schema(body=fields.TEXT(stored=False))
@@ -29,7 +29,7 @@ def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
     return ix
 
 
-def _answers(ix) -> tuple[list[int], list[tuple[int, float]], str | None]:  # type: ignore[no-untyped-def]
+def _answers(ix) -> tuple[list[int], list[tuple[int, float]], str | None]:
     with ix.reader() as reader:
         ids = posting_ids(reader, "body", "rare")
         scored = []
@@ -47,7 +47,7 @@ def test_the_guard_is_on_for_the_pinned_whoosh() -> None:
     assert guard.fast_paths_enabled()
 
 
-def test_stock_paths_give_the_same_postings(small_index, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_stock_paths_give_the_same_postings(small_index, monkeypatch) -> None:
     fast_ids, fast_scored, fast_segment = _answers(small_index)
     monkeypatch.setattr(guard, "FAST_PATHS", False)
     stock_ids, stock_scored, stock_segment = _answers(small_index)
@@ -57,7 +57,7 @@ def test_stock_paths_give_the_same_postings(small_index, monkeypatch) -> None:  
     assert fast_segment is not None and stock_segment is None
 
 
-def test_fuzzy_expansions_on_both_paths(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_fuzzy_expansions_on_both_paths(monkeypatch) -> None:
     from whoosh import query as wq
 
     schema = fields.Schema(body=fields.TEXT)
@@ -73,7 +73,7 @@ def test_fuzzy_expansions_on_both_paths(monkeypatch) -> None:  # type: ignore[no
 
 
 def test_a_build_on_the_stock_paths_gives_the_same_search_results(tmp_path: Path,
-                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
+                                                                  monkeypatch) -> None:
     from index.facets.taxonomy import load_taxonomy
     from index.library.load import load_library
     from index.models import SearchRequest

@@ -31,7 +31,7 @@ def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
             writer.add_document(**document(paper))
         assert len(writer.pool.runs) > 3
         writer.commit()
-    out = []
+    out: list[tuple[object, ...]] = []
     with ix.reader() as reader:
         for fieldname, text in reader.all_terms():
             info = reader.term_info(fieldname, text)
