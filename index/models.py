@@ -158,6 +158,9 @@ class Paper:
     source_notes: tuple[str, ...] = ()  # the user's notes from the source, as plain text
     sources: tuple[Source, ...] = ()
     related: tuple[str, ...] = ()  # ids of linked but distinct versions
+    # Why this paper's sources were merged into one ("a.bib:3 and b.bib:9: same DOI ..."),
+    # so `show` can explain a merge; empty for a paper read from one record.
+    merge_reasons: tuple[str, ...] = ()
     citation_key: str | None = None  # the source's own key (BibTeX), when it had one
     note: str | None = None  # curated remark, e.g. why a title is inferred
     topics: tuple[Label, ...] = ()  # set by the tagger
@@ -181,7 +184,7 @@ class Paper:
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
         for name in ("authors", "keywords", "related", "categories", "collections",
-                     "attachments", "source_notes"):
+                     "attachments", "source_notes", "merge_reasons"):
             if name in values:
                 values[name] = tuple(values[name])
         for name in ("names", "editors"):

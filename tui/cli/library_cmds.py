@@ -122,6 +122,9 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         lines.append(f"{title:>11}: " + (", ".join(l.value for l in labels) or "(none)"))
         lines += [f"{'':>13}{label.value}: {label.reason}" for label in labels]
     lines.append(f"{'sources':>11}: " + "; ".join(str(source) for source in paper.sources))
+    if paper.merge_reasons:  # why several records became this one paper
+        lines.append(f"{'merged':>11}: " + paper.merge_reasons[0])
+        lines += [f"{'':>13}{reason}" for reason in paper.merge_reasons[1:]]
     lines.append("")
     lines.append(paper.abstract or "(no abstract)")
     print("\n".join(lines))
