@@ -159,9 +159,12 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
+    results = []
     for n, file in enumerate(files):
         progress("reading files", n, len(files))
-        result = _load_file(file, shown[n], cache, identities[n] if identities else None)
+        results.append(_load_file(file, shown[n], cache, identities[n] if identities else None))
+    _share_macros(files, shown, results)
+    for file, result in zip(files, results):
         warnings.extend(result.warnings)
         resolved = file.resolve()
         for paper in result.papers:
@@ -170,7 +173,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
                     origin[(resolved, source.paragraph)] = len(papers)
             papers.append(paper)
         records.extend((record, resolved) for record in result.sidecar)
-        del result
+    del results
 
     progress("reading files", len(files), len(files))
     # Parsing leaves reference cycles (bibtexparser: ~140 objects per entry) that only the
@@ -198,6 +201,22 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library
+
+
+def _share_macros(files: Sequence[Path], shown: Sequence[str], results: list[FileResult]) -> None:
+    """Parse again, with every file's `@string` macros, the files that use one undefined.
+
+    A lab's folder often keeps its macros in one file (`strings.bib`) and the entries in
+    others; BibTeX sees them together (`\\bibliography{strings,refs}`), so one load does
+    too. Only the files that need it are parsed twice, and not from the file cache (their
+    result depends on the other files).
+    """
+    shared: dict[str, str] = {}
+    for result in results:
+        shared.update(result.strings)
+    for n, result in enumerate(results):
+        if result.undefined and not result.undefined.isdisjoint(shared.keys() - result.strings):
+            results[n] = load_file(files[n], shown[n], shared)
 
 
 def _load_file(file: Path, shown: str, cache: LibraryCache | None,

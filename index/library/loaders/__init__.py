@@ -7,10 +7,11 @@ problem in the file: it returns what it could read and says what it could not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from index.library.loaders.bibtex import load_bibtex
+from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, read_text
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.sidecar import SidecarRecord
@@ -22,11 +23,17 @@ __all__ = ["FileResult", "load_file", "discover", "SUPPORTED_SUFFIXES", "SIDECAR
 
 @dataclass
 class FileResult:
-    """What one file gave: papers, sidecar records, warnings."""
+    """What one file gave: papers, sidecar records, warnings, and a BibTeX file's macros.
+
+    `strings` (the `@string` macros it defines) and `undefined` (those it uses without
+    defining) let a load share macros between the files of one corpus.
+    """
 
     papers: list[Paper] = field(default_factory=list)
     sidecar: list[SidecarRecord] = field(default_factory=list)
     warnings: list[LoadWarning] = field(default_factory=list)
+    strings: dict[str, str] = field(default_factory=dict)
+    undefined: frozenset[str] = frozenset()
 
 
 def _kind(path: Path, text: str) -> str:
@@ -50,12 +57,13 @@ def _kind(path: Path, text: str) -> str:
     return "text"
 
 
-def load_file(path: Path, shown: str) -> FileResult:
+def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -> FileResult:
     """Everything one file holds.
 
     Args:
         path: the file to read.
         shown: how to name it in sources and warnings (the path as the user wrote it).
+        macros: BibTeX `@string` macros from the other files of the load.
     """
     text, warnings = read_text(path, shown)
     result = FileResult(warnings=warnings)
@@ -68,7 +76,9 @@ def load_file(path: Path, shown: str) -> FileResult:
     elif kind == "jsonl":
         papers, more = load_json_lines(text, shown)
     elif kind == "bibtex":
-        papers, more = load_bibtex(text, shown)
+        parsed = parse_bibtex(text, shown, macros)
+        papers, more = parsed.papers, parsed.warnings
+        result.strings, result.undefined = parsed.strings, parsed.undefined
     else:
         papers, more = load_text(text, shown)
         if not papers and not more:
