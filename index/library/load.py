@@ -263,6 +263,9 @@ def _share_equal_values(papers: Sequence[Paper]) -> tuple[Paper, ...]:
         replace(
             paper,
             authors=tuple(one(name, name) for name in paper.authors),
+            names=tuple(one(name, name) for name in paper.names),
+            editors=tuple(one(name, name) for name in paper.editors),
+            categories=tuple(one(c, c) for c in paper.categories),
             keywords=tuple(one(word, word) for word in paper.keywords),
             topics=tuple(one(label, label) for label in paper.topics),
             hardware=tuple(one(label, label) for label in paper.hardware),
