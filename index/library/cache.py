@@ -44,7 +44,7 @@ _FORMAT = "paperscope-library-cache"
 # The code that decides what a loaded library holds, relative to the `index` package:
 # whole packages are walked, so a module added to or moved within them is covered.
 _CODE = ("library", "facets", "models.py", "assets.py")
-_PACKAGES = ("pylatexenc", "bibtexparser")
+_PACKAGES = ("pylatexenc", "bibtexparser", "rispy")
 
 Identity = tuple[str, int, int]  # resolved path, size in bytes, mtime in nanoseconds
 Tags = tuple[tuple[Label, ...], tuple[Label, ...]]  # topics, hardware

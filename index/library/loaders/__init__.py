@@ -14,6 +14,7 @@ from pathlib import Path
 from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, read_text
 from index.library.loaders.json_files import load_json, load_json_lines
+from index.library.loaders.ris import load_ris, looks_like_ris
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
 from index.models import LoadWarning, Paper
@@ -47,6 +48,10 @@ def _kind(path: Path, text: str) -> str:
         return "json"
     if suffix in (".jsonl", ".ndjson"):
         return "jsonl"
+    if suffix == ".ris":
+        return "ris"
+    if looks_like_ris(text):  # an explicitly named file with RIS in it (`export.txt`)
+        return "ris"
     if suffix == ".txt":
         return "text"
     start = text.lstrip()[:1]
@@ -75,6 +80,8 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
         result.sidecar.extend(records)
     elif kind == "jsonl":
         papers, more = load_json_lines(text, shown)
+    elif kind == "ris":
+        papers, more = load_ris(text, shown)
     elif kind == "bibtex":
         parsed = parse_bibtex(text, shown, macros)
         papers, more = parsed.papers, parsed.warnings

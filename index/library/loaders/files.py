@@ -15,7 +15,7 @@ from index.models import LoadWarning
 __all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "discover", "read_text", "display_path"]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
-SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
+SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson", ".ris")
 # `notes.meta.json` beside `notes.txt` carries curated facts about its paragraphs.
 SIDECAR_SUFFIX = ".meta.json"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
