@@ -217,13 +217,17 @@ class Library:
 
     Attributes:
         papers: distinct papers, in a stable order.
-        warnings: one line per problem; the loadable rest is in `papers`.
+        warnings: one line per problem, each problem once; the loadable rest is in `papers`.
         files: every file that was read, so the index can tell when to rebuild.
+        from_cache: whether this load was answered by the library cache.
     """
 
     papers: tuple[Paper, ...]
     warnings: tuple[LoadWarning, ...] = ()
     files: tuple[str, ...] = ()
+    # True when read whole from the library cache: its warnings were shown when it was
+    # loaded, so a command need not print them again (`paperscope check` lists them).
+    from_cache: bool = field(default=False, compare=False)
 
     def by_id(self) -> dict[str, Paper]:
         return {paper.id: paper for paper in self.papers}

@@ -23,6 +23,7 @@ from index.models import Library, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
+from tui.services.load_warnings import count_line
 from tui.messages import IndexProgress, IndexReady
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
@@ -85,6 +86,10 @@ class PaperscopeApp(SettingsActions, App[None]):
         self.push_screen(self.main_screen)
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
+        if self.library is not None and self.library.warnings:
+            self.notify(f"{count_line(len(self.library.warnings))}: ctrl+p, \"Load problems\" "
+                        "lists them", title="Library", severity="warning", markup=False,
+                        timeout=8)
         if self.engine is None:
             self.build_index()
 
@@ -168,6 +173,13 @@ class PaperscopeApp(SettingsActions, App[None]):
         classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
         app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
         self.push_screen(HelpScreen(binding_rows(app, classes)))
+
+    def action_show_load_warnings(self) -> None:
+        """List every problem found while loading the library, in a scrollable dialog."""
+        from tui.screens.warnings_dialog import LoadWarningsDialog
+
+        warnings = self.library.warnings if self.library is not None else ()
+        self.push_screen(LoadWarningsDialog([str(warning) for warning in warnings]))
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""

@@ -33,6 +33,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Filters", "Move to the facet panel", "focus_facets"),
     ("Clear filters", "Unselect every facet value", "clear_filters"),
     ("Did you mean", "Search for the suggested spelling", "accept_correction"),
+    ("Load problems", "List every problem found in your files while loading them",
+     "app.show_load_warnings"),
     ("Help", "Every key and the query syntax", "app.help"),
     ("Quit", "Leave paperscope", "app.quit"),
 )

@@ -154,7 +154,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         if None not in identities:
             cached = cache.read_library(inputs, key)
             if cached is not None:
-                return cached
+                return replace(cached, from_cache=True)  # type: ignore[arg-type]
 
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
@@ -196,7 +196,8 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     tagged = tuple(_counted(tagging, progress, len(merged)))
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
-    library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
+    # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
+    library = Library(papers=_share_equal_values(tagged), warnings=tuple(dict.fromkeys(warnings)),
                       files=tuple(str(file.resolve()) for file in files))
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)

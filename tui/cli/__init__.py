@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import NoReturn
 
 from index import __version__
-from tui.cli import cite_cmds, library_cmds, search_cmds
+from tui.cli import check_cmds, cite_cmds, library_cmds, search_cmds
 from tui.cli.context import CliContext, UserError
 from tui.entry import resume_gc
 
-COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds)
+COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, check_cmds)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from tui.services import paths
+from tui.services.load_warnings import summary_lines
 from tui.cli.progress import LoadNotice, ProgressBar
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ class CliContext:
     def __init__(self, corpus: list[Path] | None = None, taxonomy: Path | None = None) -> None:
         self.corpus = corpus or None
         self.taxonomy_file = taxonomy
+        # `paperscope check` prints every warning itself, on stdout.
+        self.print_warnings = True
 
     def warn(self, message: str) -> None:
         print(f"paperscope: warning: {message}", file=sys.stderr)
@@ -53,15 +56,16 @@ class CliContext:
     @cached_property
     def library(self) -> Library:
         # Parsed files, labels and the finished library are cached, so a warm start of a
-        # 100k-paper library reads one file; its warnings are cached and printed too.
+        # 100k-paper library reads one file; its warnings are cached but not printed again.
         notice = LoadNotice(sys.stderr)
         try:
             library = load_library(self.corpus, self.taxonomy,
                                    cache_dir=paths.cache_dir() / "library", progress=notice)
         finally:
             notice.finish()
-        for warning in library.warnings:
-            self.warn(str(warning))
+        if self.print_warnings and not library.from_cache:  # a cached load was reported once
+            for line in summary_lines(library.warnings):
+                self.warn(line)
         if not library.papers:
             where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
             raise UserError(f"no papers could be loaded from {where}")

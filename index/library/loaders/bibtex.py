@@ -180,6 +180,8 @@ def _entries(library: model.Library, shown: str, warnings: list[LoadWarning]
         duplicate = getattr(failed, "ignore_error_block", None)
         if isinstance(failed, model.DuplicateBlockKeyBlock) and isinstance(duplicate, model.Entry):
             entries.append(duplicate)
+            if not failed.key.strip():  # two keyless entries: each is reported as keyless
+                continue
             warnings.append(LoadWarning(shown, f"duplicate BibTeX key {failed.key!r}; "
                                         "both entries kept under different ids", line))
             continue
