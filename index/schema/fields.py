@@ -36,7 +36,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "cached_stem", "fold_analyzer", "build_schema", "document"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -85,6 +85,9 @@ def build_schema() -> fields.Schema:
         # DOI and arXiv id, lower-cased whole values (`doi:10.1145/...`, `arxiv:2401.01234`).
         doi=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
         arxiv=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        # The citation key from the user's own file, exact and case-sensitive as written
+        # (`key:westfahl:space`, `key:Smith_2020`): what their documents already cite.
+        key=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
@@ -155,4 +158,6 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         doc["doi"] = paper.doi
     if paper.arxiv:
         doc["arxiv"] = paper.arxiv
+    if paper.citation_key:
+        doc["key"] = paper.citation_key
     return doc

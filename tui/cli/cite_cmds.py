@@ -72,19 +72,13 @@ def _style(context: CliContext, name: str | None) -> str:
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
-    """The papers with those ids, in that order; an unknown id lists the valid ones."""
-    by_id = context.library.by_id()
-    unknown = [paper_id for paper_id in ids if paper_id not in by_id]
-    if unknown:
-        import difflib
+    """The papers with those ids or citation keys, in that order, each once."""
+    from tui.cli.library_cmds import find_paper
 
-        close = difflib.get_close_matches(unknown[0], list(by_id), n=3, cutoff=0.5)
-        hint = f"did you mean {', '.join(close)}? " if close else ""
-        raise UserError(f"unknown paper id {unknown[0]!r}; {hint}valid ids: "
-                        + ", ".join(by_id))
     seen: dict[str, Paper] = {}
-    for paper_id in ids:
-        seen.setdefault(paper_id, by_id[paper_id])
+    for name in ids:
+        paper = find_paper(context, name)
+        seen.setdefault(paper.id, paper)
     return list(seen.values())
 
 

@@ -18,6 +18,7 @@ from tui.services.load_warnings import summary_lines
 from tui.cli.progress import LoadNotice, ProgressBar
 
 if TYPE_CHECKING:
+    from index.library.lookup import PaperLookup
     from index.search.engine import SearchEngine
     from index.models import Library
 
@@ -70,6 +71,13 @@ class CliContext:
             where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
             raise UserError(f"no papers could be loaded from {where}")
         return library
+
+    @cached_property
+    def lookup(self) -> PaperLookup:
+        """Papers by id or by the citation key from the user's file (`westfahl:space`)."""
+        from index.library.lookup import PaperLookup
+
+        return PaperLookup(self.library.papers)
 
     def paper_ids(self) -> list[str]:
         return [paper.id for paper in self.library.papers]

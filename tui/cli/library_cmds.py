@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from index.library.lookup import unknown_paper_message
 from index.models import Paper
 from tui.cli.context import CliContext, UserError
 
@@ -74,15 +75,12 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
 
 
 def find_paper(context: CliContext, paper_id: str) -> Paper:
-    """The paper with that id, or a `UserError` that suggests close ids."""
-    papers = context.library.by_id()
-    if paper_id in papers:
-        return papers[paper_id]
-    import difflib
-
-    close = difflib.get_close_matches(paper_id, list(papers), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; see `paperscope list`"
-    raise UserError(f"unknown paper id {paper_id!r}{hint}")
+    """The paper with that id or citation key, or a `UserError` suggesting close ones."""
+    lookup = context.lookup
+    paper = lookup.find(paper_id)
+    if paper is None:
+        raise UserError(unknown_paper_message(paper_id, lookup.suggest(paper_id)))
+    return paper
 
 
 def show_paper(context: CliContext, args: argparse.Namespace) -> int:

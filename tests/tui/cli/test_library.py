@@ -60,7 +60,7 @@ def test_list_plain_and_show(tmp_path: Path) -> None:
 def test_unknown_id_is_a_one_line_error(tmp_path: Path) -> None:
     result = run("show", "dynapipe2", tmp_path=tmp_path)
     assert_one_line_error(result)
-    assert "unknown paper id 'dynapipe2'" in result.stderr and "dynapipe" in result.stderr
+    assert "unknown paper id or citation key 'dynapipe2'" in result.stderr and "dynapipe" in result.stderr
 
 
 @pytest.mark.parametrize("kind", ["missing", "binary", "empty folder"])

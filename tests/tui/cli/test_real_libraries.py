@@ -27,7 +27,7 @@ def _many_problems(tmp_path: Path) -> Path:
 def test_a_load_shows_twenty_problems_then_the_count(tmp_path: Path, capsys) -> None:
     refs = _many_problems(tmp_path)
     assert main(["--corpus", str(refs), "list"]) == 0
-    err = capsys.readouterr().err.splitlines()
+    err = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert len(err) == 21
     assert err[0] == f"paperscope: warning: {refs}:1: entry 'p0' uses undefined @string macro 'j0'; kept as written"
     assert err[-1] == ("paperscope: warning: ... and 10 more (30 problems in your files); "
@@ -55,4 +55,42 @@ def test_check_lists_every_problem_and_exits_1(tmp_path: Path, capsys) -> None:
 def test_check_on_clean_files_exits_0(tmp_path: Path, capsys) -> None:
     (tmp_path / "ok.bib").write_text("@article{a, title = {Fine}, year = 2020}\n")
     assert main(["--corpus", str(tmp_path / "ok.bib"), "check"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+KEYS = r"""
+@incollection{westfahl:space, author = {Westfahl, Gary}, title = {The True Frontier}, year = 2000,
+  booktitle = {Space}}
+@article{Smith_2020, author = {Smith, Ann}, title = {Smith on Looms}, year = 2020, journal = {J}}
+@article{Doe:78, author = {Doe, Jane}, title = {Doe Looks at Weaving}, year = 1978, journal = {K}}
+"""
+
+
+def test_show_and_cite_take_the_users_own_keys(tmp_path: Path, capsys) -> None:
+    (tmp_path / "k.bib").write_text(KEYS)
+    corpus = ["--corpus", str(tmp_path / "k.bib")]
+    assert main([*corpus, "show", "westfahl:space"]) == 0
+    assert "id: westfahl-space" in capsys.readouterr().out
+    assert main([*corpus, "cite", "Doe:78", "Smith_2020", "westfahl-space", "--style", "apa"]) == 0
+    out = capsys.readouterr().out
+    assert "Doe, J. (1978)" in out and "Smith, A. (2020)" in out and "Westfahl, G. (2000)" in out
+
+
+def test_an_unknown_key_suggests_the_closest_few(tmp_path: Path, capsys) -> None:
+    (tmp_path / "k.bib").write_text(KEYS)
+    assert main(["--corpus", str(tmp_path / "k.bib"), "show", "smith_2021"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == "paperscope: unknown paper id or citation key 'smith_2021'; did you mean smith_2020?"
+
+
+def test_the_key_query_is_exact_and_case_sensitive(tmp_path: Path, capsys) -> None:
+    (tmp_path / "k.bib").write_text(KEYS)
+    corpus = ["--corpus", str(tmp_path / "k.bib")]
+    for query, expected in (("key:westfahl:space", "westfahl-space"), ("key:Doe:78", "doe-78"),
+                            ("key:Smith_2020", "smith_2020")):
+        assert main([*corpus, "search", query, "--json"]) == 0
+        import json
+        hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [hit["id"] for hit in hits] == [expected], query
+    assert main([*corpus, "search", "key:doe:78", "--json"]) == 0
     assert capsys.readouterr().out == ""
