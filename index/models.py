@@ -271,6 +271,8 @@ class SearchRequest:
     years: frozenset[int] = frozenset()
     venues: frozenset[str] = frozenset()
     authors: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()  # the source's own keywords / tags
+    categories: frozenset[str] = frozenset()  # arXiv categories ("hep-ph")
     year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
     sort: SortOrder = "relevance"
     limit: int = 50
@@ -279,7 +281,8 @@ class SearchRequest:
     @property
     def filter_count(self) -> int:
         count = sum(
-            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors)
+            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors,
+                             self.keywords, self.categories)
         )
         return count + (1 if self.year_range else 0)
 
@@ -299,7 +302,7 @@ class Hit:
 class FacetCount:
     """How many matching papers carry one facet value, given the other facets' selections."""
 
-    facet: str  # "topic", "hardware", "year", "venue", "author"
+    facet: str  # "topic", "hardware", "year", "venue", "author", "keyword", "category"
     value: str
     label: str
     count: int
