@@ -37,6 +37,8 @@ _CUT = re.compile(
 _JOURNAL_REF = re.compile(r"^(?P<name>[A-Za-z][A-Za-z.&' -]*?[A-Za-z.])\s*\d+\s*[:(,]\s*\d")
 _SMALL = frozenset("a an and as at by for from in of on or the to via with de der des du la le"
                    .split())
+# Words that say a mixed-case name is English, where headline case is the convention.
+_ENGLISH = frozenset({"of", "on", "the", "and", "for"})
 # Publishers' and venues' acronyms, upper-cased wherever a lower-case copy appears.
 _ACRONYMS = frozenset("ieee acm siam usenix vldb aaai ijcai icml iclr cvpr iccv eccv acl emnlp "
                       "naacl kdd osdi sosp nsdi pldi popl asplos isca micro hpca sigplan sigmod "
@@ -60,6 +62,10 @@ def _headline(text: str) -> str:
     that look like acronyms.
     """
     words = text.split()
+    if not (text.islower() or text.isupper() or _ENGLISH.intersection(words)):
+        # Mixed case in another language ("Europa im Hoch- und Spätmittelalter"): its
+        # lower-case words are meant so; only acronyms are made upper case.
+        return " ".join(w.upper() if w in _ACRONYMS else w for w in words)
     if len(words) > 1 and text.isupper():
         words = [w if len(w) <= 4 and w.lower() not in _SMALL else w.lower() for w in words]
         words = [w.upper() if w.lower() in _ACRONYMS else w for w in words]
