@@ -49,6 +49,9 @@ def make_converter() -> LatexNodes2Text:
     context = get_default_latex_context_db()
     context.add_context_category(
         "paperscope-bibliography", prepend=True,
-        macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS])
+        macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
+        # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$` written
+        # back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
+        + [MacroTextSpec("textasciicircum", "^")])
     context.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
     return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
