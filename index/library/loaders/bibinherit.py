@@ -80,13 +80,12 @@ def _resolve(record: Record, by_key: dict[str, Record], depth: int = 0) -> None:
 
 
 def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record, str]]]:
-    """The records that are papers, with inherited fields; and (record, problem) pairs.
-
-    Problems are parents named but not in the file (the child keeps what it has).
+    """The records that are papers, with inherited fields; and (child, parent key) pairs
+    for parents named but not in the file (the child keeps what it has).
     """
     by_key = {r.key.lower(): r for r in records if r.key}
     parents: set[int] = set()
-    problems: list[tuple[Record, str]] = []
+    problems: list[tuple[Record, str]] = []  # (child, missing parent key)
     for record in records:
         for name in ("crossref", "xdata"):
             for key in record.values.get(name, "").split(","):
@@ -96,8 +95,7 @@ def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record,
                 if key.lower() in by_key:
                     parents.add(id(by_key[key.lower()]))
                 else:
-                    problems.append((record, f"{name} {key!r} is not in this file; "
-                                     "its fields are not inherited"))
+                    problems.append((record, key))
     volume = _pmlr_volume(records)
     for record in records:
         if record.values.get("crossref") or record.values.get("xdata"):

@@ -252,9 +252,15 @@ def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None)
             message = (f"{len(where)} entries use undefined @string macro {macro!r} "
                        f"(first {_name(where[0].key)})")
         warnings.append(LoadWarning(shown, message + "; kept as written", where[0].line))
-    papers, problems = inherit(records)
-    for record, problem in problems:
-        warnings.append(LoadWarning(shown, f"{_name(record.key)}: {problem}", record.line))
+    papers, missing = inherit(records)
+    if missing:  # one line for the file: a folder's parents often live in another file
+        record, parent = missing[0]
+        parents = len({key.lower() for _, key in missing})
+        more = (f" ({len(missing)} references to {parents} entries in all)"
+                if len(missing) > 1 else "")
+        warnings.append(LoadWarning(
+            shown, f"{_name(record.key)} names crossref/xdata {parent!r}, which is not in "
+            f"this file{more}; fields are not inherited from missing entries", record.line))
     result.papers = [_record_to_paper(record, shown) for record in papers]
     if not result.papers and not warnings and not library.strings and not records:
         warnings.append(LoadWarning(shown, "no BibTeX entries found"))
