@@ -10,12 +10,14 @@ name that is one braced group with nothing else is a literal, never to be split 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bibtexparser.middlewares.names import (
     parse_single_name_into_parts,
     split_multiple_persons_names,
 )
 
-from index.library.normalize import latex_to_unicode
+from index.library.normalize import LATEX_SYNTAX, latex_to_unicode
 from index.models import Name
 
 __all__ = ["parse_names", "name_parts"]
@@ -39,9 +41,16 @@ def _is_one_group(word: str) -> bool:
 
 
 def _decode(words: list[str]) -> str:
-    return latex_to_unicode(" ".join(words), full=True)
+    if not words:
+        return ""
+    text = " ".join(words)
+    if text.isascii() and text.isprintable() and not LATEX_SYNTAX.search(text):
+        return text  # most name parts: nothing to decode
+    return latex_to_unicode(text, full=True)
 
 
+# A lab's library names the same people thousands of times: each spelling is split once.
+@lru_cache(maxsize=16384)
 def name_parts(raw: str) -> Name:
     """One BibTeX name -> its parts; an institution in braces -> a literal `Name`."""
     raw = raw.strip()
