@@ -11,19 +11,20 @@ from typing import Any
 
 from whoosh.reading import IndexReader
 
-from index.search.bitsets import FacetMasks
-
-try:  # the arXiv category table (assets/arxiv_categories.toml) the facets package ships
-    from index.facets.taxonomy import arxiv_category_name
-except ImportError:  # not merged yet: categories are shown by their ids
-    def arxiv_category_name(category: str) -> str | None:
-        """Stand-in until `index.facets.taxonomy.arxiv_category_name` exists: no names."""
-        return None
+from index.facets import taxonomy as _taxonomy
 from index.models import FacetCount, SearchRequest
+from index.search.bitsets import FacetMasks
 
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue and author lists show this many values (plus any selected ones).
 TOP_VALUES = 15
+
+
+def arxiv_category_name(category: str) -> str | None:
+    """The official name from the arXiv category table the facets package ships
+    (`index.facets.taxonomy.arxiv_category_name`); None until that table is there."""
+    lookup = getattr(_taxonomy, "arxiv_category_name", None)
+    return lookup(category) if lookup is not None else None
 
 
 def selection_masks(masks: FacetMasks, request: SearchRequest,

@@ -28,6 +28,7 @@ from index.models import LoadWarning, Paper, Source
 
 if TYPE_CHECKING:
     from bibtexparser import model
+    from bibtexparser.library import Library as BibLibrary
 
 __all__ = ["BibResult", "parse_bibtex", "load_bibtex", "split_names", "person_name"]
 
@@ -169,7 +170,7 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     )
 
 
-def _entries(library: model.Library, shown: str, warnings: list[LoadWarning]
+def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]
              ) -> list[model.Entry]:
     """Every entry, the ones behind duplicate-key or duplicate-field errors included."""
     from bibtexparser import model

@@ -100,7 +100,8 @@ def csl_date(value: Any) -> tuple[int | None, int | None]:
         if year is not None:
             return year, month
     for key in ("raw", "literal"):
-        text = value.get(key)
-        if isinstance(text, (str, int)) and find_year(str(text)) is not None:
-            return find_year(str(text)), find_month(str(text)) if not str(text).isdigit() else None
+        given = value.get(key)
+        if isinstance(given, (str, int)) and find_year(str(given)) is not None:
+            written = str(given)
+            return find_year(written), find_month(written) if not written.isdigit() else None
     return None, None
