@@ -142,3 +142,15 @@ def test_arxiv_metadata_categories_names_and_latex(tmp_path: Path) -> None:
     assert paper.names[1] == Name(family="Berger", given="E. L.", suffix="Jr.")
     assert paper.doi == "10.1103/PhysRevD.76.013009"
     assert paper.abstract == "In XQM, a quark; see this and \u201cthat\u201d."
+
+
+def test_a_sidecar_doi_given_as_a_url_is_stored_bare(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text(
+        "The analytical engine weaves algebraic patterns just as the Jacquard loom weaves "
+        "flowers and leaves, and we describe its notes.\n")
+    (tmp_path / "notes.meta.json").write_text(json.dumps({
+        "format": "paperscope-metadata", "version": 1,
+        "papers": [{"id": "engine", "paragraphs": [0], "title": "Sketch",
+                    "doi": "https://doi.org/10.1/ENGINE"}]}))
+    (paper,) = load_library([tmp_path / "notes.txt"], TAXONOMY).papers
+    assert paper.doi == "10.1/ENGINE"
