@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import subprocess
+import gc
 import json
 import statistics
 import sys
@@ -41,7 +42,7 @@ from index.models import SearchRequest  # noqa: E402
 
 MARKER = "zqxupdatemarker"  # a word the generator never writes
 PROBE = SearchRequest(query="memory", limit=20, as_you_type=True)
-ENGINE = "index.search.engine:open_engine"  # overridden by --engine, e.g. to try another build
+ENGINE = "index:open_engine"  # overridden by --engine, e.g. to try another build
 
 
 def open_engine(*args: Any, **kwargs: Any) -> Any:
@@ -158,7 +159,10 @@ def child_pipeline_load(workdir: Path) -> dict[str, Any]:
     from index.facets.taxonomy import load_taxonomy
 
     started = time.perf_counter()
+    gc.disable()  # as the `paperscope` command loads (tui/startup.py): collector paused
     library = load_library(_library_files(workdir), load_taxonomy())
+    gc.collect()
+    gc.enable()
     elapsed = time.perf_counter() - started
     return {"load_s": elapsed, "papers": len(library.papers),
             "warnings": len(library.warnings), "peak_self_mb": measure.peak_rss_mb()["self_mb"]}

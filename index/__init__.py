@@ -1,7 +1,73 @@
-"""paperscope's headless library: papers, loaders, facets, the Whoosh index, citations.
+"""paperscope's headless library: papers, facets, the Whoosh index, search, citations.
 
 Nothing in this package imports Textual, pyperclip or platformdirs: it takes paths and
-settings as arguments, so it can be tested, benchmarked and scripted without a terminal.
+settings as arguments, so it can be tested, benchmarked and scripted without a terminal
+(import-linter contracts in pyproject.toml hold that and the layers below).
+
+The facade: `load_taxonomy` -> `load_library` -> `open_engine`, then
+`engine.search(SearchRequest(...))`. Where everything else lives:
+
+- `models`: the frozen values that cross every boundary (`Paper`, `SearchResult`, ...);
+  `atomic`: crash-safe file writes; `assets`: where the bundled files are;
+- `library/`: files -> one clean, deduplicated library (loaders, normalize, dedupe, ids,
+  the library cache);
+- `facets/`: the topic and hardware vocabulary, its rules and the tagger;
+- `schema/`: what the index holds (fields, text analysis, venue names);
+- `search/`: answering a request (parser, as-you-type prefixes, facet counts, ranking,
+  highlighting, spelling);
+- `store/`: the index on disk (generations, lock, staleness, writer, build process);
+- `whoosh_ext/`: every use of Whoosh internals, behind a version guard;
+- `citations/`: every citation style and export format, with the CSL styles.
+
+The layers, top to bottom: store, search, schema, whoosh_ext; library, facets and
+citations beside them and never importing those four. The functions below import their
+subsystems when called, so `import index.models` stays cheap for start-up.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from index.facets.taxonomy import Taxonomy
+    from index.library.load import LoadProgress
+    from index.models import Library
+    from index.search.engine import SearchEngine
+    from index.store.generations import Opened
+
 __version__ = "0.1.0"
+__all__ = ["__version__", "load_library", "load_taxonomy", "open_engine"]
+
+
+def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
+    """The bundled facet vocabulary, extended or overridden by the user's files."""
+    from index.facets.taxonomy import load_taxonomy as load
+
+    return load(extra_files)
+
+
+def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, *,
+                 cache_dir: Path | None = None,
+                 progress: LoadProgress | None = None) -> Library:
+    """Load, merge and tag the papers from `paths` (None: the bundled corpus)."""
+    from index.library.load import load_library as load
+
+    return load(paths, taxonomy, cache_dir=cache_dir, progress=progress)
+
+
+def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
+                rebuild: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> SearchEngine[Opened]:
+    """Opens this library's index under `cache_dir`, building or refreshing it if stale.
+
+    Raises:
+        index.store.generations.IndexUnavailable: the index can neither be opened nor
+            built (one-line message).
+    """
+    from index.search.engine import SearchEngine
+    from index.store.generations import open_index
+
+    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
+    return SearchEngine(opened, library, taxonomy)

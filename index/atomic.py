@@ -1,10 +1,29 @@
-"""Atomic file writes: a crash mid-write leaves the old file, never half a new one."""
+"""Atomic file writes: a crash mid-write leaves the old file, never half a new one.
+
+Writes land where the user means: a symlink is followed and its *target* replaced (the
+link into a synced folder stays a link); a FIFO or character device (`/dev/stdout`,
+`/dev/full`) is written directly, since renaming a file over it would replace the device
+node; any other kind of file (a folder, a socket) is refused. A full disk or a read-only
+folder raises `OSError` like any other failed write: the caller reports it, never "saved".
+The temporary files a killed write leaves behind are named so `clean_stale_temps` can
+find and remove them at the next start.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import secrets
+import stat
+import time
 from pathlib import Path
+
+__all__ = ["write_text_atomic", "clean_stale_temps", "STALE_AFTER"]
+
+# A temp file this old (seconds) belongs to no write still running: a write takes moments.
+STALE_AFTER = 60.0
+_TEMP = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")
 
 
 def write_text_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
@@ -13,28 +32,54 @@ def write_text_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
     The file gets the permissions the user would expect of a plain write: a replaced file
     keeps its mode, a new one gets the usual 0o666 less the umask (an exported bibliography
     must be readable by the tools that read it, not private like a temporary file).
+
+    Raises:
+        OSError: the write failed (disk full, read-only folder, not a regular file); the
+            previous file, if any, is unchanged.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(os.path.realpath(Path(path).expanduser()))  # a symlink's target is replaced
+    data = text.encode(encoding)
     try:
-        keep_mode: int | None = path.stat().st_mode & 0o7777
-    except OSError:
-        keep_mode = None
+        info: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
+            _write_direct(path, data)
+            return
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise OSError(errno.EISDIR if stat.S_ISDIR(info.st_mode) else errno.EINVAL,
+                      f"{kind}; refusing to replace it", str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keep_mode = info.st_mode & 0o7777 if info is not None else None
     fd, tmp_name = _create_temp(path)
     try:
         if keep_mode is not None and hasattr(os, "fchmod"):
             os.fchmod(fd, keep_mode)
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
     except BaseException:
         try:
             os.unlink(tmp_name)
-        except FileNotFoundError:
+        except OSError:
             pass
         raise
+
+
+def _write_direct(path: Path, data: bytes) -> None:
+    """Write to a device or FIFO in place (non-blocking open: a FIFO with no reader fails)."""
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        os.close(fd)
 
 
 def _create_temp(path: Path) -> tuple[int, str]:
@@ -45,5 +90,32 @@ def _create_temp(path: Path) -> tuple[int, str]:
         try:
             return os.open(name, flags, 0o666), name
         except FileExistsError:
+            if not os.access(path.parent, os.W_OK):  # an immutable folder answers EEXIST
+                break
             continue
-    raise FileExistsError(f"no free temporary name beside {path}")
+    raise PermissionError(errno.EACCES, "cannot create a file in the folder (read-only?)",
+                          str(path.parent))
+
+
+def clean_stale_temps(folder: Path, *, older_than: float = STALE_AFTER) -> int:
+    """Remove temporary files a killed `write_text_atomic` left in `folder`; returns how many.
+
+    Only names this module creates (`.NAME.xxxxxxxx.tmp`), only regular files, and only
+    ones older than `older_than` seconds, so another instance's write in progress is safe.
+    """
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not _TEMP.match(entry.name):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and now - entry.stat().st_mtime > older_than:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed

@@ -18,26 +18,33 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
-from index.citations import STYLES, style_label
+from index.atomic import clean_stale_temps
+from index.citations import style_label
 from index.models import Library, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.services.load_warnings import count_line
 from tui.messages import IndexProgress, IndexReady
+from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
 from tui.services.user_data import Marks, QueryHistory
+from tui.services.styles import load_style_book
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
+    from tui.services.clipboard import CopyOutcome
 
 __all__ = ["PaperscopeApp", "make_app"]
 
 
-class PaperscopeApp(SettingsActions, App[None]):
-    """Browse, filter and cite papers from the keyboard (or the mouse)."""
+class PaperscopeApp(SettingsActions, App[str]):
+    """Browse, filter and cite papers from the keyboard (or the mouse).
+
+    Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "paperscope"
@@ -62,9 +69,14 @@ class PaperscopeApp(SettingsActions, App[None]):
         self._owns_engine = engine is None
         self.config, self._warnings = load_config(settings.config_path)
         self._config_writable = not self._warnings
-        if self.config.style not in STYLES:
+        self.style_book = load_style_book(settings.config_path, self.config)  # built-in and the user's
+        self._warnings += list(self.style_book.warnings)
+        self.config = replace(self.config, key_style=self.style_book.key_style)  # checked by the book
+        if self.config.style not in self.style_book.names():
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
             self.config = replace(self.config, style=DEFAULT_STYLE)
+        for folder in (settings.data_dir, settings.config_path.parent):
+            clean_stale_temps(folder)  # what a write killed in an earlier session left
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
@@ -74,7 +86,13 @@ class PaperscopeApp(SettingsActions, App[None]):
 
     @property
     def style(self) -> str:
-        return self.config.style
+        """The current style as the formatter takes it (a user's `.csl` style carries its file)."""
+        return self.style_book.resolve(self.config.style)
+
+    @property
+    def key_style(self) -> str:
+        """The key format the yank-key action copies in: the last one picked (`latex:citep`)."""
+        return self.style_book.resolve(self.config.key_style)
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
@@ -103,7 +121,7 @@ class PaperscopeApp(SettingsActions, App[None]):
           description="Building the search index")
     def build_index(self) -> None:
         """Open (or build, on first run) the index without freezing the UI."""
-        from index.search.engine import open_engine
+        from index import open_engine
 
         step = max(1, len(self.library.papers) // 100) if self.library else 1
         posted = [-step]
@@ -116,6 +134,7 @@ class PaperscopeApp(SettingsActions, App[None]):
 
         library = self.library or Library(papers=())
         engine = open_engine(library, self.taxonomy, self.settings.cache_dir, progress=progress)
+        freeze_long_lived()
         self.post_message(IndexReady(engine))
 
     @on(IndexProgress)
@@ -141,18 +160,43 @@ class PaperscopeApp(SettingsActions, App[None]):
     # -- papers and citations -------------------------------------------------------------
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
-    def copy_papers(self, papers: list[Paper], description: str) -> None:
+    def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
-        text = self.papers.format(papers, self.style)
-        self.call_from_thread(self._deliver, text, f"{style_label(self.style)} {description}")
+        style = style or self.style
+        text = self.papers.format(papers, style)
+        self._copy(text, f"{style_label(style)} {description}")
 
-    def _deliver(self, text: str, description: str) -> None:
+    @work(thread=True, group="copy", exit_on_error=False, description="Copying")
+    def copy_text_to_clipboard(self, text: str, description: str) -> None:
+        """Copy any text (a link) off the UI thread; a clipboard tool may hang."""
+        self._copy(text, description)
+
+    def _copy(self, text: str, description: str) -> None:
+        """In a "copy" worker: try every clipboard path, then tell the user what happened."""
         from tui.services.clipboard import copy_text
+
+        outcome = copy_text(text, description=description, writer=self._terminal_writer,
+                            data_dir=self.settings.data_dir)
+        self.call_from_thread(self._deliver, outcome)
+
+    def _terminal_writer(self, sequence: str) -> None:
+        """Send a raw escape sequence (OSC 52) through the driver, on the UI thread."""
+
+        def write() -> None:
+            driver = self._driver  # Textual has no public raw write
+            if driver is None:
+                raise RuntimeError("the app is not running in a terminal")
+            driver.write(sequence)
+
+        self.call_from_thread(write)
+
+    def _deliver(self, outcome: CopyOutcome) -> None:
         from tui.screens.dialogs import CopyFallback
 
-        outcome = copy_text(text, description=description, app=self, data_dir=self.settings.data_dir)
+        if outcome.copied:
+            self._clipboard = outcome.text  # so Textual's own paste (ctrl+v) pastes it too
         if outcome.needs_dialog:
-            self.push_screen(CopyFallback(text, outcome.message))
+            self.push_screen(CopyFallback(outcome.text, outcome.message))
         else:
             self.notify(outcome.message, title="Copy", markup=False)
 

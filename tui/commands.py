@@ -22,6 +22,8 @@ __all__ = ["PaperscopeCommands", "COMMANDS", "binding_rows"]
 # (name in the palette, what it does, action; "app." runs on the app, else on the screen)
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Copy citation", "Copy the current paper's citation in the current style", "copy_citation"),
+    ("Copy citation keys", "Copy the marked (else current) papers' keys in the last key format",
+     "copy_keys"),
     ("Mark paper", "Mark or unmark the current paper", "toggle_mark"),
     ("Copy marked bibliography", "Copy every marked paper as one bibliography", "copy_bibliography"),
     ("Export marked bibliography", "Write the marked papers' bibliography to a file", "export_bibliography"),
@@ -33,6 +35,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Filters", "Move to the facet panel", "focus_facets"),
     ("Clear filters", "Unselect every facet value", "clear_filters"),
     ("Did you mean", "Search for the suggested spelling", "accept_correction"),
+    ("Pick", "Print the marked (else highlighted) papers' citation and leave (paperscope pick)",
+     "app.pick"),
+    ("Cancel pick", "Leave paperscope pick without printing anything", "app.cancel_pick"),
     ("Load problems", "List every problem found in your files while loading them",
      "app.show_load_warnings"),
     ("Help", "Every key and the query syntax", "app.help"),

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, cast
 
 from textual.theme import Theme
 
-from index.citations import STYLES, style_label
-from tui.services.config import Config, save_config
+from index.citations import style_label
+from index.citations.keyformats import is_key_style
+from tui.services.config import Config, ConfigNotWritable, save_config
+from tui.services.user_data import describe_os_error
 
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
@@ -36,14 +38,18 @@ class SettingsActions:
         app = cast("PaperscopeApp", self)
         paper = getattr(app.screen, "current_paper", None)
         def preview(style: str) -> str:
-            return app.papers.format([paper], style) if paper else "(highlight a paper to preview)"
-        styles = [(style, style_label(style)) for style in STYLES]
-        app.push_screen(StylePicker(styles, app.style, preview), self._style_picked)
+            resolved = app.style_book.resolve(style)
+            return app.papers.format([paper], resolved) if paper else "(highlight a paper to preview)"
+        app.push_screen(StylePicker(app.style_book.choices(), app.config.style, preview), self._style_picked)
 
     def _style_picked(self, style: str | None) -> None:
         app = cast("PaperscopeApp", self)
-        if style and style != app.style:
-            self._save_config(replace(app.config, style=style), f"Citation style: {style_label(style)}")
+        if style and style != app.config.style:
+            # A key format picked here is also what the yank-key action copies in from now on.
+            config = replace(app.config, style=style)
+            if is_key_style(style):
+                config = replace(config, key_style=style)
+            self._save_config(config, f"Citation style: {app.style_book.label(style)}")
             reload = getattr(app.screen, "reload_detail", None)
             if reload is not None:
                 reload()
@@ -59,7 +65,13 @@ class SettingsActions:
         app = cast("PaperscopeApp", self)
         app.config = config
         if app._config_writable:
-            save_config(app.settings.config_path, config)
+            try:
+                save_config(app.settings.config_path, config)
+            except (OSError, ConfigNotWritable) as error:
+                reason = describe_os_error(error) if isinstance(error, OSError) else str(error)
+                app.notify(f"{what} (not saved: could not save the config: {reason})",
+                           severity="warning", markup=False)
+                return
             app.notify(f"{what} (saved)", markup=False)
         else:
             app.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)

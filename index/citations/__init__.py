@@ -3,7 +3,9 @@
 `format_citation(papers, style)` is what the app's preview, the copy action and the
 `cite` command call. Formatted styles (APA, IEEE, ACM, Chicago, MLA) come from citeproc-py
 and the CSL files vendored in `index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS,
-CSL-JSON) and the two short forms (Markdown, plain) are written directly.
+CSL-JSON) and the two short forms (Markdown, plain) are written directly. The key formats
+(`key`, `latex`, `pandoc`, `typst`, `org`) print only citation keys, in the syntax a writer
+types (`keyformats.py`), and a user's own CSL file is a style too (a `CslStyle`, `custom.py`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,19 @@ from functools import lru_cache
 
 from index.citations.bibtex import bib_entries
 from index.citations.csljson import csl_json
+from index.citations.custom import CslStyle, StyleFileError
+from index.citations.keyformats import KEY_STYLES, KeyFormatError, format_keys, split_key_style
 from index.citations.keys import citation_keys
 from index.citations.plain import markdown_link, plain_line, ris_records
 from index.models import Paper
+from index.text_safety import strip_controls
 
 __all__ = [
     "STYLES",
-    "EXPORT_FORMATS",
+    "KEY_STYLES",
+    "CslStyle",
+    "KeyFormatError",
+    "StyleFileError",
     "UnknownStyleError",
     "citation_keys",
     "format_citation",
@@ -39,9 +47,8 @@ STYLES: tuple[str, ...] = (
     "csl-json",
     "markdown",
     "plain",
+    *KEY_STYLES,
 )
-# Styles whose output is a file format, fit for `paperscope export`.
-EXPORT_FORMATS: tuple[str, ...] = ("bibtex", "biblatex", "ris", "csl-json")
 
 _LABELS = {
     "bibtex": "BibTeX",
@@ -55,6 +62,11 @@ _LABELS = {
     "csl-json": "CSL-JSON",
     "markdown": "Markdown link",
     "plain": "plain text",
+    "key": "citation key",
+    "latex": "LaTeX \\cite",
+    "pandoc": "pandoc [@key]",
+    "typst": "Typst @key",
+    "org": "Org [cite:@key]",
 }
 
 
@@ -67,16 +79,28 @@ class UnknownStyleError(ValueError):
 
 
 def _check(style: str) -> str:
-    if style not in _LABELS:
-        raise UnknownStyleError(style)
-    return style
+    base, command = split_key_style(style)
+    if isinstance(style, CslStyle) or (base in _LABELS and command != ""):
+        return style
+    raise UnknownStyleError(style)
+
+
+def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
+    """CSL rendering; a user's style that citeproc-py fails on is named in the error."""
+    if not isinstance(style, CslStyle):
+        return _rendered(papers, style, None)
+    try:
+        return _rendered(papers, style, style.path)
+    except Exception as error:  # citeproc-py raises bare exceptions of many kinds
+        raise StyleFileError(style.path, f"citeproc-py cannot render this style ({error})") from None
 
 
 @lru_cache(maxsize=1024)
-def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
+def _rendered(papers: tuple[Paper, ...], style: str, path: object) -> tuple[str, ...]:
     """CSL rendering, remembered: moving the cursor back to a paper must not re-render it.
 
-    Formatted styles print no citation key, so the keys are not part of the cache key.
+    Formatted styles print no citation key, so the keys are not part of the cache key; a
+    user's style is keyed by its file too, since names compare as plain strings.
     """
     # citeproc and lxml take ~30 ms to import; the first screen shows no formatted style.
     from index.citations.csl import format_csl
@@ -86,7 +110,12 @@ def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
 
 def style_label(style: str) -> str:
     """The name to show the user ("APA 7", "IEEE"), e.g. in "Copied APA 7 citation"."""
-    return _LABELS[_check(style)]
+    if isinstance(style, CslStyle):
+        return style.csl_title
+    base, command = split_key_style(_check(style))
+    if base == "latex" and command:
+        return f"LaTeX \\{command}"
+    return _LABELS[base]
 
 
 def format_citation(
@@ -98,19 +127,18 @@ def format_citation(
         papers: the papers to cite; a bibliography is ordered as the style requires
             (alphabetical for APA, Chicago and MLA; in the given order for IEEE and ACM,
             which number their references; in the given order for the file formats).
-        style: one of `STYLES`.
+        style: one of `STYLES`, `latex:COMMAND`, or a user's `CslStyle`.
         keys: citation keys by paper id, normally `citation_keys(library.papers)` so a key
             is unique in the whole library; computed from `papers` alone when omitted.
 
     Raises:
         UnknownStyleError: for a style name not in `STYLES`.
+        KeyFormatError: a key format that cannot hold one of the keys.
+        StyleFileError: a user's CSL style that citeproc-py cannot render.
     """
-    return _CONTROL.sub("", _format(list(papers), style, keys))
-
-
-# Control characters (ESC above all) from an untrusted corpus must not reach a terminal or
-# a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+    # Control characters (ESC above all) from an untrusted corpus must not reach a terminal
+    # or a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.
+    return strip_controls(_format(list(papers), style, keys))
 
 
 def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> str:
@@ -120,6 +148,8 @@ def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> 
     resolved = dict(citation_keys(papers))
     if keys:
         resolved.update({k: v for k, v in keys.items() if k in resolved})
+    if split_key_style(style)[0] in KEY_STYLES and not isinstance(style, CslStyle):
+        return format_keys([resolved[paper.id] for paper in papers], style)
     if style in ("bibtex", "biblatex"):
         return bib_entries(papers, resolved, style)
     if style == "ris":
@@ -131,7 +161,7 @@ def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> 
     if style == "plain":
         return "\n".join(plain_line(paper) for paper in papers)
     entries = _formatted(tuple(papers), style)
-    if len(papers) == 1 and style in ("ieee", "acm"):
+    if len(papers) == 1 and (style in ("ieee", "acm") or isinstance(style, CslStyle)):
         # A single reference is not a numbered list: "[1] " would be pasted as noise.
         return re.sub(r"^\[\d+\]\s*", "", entries[0])
     return "\n".join(entries)

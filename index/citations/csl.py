@@ -65,7 +65,13 @@ _NO_DATE_TERM = frozenset({"ieee", "acm", "mla"})
 _RENDER_LOCK = threading.Lock()  # a parsed style keeps per-render state: one at a time
 
 
-def _style_xml(style: str, known_authors: int | None) -> bytes:
+def csl_path(style: str) -> Path:
+    """The style's file: a user's `CslStyle` carries its own, a built-in one is vendored."""
+    path = getattr(style, "path", None)
+    return Path(path) if path is not None else CSL_DIR / CSL_FILES[style]
+
+
+def _style_xml(path: Path, known_authors: int | None) -> bytes:
     """The style file as citeproc-py needs it; `known_authors` adds the et-al variant.
 
     citeproc-py ignores `initialize="false"` (MLA and Chicago spell given names out in
@@ -73,7 +79,7 @@ def _style_xml(style: str, known_authors: int | None) -> bytes:
     The equivalent that it does understand: the style-wide value is moved onto every
     `<name>` that inherits it, and taken away from the ones that say `initialize="false"`.
     """
-    root = etree.fromstring((CSL_DIR / CSL_FILES[style]).read_bytes())
+    root = etree.fromstring(path.read_bytes())
     inherited = root.attrib.pop("initialize-with", None)
     for element in root.iter(f"{_NS}name"):
         if element.get("initialize") == "false":
@@ -91,10 +97,15 @@ def _style_xml(style: str, known_authors: int | None) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="utf-8")
 
 
-@lru_cache(maxsize=64)
 def load_style(style: str, known_authors: int | None = None) -> CitationStylesStyle:
     """A parsed style, cached; `known_authors` selects the et-al variant (see module doc)."""
-    return CitationStylesStyle(io.BytesIO(_style_xml(style, known_authors)), validate=False)
+    return _load_style(csl_path(style), known_authors)
+
+
+@lru_cache(maxsize=64)
+def _load_style(path: Path, known_authors: int | None) -> CitationStylesStyle:
+    # Keyed by file, not name: a user's style may share a name with another file.
+    return CitationStylesStyle(io.BytesIO(_style_xml(path, known_authors)), validate=False)
 
 
 def _nocase(value: str) -> str:

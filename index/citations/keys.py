@@ -17,7 +17,9 @@ _STOP_WORDS = frozenset(
     "a an and the of on in for to with via from by at as is are towards toward into "
     "using how what when why do does can".split()
 )
-_SOURCE_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_:.\-]*$")
+# A source's own key is kept exactly as written unless a .bib file could not hold it
+# (a key ends at a comma; whitespace, braces, `%`, `#`, `"` and `\` break the entry).
+_SOURCE_KEY = re.compile(r'^[^\s,{}%#"\\]+$')
 
 
 def _slug(text: str) -> str:

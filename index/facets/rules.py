@@ -74,7 +74,7 @@ class Rule:
     regex: re.Pattern[str]
     cased: bool  # True: run on the original text; False: on the lowercased copy
     anchors: tuple[str, ...]  # lowercase; empty means "try everywhere"
-    contains: tuple[str, ...] = ()  # lowercase texts every match holds (for unanchored rules)
+    contains: tuple[str, ...] = ()  # lowercase texts every match holds, beyond its anchor
 
     def _matches(self, doc: Text) -> list[re.Match[str]]:
         """Non-overlapping matches that start on a word edge.
@@ -165,7 +165,10 @@ def compile_rule(pattern: str, cased: bool) -> Rule:
     source = pattern if cased else _lower_pattern(pattern)
     regex = re.compile(f"(?:{source})(?!\\w)")
     found = anchors(pattern)
-    return Rule(pattern, regex, cased, found, () if found else required(pattern))
+    # Literal text a match must hold besides its anchor: 'on (the )?cpus?' starts at every
+    # "on" of a paper, but is worth trying only where "cpu" occurs at all.
+    extra = tuple(run for run in required(pattern) if not any(run in a for a in found))
+    return Rule(pattern, regex, cased, found, extra)
 
 
 def _lower_pattern(pattern: str) -> str:

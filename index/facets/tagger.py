@@ -2,14 +2,14 @@
 
 A wrong label is worse than none, so a value is given only on real evidence: one signal
 phrase, or two different weaker ones, outside the value's hard negatives. Labels the source
-already carried (BibTeX keywords, JSON topics) are kept next to the derived ones. Every
-paper still gets a topic: when nothing fires, the best guess is given and its reason says
-it is a guess.
+already carried (BibTeX keywords, JSON topics) are kept next to the derived ones. A paper
+with no evidence gets no topic at all (`topics == ()`): users bring libraries of physics,
+biology or music papers, and a topic guessed from one shared word ("training", "model")
+labelled most of such a library with an ML-systems topic it has nothing to do with.
 
 Speed matters (the benchmarks tag 100,000 papers), so the rules are compiled once per
 taxonomy, one regex pass finds where every rule's leading literal text (its anchor) occurs,
-and a rule is tried only there (see `index.facets.rules`); hints run only for the rare paper
-that needs a guess.
+and a rule is tried only there (see `index.facets.rules`).
 """
 
 from __future__ import annotations
@@ -24,18 +24,10 @@ from index.facets.taxonomy import FACETS, FacetValue, Taxonomy
 
 __all__ = ["tag_paper", "tag_papers", "explain"]
 
-STRONG, WEAK, HINT = 1.0, 0.5, 0.25
+STRONG, WEAK = 1.0, 0.5
 _URL_RE = re.compile(r"(?:https?://|www\.)\S+")
 _SAME_LENGTH = str.maketrans({**{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
                               "\u00a0": " ", "\u2009": " ", "\u202f": " "})
-_WORD_RE = re.compile(r"[a-z][a-z-]{3,}")
-_STOPWORDS = frozenset(
-    "also and any been both each from have into more most other over such than that "
-    "their them then these they this those under used uses using very what when which "
-    "with within without work works "
-    # words every description in this field shares: no evidence for one topic over another
-    "model models system systems large deep learning neural network networks based".split()
-)
 _SOURCE = "from the source"
 
 
@@ -45,7 +37,6 @@ class _ValueRules:
 
     value: FacetValue
     weighted: list[tuple[Rule, float]] = field(default_factory=list)  # signals, weak
-    hints: list[Rule] = field(default_factory=list)  # run only when a guess is needed
     negatives: list[Rule] = field(default_factory=list)
     venue: list[Rule] = field(default_factory=list)
     every: frozenset[Rule] = frozenset()  # the signals and weak rules, to skip a value fast
@@ -67,17 +58,12 @@ class _Matcher:
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
         for facet_rules in self.rules.values():
             for rules in facet_rules:
-                for rule in (*(r for r, _ in rules.weighted), *rules.hints, *rules.negatives):
+                for rule in (*(r for r, _ in rules.weighted), *rules.negatives):
                     self._index(rule)
         self.scanner = AnchorScanner(self.by_anchor)
         self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
         self.ancestors = {f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)}
                           for f in FACETS}
-        words = {}
-        for value in taxonomy.topics:
-            found = _WORD_RE.findall(f"{value.label} {value.description}".lower())
-            words[value.id] = {w for w in found if w not in _STOPWORDS}
-        self.topic_words = words
 
     @staticmethod
     def _compile(value: FacetValue) -> _ValueRules:
@@ -85,7 +71,6 @@ class _Matcher:
         rules.weighted = [(compile_rule(p, False), STRONG) for p in value.signals]
         rules.weighted += [(compile_rule(p, True), STRONG) for p in value.cased]
         rules.weighted += [(compile_rule(p, False), WEAK) for p in value.weak]
-        rules.hints = [compile_rule(p, False) for p in value.hints]
         rules.negatives = [compile_rule(p, False) for p in value.not_]
         rules.negatives += [compile_rule(p, True) for p in value.not_cased]
         rules.venue = [compile_rule(p, False) for p in value.venue]
@@ -111,21 +96,21 @@ class _Matcher:
         found = {r for r in self.anchorless if all(c in low for c in r.contains)}
         for anchor in doc.scan(self.scanner):
             found.update(self.by_anchor[anchor])
-        return found
+        # a rule whose other required text is missing cannot match either (one `in` each)
+        return {r for r in found if not r.contains or all(c in low for c in r.contains)}
 
-    def evidence(self, facet: str, doc: Text, venue: str, candidates: set[Rule],
-                 hints: bool = False) -> list[_Evidence]:
+    def evidence(
+        self, facet: str, doc: Text, venue: str, candidates: set[Rule]
+    ) -> list[_Evidence]:
         """What each value with any evidence scored, in taxonomy order."""
         found = []
         venue_doc = Text(venue) if venue else None  # one per paper: its anchors are cached
         for rules in self.rules[facet]:
-            if not hints and not venue and rules.every.isdisjoint(candidates):
+            if not venue and rules.every.isdisjoint(candidates):
                 continue
             evidence = _Evidence(rules.value.id)
             negated: list[tuple[int, int]] | None = None
-            weighted = [*rules.weighted, *((r, HINT) for r in rules.hints)] if hints \
-                else rules.weighted
-            for rule, weight in weighted:
+            for rule, weight in rules.weighted:
                 if rule not in candidates:
                     continue
                 if negated is None:
@@ -148,14 +133,17 @@ class _Evidence:
 
     value_id: str
     score: float = 0.0  # signals and weak signals: a label needs STRONG
-    guess: float = 0.0  # everything, hints included: only ranks the fallback guess
     phrases: list[tuple[str, float]] = field(default_factory=list)
 
     def add(self, hits: list[str], weight: float) -> None:
-        """One rule's matches: shown one by one, counted once."""
+        """One rule's matches: shown one by one, counted once.
+
+        A rule whose every match another rule of this value already found adds nothing:
+        two weak rules that both match "inference latency" are one piece of evidence.
+        """
+        seen = {phrase for phrase, _ in self.phrases}
         self.phrases += [(hit, weight) for hit in hits if (hit, weight) not in self.phrases]
-        self.guess += weight
-        if weight > HINT:
+        if any(hit not in seen for hit in hits):
             self.score += weight
 
     def reason(self) -> str:
@@ -191,22 +179,6 @@ def _quote(phrase: str) -> str:
     return f'"{" ".join(phrase.split())}"'
 
 
-def _best_guess(matcher: _Matcher, found: list[_Evidence], low: str) -> Label:
-    """The one topic for a paper no rule labelled, with a reason that says it is a guess."""
-    if found:
-        best = max(found, key=lambda item: item.guess)  # max keeps the first in taxonomy order
-        phrases = ", ".join(_quote(p) for p, _ in best.phrases[:3])
-        return Label(best.value_id, f"best guess: no clear signal; weaker evidence {phrases}")
-    words = set(_WORD_RE.findall(low))
-    overlap = [(len(words & w), sorted(words & w), tid) for tid, w in matcher.topic_words.items()]
-    count, shared, topic = max(overlap, key=lambda item: item[0], default=(0, [], ""))
-    if count:
-        quoted = ", ".join(f'"{w}"' for w in shared[:3])
-        return Label(topic, f"best guess: no signal phrase; shares {quoted} with its description")
-    fallback = matcher.taxonomy.fallback_topic or matcher.taxonomy.topics[0].id
-    return Label(fallback, "no evidence in the text; the taxonomy's fallback topic")
-
-
 def _source_reasons(matcher: _Matcher, paper: Paper) -> dict[str, dict[str, list[str]]]:
     """Labels the source gave: earlier `from the source` labels and mappable keywords."""
     given: dict[str, dict[str, list[str]]] = {facet: {} for facet in FACETS}
@@ -226,8 +198,9 @@ def _source_reasons(matcher: _Matcher, paper: Paper) -> dict[str, dict[str, list
 def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
     """A copy of the paper with `topics` and `hardware` set, each label with its reason.
 
-    Reads the title and abstract (links removed) and the venue. Hardware labels include
-    every ancestor of a leaf (`implied by nvidia-gpu`). Labels come in taxonomy order.
+    Reads the title and abstract (links removed) and the venue. A facet with no evidence
+    stays empty: no topic is guessed. Hardware labels include every ancestor of a leaf
+    (`implied by nvidia-gpu`). Labels come in taxonomy order.
     Deterministic, and idempotent: tagging a tagged paper gives the same labels.
     """
     matcher = _matcher(taxonomy)
@@ -241,10 +214,6 @@ def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
         for evidence in matcher.evidence(facet, doc, venue, candidates):
             if evidence.score >= STRONG:
                 reasons.setdefault(evidence.value_id, []).append(evidence.reason())
-        if facet == "topic" and not reasons:
-            weaker = matcher.evidence(facet, doc, venue, candidates, hints=True)
-            guess = _best_guess(matcher, weaker, doc.low)
-            reasons[guess.value] = [guess.reason]
         for value_id in list(reasons):
             for ancestor in matcher.ancestors[facet].get(value_id, ()):
                 reasons.setdefault(ancestor, [f"implied by {value_id}"])

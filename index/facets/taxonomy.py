@@ -11,12 +11,17 @@ A value's table (`[topic.ID]` or `[hardware.ID]`) may hold:
     aliases: names a source may use for the value (BibTeX keywords, JSON topics).
     signals: case-insensitive regexes, each enough on its own.
     cased: case-sensitive regexes, each enough on its own ("TPU", "ARM").
-    weak: case-insensitive regexes worth half a signal: two distinct ones are needed.
-    hints: regexes that never label by themselves; they only steer the fallback topic.
+    weak: case-insensitive regexes worth half a signal: two are needed, matching different
+        words (two rules that both match the same phrase count once).
     venue: regexes matched against the venue, worth half a signal.
     not, not_cased: hard negatives; a signal inside one of their matches does not count.
     extend: when true (in an override), the lists above are appended, not replaced.
 Every regex is matched at word boundaries: it must start and end on a word edge.
+
+There is no fallback: a paper none of the rules fire on gets no topic. The `hints` lists
+and the `fallback_topic` setting that once steered a guessed topic are refused with a
+message saying so, rather than silently ignored, so a user's file that still has them is
+noticed and cleaned.
 """
 
 from __future__ import annotations
@@ -27,11 +32,11 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from index.assets import bundled_taxonomy
+from index.assets import assets_dir, bundled_taxonomy
 from index.facets.rules import compile_rule
 
 if sys.version_info >= (3, 11):
@@ -39,15 +44,24 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "load_taxonomy"]
+__all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "arxiv_category_name",
+           "load_taxonomy"]
 
 FACETS = ("topic", "hardware")
-RULE_LISTS = ("aliases", "signals", "cased", "weak", "hints", "venue", "not", "not_cased")
+RULE_LISTS = ("aliases", "signals", "cased", "weak", "venue", "not", "not_cased")
 _TEXT_KEYS = ("label", "description", "parent")
 _KNOWN_KEYS = frozenset((*_TEXT_KEYS, *RULE_LISTS, "extend"))
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
+# Keys older taxonomies used for the guessed topic, which no longer exists.
+_REMOVED = {
+    "hints": "'hints' is no longer used (a paper with no evidence gets no topic); "
+             "move a pattern that is real evidence to 'weak', or delete the list",
+    "fallback_topic": "'fallback_topic' is no longer used: a paper with no evidence "
+                      "gets no topic; delete the setting",
+}
 # Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
-MATCHING_VERSION = 1
+# 2: no guessed topic for a paper without evidence; a phrase two weak rules match counts once.
+MATCHING_VERSION = 2
 
 
 class TaxonomyError(ValueError):
@@ -70,7 +84,6 @@ class FacetValue:
     signals: tuple[str, ...] = ()  # case-insensitive, each sufficient
     cased: tuple[str, ...] = ()  # case-sensitive, each sufficient
     weak: tuple[str, ...] = ()  # case-insensitive, half weight each
-    hints: tuple[str, ...] = ()  # fallback evidence only
     venue: tuple[str, ...] = ()  # matched against the venue, half weight
     not_: tuple[str, ...] = ()  # hard negatives (case-insensitive)
     not_cased: tuple[str, ...] = ()  # hard negatives (case-sensitive)
@@ -83,13 +96,11 @@ class Taxonomy:
     Attributes:
         topics: topic values in display order.
         hardware: hardware values in display order (parents before their leaves).
-        fallback_topic: the topic given when a text carries no evidence at all.
         files: the files it was read from, for messages and the index's rebuild check.
     """
 
     topics: tuple[FacetValue, ...] = ()
     hardware: tuple[FacetValue, ...] = ()
-    fallback_topic: str | None = None
     files: tuple[str, ...] = ()
 
     def values(self, facet: str) -> tuple[FacetValue, ...]:
@@ -138,6 +149,20 @@ class Taxonomy:
             parent = self.parent(parent, facet)
         return tuple(chain)
 
+    def implied_by(self) -> dict[str, tuple[str, ...]]:
+        """Value id -> itself and every id below it: what `hw:gpu` must match.
+
+        The inverse of `ancestors`, for every value of both facets, from the same parent
+        links (a loop in a user's taxonomy is rejected when it is read).
+        """
+        below: dict[str, list[str]] = {}
+        for facet in FACETS:
+            for value in self.values(facet):
+                below.setdefault(value.id, [value.id])
+                for ancestor in self.ancestors(value.id, facet):
+                    below.setdefault(ancestor, [ancestor]).append(value.id)
+        return {value_id: tuple(dict.fromkeys(ids)) for value_id, ids in below.items()}
+
     @cached_property
     def fingerprint(self) -> str:
         """A hash of the effective content: equal rules give equal fingerprints.
@@ -149,7 +174,6 @@ class Taxonomy:
             "matching": MATCHING_VERSION,
             "topics": [asdict(v) for v in self.topics],
             "hardware": [asdict(v) for v in self.hardware],
-            "fallback_topic": self.fallback_topic,
         }
         blob = json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8")
         return hashlib.sha256(blob).hexdigest()[:16]
@@ -167,8 +191,6 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
     """
     values: dict[str, dict[str, dict[str, Any]]] = {facet: {} for facet in FACETS}
     where: dict[tuple[str, str], tuple[str, str]] = {}  # (facet, id) -> (path, text)
-    fallback: str | None = None
-    fallback_at: tuple[str, str] | None = None
     files = [bundled_taxonomy(), *(Path(p) for p in extra_files)]
     for position, path in enumerate(files):
         # The bundled file's ~400 regexes are checked by the tests, not at every start:
@@ -177,15 +199,12 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
         text, data = _read(path)
         label = str(path)
         for key, table in data.items():
-            if key == "settings":
+            if key == "settings":  # no setting is known today; kept for the message
                 if not isinstance(table, dict):
                     raise _error(label, text, None, key, "[settings] must be a table")
                 for name in table:
-                    if name != "fallback_topic":
-                        raise _error(label, text, None, name, f"unknown setting {name!r}")
-                if "fallback_topic" in table:
-                    fallback = table["fallback_topic"]
-                    fallback_at = (label, text)
+                    raise _error(label, text, None, name,
+                                 _REMOVED.get(name, f"unknown setting {name!r}"))
                 continue
             if key not in FACETS or not isinstance(table, dict):
                 raise _error(label, text, None, key, f"unknown table [{key}]; "
@@ -196,12 +215,8 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
     built = {f: tuple(_build(f, i, d, where[(f, i)]) for i, d in values[f].items())
              for f in FACETS}
     _check_parents(built, where)
-    if fallback is not None and fallback not in values["topic"]:
-        named_in, text = fallback_at or (str(files[0]), "")
-        raise _error(named_in, text, None, "fallback_topic",
-                     f"fallback_topic {fallback!r} is not a topic id")
     return Taxonomy(topics=built["topic"], hardware=built["hardware"],
-                    fallback_topic=fallback, files=tuple(str(p) for p in files))
+                    files=tuple(str(p) for p in files))
 
 
 def _read(path: Path) -> tuple[str, dict[str, Any]]:
@@ -246,6 +261,8 @@ def _merge(
         def fail(message: str, key: str = key, needle: str | None = None) -> TaxonomyError:
             return _error(path, text, facet, value_id, message, key=key, needle=needle)
 
+        if key in _REMOVED:
+            raise fail(f"{facet}.{value_id}: {_REMOVED[key]}")
         if key not in _KNOWN_KEYS:
             raise fail(f"unknown key {key!r} in {facet}.{value_id}")
         if key == "extend":
@@ -343,3 +360,24 @@ def _locate(text: str, facet: str | None, name: str, key: str | None) -> int | N
         if key_re.match(lines[number - 1]):
             return number
     return start
+
+
+def arxiv_category_name(category_id: str) -> str | None:
+    """The name arXiv gives a category id (`hep-ph`: "High Energy Physics - Phenomenology").
+
+    Retired ids that older papers still carry (`solv-int`, `astro-ph`) are named too.
+    Ids are compared exactly, as arXiv spells them (`math.CO` and `cs.CO` differ only in
+    case and the second does not exist); None for an id arXiv does not know.
+    """
+    return _arxiv_categories().get(category_id.strip())
+
+
+@cache
+def _arxiv_categories() -> dict[str, str]:
+    # Read on first use, not at import: most sessions never show a category, and the app's
+    # start-up budget is tight. `assets/arxiv_categories.toml` says where the table is from.
+    with open(assets_dir() / "arxiv_categories.toml", "rb") as handle:
+        data = tomllib.load(handle)
+    names = {key: entry["name"] for key, entry in data["retired"].items()}
+    names.update(data["categories"])
+    return names

@@ -21,21 +21,19 @@ in the user's own cache folder, which is trusted like the rest of their home dir
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib.util
 import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from index.models import Label, Library, Paper
 
-__all__ = ["LOADER_VERSION", "LibraryCache", "code_fingerprint", "paused_gc", "tag_digest"]
+__all__ = ["LOADER_VERSION", "LibraryCache", "code_fingerprint", "tag_digest"]
 
 # Bump when loading gives different papers from the same files for a reason the code
 # fingerprint below cannot see (it already covers the source of every module involved).
@@ -46,7 +44,9 @@ _FORMAT = "paperscope-library-cache"
 _CODE = ("library", "facets", "models.py", "assets.py")
 _PACKAGES = ("pylatexenc", "bibtexparser", "rispy")
 
-Identity = tuple[str, int, int]  # resolved path, size in bytes, mtime in nanoseconds
+# Resolved path, size in bytes, mtime in nanoseconds; then size and mtime of each companion
+# file (a database's write-ahead log), -1 when it is absent.
+Identity = tuple[Any, ...]
 Tags = tuple[tuple[Label, ...], tuple[Label, ...]]  # topics, hardware
 
 
@@ -100,31 +100,26 @@ def _installed_version(package: str) -> str:
     return names[-1].removeprefix(f"{package}-").removesuffix(".dist-info") if names else ""
 
 
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic garbage collection while a library's millions of objects are created.
+def identity(path: Path, companions: Sequence[Path] = ()) -> Identity | None:
+    """What says a file is unchanged without reading it; None when it cannot be stat'ed.
 
-    Loading allocates many objects and frees few, so the collector would walk the growing
-    heap again and again for nothing (unpickling 10k papers takes 3x longer with it on).
-    Nothing here makes reference cycles; the collector resumes as it was afterwards.
+    `companions` are files that change what `path` holds without touching it: Zotero
+    writes new items to `zotero.sqlite-wal`, and `zotero.sqlite` changes only when that
+    log is checkpointed, maybe hours later.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def identity(path: Path) -> Identity | None:
-    """What says a file is unchanged without reading it; None when it cannot be stat'ed."""
     try:
         resolved = path.resolve()
         stat = resolved.stat()
     except OSError:
         return None
-    return (str(resolved), stat.st_size, stat.st_mtime_ns)
+    found: list[int] = []
+    for companion in companions:
+        try:
+            companion_stat = companion.stat()
+            found += [companion_stat.st_size, companion_stat.st_mtime_ns]
+        except OSError:
+            found += [-1, -1]
+    return (str(resolved), stat.st_size, stat.st_mtime_ns, *found)
 
 
 def tag_digest(paper: Paper) -> bytes:
@@ -165,7 +160,7 @@ class LibraryCache:
         found = self._read(self._library_path(inputs), {"key": key})
         if found is None or not isinstance(found.get("library"), Library):
             return None
-        return found["library"]  # type: ignore[no-any-return]
+        return found["library"]
 
     def previous_tags(self, inputs: Sequence[str] | None) -> dict[bytes, Tags]:
         """Labels from the last library of these inputs, by `tag_digest`, if still valid."""
@@ -215,7 +210,7 @@ class LibraryCache:
         """
         expected = self._header(extra, tagged)
         try:
-            with open(path, "rb") as handle, paused_gc():
+            with open(path, "rb") as handle:
                 header = pickle.load(handle)
                 if not isinstance(header, dict) or any(
                         header.get(name) != value for name, value in expected.items()):

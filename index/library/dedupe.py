@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from index.models import Paper, replace
 from index.library.evidence import arxiv_key, doi_key, is_placeholder
@@ -138,21 +138,24 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
                 updates[name] = getattr(paper, name)
         if not merged.authors and paper.authors and "authors" not in updates:
             updates["authors"] = paper.authors
-            updates["names"] = paper.names
+            updates["names"] = paper.names  # the same people in parts, when known
             updates["authors_complete"] = paper.authors_complete
+        elif (not merged.names and paper.names and "names" not in updates
+              and paper.authors == updates.get("authors", merged.authors)):
+            updates["names"] = paper.names
         if not merged.editors and paper.editors and "editors" not in updates:
             updates["editors"] = paper.editors
     sources = []
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
-    for name in ("keywords", "categories", "collections", "attachments", "source_notes",
-                 "related", "merge_reasons"):
-        values: list[str] = []
-        for paper in ordered:
+    lists: dict[str, list[str]] = {name: [] for name in (
+        "keywords", "related", "collections", "attachments", "source_notes", "categories",
+        "merge_reasons")}
+    for paper in ordered:
+        for name, values in lists.items():
             values += [v for v in getattr(paper, name) if v not in values]
-        updates[name] = tuple(values)
-    updates["merge_reasons"] = tuple(dict.fromkeys((*updates["merge_reasons"], *reasons)))  # type: ignore[misc]
-    updates["sources"] = tuple(sources)
+    lists["merge_reasons"] += [r for r in reasons if r not in lists["merge_reasons"]]
+    updates.update(sources=tuple(sources), **{name: tuple(v) for name, v in lists.items()})
     return replace(merged, **updates)  # type: ignore[arg-type]
 
 
@@ -246,8 +249,8 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
         for gram in seen:
             holders = owners[gram]
             if holders.__class__ is int:
-                pool.append(holders)  # type: ignore[arg-type]
-                owners[gram] = [holders, i]  # type: ignore[list-item]
+                pool.append(holders)
+                owners[gram] = [holders, i]
             else:
                 if len(holders) <= _COMMON_SHINGLE:  # type: ignore[arg-type]
                     pool.extend(holders)  # type: ignore[arg-type]

@@ -24,10 +24,10 @@ from index.models import Paper
 
 __all__ = [
     "MIN_EVIDENCE_WORDS",
-    "is_placeholder",
     "arxiv_key",
     "doi_key",
     "has_real_title",
+    "is_placeholder",
     "titles_agree",
     "titles_clearly_differ",
 ]

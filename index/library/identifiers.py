@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bare_doi", "find_arxiv", "find_year", "find_month"]
+__all__ = ["bare_doi", "find_arxiv", "find_month", "find_year"]
 
 _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}/\S+")

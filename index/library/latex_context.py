@@ -20,9 +20,7 @@ _CITATIONS = ("cite", "citep", "citet", "citealp", "citealt", "citeauthor", "cit
 
 # Font and spacing declarations pylatexenc does not know: they change looks, not words.
 _DECLARATIONS = frozenset(
-    "em bf it sl sc rm tt sf up md bfseries itshape scshape slshape upshape mdseries rmfamily "
-    "sffamily ttfamily normalfont tiny scriptsize footnotesize small normalsize large Large "
-    "LARGE huge Huge relax protect noindent nocorr null unskip xspace ensuremath".split())
+    ["em", "bf", "it", "sl", "sc", "rm", "tt", "sf", "up", "md", "bfseries", "itshape", "scshape", "slshape", "upshape", "mdseries", "rmfamily", "sffamily", "ttfamily", "normalfont", "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge", "relax", "protect", "noindent", "nocorr", "null", "unskip", "xspace", "ensuremath"])
 
 
 def _unknown(node: Any, macroname: str) -> str:

@@ -7,7 +7,6 @@ loadable rest is in `papers`.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ from index.assets import bundled_corpus_files, bundled_metadata
 from index.library.dedupe import dedupe, merge_group
 from index.facets.tagger import tag_paper
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
-from index.library.cache import Identity, LibraryCache, Tags, identity, paused_gc, tag_digest
-from index.library.loaders import FileResult, discover, load_file
+from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
+from index.library.loaders import FileResult, companions, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX
 from index.library.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
@@ -127,8 +126,7 @@ def load_library(
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
     """
-    with paused_gc():  # millions of objects made, few freed: collecting would be wasted
-        return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
+    return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
 
 
 def _quiet(step: str, done: int, total: int) -> None:
@@ -149,12 +147,12 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     cache = identities = key = None
     if cache_dir is not None:
         cache = LibraryCache(cache_dir, taxonomy.fingerprint)
-        identities = [identity(file) for file in files]
+        identities = [identity(file, companions(file)) for file in files]
         key = (tuple(zip(shown, identities)), tuple(warnings))
         if None not in identities:
             cached = cache.read_library(inputs, key)
             if cached is not None:
-                return replace(cached, from_cache=True)  # type: ignore[arg-type]
+                return replace(cached, from_cache=True)
 
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
@@ -176,10 +174,6 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     del results
 
     progress("reading files", len(files), len(files))
-    # Parsing leaves reference cycles (bibtexparser: ~140 objects per entry) that only the
-    # cyclic collector frees, and it is paused here: collect them now, or start-up's
-    # `gc.freeze()` (tui/entry.py, index/search/engine.py) would keep them for good.
-    gc.collect()
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
     progress("merging duplicates", 0, 1)  # one step, no count
     merged, links, pinned = dedupe(papers, pinned)
@@ -198,10 +192,16 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         del known  # the previous run's labels: freed before the cache is written
     # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
     library = Library(papers=_share_equal_values(tagged), warnings=tuple(dict.fromkeys(warnings)),
-                      files=tuple(str(file.resolve()) for file in files))
+                      files=_read_files(files))
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library
+
+
+def _read_files(files: Sequence[Path]) -> tuple[str, ...]:
+    """Every file read, with each one's companions (present or not), for the index's
+    freshness check: a Zotero library changes in its write-ahead log first."""
+    return tuple(str(path.resolve()) for file in files for path in (file, *companions(file)))
 
 
 def _share_macros(files: Sequence[Path], shown: Sequence[str], results: list[FileResult]) -> None:

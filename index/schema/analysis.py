@@ -1,6 +1,6 @@
 """Text analysis for the index: the analyzers, and fast paths for the bulky fields.
 
-Analysis dominates the build (WHOOSH.md). Whoosh runs every word through a chain of
+Analysis dominates the build (docs/whoosh.md). Whoosh runs every word through a chain of
 generator filters and Token objects; for the fields holding most words (abstract and title
 stems, the edge n-grams) `FastStemText` and `FastNgramText` compute exactly the same
 postings in one plain loop at index time. Queries, phrases and highlighting still use the
@@ -46,7 +46,7 @@ class FoldFilter(Filter):
     """Strips accents like `CharsetFilter(accent_map)`, skipping ASCII words (nearly all).
 
     `str.isascii` is far cheaper than `str.translate`, and the analyzer runs once per word
-    of every abstract: this is build time (WHOOSH.md: the analysis dominates).
+    of every abstract: this is build time (docs/whoosh.md: the analysis dominates).
     """
 
     def __eq__(self, other: object) -> bool:

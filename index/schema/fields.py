@@ -1,7 +1,7 @@
 """The Whoosh schema: which field answers which part of the query language.
 
 Every field is commented with what it is for. The analyzers are deliberately lean (the
-analysis dominates build time, see WHOOSH.md): one stemming pipeline for prose, one
+analysis dominates build time, see docs/whoosh.md): one stemming pipeline for prose, one
 folding pipeline for names, and edge n-grams only over the short fields, where they make
 the word being typed a single term lookup instead of a lexicon scan.
 

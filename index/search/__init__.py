@@ -1,7 +1,9 @@
 """Answering a `SearchRequest`: the engine and everything a query passes through.
 
 `engine` orchestrates; `syntax` and `parser` turn the typed text into a Whoosh query;
-`prefix_table` and `letters` make the word being typed cheap; `bitsets` and `counting` give
-facet counts by mask intersection; `ranking` picks the rows; `highlight` makes snippets;
-`spelling` says "did you mean".
+`prefixes` makes the word being typed cheap (caps, expansion cache, verification, the
+first keystrokes' stored masks); `tables` and `spelling` are the build-time tables beside
+an index (the commonest completions of short prefixes; the surface words for "did you
+mean" and fuzzy words); `bitsets` and `counting` give facet counts by mask intersection;
+`ranking` picks the rows; `highlight` makes snippets.
 """

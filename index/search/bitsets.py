@@ -1,7 +1,7 @@
 """Per-value document bitmasks: facet counts by intersection instead of `groupedby`.
 
 A mask is a Python int with bit d set when document d has the value. Built once per open
-index (WHOOSH.md: ~70 ms at 10k, ~0.7 s at 100k), after which counting a facet value over
+index (docs/whoosh.md: ~70 ms at 10k, ~0.7 s at 100k), after which counting a facet value over
 any match set is one `&` and one `bit_count()`: 1-15 ms for every facet at 100k, where
 Whoosh's `groupedby` rebuilt every document's values from the postings on every search.
 """
@@ -15,6 +15,8 @@ from typing import Any
 
 from whoosh.idsets import DocIdSet
 from whoosh.reading import IndexReader, TermNotFound
+
+from index.whoosh_ext.blocks import id_blocks
 
 # Author and venue values with their own mask (the most frequent); the rest are counted
 # from the per-document columns when the match set is small enough.
@@ -42,8 +44,8 @@ def mask_of(docnums: Iterable[int], size: int) -> int:
 def posting_ids(reader: IndexReader, fieldname: str, text: str | bytes) -> list[int]:
     """Every document number holding the term, deleted ones included (mask with `live`).
 
-    Reads Whoosh's posting blocks whole instead of stepping a matcher one id at a time
-    (~10x faster on long lists); any matcher without the block layout is stepped instead.
+    Reads Whoosh's posting blocks whole (index.whoosh_ext.blocks: ~10x faster on long
+    lists than stepping a matcher).
     """
     out: list[int] = []
     for leaf, offset in reader.leaf_readers():
@@ -51,19 +53,8 @@ def posting_ids(reader: IndexReader, fieldname: str, text: str | bytes) -> list[
             matcher = leaf.postings(fieldname, text)
         except TermNotFound:
             continue
-        while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
-            matcher = matcher.child  # the deletion filter: `live` handles deletions
-        if not all(hasattr(matcher, name) for name in ("_read_ids", "_lastblock", "_atend")):
-            out.extend(d + offset for d in leaf.postings(fieldname, text).all_ids())
-            continue
-        while not matcher._atend:
-            if matcher._ids is None:
-                matcher._read_ids()
-            ids = matcher._ids
+        for ids in id_blocks(matcher):
             out.extend(ids if not offset else [d + offset for d in ids])
-            if matcher._lastblock:
-                break
-            matcher._next_block()
     return out
 
 
@@ -215,7 +206,7 @@ class AllowedDocs(DocIdSet):
         return True
 
 
-class Lru(OrderedDict):  # type: ignore[type-arg]
+class Lru(OrderedDict):
     """A small thread-safe LRU map."""
 
     def __init__(self, size: int) -> None:

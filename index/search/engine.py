@@ -5,78 +5,74 @@ cached, so typing one more word or letter only evaluates the new part: the previ
 keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
 count every facet value by intersection (index.search.bitsets), rank only what will be shown and
 highlight only those rows (index.search.highlight). Results are frozen values (index.models).
-The first keystrokes' match sets come precomputed from the build (index.search.letters), and
+The first keystrokes' match sets come precomputed from the build (index.search.prefixes), and
 "did you mean" and fuzzy words use the library's words as written (index.search.spelling).
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 from whoosh import query as wq
+from whoosh.index import Index
 from whoosh.searching import Searcher
 
 from index.search.counting import facet_counts, selection_masks
-from index.search.letters import read_letters
-from index.search.prefix_table import read_table
-from index.search.bitsets import FacetMasks, Lru, bits, mask_of, posting_ids
+from index.search.prefixes import read_letters, verified, worth_verifying
+from index.search.tables import read_table
+from index.search.bitsets import FacetMasks, Lru, mask_of, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
-from index.search.highlight import Highlighter, fold
+from index.search.highlight import Highlighter
 from index.search.spelling import Lexicon, correct, read_words
-from index.store.generations import IndexUnavailable, Opened, open_index
 from index.facets.taxonomy import Taxonomy
 
-__all__ = ["SearchEngine", "open_engine", "IndexUnavailable"]
+__all__ = ["OpenedIndex", "SearchEngine"]
+
+
+class OpenedIndex(Protocol):
+    """What the engine needs of an opened index (index.store.generations.Opened is one).
+
+    The store opens, builds and refreshes the index and sits above search in the layers,
+    so the engine names only the two things it reads, not the store's type.
+    """
+
+    @property
+    def index(self) -> Index: ...
+
+    @property
+    def path(self) -> Path: ...
+
+
+OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 
 # Recent requests answered from memory (the UI repeats them: backspace, facet toggles).
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
-# An AND's other parts leaving at most this many papers (and 1/VERIFY_SHARE of the
-# library): its typed one- or two-letter prefix is checked in their text (~10 us a paper)
-# instead of reading its completions' long posting lists (longer prefixes have short
-# lists: reading them is cheaper).
-VERIFY_LIMIT = 2000
-VERIFY_SHARE = 50
 
 
-def _descendants(values: Sequence[Any]) -> dict[str, tuple[str, ...]]:
-    """Facet id -> itself and every id below it, from the taxonomy's parent links."""
-    children: dict[str, list[str]] = {}
-    for value in values:
-        if value.parent:
-            children.setdefault(value.parent, []).append(value.id)
+class SearchEngine(Generic[OpenedT]):
+    """Answers searches over one open index; every public method is thread-safe.
 
-    def below(node: str, seen: frozenset[str] = frozenset()) -> list[str]:
-        out = [node]
-        for child in children.get(node, ()):
-            if child not in seen:
-                out += below(child, seen | {node})
-        return out
+    `opened` is kept as given (the store's `Opened`, with what was done to get the index,
+    for `paperscope index` to report).
+    """
 
-    return {value.id: tuple(dict.fromkeys(below(value.id))) for value in values}
-
-
-class SearchEngine:
-    """Answers searches over one open index; every public method is thread-safe."""
-
-    def __init__(self, opened: Opened, library: Library, taxonomy: Taxonomy) -> None:
+    def __init__(self, opened: OpenedT, library: Library, taxonomy: Taxonomy) -> None:
         self.opened = opened
         self.taxonomy = taxonomy
         self._index = opened.index
         self._papers = library.by_id()
-        self._hierarchy = _descendants(tuple(taxonomy.topics) + tuple(taxonomy.hardware))
+        self._hierarchy = taxonomy.implied_by()
         words = read_words(opened.path)
         self.lexicon = Lexicon(words) if words is not None else None
         self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
@@ -127,7 +123,7 @@ class SearchEngine:
                                              request.as_you_type)
             masks = self.masks
             base = masks.live if parsed.query is None else self._mask(
-                searcher, parsed.query, parsed.extra.get("prefixes"))
+                searcher, parsed.query, parsed.prefixes)
             selected = selection_masks(masks, request, searcher.reader())
             final = base
             for mask in selected.values():
@@ -160,25 +156,25 @@ class SearchEngine:
         return result
 
     def _mask(self, searcher: Searcher, q: wq.Query,
-              prefixes: dict[str, tuple[str, tuple[str, ...]]] | None = None) -> int:
+              prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None) -> int:
         """The documents matching `q`, with each AND-ed part's match set cached.
 
         `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
         rest of an AND already leaves few candidates, the prefix is checked against their
         text rather than by reading its completions' long posting lists.
         """
-        key = repr(q)
         live = self.masks.live
-        stored = self._letters.get(key)  # a one- or two-letter prefix (index.search.letters)
+        stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:
             return stored & live
+        key = ("mask", q)  # Whoosh queries hash and compare by their structure
         cached = self._match_masks.fetch(key)
         if cached is not None:
             return cached
         prefixes = prefixes or {}
         if isinstance(q, wq.And):
-            typed = [c for c in q.subqueries if repr(c) in prefixes]
-            rest = [c for c in q.subqueries if repr(c) not in prefixes]
+            typed = [c for c in q.subqueries if c in prefixes]
+            rest = [c for c in q.subqueries if c not in prefixes]
             mask = live
             for child in rest:
                 mask &= self._mask(searcher, child, prefixes)
@@ -187,10 +183,11 @@ class SearchEngine:
             for child in typed:
                 if not mask:
                     break
-                prefix = prefixes[repr(child)][0]
-                few = min(VERIFY_LIMIT, self.masks.size // VERIFY_SHARE)
-                if rest and len(prefix) <= 2 and mask.bit_count() <= few:
-                    mask = self._verified(searcher, mask, *prefixes[repr(child)])
+                prefix, fields = prefixes[child]
+                if rest and worth_verifying(prefix, mask.bit_count(), self.masks.size):
+                    mask = verified(mask, prefix, fields,
+                                    lambda docnum: self._paper_at(searcher, docnum),
+                                    self.masks.size)
                 else:
                     mask &= self._mask(searcher, child, prefixes)
         elif isinstance(q, wq.Not):
@@ -220,23 +217,6 @@ class SearchEngine:
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
         return mask
-
-    def _verified(self, searcher: Searcher, mask: int, prefix: str,
-                  fields: tuple[str, ...]) -> int:
-        """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
-        pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
-        keep = []
-        for docnum in bits(mask):
-            paper = self._paper_at(searcher, docnum)
-            text = " ".join(filter(None, (
-                paper.title if "title" in fields else "",
-                paper.short_name if "short_name" in fields else "",
-                " ".join(paper.authors) if "authors" in fields else "",
-                paper.abstract if "abstract" in fields else "",
-                paper.venue if "venue" in fields else "")))
-            if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
-                keep.append(docnum)
-        return mask_of(keep, self.masks.size)
 
     def _hit(self, searcher: Searcher, docnum: int, score: float,
              highlighter: Highlighter) -> Hit:
@@ -286,23 +266,3 @@ class SearchEngine:
     def highlight(self, text: str, terms: Sequence[str]) -> Snippet:
         """All of `text` with the query's words highlighted ("word*" is a prefix)."""
         return Highlighter(terms).whole(text)
-
-
-def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
-                rebuild: bool = False,
-                progress: Callable[[int, int], None] | None = None) -> SearchEngine:
-    """Opens this library's index under `cache_dir`, building or refreshing it if stale.
-
-    Raises:
-        IndexUnavailable: the index can neither be opened nor built (one-line message).
-    """
-    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
-    engine = SearchEngine(opened, library, taxonomy)
-    # The library and the engine's masks, columns and tables are millions of objects that
-    # live as long as the engine: moved out of the collector's generations, they are not
-    # walked by every full collection (~0.7 s at 100,000 papers, a visible pause while
-    # typing). Safe: frozen objects are still freed by reference counting when the engine
-    # and library are dropped; only reference cycles among them would be kept, and they
-    # hold none. Objects created later (requests, results) are collected as usual.
-    gc.freeze()
-    return engine

@@ -1,7 +1,7 @@
 """Highlighting as plain segments, computed only for the rows a caller will show.
 
 Whoosh's own highlighter re-expands prefix and fuzzy queries against the lexicon for every
-hit (WHOOSH.md); here the query's words are prepared once per request and each text is
+hit (docs/whoosh.md); here the query's words are prepared once per request and each text is
 scanned with one regular expression, matching the way the index does (folded accents,
 English stems, "word*" as a prefix).
 """

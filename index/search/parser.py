@@ -15,10 +15,8 @@ AND/OR/NOT, parentheses, field:value); the rewrites give paperscope's meaning:
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from whoosh import query as wq
 from whoosh.qparser import (
@@ -30,7 +28,8 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
-from index.search.prefix_table import TABLE_PREFIX, PrefixTable, prefix_frequencies
+from index.search.prefixes import PrefixExpander
+from index.search.tables import PrefixTable
 from index.schema.fields import (
     MAX_GRAM,
     NGRAM_FIELDS,
@@ -41,6 +40,7 @@ from index.schema.fields import (
 )
 from index.search.highlight import fold
 from index.search.spelling import Lexicon
+from index.whoosh_ext.internals import fuzzy_expansions
 from index.search.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -55,21 +55,52 @@ from index.search.syntax import (
     year_range,
 )
 
-# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field;
-# one or two letters to fewer still: their most frequent completions have the longest
-# posting lists, and the result is marked partial until the word is longer anyway.
-SHORT_PREFIX = 3
-PREFIX_CAP = 64
-LETTER_CAPS = {1: 8, 2: 24}
-
-
-def prefix_cap(prefix: str) -> int | None:
-    """How many completions a prefix this long may expand to (None: all of them)."""
-    return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
 # Fields holding stems: a fuzzy word there is matched against the surface words.
 STEMMED = ("title", "abstract")
-# How many prefix expansions one QueryBuilder remembers (they only depend on the index).
-EXPANSION_CACHE = 512
+# What one query may cost: longer, wider or deeper ones are cut, and the notice says so.
+# A real query is a few words; a paste of a whole abstract is not a query.
+MAX_QUERY_CHARS = 1_000
+MAX_TERMS = 32
+MAX_WORD_CHARS = 64
+MAX_DEPTH = 8
+# Surface words one fuzzy term may expand to (the closest, most frequent first).
+FUZZY_CAP = 32
+# Edits a fuzzy term may allow (`word~5` is read as `word~2`).
+MAX_FUZZY_EDITS = 2
+_LONG_WORD = re.compile(r"[^\s()\"]{%d,}" % (MAX_WORD_CHARS + 1))
+
+
+def cap_query(text: str) -> tuple[str, str | None]:
+    """`text` within the caps on length, words, word length and nesting, and what was cut."""
+    cuts: list[str] = []
+    if len(text) > MAX_QUERY_CHARS:
+        text = text[:MAX_QUERY_CHARS]
+        cuts.append(f"cut to its first {MAX_QUERY_CHARS:,} characters")
+    if _LONG_WORD.search(text):
+        text = _LONG_WORD.sub(lambda m: m[0][:MAX_WORD_CHARS], text)
+        cuts.append(f"words cut to {MAX_WORD_CHARS} characters")
+    words = text.split()
+    if len(words) > MAX_TERMS:
+        text = " ".join(words[:MAX_TERMS])
+        cuts.append(f"only its first {MAX_TERMS} words searched")
+    depth = deepest = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        text = re.sub(r"[()]", " ", text)
+        cuts.append(f"parentheses nested more than {MAX_DEPTH} deep ignored")
+    if re.fullmatch(r"[\s*?~]*", text) and "*" in text:  # `*` alone: every paper, no scan
+        return "", "a lone * matches every paper: showing them all"
+    bare = re.compile(r"(?:(?<=\s)|^)[*?~]+(?=\s|$)")  # a wildcard with no letters scans every term
+    if bare.search(text):
+        text = bare.sub(" ", text)
+        cuts.append("a lone * or ? matches anything and was left out")
+    return text.strip(), ("Query capped: " + "; ".join(cuts)) if cuts else None
+
+
+# A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
+_FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
 
 
 @dataclass
@@ -80,9 +111,20 @@ class Parsed:
     terms: tuple[str, ...] = ()  # positive words as typed; "word*" is a prefix
     notice: str | None = None
     partial: bool = False
-    plain_words: bool = False  # only bare words: a longer query narrows a shorter one
     text: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    last: str | None = None  # the unfinished last word, when searching as you type
+    marked: str | None = None  # the text with that word replaced by PLACEHOLDER
+    # Each fuzzy word as typed, by what a stemmed field's analyzer makes of it.
+    fuzzy: dict[str, str] = field(default_factory=dict)
+    # The query nodes that stand for a typed prefix -> (prefix, fields), so the engine can
+    # check a short one against a few candidates' text (index.search.prefixes.verified).
+    prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def forget_marks(self) -> None:
+        """Drop what the first parse noted; the plain-words fallback parses again."""
+        self.last = self.marked = None
+        self.fuzzy.clear()
+        self.prefixes.clear()
 
 
 class QueryBuilder:
@@ -96,7 +138,7 @@ class QueryBuilder:
                  prefix_table: PrefixTable | None = None,
                  lexicon: Lexicon | None = None) -> None:
         self.schema = build_schema()
-        self.prefix_table = prefix_table or {}
+        self.expander = PrefixExpander(prefix_table)
         self.lexicon = lexicon
         self.children = children or {}
         self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
@@ -110,7 +152,6 @@ class QueryBuilder:
             "short_name": ["name"],
         }))
         self._fold = fold_analyzer()
-        self._expansions: OrderedDict[tuple[Any, ...], list[tuple[str, int]]] = OrderedDict()
 
     # -- parsing -------------------------------------------------------------------------
 
@@ -119,6 +160,9 @@ class QueryBuilder:
         stripped = text.strip()
         if not stripped:
             return Parsed(None, text=text)
+        stripped, capped = cap_query(stripped)
+        if not stripped:
+            return Parsed(None, text=text, notice=capped)
         prepared = quote_key(RANGE.sub(year_range, stripped))
         typing = as_you_type and text == text.rstrip()
         result = Parsed(None, text=prepared)
@@ -130,6 +174,7 @@ class QueryBuilder:
         elif unclosed and problem is None:  # a forgotten quote, most likely: close it
             prepared += '"'
         q: wq.Query | None = None
+        self._typed_fuzzy(prepared, result)
         if problem is None:
             try:
                 q = self.parser.parse(self._mark(prepared, result) if typing else prepared)
@@ -145,7 +190,7 @@ class QueryBuilder:
             result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
                 "; searched the words instead" if plain else "; showing every paper")
             result.text = prepared = plain
-            result.extra.clear()
+            result.forget_marks()
             if not plain:
                 return result
             typing = typing and stripped[-1].isalnum()
@@ -155,26 +200,41 @@ class QueryBuilder:
                              if typed_phrase else
                              "Unclosed quote: searched up to the end as a phrase")
         result.terms = tuple(positive_words(
-            result.extra.get("marked", prepared), result.extra.get("last")))
-        result.plain_words = result.notice is None and bool(
-            re.fullmatch(r"[\w\s.-]*", stripped)) and not any(
-            w in OPERATORS or w.startswith("-") for w in stripped.split())
+            result.marked or prepared, result.last))
         result.query = self._rewrite(q, reader, result)
+        if capped:
+            result.notice = f"{result.notice}; {capped}" if result.notice else capped
         return result
+
+    def _typed_fuzzy(self, text: str, result: Parsed) -> None:
+        """Remember each fuzzy word as typed, keyed by what a stemmed field makes of it.
+
+        Whoosh stems a fuzzy term's text for the title and abstract (`pipelne~` arrives as
+        `pipeln`), which is two edits from every surface word; `_fuzzy_stemmed` compares
+        the word the user typed instead.
+        """
+        typed: dict[str, str] = {}
+        for match in _FUZZY_WORD.finditer(text[:MAX_QUERY_CHARS]):
+            word = fold(match.group(1))
+            for name in STEMMED:
+                for analyzed in self._analyzed(name, word):
+                    typed.setdefault(analyzed, word)
+        if typed:
+            result.fuzzy.update(typed)
 
     def _mark(self, text: str, result: Parsed) -> str:
         """Replaces the unfinished last word by a placeholder term, found again after parsing."""
         match = last_word(text)
         if match is None:
             return text
-        result.extra["last"] = match.group("word")
-        result.extra["marked"] = text[: match.start("word")] + PLACEHOLDER
-        return result.extra["marked"]
+        result.last = match.group("word")
+        result.marked = text[: match.start("word")] + PLACEHOLDER
+        return result.marked
 
     # -- rewrites ------------------------------------------------------------------------
 
     def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
-        last = result.extra.get("last")
+        last = result.last
         if last is not None:
             if isinstance(q, wq.Or) and q.subqueries and all(
                 is_placeholder(s) for s in q.subqueries
@@ -200,13 +260,14 @@ class QueryBuilder:
             # allow one more edit there. The first two letters fixed: the lexicon walk
             # shrinks ~20x.
             stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
-            maxdist = max(q.maxdist, 2) if stemmed else q.maxdist
-            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else q.prefixlength
+            maxdist = min(max(q.maxdist, 2) if stemmed else q.maxdist, MAX_FUZZY_EDITS)
+            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else max(q.prefixlength, 1)
+            if len(q.text) <= 3:  # `a~2` is within two edits of every short word
+                maxdist = min(maxdist, 1)
             q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength,
                              q.constantscore)
             if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
-                found = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
-                         for t in list(q._btexts(reader))[:8]]
+                found = fuzzy_expansions(q, reader, 8)
                 result.terms += tuple(t for t in found if t not in result.terms)
             return q
         if q.is_leaf():
@@ -221,8 +282,10 @@ class QueryBuilder:
         written (index.search.spelling) and the stems of those found are searched.
         """
         assert self.lexicon is not None
-        word = fold(str(q.text))
-        near = self.lexicon.near(word, q.maxdist, min(q.prefixlength, len(word)) or 1)
+        word = result.fuzzy.get(str(q.text)) or fold(str(q.text))
+        maxdist = min(q.maxdist, MAX_FUZZY_EDITS)  # `word~5` would walk the lexicon for minutes
+        near = self.lexicon.near(word, maxdist, min(q.prefixlength, len(word)) or 1)
+        near = near[:FUZZY_CAP]
         stems = list(dict.fromkeys(cached_stem(w) for w in near))
         result.terms += tuple(w for w in near[:8] if w not in result.terms)
         if not stems:
@@ -272,47 +335,12 @@ class QueryBuilder:
             return wq.NullQuery
         node = scored[0] if len(scored) == 1 else wq.Or(scored)
         # Lets the engine check a prefix against a few candidates' text instead.
-        result.extra.setdefault("prefixes", {})[repr(node)] = (prefix, fields)
+        result.prefixes[node] = (prefix, fields)
         return node
 
     def expand(self, reader: IndexReader, fieldname: str, prefix: str,
                result: Parsed) -> list[str]:
         """The field's terms that start with `prefix`, capped when the prefix is short."""
-        listed = self.prefix_table.get(fieldname, {}).get(prefix) if (
-            len(prefix) <= TABLE_PREFIX) else None
-        if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in
-                                  self.prefix_table):
-            listed = listed or []
-            if listed and listed[-1][0] == "":  # the table kept only the top completions
-                result.partial = True
-                listed = listed[:-1]
-            limit = prefix_cap(prefix) or len(listed)
-            if len(listed) > limit:
-                result.partial = True
-            return [str(term) for term, _ in listed[:limit]]
-        key = (fieldname, prefix)  # one builder per open index: the lexicon cannot change
-        terms = self._expansions.get(key)
-        if terms is None:
-            terms = self._narrowed(key)
-            if terms is None:
-                terms = prefix_frequencies(reader, fieldname, prefix)
-            self._expansions[key] = terms
-            while len(self._expansions) > EXPANSION_CACHE:
-                self._expansions.popitem(last=False)
-        else:
-            self._expansions.move_to_end(key)
-        terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
-        cap = prefix_cap(prefix)
-        if cap is not None and len(terms) > cap:
-            result.partial = True
-            terms = terms[:cap]
-        return [text for text, _ in terms]
-
-    def _narrowed(self, key: tuple[Any, ...]) -> list[tuple[str, int]] | None:
-        """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""
-        fieldname, prefix = key
-        for cut in range(len(prefix) - 1, 0, -1):
-            shorter = self._expansions.get((fieldname, prefix[:cut]))
-            if shorter is not None:
-                return [item for item in shorter if item[0].startswith(prefix)]
-        return None
+        terms, partial = self.expander.expand(reader, fieldname, prefix)
+        result.partial = result.partial or partial
+        return terms

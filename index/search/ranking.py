@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
 
 from whoosh import query as wq
 from whoosh.reading import TermNotFound
@@ -22,6 +21,8 @@ from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
 from index.models import SearchRequest
 from index.search.parser import Parsed
 from index.schema.fields import TEXT_FIELDS
+from index.search.syntax import walk
+from index.whoosh_ext.blocks import scored_blocks
 
 # Whoosh's BM25F defaults.
 B = 0.75
@@ -31,15 +32,8 @@ ScoredTerm = tuple[str, object, float]  # field, term text, query boost
 # Match sets up to this size are ranked term at a time (`score`); larger ones by Whoosh's
 # block-max top-k, which wins when a few common words match most papers.
 TERM_AT_A_TIME_LIMIT = 30_000
-# Queries whose union parts make Whoosh's top-k collector pathological (WHOOSH.md).
+# Queries whose union parts make Whoosh's top-k collector pathological (docs/whoosh.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
-
-
-def _walk(q: wq.Query) -> Iterator[wq.Query]:
-    yield q
-    if not q.is_leaf():
-        for child in q.children():
-            yield from _walk(child)
 
 
 def scored_terms(q: wq.Query) -> list[ScoredTerm]:
@@ -68,25 +62,6 @@ def scored_terms(q: wq.Query) -> list[ScoredTerm]:
     return list(dict.fromkeys(found))
 
 
-def _blocks(matcher: object) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
-    """(ids, weights) per posting block, or per posting when blocks are not exposed."""
-    while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
-        matcher = matcher.child  # type: ignore[attr-defined]
-    if all(hasattr(matcher, n) for n in ("_read_ids", "_read_weights", "_lastblock")):
-        m: object = matcher
-        while not m._atend:  # type: ignore[attr-defined]
-            m._read_ids()  # type: ignore[attr-defined]
-            m._read_weights()  # type: ignore[attr-defined]
-            yield m._ids, m._weights  # type: ignore[attr-defined]
-            if m._lastblock:  # type: ignore[attr-defined]
-                return
-            m._next_block()  # type: ignore[attr-defined]
-        return
-    while matcher.is_active():  # type: ignore[attr-defined]
-        yield (matcher.id(),), (matcher.weight(),)  # type: ignore[attr-defined]
-        matcher.next()  # type: ignore[attr-defined]
-
-
 def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
           size: int) -> dict[int, float]:
     """docnum -> BM25F score, for the documents of `final` holding any of `terms`."""
@@ -102,7 +77,7 @@ def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
             except TermNotFound:
                 continue
             length = leaf.doc_field_length
-            for ids, weights in _blocks(matcher):
+            for ids, weights in scored_blocks(matcher):
                 for docnum, weight in zip(ids, weights):
                     g = docnum + offset
                     if test[g >> 3] >> (g & 7) & 1:
@@ -172,7 +147,7 @@ def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: Sea
         return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
     big = count > 4 * limit
     unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
-        len(node.subqueries) > 12 for node in _walk(scoring) if isinstance(node, wq.Or))
+        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or))
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
     results = searcher.search(scoring, limit=limit if big and not unions else None,
                               filter=allow)

@@ -8,13 +8,16 @@ plain words and say why. `positive_words` gives the detail view the words to hig
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterator
 
 from whoosh import query as wq
 
 from index.schema.fields import TEXT_FIELDS
 
-RANGE = re.compile(r"\byear:(\d*)\.\.(\d*)(?=\s|$|\))")
+# Years as the query (`year:2020..2024`) and the command line (`--year 2020..2024`) write
+# them: one year, or a range with either end left out.
+_YEARS = re.compile(r"(\d+)?\s*(\.\.)?\s*(\d+)?")
+RANGE = re.compile(r"\byear:(\d*\.\.\d*)(?=\s|$|\))")
 # The unfinished word at the end: a bare or field-qualified word, not an operator.
 _LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-]*)$")
 # Stands for the word being typed while parsing; every text analyzer leaves it unchanged.
@@ -32,10 +35,35 @@ def quote_key(text: str) -> str:
     return KEY_VALUE.sub(lambda m: f"key:'{m.group(1)}'", text)
 
 
+def parse_years(text: str) -> tuple[int | None, int | None] | None:
+    """`2020..2024`, `2021`, `2022..` or `..2019` as (first, last), inclusive; else None.
+
+    The range is returned as written, so a caller can tell `2024..2020` from its reverse.
+    """
+    match = _YEARS.fullmatch(text.strip())
+    if match is None or (match.group(1) is None and match.group(3) is None):
+        return None
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else None
+    if match.group(2) is None:  # one year: both ends, and never two numbers without ".."
+        if low is not None and high is not None:
+            return None
+        year = low if low is not None else high
+        return year, year
+    return low, high
+
+
 def year_range(match: re.Match[str]) -> str:
     """`year:2020..2024` (either end may be left out) in Whoosh's range syntax."""
-    low, high = match.group(1), match.group(2)
-    return f"year:[{low + ' ' if low else ''}TO{' ' + high if high else ''}]"
+    years = parse_years(match.group(1))
+    if years is None:  # `year:..`: no years at all, searched as written
+        return match.group(0)
+    low, high = years
+    if low is not None and high is not None and low > high:  # `year:2024..2020`: the same
+        low, high = high, low
+    first = f"{low} " if low is not None else ""
+    last = f" {high}" if high is not None else ""
+    return f"year:[{first}TO{last}]"
 
 
 def mistake(text: str) -> str | None:
@@ -103,7 +131,8 @@ def find_error(q: wq.Query) -> str | None:
     return None
 
 
-def walk(q: wq.Query) -> Iterable[wq.Query]:
+def walk(q: wq.Query) -> Iterator[wq.Query]:
+    """Every node of a Whoosh query tree, the root first (the one walk the search uses)."""
     yield q
     if not q.is_leaf():
         for child in q.children():

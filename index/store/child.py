@@ -16,68 +16,30 @@ line becomes the one-line error when the build fails.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from index.models import Paper
 from index.schema.fields import paper_json
 
-Progress = Any  # index.store.writer.Progress; not imported here to keep the child's import small
+Progress = Any  # index.store.writer.Progress (the writer imports this module, not back)
 
 # Started by the parent: restores its import path (as multiprocessing's "spawn" does), so
 # the child imports the very `index` package and Whoosh the caller uses, never one that
 # happens to sit in the current directory.
 _BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-         "from index.store.child import main; main(sys.argv[2:])")
+         "from index.store.child_main import main; main(sys.argv[2:])")
 # Seconds the child gets to clean up after its input is cut off, before it is killed.
 _GRACE_S = 10.0
 
 
 class BuildFailed(RuntimeError):
     """The build process failed; the message is its last line of output, one line."""
-
-
-def _own_peak_kb() -> float | None:
-    """This process's peak resident set since its exec, in kB (Linux), else None.
-
-    `ru_maxrss` is no good for a process its parent started: Linux carries the pre-exec
-    high-water mark over the exec, so the build process "peaked" at the caller's whole
-    library (492 MB at 100,000 papers, when it never went past ~50 MB). `VmHWM` belongs
-    to the process's own address space, which the exec replaced.
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return float(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def peak_rss_mb() -> dict[str, float] | None:
-    """This process's peak RSS and its largest finished child's, in MB (None off POSIX).
-
-    The method of benchmarks/measure.py (their sum is the build's peak), with this
-    process's own peak from `VmHWM` where there is one. The sum is an upper bound: a
-    forked worker shares pages with its parent and the two need not peak together.
-    """
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - Windows
-        return None
-    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss units
-    own = _own_peak_kb()
-    if own is None:
-        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / scale
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 / scale
-    return {"self_mb": round(own / 1024, 1), "children_mb": round(children / 1024, 1)}
 
 
 def _feed(pipe: IO[bytes], papers: Sequence[Paper]) -> None:
@@ -157,36 +119,3 @@ def _stop(child: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
-
-
-def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
-    """The parent's papers with their JSON (the stored field, so digests match exactly)."""
-    for _ in range(total):
-        line = stream.readline()
-        if not line:
-            raise EOFError("the library stream ended early")
-        text = line.decode("utf-8", "surrogatepass").rstrip("\n")
-        yield Paper.from_dict(json.loads(text)), text
-
-
-def main(argv: Sequence[str]) -> None:
-    """The child's entry point: build, then report peak memory; any failure is one line."""
-    from index.store.writer import build_into  # noqa: PLC0415 - after sys.path is restored
-
-    path, total, procs = Path(argv[0]), int(argv[1]), int(argv[2])
-    out = sys.stdout
-
-    def report(done: int, all_: int) -> None:
-        out.write(f"progress {done} {all_}\n")
-        out.flush()
-
-    try:
-        build_into(path, _read_papers(sys.stdin.buffer, total), report, total=total,
-                   procs=procs)
-    except BaseException as error:  # noqa: BLE001 - reported to the parent as one line
-        message = " ".join(str(error).split()) or type(error).__name__
-        sys.stderr.write(f"{type(error).__name__}: {message}\n")
-        sys.stderr.flush()
-        os._exit(1)  # skip joining Whoosh's worker processes: build_into stopped them
-    out.write(f"done {json.dumps(peak_rss_mb())}\n")
-    out.flush()

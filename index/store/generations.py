@@ -33,7 +33,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.store.writer import BuildFailed, Progress, build, update_in_place
+from index.store.child import BuildFailed
+from index.store.writer import Progress, build, update_in_place
 from index.models import Library, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
 

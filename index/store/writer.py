@@ -1,7 +1,7 @@
 """Writing papers into a Whoosh index: a whole build, or a few changed papers in place.
 
 Split from index.store.generations, which decides *when* to build and where; this module is *how*.
-The build is the slow part of a first start (WHOOSH.md: the analysis dominates), so it
+The build is the slow part of a first start (docs/whoosh.md: the analysis dominates), so it
 uses both cores when it can and keeps each writer's memory pool small. A large library is
 built by a fresh process (index.store.child) that receives the papers as a stream, so
 neither the caller's library nor its threads are forked into the writer's workers.
@@ -21,12 +21,14 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
 
-from index.store.child import BuildFailed, build_in_child
-from index.search.letters import short_prefixes, write_letters
-from index.search.prefix_table import read_table, write_table
+from index.store.child import build_in_child
+from index.search.prefixes import short_prefixes, write_letters
+from index.search.tables import read_table, write_table
 from index.models import Library, Paper
 from index.whoosh_ext.pool import fast_pool
-from index.search.parser import PREFIX_CAP, QueryBuilder
+from index.whoosh_ext.internals import start_writer_tasks
+from index.search.parser import QueryBuilder
+from index.search.prefixes import PREFIX_CAP
 from index.schema.fields import build_schema, document, paper_digest
 from index.search.spelling import add_words, count_words, write_words
 
@@ -90,7 +92,7 @@ def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
 
 
 def _store_letters(path: Path, reader: IndexReader) -> None:
-    """Stores the short prefixes' match sets (index.search.letters) for segments that lack them."""
+    """Stores the short prefixes' match sets (index.search.prefixes) for segments that lack them."""
     table = read_table(path) or {}
     # Parsed exactly as the engine will parse the first keystrokes (same table).
     builder = QueryBuilder(None, table)
@@ -108,7 +110,7 @@ def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: in
 
     With two procs, two forked workers analyze while this process only prepares the
     documents; `multisegment` keeps their two segments instead of merging them (a merge
-    would cost as much again: WHOOSH.md measured 1.8-2x over one process this way).
+    would cost as much again: docs/whoosh.md measured 1.8-2x over one process this way).
     """
     options: dict[str, Any] = {"limitmb": LIMIT_MB}
     if procs > 1:
@@ -117,10 +119,7 @@ def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: in
     writer = ix.writer(**options)
     try:
         if procs > 1:
-            # Fork every worker now: Whoosh forks them lazily, the second one after its job
-            # queue has started a feeder thread (fork after threads, which 3.12+ warns of).
-            while len(writer.tasks) < procs:
-                writer._new_task()
+            start_writer_tasks(writer, procs)  # fork the workers before any thread starts
         step = max(1, total // 100)
         for done, item in enumerate(papers, 1):
             paper, stored = item if isinstance(item, tuple) else (item, None)

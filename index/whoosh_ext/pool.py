@@ -29,6 +29,8 @@ from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3FieldWriter, _lenfield
 from whoosh.util.numeric import byte_to_length
 from whoosh.writing import PostingPool
 
+import index.whoosh_ext as guard
+
 # Postings per pickled batch in a run file.
 BATCH = 4096
 
@@ -137,16 +139,19 @@ def fast_add_postings(self: W3FieldWriter, schema: Any, lengths: Any,
 @contextmanager
 def fast_pool() -> Iterator[None]:
     """Makes Whoosh writers created inside (and processes forked inside) use the pool
-    and the posting writer above."""
+    and the posting writer above; on the stock paths (another Whoosh) it changes nothing."""
+    if not guard.fast_paths_enabled():
+        yield
+        return
     original = whoosh.writing.PostingPool
     original_add = W3FieldWriter.__dict__.get("add_postings")
-    whoosh.writing.PostingPool = BatchedPostingPool  # type: ignore[misc]
-    W3FieldWriter.add_postings = fast_add_postings  # type: ignore[method-assign]
+    whoosh.writing.PostingPool = BatchedPostingPool
+    W3FieldWriter.add_postings = fast_add_postings
     try:
         yield
     finally:
-        whoosh.writing.PostingPool = original  # type: ignore[misc]
+        whoosh.writing.PostingPool = original
         if original_add is None:
             del W3FieldWriter.add_postings
         else:  # pragma: no cover - Whoosh versions that define their own
-            W3FieldWriter.add_postings = original_add  # type: ignore[method-assign]
+            W3FieldWriter.add_postings = original_add

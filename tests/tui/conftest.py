@@ -9,7 +9,8 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 
@@ -44,4 +45,5 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """pyperclip that works and records what it was given."""
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
+    monkeypatch.setattr(pyperclip, "paste", lambda: copied[-1] if copied else "")
     return copied

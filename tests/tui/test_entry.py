@@ -9,7 +9,7 @@ import pytest
 
 import tui.cli
 import tui.cli.context
-from tui import entry
+from tui import entry, startup
 
 
 @pytest.fixture(autouse=True)
@@ -69,5 +69,5 @@ def test_the_collector_is_back_on_when_a_command_fails(monkeypatch: pytest.Monke
 
 def test_a_caller_that_turned_the_collector_off_keeps_it_off() -> None:
     gc.disable()
-    entry.resume_gc()
+    startup.resume_collector()
     assert not gc.isenabled()

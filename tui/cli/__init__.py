@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import NoReturn
 
 from index import __version__
-from tui.cli import check_cmds, cite_cmds, library_cmds, search_cmds
+from index.text_safety import for_terminal
+from tui.cli import check_cmds, cite_cmds, cited_cmds, library_cmds, pick_cmd, search_cmds
 from tui.cli.context import CliContext, UserError
-from tui.entry import resume_gc
+from tui.startup import resume_collector
 
-COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, check_cmds)
+COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, cited_cmds, pick_cmd, check_cmds)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,8 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=Path,
         metavar="PATH",
-        help="a file or folder of papers (plain-text abstracts, BibTeX, JSON, JSON Lines); "
-        "repeatable; replaces the bundled corpus",
+        help="a file or folder of papers (plain-text abstracts, BibTeX, JSON, JSON Lines), "
+        "or a Zotero data folder / zotero.sqlite; repeatable; replaces the bundled corpus",
+    )
+    parser.add_argument(
+        "--zotero",
+        action="store_true",
+        help="add Zotero's own library from its data folder (~/Zotero, or the folder set in "
+        "Zotero's preferences); works while Zotero is running",
     )
     parser.add_argument(
         "--taxonomy",
@@ -56,20 +63,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _corpus(args: argparse.Namespace) -> list[Path] | None:
+    """The inputs `--corpus` names, plus Zotero's data folder for `--zotero`.
+
+    Raises:
+        UserError: `--zotero` and no Zotero data folder where Zotero keeps it.
+    """
+    corpus = list(args.corpus or [])
+    if args.zotero:
+        from index.library.loaders.zotero_prefs import data_dir_candidates, default_data_dir
+
+        found = default_data_dir(Path.home())
+        if found is None:
+            looked = ", ".join(str(p) for p in data_dir_candidates(Path.home()))
+            raise UserError(f"no Zotero library found (looked for zotero.sqlite in {looked}); "
+                            "name its folder with --corpus")
+        corpus.append(found)
+    return corpus or None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run paperscope; returns the exit code (0 success, 2 user error)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    context = CliContext(corpus=args.corpus, taxonomy=args.taxonomy)
     try:
+        context = CliContext(corpus=_corpus(args), taxonomy=args.taxonomy)
         if args.command is None:
             from tui.cli.run_app import run_app
 
             return run_app(context)
-        resume_gc()
+        resume_collector()
         return int(args.func(context, args))
     except UserError as error:
-        print(f"paperscope: {error}", file=sys.stderr)
+        print(f"paperscope: {for_terminal(str(error), one_line=True)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

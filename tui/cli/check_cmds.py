@@ -14,7 +14,7 @@ from tui.cli.context import CliContext
 from tui.services.load_warnings import count_line
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `check` to the parser."""
     parser = subparsers.add_parser(
         "check", help="list every problem found in the library's files (exit 1 if any)")

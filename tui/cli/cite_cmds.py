@@ -12,31 +12,38 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index import __version__
 from index.atomic import write_text_atomic
 from index.citations import (
-    STYLES,
+    KeyFormatError,
+    StyleFileError,
     UnknownStyleError,
     citation_keys,
     format_citation,
     style_label,
 )
 from index.models import Paper
+from index.text_safety import for_terminal, strip_controls
 from tui.services import paths
 from tui.cli.context import CliContext, UserError
 from tui.cli.search_cmds import add_filter_arguments, request_from_args
 
-EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "jsonl")
+if TYPE_CHECKING:
+    from tui.services.styles import StyleBook
+
+EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "hayagriva", "jsonl")
 _COMMENTED = ("bibtex", "biblatex")  # formats with a comment syntax for the provenance
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `cite`, `styles` and `export` to the parser."""
     cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
     cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")
     cite.add_argument("--style", metavar="NAME",
-                      help="citation style (see `styles`; default: the config's, else apa)")
+                      help="citation style (see `styles`), latex:COMMAND, or a .csl file "
+                      "(default: the config's, else apa)")
     cite.add_argument("--copy", action="store_true",
                       help="also copy it: system clipboard, else the terminal's (OSC 52)")
     cite.set_defaults(func=cite_command)
@@ -55,20 +62,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     export.set_defaults(func=export_command)
 
 
-def _style(context: CliContext, name: str | None) -> str:
-    """The style asked for, else the one in the user's config; a bad name is a UserError."""
-    if name is None:
-        from tui.services.config import load_config
+def style_book(context: CliContext) -> tuple[StyleBook, str]:
+    """The user's styles and the config's default style, warnings printed once."""
+    from tui.services.config import load_config
+    from tui.services.styles import load_style_book
 
-        config, warnings = load_config(paths.config_file())
-        for warning in warnings:
-            context.warn(warning)
-        name = config.style
+    config, warnings = load_config(paths.config_file())
+    book = load_style_book(paths.config_file(), config)
+    for warning in (*warnings, *book.warnings):
+        context.warn(warning)
+    return book, config.style
+
+
+def resolve_style(context: CliContext, name: str | None) -> str:
+    """The style asked for, else the one in the user's config; a bad name is a UserError.
+
+    `latex` gets the config's command; a user's style name or a `.csl` path becomes the
+    `CslStyle` the formatter reads.
+    """
+    book, default = style_book(context)
     try:
-        style_label(name)
-    except UnknownStyleError as error:
+        return book.resolve(name or default)
+    except UnknownStyleError:
+        raise UserError(f"unknown citation style {name or default!r}; choose one of: "
+                        + ", ".join(book.names()) + ", latex:COMMAND or a .csl file") from None
+    except (StyleFileError, KeyFormatError) as error:
         raise UserError(str(error)) from None
-    return name
+
+
+def close_matches(word: str, candidates: list[str]) -> list[str]:
+    """Up to three candidates spelled like `word`, for "did you mean" hints."""
+    import difflib
+
+    return difflib.get_close_matches(word, candidates, n=3, cutoff=0.5)
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
@@ -84,10 +110,10 @@ def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
 
 def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints the citation (a bibliography for several ids); `--copy` copies it and says how."""
-    style = _style(context, args.style)
+    style = resolve_style(context, args.style)
     papers = _papers(context, args.ids)
-    text = format_citation(papers, style, keys=citation_keys(context.library.papers))
-    print(text)
+    text = formatted(papers, style, citation_keys(context.library.papers))
+    print(for_terminal(text))
     if not args.copy:
         return 0
     from tui.services.clipboard import copy_text
@@ -96,14 +122,23 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     sys.stdout.flush()
     outcome = copy_text(text, description=f"{style_label(style)} {what}",
                         data_dir=paths.data_dir())
-    print(f"paperscope: {outcome.message}", file=sys.stderr)
-    return 0 if outcome.method != "none" else 1
+    print(f"paperscope: {for_terminal(outcome.message, one_line=True)}", file=sys.stderr)
+    return 0 if outcome.copied else 1
+
+
+def formatted(papers: list[Paper], style: str, keys: dict[str, str]) -> str:
+    """`format_citation`, with a key a format cannot hold or a broken style as a UserError."""
+    try:
+        return format_citation(papers, style, keys=keys)
+    except (KeyFormatError, StyleFileError) as error:
+        raise UserError(str(error)) from None
 
 
 def styles_command(context: CliContext, args: argparse.Namespace) -> int:
-    """Prints every style name (what `--style` takes) and what it is."""
-    for style in STYLES:
-        print(f"{style:<10} {style_label(style)}")
+    """Prints every style name (what `--style` takes) and what it is, the user's own too."""
+    book, _ = style_book(context)
+    for style, label in book.choices():
+        print(f"{style:<10} {label}")
     return 0
 
 
@@ -141,8 +176,13 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
                 provenance: list[str]) -> str:
     """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
     if fmt == "jsonl":
-        body = "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in papers)
+        body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers)
         return body
+    if fmt == "hayagriva":
+        from index.citations.hayagriva import hayagriva_yaml
+
+        header = "".join(f"# {line}\n" for line in provenance)
+        return header + hayagriva_yaml(papers, keys)
     empty = "[]" if fmt == "csl-json" else ""
     body = format_citation(papers, fmt, keys=keys) if papers else empty
     header = "".join(f"% {line}\n" for line in provenance) + "\n" if fmt in _COMMENTED else ""
@@ -166,7 +206,9 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
-            raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
+            raise UserError(f"{args.output}: cannot write ({error.strerror or error}); "
+                            "nothing exported") from None
     where = f" to {args.output}" if args.output else ""
-    print(f"paperscope: exported {len(papers)} papers as {args.format}{where}", file=sys.stderr)
+    print(for_terminal(f"paperscope: exported {len(papers)} papers as {args.format}{where}",
+                       one_line=True), file=sys.stderr)
     return 0

@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING
 
 from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
+from index.text_safety import for_terminal
 from tui.services import paths
 from tui.services.load_warnings import summary_lines
 from tui.cli.progress import LoadNotice, ProgressBar
+from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.library.lookup import PaperLookup
     from index.search.engine import SearchEngine
+    from index.store.generations import Opened
     from index.models import Library
 
 
@@ -37,7 +40,7 @@ class CliContext:
         self.print_warnings = True
 
     def warn(self, message: str) -> None:
-        print(f"paperscope: warning: {message}", file=sys.stderr)
+        print(f"paperscope: warning: {for_terminal(message, one_line=True)}", file=sys.stderr)
 
     @cached_property
     def taxonomy(self) -> Taxonomy:
@@ -64,6 +67,8 @@ class CliContext:
                                    cache_dir=paths.cache_dir() / "library", progress=notice)
         finally:
             notice.finish()
+        del notice  # its timer's cycles go with the parsers' in the one collection below
+        collect_load_garbage()
         if self.print_warnings and not library.from_cache:  # a cached load was reported once
             for line in summary_lines(library.warnings):
                 self.warn(line)
@@ -79,23 +84,23 @@ class CliContext:
 
         return PaperLookup(self.library.papers)
 
-    def paper_ids(self) -> list[str]:
-        return [paper.id for paper in self.library.papers]
-
     @cached_property
-    def engine(self) -> SearchEngine:
+    def engine(self) -> SearchEngine[Opened]:
         """The search engine on this library, building its index first when it is stale."""
         return self.open_engine()
 
-    def open_engine(self, rebuild: bool = False) -> SearchEngine:
+    def open_engine(self, rebuild: bool = False) -> SearchEngine[Opened]:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
-        from index.search.engine import IndexUnavailable, open_engine
+        from index import open_engine
+        from index.store.generations import IndexUnavailable
 
         bar = ProgressBar("indexing", sys.stderr)
         try:
-            return open_engine(self.library, self.taxonomy, paths.cache_dir(),
-                               rebuild=rebuild, progress=bar)
+            engine = open_engine(self.library, self.taxonomy, paths.cache_dir(),
+                                 rebuild=rebuild, progress=bar)
         except IndexUnavailable as error:
             raise UserError(str(error)) from None
         finally:
             bar.finish()
+        freeze_long_lived()
+        return engine

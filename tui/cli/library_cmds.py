@@ -9,10 +9,11 @@ from typing import Any
 
 from index.library.lookup import unknown_paper_message
 from index.models import Paper
+from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `list` and `show` to the parser."""
     list_parser = subparsers.add_parser("list", help="list every paper in the library")
     list_parser.add_argument("--json", action="store_true", help="one JSON object a line")
@@ -54,11 +55,6 @@ def paper_details(paper: Paper) -> dict[str, Any]:
     return details
 
 
-def _short_authors(paper: Paper, limit: int = 3) -> str:
-    names = list(paper.authors[:limit])
-    if len(paper.authors) > limit or (names and not paper.authors_complete):
-        names.append("et al.")
-    return ", ".join(names) if names else "(authors unknown)"
 
 
 def list_papers(context: CliContext, args: argparse.Namespace) -> int:
@@ -66,11 +62,11 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
     out = sys.stdout
     for paper in context.library.papers:
         if args.json:
-            out.write(json.dumps(paper_summary(paper), ensure_ascii=False) + "\n")
+            out.write(strip_controls(json.dumps(paper_summary(paper), ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
             marker = " [title inferred]" if paper.title_inferred else ""
-            out.write(f"{paper.id:<34} {year}  {paper.title}{marker}\n")
+            out.write(f"{paper.id:<34} {year}  {for_terminal(paper.title, one_line=True)}{marker}\n")
     return 0
 
 
@@ -87,7 +83,7 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     """Prints one paper with every field, the sources and the reason for each label."""
     paper = find_paper(context, args.id)
     if args.json:
-        print(json.dumps(paper_details(paper), ensure_ascii=False, indent=2))
+        print(strip_controls(json.dumps(paper_details(paper), ensure_ascii=False, indent=2)))
         return 0
     lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
     if paper.authors:
@@ -125,5 +121,5 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         lines += [f"{'':>13}{reason}" for reason in paper.merge_reasons[1:]]
     lines.append("")
     lines.append(paper.abstract or "(no abstract)")
-    print("\n".join(lines))
+    print(for_terminal("\n".join(lines)))
     return 0

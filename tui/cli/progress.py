@@ -78,7 +78,7 @@ class LoadNotice(_StderrLine):
         self._drawn_at = float("-inf")
         self._lock = threading.Lock()
         self._finished = False
-        self._timer = threading.Timer(after, self._draw)
+        self._timer: threading.Timer | None = threading.Timer(after, self._draw)
         self._timer.daemon = True
         self._timer.start()
 
@@ -108,8 +108,15 @@ class LoadNotice(_StderrLine):
             self._drawn_at = self.clock()
 
     def finish(self) -> None:
-        """Stops the timer and ends the progress line, if one was drawn."""
-        self._timer.cancel()
+        """Stops the timer and ends the progress line, if one was drawn.
+
+        The timer is joined and dropped: it holds this notice (its callback), and the
+        cycle would otherwise wait for the collector, which start-up keeps paused.
+        """
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+            timer.join()
         with self._lock:
             self._finished = True
             super().finish()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.cli.context import CliContext
-from tui.entry import resume_gc
+from tui.startup import resume_collector
 
 
 def run_app(context: CliContext) -> int:
@@ -17,6 +17,6 @@ def run_app(context: CliContext) -> int:
 
     library = context.library  # a slow first load says so on stderr (LoadNotice)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy)
-    resume_gc()  # start-up's objects frozen; the app's own garbage is collected as usual
+    resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     app.run()
     return app.return_code or 0

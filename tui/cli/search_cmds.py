@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 from index.models import FacetCount, SearchRequest, SearchResult
+from index.search.syntax import parse_years
+from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
 
-_YEAR_RANGE = re.compile(r"^\s*(\d{1,4})?\s*(\.\.)?\s*(\d{1,4})?\s*$")
 
 
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,15 +33,10 @@ def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_year_range(text: str) -> tuple[int | None, int | None]:
     """`2020..2024`, `2021`, `2022..` or `..2019`; a `UserError` names a bad value."""
-    match = _YEAR_RANGE.match(text)
-    if not text.strip() or match is None or (match.group(1) is None and match.group(3) is None):
+    years = parse_years(text)
+    if years is None or any(year is not None and year > 9999 for year in years):
         raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
-    low = int(match.group(1)) if match.group(1) else None
-    high = int(match.group(3)) if match.group(3) else None
-    if match.group(2) is None:
-        if match.group(3) is not None and match.group(1) is not None:
-            raise UserError(f"--year {text!r} is not a year or range like 2020..2024")
-        high = low = low if low is not None else high
+    low, high = years
     if low is not None and high is not None and low > high:
         raise UserError(f"--year {text!r}: the range is empty ({low} is after {high})")
     return low, high
@@ -66,7 +61,7 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `search`, `facets` and `index` to the parser."""
     search = subparsers.add_parser("search", help="search the library (Whoosh query syntax)")
     search.add_argument("query", nargs="+", metavar="QUERY",
@@ -121,13 +116,14 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             row = paper_summary(paper)
             row.update(score=round(hit.score, 4), snippet=hit.snippet.plain,
                        matched_fields=list(hit.matched_fields))
-            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
-            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  {paper.title}\n")
+            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  "
+                      f"{for_terminal(paper.title, one_line=True)}\n")
             if hit.snippet.plain:
-                out.write(f"     {hit.snippet.marked('*', '*')}\n")
-    print(_summary(result), file=sys.stderr)
+                out.write(f"     {for_terminal(hit.snippet.marked('*', '*'), one_line=True)}\n")
+    print(for_terminal(_summary(result)), file=sys.stderr)
     return 0
 
 
@@ -146,13 +142,15 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
             out.write(f"{name}\n")
         for count in counts:
             if args.json:
-                out.write(json.dumps(_facet_row(count), ensure_ascii=False) + "\n")
+                out.write(strip_controls(json.dumps(_facet_row(count), ensure_ascii=False)) + "\n")
             else:
                 indent = "    " if count.parent else "  "
                 mark = "*" if count.selected else " "
-                out.write(f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}\n")
-    print(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
-          + (f"; {result.notice}" if result.notice else ""), file=sys.stderr)
+                line = f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}"
+                out.write(for_terminal(line, one_line=True) + "\n")
+    print(for_terminal(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
+                       + (f"; {result.notice}" if result.notice else ""), one_line=True),
+          file=sys.stderr)
     return 0
 
 
@@ -160,7 +158,7 @@ def index_command(context: CliContext, args: argparse.Namespace) -> int:
     """Builds or refreshes the index and says what it did."""
     engine = context.open_engine(rebuild=args.rebuild)
     opened = engine.opened
-    print(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
-          f"({opened.path})")
+    print(for_terminal(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
+                       f"({opened.path})"))
     engine.close()
     return 0

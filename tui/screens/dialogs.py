@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from index.text_safety import for_terminal
 from tui.widgets.render import Body
 
 __all__ = ["HelpScreen", "StylePicker", "CopyFallback", "QUERY_SYNTAX", "MOVING_AROUND"]
@@ -66,7 +67,7 @@ class HelpScreen(ModalScreen[None]):
             Text("\nKeys", "bold"),
             Padding(keys, (0, 0, 0, 2)),
             Text("\n" + QUERY_SYNTAX),
-            Text('Remap a key in the config file: [keymap] copy_citation = "y"', "dim"),
+            Text('Remap a key in the config file: [keymap] toggle_mark = "space"', "dim"),
         )
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"
@@ -129,8 +130,8 @@ class CopyFallback(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="copy-fallback") as box:
             box.border_title = "Could not copy"
-            yield Static(Text(self._message), id="copy-message")
-            yield TextArea(self._text, read_only=True, id="copy-text")
+            yield Static(Text(for_terminal(self._message)), id="copy-message")
+            yield TextArea(for_terminal(self._text), read_only=True, id="copy-text")
             yield Button("Close", id="copy-close")
 
     @on(Button.Pressed, "#copy-close")

@@ -205,7 +205,11 @@ class MainScreen(PaperScreen):
     @on(QuerySubmitted)
     def remember_query(self, message: QuerySubmitted) -> None:
         """Enter keeps the query in the history and moves to the results."""
-        self._app.history.add(message.query)
+        history = self._app.history
+        failed_before = history.save_error
+        history.add(message.query)
+        if history.save_error and history.save_error != failed_before:  # once, not per query
+            self.notify(history.save_error, title="History", severity="warning", markup=False)
         self.query_one(StatusLine).show_notice()  # done typing: a notice is news now
         self.action_focus_results()
 

@@ -6,8 +6,13 @@ one mixin; each screen only says which paper is "current" (`current_paper`).
 
 from __future__ import annotations
 
+import os
+import sys
+import webbrowser
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
+from urllib.parse import urlsplit
 
 from textual import work
 from textual.binding import Binding
@@ -15,16 +20,20 @@ from textual.binding import Binding
 from index.atomic import write_text_atomic
 from index.citations import style_label
 from index.models import Paper
+from index.text_safety import for_terminal
 from tui.widgets.detail_pane import paper_links
 
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
 
-__all__ = ["PaperActions", "PAPER_BINDINGS"]
+__all__ = ["PaperActions", "PAPER_BINDINGS", "checked_link", "launch_browser"]
 
 PAPER_BINDINGS = [
     Binding("c", "copy_citation", "Copy", id="copy_citation",
             tooltip="Copy the paper's citation in the current style"),
+    Binding("y", "copy_keys", "Copy key", id="copy_keys",
+            tooltip="Copy the citation keys of the marked papers (else the current one) "
+                    "in the last key format picked (key, LaTeX, pandoc, Typst, Org)"),
     Binding("m", "toggle_mark", "Mark", id="toggle_mark",
             tooltip="Mark or unmark the paper for a bibliography"),
     Binding("b", "copy_bibliography", "Copy marked", id="copy_bibliography",
@@ -58,14 +67,31 @@ class PaperActions:
             return
         self._app.copy_papers([paper], f"citation of {paper.id}")
 
+    def action_copy_keys(self) -> None:
+        """Copy keys for pasting into a draft: the marked papers', else the current paper's."""
+        papers = self._marked_papers()
+        what = f"for {len(papers)} marked papers"
+        if not papers:
+            paper = self.current_paper
+            if paper is None:
+                self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
+                return
+            papers, what = [paper], f"for {paper.id}"
+        self._app.copy_papers(papers, what, style=self._app.key_style)
+
     def action_toggle_mark(self) -> None:
         """Mark the current paper (or unmark it); marks are saved at once."""
         paper = self.current_paper
         if paper is None:
             return
-        marked = self._app.marks.toggle(paper.id)
-        count = len(self._app.marks)
-        self._app.notify(f"{'Marked' if marked else 'Unmarked'} {paper.id} ({count} marked)")
+        marks = self._app.marks
+        marked = marks.toggle(paper.id)
+        message = f"{'Marked' if marked else 'Unmarked'} {paper.id} ({len(marks)} marked)"
+        if marks.save_error:
+            self._app.notify(f"{message}, but {marks.save_error}", title="Marks",
+                             severity="warning", markup=False)
+        else:
+            self._app.notify(message, markup=False)
         self.refresh_marks()
 
     def _marked_papers(self) -> list[Paper]:
@@ -117,11 +143,83 @@ class PaperActions:
         )
 
     def action_open_link(self) -> None:
-        """Open the paper's best link (DOI, then arXiv, then URL) in the browser."""
+        """Open the paper's best link (DOI, then arXiv, then URL) in the browser.
+
+        Document text is never markup (`markup=False`, and the link shown through
+        `for_terminal`), and only web links are opened: see `checked_link`.
+        """
         paper = self.current_paper
         links = paper_links(paper) if paper else []
         if not links:
             self._app.notify("This paper has no DOI, arXiv id or URL.", severity="warning")
             return
-        self._app.open_url(links[0])
-        self._app.notify(f"Opening {links[0]}")
+        url, problem = checked_link(links[0])
+        if url is None:
+            self._app.notify(f"Not opening {shown_link(links[0])}: {problem}.", title="Open link",
+                             severity="warning", markup=False)
+            return
+        self._open_link(url)
+
+    @work(thread=True, group="open", exit_on_error=False, description="Opening the link")
+    def _open_link(self, url: str) -> None:
+        """Launch the browser off the UI thread; when none opens, copy the link instead."""
+        failure = launch_browser(url, os.environ)
+        if failure is None:
+            self._app.call_from_thread(self._app.notify, f"Opening {shown_link(url)}",
+                                       title="Open link", markup=False)
+            return
+        self._app.call_from_thread(self._app.notify, f"{failure}: copying the link instead.",
+                                   title="Open link", severity="warning", markup=False)
+        self._app.call_from_thread(self._app.copy_text_to_clipboard, url, "link")
+
+
+# Schemes a browser may be asked to open; `javascript:`, `file:`, `data:` and the rest are
+# refused (a document chose the link, not the user).
+_WEB_SCHEMES = ("http", "https")
+_SHOWN_MAX = 200
+
+
+def checked_link(link: str) -> tuple[str | None, str]:
+    """The link when it is safe to hand to a browser, else None and why not.
+
+    A value starting with `-` would be read by a browser as a command-line switch; a
+    link with spaces or control characters is not one a browser should guess at.
+    """
+    url = link.strip()
+    if url.startswith("-"):
+        return None, "it starts with '-', which a browser would read as an option"
+    if any(ch.isspace() or not ch.isprintable() for ch in url):
+        return None, "it holds spaces or control characters"
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in _WEB_SCHEMES:
+        scheme = f"{parts.scheme}:" if parts.scheme else "no scheme"
+        return None, f"only http(s) links are opened, not {scheme}"
+    if not parts.netloc or parts.netloc.startswith("-"):
+        return None, "it names no web site"
+    return url, ""
+
+
+def shown_link(link: str) -> str:
+    """The link as a notification may show it: one line, safe, and not a page long."""
+    text = for_terminal(link, one_line=True)
+    return text if len(text) <= _SHOWN_MAX else text[: _SHOWN_MAX - 1] + "…"
+
+
+def launch_browser(url: str, env: Mapping[str, str]) -> str | None:
+    """Open `url` in a graphical browser; returns why none could be opened, or None.
+
+    Over SSH a browser would open on the remote machine, and without a display Python's
+    `webbrowser` would start a text browser (lynx, w3m) inside the app's own terminal:
+    both count as "no browser", and the caller copies the link instead.
+    """
+    if env.get("SSH_TTY") or env.get("SSH_CONNECTION"):
+        return "Over SSH a browser would open on the remote machine"
+    graphical = sys.platform in ("darwin", "win32") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
+    if not graphical:
+        return "No graphical browser here (no DISPLAY)"
+    try:
+        if webbrowser.open(url, new=2):
+            return None
+    except Exception as error:  # webbrowser.Error, or a browser that crashed at start
+        return f"The browser failed ({type(error).__name__})"
+    return "No browser could be opened"

@@ -1,20 +1,23 @@
 """The user's settings: default citation style, theme and keymap, in one TOML file.
 
 The file belongs to the user, so paperscope never repairs it behind their back: a file
-that cannot be read gives one warning line and the defaults, and stays exactly as it was
-until the user changes a setting in the app (which writes it atomically).
+that cannot be read gives one warning line and the defaults, and stays exactly as it was.
+A setting changed in the app is edited into the file in place with `tomlkit`, a
+round-trip TOML library: comments, order, unknown keys and whole unknown tables are kept,
+and a file that does not parse is never rewritten. Writes are atomic.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import tomli_w
+import tomlkit
+import tomlkit.exceptions
 
 from index.atomic import write_text_atomic
 from tui.services import paths
@@ -24,10 +27,13 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["Config", "AppSettings", "load_config", "save_config", "DEFAULT_STYLE", "DEFAULT_THEME"]
+__all__ = ["Config", "AppSettings", "ConfigNotWritable", "load_config", "save_config", "DEFAULT_STYLE",
+           "DEFAULT_THEME"]
 
 DEFAULT_STYLE = "apa"
 DEFAULT_THEME = "textual-dark"
+DEFAULT_KEY_STYLE = "key"
+DEFAULT_LATEX_COMMAND = "cite"
 
 
 @dataclass(frozen=True)
@@ -37,19 +43,48 @@ class Config:
     Attributes:
         style: the citation style used by copy and the preview.
         theme: a Textual theme name.
-        keymap: binding id -> keys (`"copy_citation" = "y"`), applied with `App.set_keymap`.
+        keymap: binding id -> keys (`"toggle_mark" = "space"`), applied with `App.set_keymap`.
+        key_style: the key format the yank-key action copies in (the last one picked).
+        latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
     """
 
     style: str = DEFAULT_STYLE
     theme: str = DEFAULT_THEME
+    key_style: str = DEFAULT_KEY_STYLE
+    latex_command: str = DEFAULT_LATEX_COMMAND
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
-    def to_toml(self) -> str:
-        """The file's text; keys are the ones `load_config` reads back."""
-        data: dict[str, Any] = {"style": self.style, "theme": self.theme}
+    def to_toml(self, existing: str = "") -> str:
+        """The file's text: `existing` with this config's settings edited in.
+
+        Raises:
+            ConfigNotWritable: `existing` is not valid TOML (it is the user's to fix).
+        """
+        try:
+            document = tomlkit.parse(existing)
+        except tomlkit.exceptions.ParseError as error:
+            raise ConfigNotWritable(f"not valid TOML ({error}); left as it was") from None
+        for name, value in (("style", self.style), ("theme", self.theme)):
+            if document.get(name) != value:
+                document[name] = value
+        optional = (("key_style", self.key_style, DEFAULT_KEY_STYLE),
+                    ("latex_command", self.latex_command, DEFAULT_LATEX_COMMAND))
+        for name, value, default in optional:  # written once they differ from the default
+            if document.get(name) != value and (value != default or name in document):
+                document[name] = value
         if self.keymap:
-            data["keymap"] = dict(self.keymap)
-        return tomli_w.dumps(data)
+            table = document.get("keymap")
+            if not isinstance(table, dict):
+                table = tomlkit.table()
+                document["keymap"] = table
+            for binding_id, keys in self.keymap.items():
+                if table.get(binding_id) != keys:
+                    table[binding_id] = keys
+        return tomlkit.dumps(document)
+
+
+class ConfigNotWritable(ValueError):
+    """The config file cannot be edited safely (it does not parse); it is left untouched."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +111,7 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
     """Keep every valid setting, and one warning per setting that is not."""
     warnings: list[str] = []
     values: dict[str, Any] = {}
-    for name in ("style", "theme"):
+    for name in ("style", "theme", "key_style", "latex_command"):
         if name not in data:
             continue
         if isinstance(data[name], str) and data[name].strip():
@@ -118,10 +153,18 @@ def load_config(path: Path) -> tuple[Config, list[str]]:
 
 
 def save_config(path: Path, config: Config) -> None:
-    """Write the config atomically, so a crash never leaves half a file."""
-    write_text_atomic(Path(path), config.to_toml())
+    """Edit the config's settings into the file in place, atomically.
 
+    Raises:
+        ConfigNotWritable: the file does not parse or cannot be decoded (never rewritten).
+        OSError: it could not be read or written (disk full, read-only folder).
+    """
+    path = Path(path)
+    try:
+        existing = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = ""
+    except UnicodeDecodeError:
+        raise ConfigNotWritable("not UTF-8 text; left as it was") from None
+    write_text_atomic(path, config.to_toml(existing))
 
-def with_style(config: Config, style: str) -> Config:
-    """The same config with another citation style (kept frozen for the screen's state)."""
-    return replace(config, style=style)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from index.models import LoadWarning
 
-__all__ = ["SHOWN", "CHECK_COMMAND", "summary_lines", "count_line"]
+__all__ = ["CHECK_COMMAND", "SHOWN", "count_line", "summary_lines"]
 
 SHOWN = 20
 CHECK_COMMAND = "paperscope check"

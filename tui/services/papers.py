@@ -78,5 +78,8 @@ class PaperData:
         abstract = engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
         related = tuple(self.by_id(paper.related))
         similar = tuple(p for p in engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
-        return PaperDetail(paper, abstract, related, similar, self.format([paper], style),
-                           style_label(style), terms)
+        try:
+            citation = self.format([paper], style)
+        except ValueError as error:  # a key a key format cannot hold, a broken user style
+            citation = f"(cannot format this citation: {error})"
+        return PaperDetail(paper, abstract, related, similar, citation, style_label(style), terms)

@@ -2,17 +2,20 @@
 
 Both are small JSON files written atomically after every change: losing a mark to a crash
 would be worse than the few microseconds a write costs. A damaged file is set aside in
-memory (the file is left for the user) and the app starts empty with a warning.
+memory (the file is left for the user, and never overwritten) and the app starts empty
+with a warning. A save that fails (disk full, read-only folder) never raises: the state is
+kept in memory, `save_error` says why in words for a notice, and the next change retries.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 
 from index.atomic import write_text_atomic
 
-__all__ = ["QueryHistory", "Marks", "HISTORY_LIMIT"]
+__all__ = ["QueryHistory", "Marks", "HISTORY_LIMIT", "describe_os_error"]
 
 HISTORY_LIMIT = 200
 
@@ -32,6 +35,17 @@ def _read_strings(path: Path) -> tuple[list[str], str | None]:
     return data, None
 
 
+def describe_os_error(error: OSError) -> str:
+    """A failed write in a user's words: "disk full", "read-only folder", ..."""
+    if error.errno == errno.ENOSPC:
+        return "disk full"
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return f"no permission to write in {error.filename or 'the folder'}"
+    if error.errno == errno.EDQUOT:
+        return "disk quota exceeded"
+    return error.strerror or str(error)
+
+
 class _StoredStrings:
     """A list of strings mirrored to a JSON file after every change.
 
@@ -39,22 +53,39 @@ class _StoredStrings:
         path: the JSON file; `None` keeps the list in memory only.
     """
 
+    what = "data"  # for messages: "could not save marks: disk full"
+
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.warning: str | None = None
+        self.save_error: str | None = None  # why the last save failed; None once one works
         self._items: list[str] = []
         if path is not None:
             self._items, self.warning = _read_strings(path)
         self._writable = self.warning is None
 
-    def _save(self) -> None:
-        # A damaged file is the user's to inspect: never overwrite it silently.
-        if self.path is not None and self._writable:
+    def _save(self) -> bool:
+        """Write the list; False (and `save_error` set) when it could not be saved."""
+        if self.path is None:
+            return True
+        if not self._writable:
+            # A damaged file is the user's to inspect: never overwrite it.
+            self.save_error = (f"could not save {self.what}: {self.path} is damaged and is "
+                               "left as it was (kept for this session only)")
+            return False
+        try:
             write_text_atomic(self.path, json.dumps(self._items, ensure_ascii=False, indent=1))
+        except OSError as error:
+            self.save_error = f"could not save {self.what}: {describe_os_error(error)}"
+            return False
+        self.save_error = None
+        return True
 
 
 class QueryHistory(_StoredStrings):
     """Past queries, oldest first, without repeats, browsed with up and down in the search bar."""
+
+    what = "the query history"
 
     @property
     def entries(self) -> tuple[str, ...]:
@@ -74,6 +105,8 @@ class QueryHistory(_StoredStrings):
 
 class Marks(_StoredStrings):
     """The ids of the papers the user marked, in the order they were marked."""
+
+    what = "marks"
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -3,13 +3,12 @@
 Titles, authors and abstracts come from files the user did not write. Building `Text` by
 appending plain strings with a style (instead of `Text.from_markup` or a `str` label that
 Textual would parse) keeps `[bold]`, `[@click=app.quit]` and `[link=...]` as characters,
-and showing control characters as their visible symbols (ESC as `␛`) keeps ANSI escapes
-from reaching the terminal while still showing the user what the file contains.
+and `index.text_safety.for_terminal` shows control characters as visible symbols (ESC as
+`␛`) and removes bidi and other invisible characters, so nothing in a file acts on the terminal.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from rich.segment import Segment
@@ -19,6 +18,7 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from index.models import Paper, Snippet
+from index.text_safety import for_terminal
 
 __all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sparkline", "split_edge_spaces",
            "EdgeSpaces", "Body"]
@@ -26,34 +26,17 @@ __all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sp
 Labeler = Callable[[str, str], str]
 """(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
 
-# C0 and C1 controls except tab and newline; ESC among them, so "\x1b[31m" shows as "␛[31m".
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _visible(match: re.Match[str]) -> str:
-    code = ord(match[0])
-    if code < 0x20:
-        return chr(0x2400 + code)  # the Unicode "control pictures": ␛, ␇, ...
-    return "\u2421" if code == 0x7F else "\ufffd"
-
-
-_SPACE = re.compile(r"\s+")
-_SPARK = "▁▂▃▄▅▆▇█"
-
-
 def clean(text: str, *, one_line: bool = False) -> str:
-    """Make untrusted text safe to print: control characters (ESC included) become symbols.
+    """Make untrusted text safe to show: see `index.text_safety.for_terminal`.
 
     Args:
         text: any string from a document.
         one_line: also fold newlines and tabs into spaces (for list rows).
     """
-    text = _CONTROL.sub(_visible, text)
-    if one_line:
-        # Runs collapse to one space but are not stripped: a highlighted word between two
-        # segments keeps the spaces around it.
-        text = _SPACE.sub(" ", text)
-    return text
+    return for_terminal(text, one_line=one_line)
+
+
+_SPARK = "▁▂▃▄▅▆▇█"
 
 
 def snippet_text(

@@ -2,7 +2,9 @@
 
 `load_file` picks the loader from the file name (or, for a file the user named
 explicitly with an unknown suffix, from its first character) and never raises for a
-problem in the file: it returns what it could read and says what it could not.
+problem in the file: it returns what it could read and says what it could not. Whatever
+a hostile file makes a loader raise, and whatever is too big in one paper, is turned into
+a warning by `index.library.loaders.guards`.
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from index.library.loaders.bibtex import parse_bibtex
+from index.library.loaders.guards import bound_paper, guarded_parse
 from index.library.loaders.files import SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, discover, read_text
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.ris import load_ris, looks_like_ris
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
+from index.library.loaders.zotero import is_zotero_database, load_zotero
+from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
 
-__all__ = ["FileResult", "load_file", "discover", "SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX"]
+__all__ = ["FileResult", "load_file", "discover", "companions", "SUPPORTED_SUFFIXES",
+           "SIDECAR_SUFFIX"]
 
 
 @dataclass
@@ -62,6 +68,25 @@ def _kind(path: Path, text: str) -> str:
     return "text"
 
 
+def _is_database(path: Path) -> bool:
+    """A Zotero database: `*.sqlite`, or a file of another suffix with SQLite's header."""
+    suffix = path.suffix.lower()
+    return suffix == ".sqlite" or (suffix not in SUPPORTED_SUFFIXES and is_zotero_database(path))
+
+
+def companions(path: Path) -> list[Path]:
+    """Files beside `path` that change what it holds (a database's write-ahead log).
+
+    The library cache and the index fingerprint them with the file itself: Zotero's new
+    items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched.
+    """
+    return companion_files(path) if _is_database(path) else []
+
+
+# What a loader returns: papers, sidecar records, warnings.
+Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
+
+
 def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -> FileResult:
     """Everything one file holds.
 
@@ -70,27 +95,50 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
         shown: how to name it in sources and warnings (the path as the user wrote it).
         macros: BibTeX `@string` macros from the other files of the load.
     """
+    if _is_database(path):
+        empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
+        (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown,
+                                                   empty)
+        return FileResult(papers=papers, warnings=warnings + failed)
     text, warnings = read_text(path, shown)
     result = FileResult(warnings=warnings)
     if text is None:
         return result
     kind = _kind(path, text)
-    if kind in ("json", "sidecar"):
-        papers, records, more = load_json(text, shown, sidecar=kind == "sidecar")
-        result.sidecar.extend(records)
-    elif kind == "jsonl":
-        papers, more = load_json_lines(text, shown)
-    elif kind == "ris":
-        papers, more = load_ris(text, shown)
-    elif kind == "bibtex":
-        parsed = parse_bibtex(text, shown, macros)
-        papers, more = parsed.papers, parsed.warnings
-        result.strings, result.undefined = parsed.strings, parsed.undefined
-    else:
-        papers, more = load_text(text, shown)
-        if not papers and not more:
-            more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "
-                                "by a blank line)")]
-    result.papers.extend(papers)
+    nothing: Parsed = ([], [], [])
+    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown, macros, result), shown,
+                                   nothing)
+    papers, records, more = parsed
+    result.sidecar.extend(records)
+    more = more + failed
+    result.papers.extend(bound_paper(paper, shown, more) for paper in papers)
     result.warnings.extend(more)
     return result
+
+
+def _parse(kind: str, text: str, shown: str, macros: Mapping[str, str] | None,
+           result: FileResult) -> Parsed:
+    """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it).
+
+    A BibTeX file's macros go on `result`, for the other files of the load.
+    """
+    if kind in ("json", "sidecar"):
+        return load_json(text, shown, sidecar=kind == "sidecar")
+    if kind == "jsonl":
+        return _with_no_records(load_json_lines(text, shown))
+    if kind == "ris":
+        return _with_no_records(load_ris(text, shown))
+    if kind == "bibtex":
+        bib = parse_bibtex(text, shown, macros)
+        result.strings, result.undefined = bib.strings, bib.undefined
+        return bib.papers, [], bib.warnings
+    papers, more = load_text(text, shown)
+    if not papers and not more:
+        more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "
+                            "by a blank line)")]
+    return papers, [], more
+
+
+def _with_no_records(loaded: tuple[list[Paper], list[LoadWarning]]
+                     ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+    return loaded[0], [], loaded[1]

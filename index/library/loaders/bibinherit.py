@@ -88,8 +88,8 @@ def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record,
     problems: list[tuple[Record, str]] = []  # (child, missing parent key)
     for record in records:
         for name in ("crossref", "xdata"):
-            for key in record.values.get(name, "").split(","):
-                key = key.strip()
+            for written in record.values.get(name, "").split(","):
+                key = written.strip()
                 if not key:
                     continue
                 if key.lower() in by_key:

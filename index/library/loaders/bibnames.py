@@ -20,7 +20,7 @@ from bibtexparser.middlewares.names import (
 from index.library.normalize import LATEX_SYNTAX, latex_to_unicode
 from index.models import Name
 
-__all__ = ["parse_names", "name_parts"]
+__all__ = ["name_parts", "parse_names"]
 
 _OTHERS = frozenset({"others", "{others}", "et al.", "et al", "etal"})
 

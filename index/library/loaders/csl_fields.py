@@ -19,7 +19,7 @@ from index.library.identifiers import find_month, find_year
 from index.library.normalize import latex_to_unicode
 from index.models import Name
 
-__all__ = ["csl_names", "csl_date", "rich_text"]
+__all__ = ["csl_date", "csl_names", "rich_text"]
 
 _OTHERS = frozenset({"others", "et al.", "et al"})
 
@@ -59,9 +59,9 @@ def csl_names(people: Any) -> tuple[tuple[Name, ...], bool]:
     """A CSL name list -> (names, complete); an "others" entry marks the list as cut."""
     names: list[Name] = []
     complete = True
-    for person in people if isinstance(people, list) else []:
-        if isinstance(person, str):  # not CSL, but seen: a plain name string
-            person = {"literal": person}
+    for given in people if isinstance(people, list) else []:
+        # A plain name string is not CSL, but it is seen: it is a literal.
+        person = {"literal": given} if isinstance(given, str) else given
         if not isinstance(person, Mapping):
             continue
         literal = _part(person, "literal")

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from index.library.loaders.guards import check_csl_types
 from index.library.loaders.records import record_to_paper
 from index.library.loaders.sidecar import SIDECAR_FORMAT, SidecarRecord, parse_sidecar
 from index.models import LoadWarning, Paper, Source
@@ -33,6 +34,8 @@ def load_json(
         data = json.loads(text)
     except json.JSONDecodeError as error:
         return [], [], [LoadWarning(shown, f"malformed JSON: {error.msg}", error.lineno)]
+    except RecursionError:
+        return [], [], [LoadWarning(shown, "JSON nested too deeply to read; skipped")]
     if isinstance(data, Mapping) and (sidecar or data.get("format") == SIDECAR_FORMAT):
         records, sidecar_warnings = parse_sidecar(data, shown)
         return [], records, sidecar_warnings
@@ -73,7 +76,7 @@ def _element_lines(text: str) -> list[int]:
         lines.append(line)
         try:
             _, index = decoder.raw_decode(text, index)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return []
 
 
@@ -89,6 +92,10 @@ def load_json_lines(text: str, shown: str) -> tuple[list[Paper], list[LoadWarnin
         except json.JSONDecodeError as error:
             warnings.append(LoadWarning(shown, f"malformed JSON line: {error.msg}", number))
             continue
+        except RecursionError:
+            warnings.append(LoadWarning(shown, "JSON line nested too deeply to read; skipped",
+                                        number))
+            continue
         paper = _convert(record, shown, number, "line", warnings)
         if paper is not None:
             papers.append(paper)
@@ -103,6 +110,7 @@ def _convert(
     if not isinstance(record, Mapping):
         warnings.append(LoadWarning(shown, f"{what} is not a JSON object; skipped", line))
         return None
+    record = check_csl_types(record, shown, line, what, warnings)
     try:
         paper = record_to_paper(record, Source(shown, line))
     except (TypeError, ValueError, AttributeError, IndexError) as error:

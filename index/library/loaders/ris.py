@@ -17,7 +17,7 @@ from index.library.identifiers import bare_doi, find_arxiv, find_month, find_yea
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Name, Paper, Source
 
-__all__ = ["looks_like_ris", "load_ris"]
+__all__ = ["load_ris", "looks_like_ris"]
 
 _TAG_LINE = re.compile(r"^[A-Z][A-Z0-9]  - ?", re.MULTILINE)
 _START = re.compile(r"^TY  - ", re.MULTILINE)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from index.facets.taxonomy import load_taxonomy
-from index.library.loaders.bibtex import load_bibtex, parse_bibtex
 from index.library.load import load_library
+from index.library.loaders.bibtex import load_bibtex, parse_bibtex
 from index.models import Name
 
 TAXONOMY = load_taxonomy()

@@ -11,7 +11,7 @@ from index.library.ids import ID_PATTERN
 from index.library.load import input_files, load_library
 from index.facets.taxonomy import load_taxonomy
 
-# The seven pairs ../shared/corpus/README.md names: (000 paragraph, 003 paragraph).
+# The seven pairs the corpus's README names (the same papers in both files): (000 paragraph, 003 paragraph).
 EXPECTED_MERGES = {(36, 4), (2, 8), (18, 0), (6, 5), (46, 19), (44, 16), (58, 22)}
 # Related but distinct (003 paragraphs): linked, never merged.
 EXPECTED_LINKS = {(18, 10), (24, 23), (6, 7), (12, 9)}

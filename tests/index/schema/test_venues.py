@@ -32,7 +32,7 @@ def test_short_venue(venue: str | None, short: str) -> None:
 
 
 def test_two_papers_of_one_venue_share_its_facet_value(tmp_path) -> None:
-    from index.search.engine import open_engine
+    from index import open_engine
     from index.models import Library, Paper, SearchRequest
     from tests.fixtures.search.generate import TAXONOMY
 

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.library.load import load_library
 from index.models import Library, Paper, SearchRequest
 from index.facets.taxonomy import Taxonomy, load_taxonomy

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from whoosh import query as wq
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.search.bitsets import bits, mask_of
 from index.schema.venues import short_venue
 from index.models import Library, Paper, SearchRequest
-from index.search.parser import prefix_cap
+from index.search.prefixes import prefix_cap
 from index.search.highlight import fold
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
@@ -36,7 +37,7 @@ def fresh(engine: SearchEngine) -> SearchEngine:
     """The same index with every cache emptied: nothing narrowed, nothing remembered."""
     engine._results.clear()
     engine._match_masks.clear()
-    engine._builder._expansions.clear()
+    engine._builder.expander._expansions.clear()
     return engine
 
 
@@ -188,7 +189,7 @@ def test_prefix_search_matches_brute_force(engine: SearchEngine, library: Librar
 def test_prefix_table_equals_on_demand_expansion(engine: SearchEngine) -> None:
     from index.search.parser import Parsed, QueryBuilder
 
-    assert engine._builder.prefix_table  # the build wrote it beside the index
+    assert engine._builder.expander.table  # the build wrote it beside the index
     on_demand = QueryBuilder()
     with engine._searcher() as searcher:
         reader = searcher.reader()
@@ -247,9 +248,9 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 def test_prefix_checked_in_candidates_text_equals_brute_force(
         engine: SearchEngine, library: Library, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from index.search import engine as engine_module
+    from index.search import prefixes
 
-    monkeypatch.setattr(engine_module, "VERIFY_SHARE", 1)  # a small library: always check
+    monkeypatch.setattr(prefixes, "VERIFY_SHARE", 1)  # a small library: always check
     fresh(engine)
     *done, typing = text.split()
     field = typing.split(":")[0] if ":" in typing else None
@@ -302,10 +303,10 @@ def test_an_excluded_phrase_being_typed_stays_a_phrase(engine: SearchEngine) -> 
 
 
 def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
-    from index.search.letters import short_prefixes
+    from index.search.prefixes import short_prefixes
 
     assert engine._letters  # the build stored them beside the index
-    prefixes = short_prefixes(engine._builder.prefix_table, engine.masks.size)
+    prefixes = short_prefixes(engine._builder.expander.table, engine.masks.size)
     requests = [SearchRequest(p, as_you_type=True, topics=topics)
                 for p in prefixes + ["model t", "cache c"]
                 for topics in (frozenset(), frozenset({"training"}))]
@@ -322,7 +323,7 @@ def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine,
                                                     tmp_path: Path) -> None:
     import json
 
-    from index.search.letters import LETTERS_FILE, read_letters
+    from index.search.prefixes import LETTERS_FILE, read_letters
 
     with engine._searcher() as searcher:
         assert read_letters(engine.opened.path, searcher.reader())

@@ -110,3 +110,15 @@ def test_positive_words_skip_exclusions_and_ids() -> None:
 
 def test_empty_query_means_everything(reader: IndexReader) -> None:
     assert BUILDER.parse("   ", reader).query is None
+
+
+@pytest.mark.parametrize(("text", "years"), [
+    ("2020..2024", (2020, 2024)), ("2021", (2021, 2021)), ("2022..", (2022, None)),
+    ("..2019", (None, 2019)), (" 2020 .. 2024 ", (2020, 2024)), ("2024..2020", (2024, 2020)),
+    ("0", (0, 0)), ("..", None), ("20x4", None), ("2020 2024", None), ("", None),
+])
+def test_one_grammar_reads_years_for_the_query_and_the_command_line(
+        text: str, years: tuple[int | None, int | None] | None) -> None:
+    from index.search.syntax import parse_years
+
+    assert parse_years(text) == years

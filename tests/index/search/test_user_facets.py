@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from index import open_engine
 from index.models import Library, Paper, SearchRequest
 from index.search.counting import category_label
-from index.search.engine import open_engine
 from tests.fixtures.search.generate import TAXONOMY
 
 PAPERS = (

@@ -3,13 +3,13 @@ over stemmed fields, and the engine's effect on garbage collection."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from index.search.engine import SearchEngine, open_engine
+from index.search.engine import SearchEngine
+from index import open_engine
 from index.models import Library, Paper, SearchRequest
 from tests.fixtures.search.generate import TAXONOMY
 
@@ -68,17 +68,6 @@ def test_did_you_mean_offers_real_words(engine: SearchEngine, typed: str, meant:
 def test_no_correction_while_the_last_word_is_being_typed(engine: SearchEngine) -> None:
     result = engine.search(SearchRequest("pipelne", as_you_type=True))
     assert result.total == 0 and result.correction is None
-
-
-def test_the_open_engine_is_frozen_out_of_garbage_collection(tmp_path: Path) -> None:
-    gc.unfreeze()
-    papers = tuple(Paper(id=f"p{n}", title=f"Paper {n}", abstract="words") for n in range(5))
-    engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path)
-    try:
-        assert gc.get_freeze_count() > 0
-    finally:
-        engine.close()
-        gc.unfreeze()
 
 
 def test_query_tests_build_their_index_in_their_own_folder(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from whoosh import index as whoosh_index
 from index.store import writer as build
 from index.store.writer import build_into
 from index.store.child import BuildFailed, build_in_child
-from index.search.prefix_table import TABLE_FILE
+from index.search.tables import TABLE_FILE
 from index.models import Paper, replace
 from index.search.spelling import WORDS_FILE
 from index.store.generations import open_index

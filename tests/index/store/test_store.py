@@ -10,7 +10,7 @@ import pytest
 
 from index.store import generations as store
 from index.store import writer as build
-from index.search.engine import open_engine
+from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -148,7 +148,7 @@ def test_changed_files_are_reindexed_in_place(tmp_path: Path,
 
 def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from index.search import letters
+    from index.search import prefixes as letters
 
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
     monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)

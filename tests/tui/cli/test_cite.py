@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import bibtexparser
@@ -15,6 +14,7 @@ import rispy
 
 from index.citations import STYLES
 from index.models import Paper
+from tests.tui.cli.commands import run_paperscope
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -37,10 +37,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args], env=env, cwd=REPO, capture_output=True,
-        text=True, encoding="utf-8", stdin=subprocess.DEVNULL, timeout=120,
-    )
+    return run_paperscope(args, env=env, cwd=REPO)
 
 
 def test_styles_lists_every_style(env: dict[str, str]) -> None:
@@ -91,7 +88,7 @@ def test_unknown_id_is_one_line_suggesting_the_closest(env: dict[str, str]) -> N
 
 def test_copy_without_any_clipboard_saves_the_text(env: dict[str, str], tmp_path: Path) -> None:
     result = run(env, "cite", "hawq-v3", "--style", "ieee", "--copy")
-    assert result.returncode == 0
+    assert result.returncode == 1  # nothing was copied: saved is not copied
     saved = tmp_path / "data" / "clipboard.txt"
     assert saved.read_text(encoding="utf-8") == result.stdout
     (message,) = result.stderr.splitlines()
@@ -105,7 +102,7 @@ def test_copy_over_ssh_never_tries_the_remote_clipboard(
     env: dict[str, str], tmp_path: Path
 ) -> None:
     result = run({**env, "SSH_TTY": "/dev/pts/9"}, "cite", "dynapipe", "--copy")
-    assert result.returncode == 0
+    assert result.returncode == 1
     assert "remote machine" in result.stderr and "xclip" not in result.stderr
     assert (tmp_path / "data" / "clipboard.txt").is_file()
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.tui.cli.commands import run_paperscope
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "library"
@@ -20,8 +21,7 @@ def run(*args: str | Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
                PAPERSCOPE_CONFIG=str(tmp_path / "config.toml"),
                PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"))
-    return subprocess.run([sys.executable, "-m", "tui", *map(str, args)], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=60)
+    return run_paperscope(tuple(map(str, args)), env=env, cwd=tmp_path)
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> None:

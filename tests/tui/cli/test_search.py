@@ -9,7 +9,11 @@ import pytest
 
 from tui.cli import main
 from tui.cli.context import UserError
-from tui.cli.search_cmds import add_filter_arguments, parse_year_range, request_from_args
+from tui.cli.search_cmds import (
+    add_filter_arguments,
+    parse_year_range,
+    request_from_args,
+)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

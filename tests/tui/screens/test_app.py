@@ -254,7 +254,8 @@ async def test_o_opens_the_best_link_in_the_browser(
 ) -> None:
     opened: list[str] = []
     app = build(engine)
-    monkeypatch.setattr(app, "open_url", lambda url, **kwargs: opened.append(url))
+    monkeypatch.setattr("tui.screens.paper_actions.launch_browser",
+                        lambda url, env: opened.append(url))
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
         await pilot.press("enter", "o")

@@ -203,16 +203,16 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
     library = load_library(None, taxonomy)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
 
-    import index.search.engine
+    import index
 
-    real_open = index.search.engine.open_engine
+    real_open = index.open_engine
 
     def slow_open(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
         progress(10, 47)
         release.wait(10)  # the UI must keep running while the build is held here
         return real_open(*args, progress=progress, **kwargs)
 
-    index.search.engine.open_engine = slow_open
+    index.open_engine = slow_open
     try:
         async with app.run_test(size=WIDE) as pilot:
             for _ in range(20):
@@ -230,7 +230,7 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
             assert not bar.display and app.main_screen.result is not None
     finally:
         release.set()
-        index.search.engine.open_engine = real_open
+        index.open_engine = real_open
     assert seen == [(47, 10)]
 
 

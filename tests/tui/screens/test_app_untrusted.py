@@ -90,7 +90,7 @@ async def test_an_index_that_cannot_be_built_is_reported_not_raised(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("index.search.engine.open_engine", broken)
+    monkeypatch.setattr("index.open_engine", broken)
     library = load_library([HOSTILE], taxonomy)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
     async with app.run_test(size=WIDE) as pilot:

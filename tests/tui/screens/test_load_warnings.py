@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from index.models import Library, LoadWarning, replace
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, settle
 from tui.app import make_app
 from tui.screens.warnings_dialog import LoadWarningsDialog
 from tui.services.config import AppSettings
-from tests.tui.app_pilot import WIDE, settle
 
 
 async def test_the_count_is_shown_and_the_palette_lists_every_problem(engine: SearchEngine) -> None:

@@ -10,6 +10,11 @@ import pyperclip
 import pytest
 from textual.app import App
 
+import subprocess
+import threading
+import time
+
+from tui.services import clipboard
 from tui.services.clipboard import OSC52_MAX_BASE64, CopyOutcome, copy_text, osc52_sequence
 
 TEXT = "Jiang, C., Jia, Z. (2024). DynaPipe: Optimizing Multi-task Training…"
@@ -32,6 +37,7 @@ def system_clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """pyperclip that works: records what it was given."""
     copied: list[str] = []
     monkeypatch.setattr(pyperclip, "copy", copied.append)
+    monkeypatch.setattr(pyperclip, "paste", lambda: copied[-1] if copied else "")
     return copied
 
 
@@ -84,21 +90,84 @@ def test_ssh_never_writes_the_remote_clipboard(system_clipboard: list[str]) -> N
     assert outcome.message == "Sent BibTeX entry to the terminal clipboard (OSC 52)"
 
 
-def test_tmux_sends_plain_and_passthrough_sequences(no_system_clipboard: list[str]) -> None:
+@pytest.fixture
+def tmux_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], str]]:
+    """`tmux load-buffer` that works: records the command and its stdin."""
+    calls: list[tuple[list[str], str]] = []
+
+    def run(args: list[str], text: str, env: object, timeout: float) -> subprocess.CompletedProcess[bytes]:
+        calls.append((args, text))
+        return subprocess.CompletedProcess(args, 0, b"", b"")
+
+    monkeypatch.setattr(clipboard, "run_tool", run)
+    return calls
+
+
+def test_tmux_puts_the_text_in_its_paste_buffer(
+    no_system_clipboard: list[str], tmux_calls: list[tuple[list[str], str]]
+) -> None:
     terminal = FakeTerminal()
     outcome = copy_text(TEXT, description="APA citation", env=TMUX, terminal=terminal)
+    assert tmux_calls == [(["tmux", "load-buffer", "-w", "-"], TEXT)]
+    assert outcome.method == "tmux" and outcome.confirmed and not outcome.needs_dialog
+    assert outcome.message.startswith("Copied APA citation to tmux's paste buffer")
+    assert terminal.getvalue() == ""
+
+
+def test_tmux_failing_sends_osc52_but_shows_the_dialog(
+    no_system_clipboard: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def run(args: list[str], text: str, env: object, timeout: float) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.CompletedProcess(args, 1, b"", b"no server running on /tmp/x\n")
+
+    monkeypatch.setattr(clipboard, "run_tool", run)
+    terminal = FakeTerminal()
+    outcome = copy_text(TEXT, description="APA citation", env=TMUX, terminal=terminal,
+                        data_dir=tmp_path)
     plain = f"\x1b]52;c;{b64(TEXT)}\x07"
     wrapped = f"\x1bPtmux;\x1b\x1b]52;c;{b64(TEXT)}\x07\x1b\\"
     assert terminal.getvalue() == plain + wrapped
-    assert outcome.message == "Sent APA citation to the terminal clipboard (OSC 52 through tmux)"
+    assert outcome.method == "file" and outcome.needs_dialog
+    assert "tmux load-buffer failed (exit 1: no server running" in outcome.message
+    assert "unconfirmed" in outcome.message and "Copied" not in outcome.message
 
 
-def test_tmux_over_ssh_skips_pyperclip(system_clipboard: list[str]) -> None:
+def test_tmux_over_ssh_skips_pyperclip(
+    system_clipboard: list[str], tmux_calls: list[tuple[list[str], str]]
+) -> None:
     terminal = FakeTerminal()
     outcome = copy_text(TEXT, description="APA citation", env={**SSH, **TMUX}, terminal=terminal)
     assert system_clipboard == []
-    assert outcome.method == "osc52"
-    assert "\x1bPtmux;" in terminal.getvalue()
+    assert outcome.method == "tmux" and len(tmux_calls) == 1
+
+
+def test_a_failing_clipboard_tool_is_not_reported_as_copied(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """xclip with a dead display exits 1 and pyperclip ignores it: the read-back tells."""
+    monkeypatch.setattr(pyperclip, "copy", lambda text: None)
+    monkeypatch.setattr(pyperclip, "paste", lambda: "")
+    terminal = FakeTerminal()
+    outcome = copy_text(TEXT, description="APA citation", env=LOCAL, terminal=terminal)
+    assert outcome.method == "osc52" and not outcome.confirmed
+    assert "did not take the text" in outcome.reason
+
+
+def test_a_hanging_clipboard_tool_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    monkeypatch.setattr(pyperclip, "copy", lambda text: release.wait(30))
+    terminal = FakeTerminal()
+    started = time.monotonic()
+    outcome = copy_text(TEXT, description="APA citation", env=LOCAL, terminal=terminal,
+                        timeout=0.3)
+    release.set()
+    assert time.monotonic() - started < 3
+    assert outcome.method == "osc52" and "did not answer within 0.3 s" in outcome.reason
+
+
+def test_escape_sequences_never_reach_the_clipboard(system_clipboard: list[str]) -> None:
+    copy_text("a\x1b]52;c;UFdORUQ=\x07b", description="x", env=LOCAL, terminal=FakeTerminal())
+    assert system_clipboard == ["a]52;c;UFdORUQ=b"]
 
 
 def test_osc52_sequence_caps_the_payload() -> None:
@@ -153,19 +222,16 @@ class RecordingApp(App[None]):
     """An app whose driver output is recorded, to see the escape sequences sent."""
 
 
-async def test_app_over_ssh_in_tmux_sets_app_clipboard(system_clipboard: list[str]) -> None:
+async def test_app_over_ssh_writes_osc52_through_the_writer(system_clipboard: list[str]) -> None:
     app = RecordingApp()
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="IEEE citation", app=app, env={**SSH, **TMUX})
-        assert app.clipboard == TEXT
-        assert written == [
-            f"\x1b]52;c;{b64(TEXT)}\x07",
-            f"\x1bPtmux;\x1b\x1b]52;c;{b64(TEXT)}\x07\x1b\\",
-        ]
+        outcome = copy_text(TEXT, description="IEEE citation", writer=app._driver.write,  # type: ignore[union-attr]
+                            env=SSH)
+        assert written == [f"\x1b]52;c;{b64(TEXT)}\x07"]
     assert system_clipboard == []
-    assert outcome.message == "Sent IEEE citation to the terminal clipboard (OSC 52 through tmux)"
+    assert outcome.message == "Sent IEEE citation to the terminal clipboard (OSC 52)"
 
 
 async def test_app_locally_prefers_pyperclip_and_keeps_app_clipboard(
@@ -175,9 +241,9 @@ async def test_app_locally_prefers_pyperclip_and_keeps_app_clipboard(
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="APA citation", app=app, env=LOCAL)
+        outcome = copy_text(TEXT, description="APA citation", writer=app._driver.write,  # type: ignore[union-attr]
+                            env=LOCAL)
         assert written == []
-        assert app.clipboard == TEXT
     assert system_clipboard == [TEXT]
     assert outcome.method == "system"
 
@@ -187,7 +253,7 @@ async def test_app_without_pyperclip_uses_textual_osc52(no_system_clipboard: lis
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="APA citation", app=app, env=LOCAL)
+        outcome = copy_text(TEXT, description="APA citation", writer=app._driver.write,  # type: ignore[union-attr]
+                            env=LOCAL)
         assert written == [f"\x1b]52;c;{b64(TEXT)}\x07"]
-        assert app.clipboard == TEXT
     assert outcome.message == "Sent APA citation to the terminal clipboard (OSC 52)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tui.services.config import Config, load_config, save_config, with_style
+from tui.services.config import Config, load_config, save_config
 
 
 def test_missing_file_gives_defaults_without_warning(tmp_path: Path) -> None:
@@ -44,6 +44,3 @@ def test_bad_values_are_dropped_one_by_one(tmp_path: Path) -> None:
     assert len(warnings) == 2 and all(str(path) in w for w in warnings)
 
 
-def test_with_style_changes_only_the_style() -> None:
-    config = Config(theme="nord")
-    assert with_style(config, "mla") == Config(style="mla", theme="nord")

@@ -1,0 +1,215 @@
+"""Hayagriva YAML, the bibliography format Typst reads (`#bibliography("refs.yml")`).
+
+Follows Hayagriva's `docs/file-format.md`: one mapping of keys to entries; a paper in
+proceedings or a journal is an `article` with a `proceedings` or `periodical` parent that
+holds the container's title, volume, issue and publisher, as Hayagriva's own BibLaTeX import
+does; identifiers go in `serial-number` (`doi`, `arxiv`). The YAML is written by PyYAML
+(`safe_dump`), so quoting is never ours to get wrong.
+
+Two things YAML quoting does not cover, because Hayagriva parses them inside the string:
+
+* formattable strings (titles, publishers, notes) treat `{`, `}`, `$` and `\\` as markup
+  (verbatim groups, Typst math): an unmatched `}` makes Typst reject the whole file, and a
+  `$` in a title would be typeset as math, so they are escaped with a backslash; in a
+  paper's title, words with capitals after the first letter ("DynaPipe") are braced so a
+  sentence-case style keeps them;
+* a person given as `"Family, Given"` is split again by Hayagriva (at commas, with BibTeX's
+  rule for lowercase prefixes), so a name that would not come back the same is written as a
+  mapping (`name`, `given-name`, `prefix`, `suffix`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from index.citations.fields import (
+    PersonName,
+    arxiv_url,
+    cited_title,
+    container,
+    how_published,
+    kind,
+    notes,
+    page_range,
+    split_name,
+)
+from index.models import Name, Paper
+
+__all__ = ["hayagriva_entries", "hayagriva_entry", "hayagriva_yaml"]
+
+_CONTROL = re.compile(r"([\\{}$])")
+_WORD = re.compile(r"\S+")
+_EDGE_PUNCT = "\"'()[]:;,.!?"  # kept outside the braces: "{DynaPipe}:", not "{DynaPipe:}"
+_PARENT_TYPES = {"conference": "proceedings", "journal": "periodical", "chapter": "book"}
+_TYPES = {
+    "conference": "article",
+    "journal": "article",
+    "preprint": "article",  # an article with no parent is CSL's `article`, a preprint
+    "book": "book",
+    "chapter": "chapter",
+    "thesis": "thesis",
+    "report": "report",
+    "tutorial": "misc",
+    "misc": "misc",
+}
+_WEB_TYPES = frozenset({"online", "www", "electronic", "webpage"})
+
+
+def _escaped(text: str) -> str:
+    return _CONTROL.sub(r"\\\1", text)
+
+
+def formattable(text: str, protect: bool = True) -> str:
+    """Text for a Hayagriva formattable string: markup escaped, deliberate capitals braced.
+
+    Only a work's own title is protected: styles sentence-case it. Container titles and
+    publishers are title-cased at most, which keeps capitals, and Hayagriva (Typst 0.15)
+    drops the space after a braced group that opens a periodical's title ("PLOSComputational").
+    """
+    if not protect:
+        return _escaped(" ".join(text.split()))
+
+    def brace(match: re.Match[str]) -> str:
+        word = match.group()
+        start, end = 0, len(word)
+        while start < end and word[start] in _EDGE_PUNCT:
+            start += 1
+        while end > start and word[end - 1] in _EDGE_PUNCT:
+            end -= 1
+        core = word[start:end]
+        escaped = _escaped(core)
+        if any(char.isupper() for char in re.sub(r"[^A-Za-z]", "", core)[1:]):
+            escaped = "{" + escaped + "}"
+        return _escaped(word[:start]) + escaped + _escaped(word[end:])
+
+    return _WORD.sub(brace, " ".join(text.split()))
+
+
+def _hayagriva_split(family_full: str) -> tuple[str, str]:
+    """(prefix, name) as Hayagriva splits the part before the first comma (`Person::from_strings`).
+
+    Everything up to the last word that starts lowercase is the prefix, if some word
+    starts with a capital; otherwise all but the last word is.
+    """
+    words = family_full.split()
+    uppercase = [i for i, word in enumerate(words) if not word[:1].islower()]
+    lowercase = [i for i, word in enumerate(words) if word[:1].islower()]
+    if uppercase:
+        cut = lowercase[-1] + 1 if lowercase else 0
+    else:
+        cut = len(words) - 1
+    return " ".join(words[:cut]), " ".join(words[cut:])
+
+
+def _person(name: PersonName | Name) -> str | dict[str, str]:
+    """`"Family, Given"` when Hayagriva reads it back the same, else the mapping form."""
+    literal = getattr(name, "literal", "")
+    if literal or not name.given and not name.particle and not name.suffix:
+        whole = literal or name.family
+        # An institution is one name; a comma or a leading lowercase word would split it.
+        if "," in whole or _hayagriva_split(whole)[0]:
+            return {"name": whole}
+        return whole
+    parts = (name.family, name.given, name.particle, name.suffix)
+    if not any("," in part for part in parts) and _hayagriva_split(name.family_full) == (
+        name.particle, name.family
+    ):
+        middle = [name.suffix] if name.suffix else []
+        return ", ".join([name.family_full, *middle, name.given])
+    record = {"name": name.family, "given-name": name.given, "prefix": name.particle,
+              "suffix": name.suffix}
+    return {field: value for field, value in record.items() if value}
+
+
+def _authors(paper: Paper) -> list[str | dict[str, str]]:
+    """The structured names when the source gave them, else split from the display names."""
+    if paper.names and len(paper.names) == len(paper.authors):
+        return [_person(name) for name in paper.names]
+    return [_person(split_name(full)) for full in paper.authors]
+
+
+def _url(url: str | None) -> str | None:
+    """A URL Hayagriva can parse (it rejects the whole file otherwise), else nothing."""
+    if not url:
+        return None
+    parts = urlsplit(url.strip())
+    if parts.scheme in ("http", "https", "ftp") and parts.netloc and not re.search(r"\s", url.strip()):
+        return url.strip()
+    return None
+
+
+def hayagriva_entry(paper: Paper) -> dict[str, Any]:
+    """One entry as plain data (what `safe_dump` writes); unknown facts are left out."""
+    paper_kind = kind(paper)
+    entry_type = _TYPES[paper_kind]
+    if paper_kind == "misc" and paper.entry_type.lower() in _WEB_TYPES:
+        entry_type = "web"
+    entry: dict[str, Any] = {"type": entry_type}
+    if paper.title.strip():
+        entry["title"] = formattable(cited_title(paper))
+    if paper.authors:
+        entry["author"] = _authors(paper)
+    if paper.year is not None:
+        entry["date"] = f"{paper.year:04d}" + (f"-{paper.month:02d}" if paper.month else "")
+    first, last = page_range(paper)
+    serial: dict[str, str] = {}
+    if paper_kind == "journal" and first and not last and not first.isdigit():
+        serial["serial"] = first  # "e1005209" is an article number, not a page
+    elif first:
+        entry["page-range"] = f"{first}-{last}" if last else first
+    if paper.doi:
+        serial["doi"] = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", paper.doi.strip(), flags=re.I)
+    if paper.arxiv:
+        serial["arxiv"] = paper.arxiv.strip()
+    if serial:
+        entry["serial-number"] = serial
+    url = _url(paper.url) or (arxiv_url(paper.arxiv) if paper_kind == "preprint" and paper.arxiv else None)
+    if url:
+        entry["url"] = url
+    venue = container(paper)
+    parent_type = _PARENT_TYPES.get(paper_kind)
+    publisher = formattable(paper.publisher, protect=False) if paper.publisher else None
+    if paper_kind == "preprint" and paper.arxiv and not publisher:
+        publisher = "arXiv"
+    if parent_type and venue:
+        parent: dict[str, Any] = {"type": parent_type, "title": formattable(venue, protect=False)}
+        for field, value in (("volume", paper.volume), ("issue", paper.number)):
+            if value:
+                parent[field] = value.strip()
+        if publisher:
+            parent["publisher"] = publisher
+        entry["parent"] = parent
+    else:
+        for field, value in (("volume", paper.volume), ("issue", paper.number)):
+            if value:
+                entry[field] = value.strip()
+        if publisher:
+            entry["publisher"] = publisher
+    remarks = notes(paper)
+    presented = how_published(paper)
+    if presented:
+        remarks.insert(0, presented)
+    if remarks:
+        entry["note"] = formattable("; ".join(remarks), protect=False)
+    return entry
+
+
+def hayagriva_entries(papers: Sequence[Paper], keys: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Entries by citation key, in the order given (a YAML mapping keeps it)."""
+    return {keys[paper.id]: hayagriva_entry(paper) for paper in papers}
+
+
+def hayagriva_yaml(papers: Sequence[Paper], keys: dict[str, str]) -> str:
+    """The `.yml` file's text (`{}` for no papers, which Typst reads as an empty bibliography).
+
+    This is the function the app's export dialog calls for `.yml` and `.yaml` paths.
+    """
+    if not papers:
+        return "{}\n"
+    return str(yaml.safe_dump(hayagriva_entries(papers, keys), allow_unicode=True,
+                              sort_keys=False, default_flow_style=False, width=100))

@@ -1,0 +1,346 @@
+"""The citation keys a manuscript cites, in order, with the line of each citation.
+
+`paperscope cited paper.tex` turns these into the bibliography of exactly the cited papers.
+Each syntax is read the way its own tool reads it, closely enough that what it treats as
+code, comments or addresses is never taken for a citation:
+
+* LaTeX: `\\cite`-family commands (natbib, biblatex, starred, multicite `\\cites`), optional
+  `[...]` and `(...)` arguments, several keys; `%` comments (but not `\\%`);
+* `.aux`: `\\citation{a,b}` (BibTeX) and `\\abx@aux@cite{0}{a}` (biber);
+* pandoc Markdown: `@key`, `@{key}`, `[@a, p. 3; -@b]`; fenced and inline code, HTML
+  comments, URLs and e-mail addresses are skipped;
+* Typst: `@key`, `#cite(<key>)`, `#cite(label("key"))`; raw text and comments are skipped;
+* Org: `[cite:@a]`, `[cite/t:@a;@b]`; source and example blocks and comment lines skipped.
+
+Pure functions of the text: no file is read here. Skipped regions are blanked (newlines
+kept), so a match's offset still gives its line.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePath
+
+__all__ = ["CitedKey", "SYNTAXES", "cited_keys", "syntax_for"]
+
+
+@dataclass(frozen=True)
+class CitedKey:
+    """One key as cited: `key` exactly as written, `line` 1-based."""
+
+    key: str
+    line: int
+
+
+_EXTENSIONS = {
+    ".tex": "latex", ".ltx": "latex", ".latex": "latex", ".sty": "latex", ".cls": "latex",
+    ".aux": "aux",
+    ".md": "markdown", ".markdown": "markdown", ".qmd": "markdown", ".rmd": "markdown",
+    ".pmd": "markdown",
+    ".typ": "typst",
+    ".org": "org",
+}
+SYNTAXES: tuple[str, ...] = ("latex", "aux", "markdown", "typst", "org")
+
+
+def syntax_for(name: str) -> str | None:
+    """The syntax a file's extension says it is written in, or None for one we do not read."""
+    return _EXTENSIONS.get(PurePath(name).suffix.lower())
+
+
+def _blank_all(text: str, pattern: re.Pattern[str]) -> str:
+    """`text` with every match replaced by spaces, newlines kept (so lines still count)."""
+    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+def _line_of(text: str) -> Callable[[int], int]:
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
+    return line
+
+
+# -- LaTeX ---------------------------------------------------------------------------------
+
+def _latex_comments(text: str) -> str:
+    """Blanks `%` to the end of the line, unless the `%` is escaped (`\\%`; `\\\\%` is not)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\" and i + 1 < n:
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if char == "%":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+_CITE_COMMAND = re.compile(r"\\([A-Za-z]*[cC]ite[A-Za-z]*|nocite)(\*?)")
+# Commands with "cite" in their name that take no keys.
+_NOT_CITATIONS = frozenset({"citestyle", "citetext", "citeindextrue", "citeindexfalse",
+                            "citeform", "citename", "citenumfont"})
+_CLOSERS = {"[": "]", "(": ")", "{": "}"}
+
+
+def _group(text: str, start: int, opener: str) -> int | None:
+    """End (exclusive) of a balanced `opener...closer` group at `start`, or None."""
+    if start >= len(text) or text[start] != opener:
+        return None
+    closer = _CLOSERS[opener]
+    depth = 0
+    braces = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if opener != "{" and char == "{":
+            braces += 1
+        elif opener != "{" and char == "}":
+            braces -= 1
+        elif char == opener and (opener == "{" or braces == 0):
+            depth += 1
+        elif char == closer and (opener == "{" or braces == 0):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _latex_keys(text: str) -> list[tuple[str, int]]:
+    text = _latex_comments(text)
+    found: list[tuple[str, int]] = []
+    for match in _CITE_COMMAND.finditer(text):
+        name = match.group(1)
+        if name in _NOT_CITATIONS:
+            continue
+        multi = name.endswith("s") and name not in ("citeurls",)  # \cites, \parencites
+        i = match.end()
+        while True:
+            j = _skip_space(text, i)
+            while j < len(text) and text[j] in "[(":
+                end = _group(text, j, text[j])
+                if end is None:
+                    break
+                j = _skip_space(text, end)
+            end = _group(text, j, "{")
+            if end is None:
+                break
+            offset = j + 1
+            for part in text[j + 1:end - 1].split(","):
+                key = part.strip()
+                if key and key != "*":
+                    found.append((key, offset + part.find(key)))
+                offset += len(part) + 1
+            i = end
+            if not multi:
+                break
+    return found
+
+
+# -- .aux ----------------------------------------------------------------------------------
+
+_AUX = re.compile(r"\\citation\{([^}]*)\}|\\abx@aux@cite(?:\{\d+\})?\{([^}]*)\}")
+
+
+def _aux_keys(text: str) -> list[tuple[str, int]]:
+    found = []
+    for match in _AUX.finditer(text):
+        group = 1 if match.group(1) is not None else 2
+        offset = match.start(group)
+        for part in match.group(group).split(","):
+            key = part.strip()
+            if key and key != "*":
+                found.append((key, offset + part.find(key)))
+            offset += len(part) + 1
+    return found
+
+
+# -- pandoc Markdown -----------------------------------------------------------------------
+
+_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>\"')\]]*|\bmailto:[^\s<>)\]]*")
+# An e-mail address: the `@` has a word character (or `.`, `+`, `-`) right before it.
+_PANDOC_KEY = re.compile(r"(?<![\w.+\-@\\])-?@(?:\{([^{}\n]+)\}|([\w][\w:.#$%&\-+?<>~/]*))",
+                         re.UNICODE)
+_PANDOC_TRAILING = ":.#$%&-+?<>~/"
+
+
+def _markdown_fences(text: str) -> str:
+    """Blanks fenced code blocks (``` or ~~~, closed by a fence as long; unclosed: to the end)."""
+    lines = text.split("\n")
+    out = []
+    fence: str | None = None
+    for line in lines:
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if fence is None:
+            match = re.match(r"(`{3,}|~{3,})", stripped) if indent <= 3 else None
+            if match and not (match.group(1)[0] == "`" and "`" in stripped[len(match.group(1)):]):
+                fence = match.group(1)
+                out.append(" " * len(line))
+                continue
+            out.append(line)
+        else:
+            if indent <= 3 and re.fullmatch(re.escape(fence[0]) + "{%d,}[ \t]*" % len(fence), stripped):
+                fence = None
+            out.append(" " * len(line))
+    return "\n".join(out)
+
+
+def _markdown_keys(text: str) -> list[tuple[str, int]]:
+    text = _markdown_fences(text)
+    for pattern in (_HTML_COMMENT, _INLINE_CODE, _URL):
+        text = _blank_all(text, pattern)
+    found = []
+    for match in _PANDOC_KEY.finditer(text):
+        if match.group(1) is not None:
+            found.append((match.group(1).strip(), match.start(1)))
+            continue
+        key = match.group(2).rstrip(_PANDOC_TRAILING)
+        if key:
+            found.append((key, match.start(2)))
+    return found
+
+
+# -- Typst ---------------------------------------------------------------------------------
+
+def _typst_skipped(text: str) -> str:
+    """Blanks raw text (backtick runs), `//` line comments and `/* */` block comments."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\" and i + 1 < n:
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if char == "`":
+            run = len(text[i:]) - len(text[i:].lstrip("`"))
+            if run == 2:  # `` is an empty raw text
+                end = i + 2
+            else:
+                end = text.find("`" * run, i + run)
+                end = n if end < 0 else end + run
+            out.append(re.sub(r"[^\n]", " ", text[i:end]))
+            i = end
+            continue
+        if text.startswith("//", i) and not (i > 0 and text[i - 1] == ":"):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+            continue
+        if text.startswith("/*", i):
+            depth, j = 0, i
+            while j < n:
+                if text.startswith("/*", j):
+                    depth += 1
+                    j += 2
+                elif text.startswith("*/", j):
+                    depth -= 1
+                    j += 2
+                    if depth == 0:
+                        break
+                else:
+                    j += 1
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _typst_label_char(char: str) -> bool:
+    return char in "_-:." or ("a" + char).isidentifier()
+
+
+_TYPST_REF = re.compile(r"(?<![\w.+\-@\\])@([^\s@]+)")
+_TYPST_CITE_LABEL = re.compile(r"#?cite\(\s*<([^<>\s]+)>")
+_TYPST_CITE_STRING = re.compile(r'#?cite\(\s*label\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)')
+
+
+def _typst_keys(text: str) -> list[tuple[str, int]]:
+    text = _typst_skipped(text)
+    text = _blank_all(text, _URL)
+    found = []
+    for match in _TYPST_REF.finditer(text):
+        word = match.group(1)
+        length = 0
+        while length < len(word) and _typst_label_char(word[length]):
+            length += 1
+        key = word[:length].rstrip(".:")  # "see @a." cites `a`, as Typst reads it
+        if key:
+            found.append((key, match.start(1)))
+    for match in _TYPST_CITE_LABEL.finditer(text):
+        found.append((match.group(1), match.start(1)))
+    for match in _TYPST_CITE_STRING.finditer(text):
+        key = re.sub(r"\\(.)", r"\1", match.group(1))
+        found.append((key, match.start(1)))
+    return sorted(found, key=lambda item: item[1])
+
+
+# -- Org -----------------------------------------------------------------------------------
+
+_ORG_BLOCK = re.compile(r"^[ \t]*#\+begin_(src|example|export|comment)\b.*?^[ \t]*#\+end_\1\b[^\n]*",
+                        re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_ORG_COMMENT = re.compile(r"^[ \t]*#(?:[ \t][^\n]*)?$", re.MULTILINE)
+_ORG_CITE = re.compile(r"\[cite(?:/[^:\]\s]*)?:([^\]]*)\]", re.IGNORECASE)
+_ORG_KEY = re.compile(r"(?<![\w])@([\w\-.:?!`'/*+|(){}<>&^$#%~]+)", re.UNICODE)
+
+
+def _org_keys(text: str) -> list[tuple[str, int]]:
+    text = _blank_all(_blank_all(text, _ORG_BLOCK), _ORG_COMMENT)
+    found = []
+    for cite in _ORG_CITE.finditer(text):
+        for match in _ORG_KEY.finditer(cite.group(1)):
+            found.append((match.group(1), cite.start(1) + match.start(1)))
+    return found
+
+
+_READERS: dict[str, Callable[[str], list[tuple[str, int]]]] = {
+    "latex": _latex_keys,
+    "aux": _aux_keys,
+    "markdown": _markdown_keys,
+    "typst": _typst_keys,
+    "org": _org_keys,
+}
+
+
+def cited_keys(text: str, syntax: str) -> list[CitedKey]:
+    """Every citation of a key in `text`, in the order they appear (repeats included).
+
+    Args:
+        text: the manuscript's text.
+        syntax: one of `SYNTAXES` (see `syntax_for`).
+
+    Raises:
+        ValueError: for a syntax that is not one of `SYNTAXES`.
+    """
+    if syntax not in _READERS:
+        raise ValueError(f"unknown manuscript syntax {syntax!r}; one of {', '.join(SYNTAXES)}")
+    line = _line_of(text)
+    return [CitedKey(key, line(offset)) for key, offset in _READERS[syntax](text)]

@@ -1,0 +1,248 @@
+"""The word being typed, made cheap: everything paperscope does for prefixes, in one place.
+
+Searching as you type makes the unfinished last word a prefix, and short prefixes are the
+expensive part of a search: a one-letter prefix expands to thousands of terms and matches
+nearly every paper. This module owns each of the levers (the measurements behind them
+are in docs/whoosh.md):
+
+- the caps: a prefix of at most `SHORT_PREFIX` letters expands to its most frequent
+  completions only (`prefix_cap`), and the result is marked partial;
+- the expansion cache (`PrefixExpander`): completions come from the build-time table
+  (index.search.tables) for one and two letters, else from the lexicon, and a longer prefix
+  narrows a shorter one's expansion instead of scanning again;
+- verification (`verified`): when the rest of an AND leaves few candidates, a short prefix
+  is checked against their text instead of reading its completions' long posting lists;
+- the letter masks: the first keystroke of every search is a one-letter prefix, and its
+  match set is the union of the longest posting lists in the index (its edge n-gram and
+  its most frequent abstract completions), ~65% of a 0.4 s request at 100,000 papers. That
+  set depends only on the index, so the build computes it for every letter (and for the
+  two-letter prefixes whose completions are the commonest words) and stores the bitmasks
+  beside the index; the engine then answers those prefixes' match sets with a lookup. The
+  masks are kept per Whoosh segment: an in-place update adds a small segment (and may merge
+  the small ones), so it computes masks for the new segments only and keeps the big one's.
+  A file that misses a segment of the index is ignored (computed as usual).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import string
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from whoosh import query as wq
+from whoosh.reading import IndexReader
+
+from index.atomic import write_text_atomic
+from index.models import Paper
+from index.search.highlight import fold
+from index.search.syntax import walk
+from index.search.tables import TABLE_PREFIX, PrefixTable, prefix_frequencies
+from index.search.bitsets import bits, mask_of, posting_ids
+from index.whoosh_ext.internals import segment_id
+
+# A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field;
+# one or two letters to fewer still: their most frequent completions have the longest
+# posting lists, and the result is marked partial until the word is longer anyway.
+SHORT_PREFIX = 3
+PREFIX_CAP = 64
+LETTER_CAPS = {1: 8, 2: 24}
+# How many prefix expansions one expander remembers (they only depend on the index).
+EXPANSION_CACHE = 512
+# An AND's other parts leaving at most this many papers (and 1/VERIFY_SHARE of the
+# library) get a short prefix checked against their text instead (`verified`).
+VERIFY_LIMIT = 2000
+VERIFY_SHARE = 50
+
+LETTERS_FILE = "letters.json"
+FORMAT = 2  # 1 stored one mask per node for the whole index
+# Two-letter prefixes get a stored mask when their commonest completion is in at least
+# this share of the papers (their match sets are the large, slow ones); at most this many.
+TWO_LETTER_SHARE = 0.2
+TWO_LETTER_MAX = 40
+
+
+def short_prefixes(table: PrefixTable, size: int) -> list[str]:
+    """Every letter and digit, plus the two-letter prefixes of the commonest words."""
+    twos = []
+    for prefix, completions in table.get("abstract", {}).items():
+        top = completions[0][1] if completions and completions[0][0] else 0
+        if len(prefix) == 2 and isinstance(top, int) and top >= TWO_LETTER_SHARE * size:
+            twos.append((-top, prefix))
+    return list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][
+        :TWO_LETTER_MAX]
+
+
+def _term_leaves(q: wq.Query) -> Iterator[wq.Term] | None:
+    """The terms of a pure union (Or / ConstantScore / Term), or None for anything else."""
+    nodes = list(walk(q))
+    if not all(type(node) is wq.Term or isinstance(node, (wq.Or, wq.ConstantScoreQuery))
+               for node in nodes):
+        return None
+    return (node for node in nodes if type(node) is wq.Term)
+
+
+def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
+    """The documents matching a pure union of terms (deleted ones included)."""
+    terms = _term_leaves(q)
+    if terms is None:
+        return None
+    size = reader.doc_count_all()
+    mask = 0
+    for term in terms:
+        mask |= mask_of(posting_ids(reader, term.fieldname, term.text), size)
+    return mask
+
+
+def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query]) -> None:
+    """Stores the masks of `nodes` (each short prefix's parsed query) for every segment.
+
+    Segments that the file in `folder` already covers keep their masks (an in-place update
+    leaves the big segment as it was); only the others have their postings read.
+    """
+    known = _read_segments(folder)
+    wanted = {repr(node) for node in nodes.values() if _term_leaves(node) is not None}
+    segments: dict[str, dict[str, str]] = {}
+    for leaf, _offset in reader.leaf_readers():
+        segment = segment_id(leaf)
+        if segment is None:  # Whoosh's stock paths: masks are computed at search time
+            return
+        kept = known.get(segment, {})
+        if wanted <= kept.keys():
+            segments[segment] = {key: kept[key] for key in wanted}
+            continue
+        masks = {}
+        for node in nodes.values():
+            mask = union_mask(leaf, node)
+            if mask is not None:  # None for a query that is not a union of terms
+                data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+                masks[repr(node)] = base64.b64encode(data).decode("ascii")
+        segments[segment] = masks
+    write_text_atomic(Path(folder) / LETTERS_FILE,
+                      json.dumps({"format": FORMAT, "segments": segments}))
+
+
+def _read_segments(folder: Path) -> dict[str, dict[str, str]]:
+    """The stored masks by segment id, then node repr (base64); {} if missing or damaged."""
+    try:
+        data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
+        segments = data["segments"] if data.get("format") == FORMAT else {}
+        if isinstance(segments, dict) and all(
+                isinstance(masks, dict) for masks in segments.values()):
+            return segments
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return {}
+
+
+def read_letters(folder: Path, reader: IndexReader) -> dict[str, int]:
+    """The stored masks by node repr over the whole index, or {} when a segment is missing.
+
+    Each segment's mask is shifted to the segment's first document number; only nodes
+    every segment has a mask for are returned.
+    """
+    segments = _read_segments(folder)
+    parts = []
+    for leaf, offset in reader.leaf_readers():
+        segment = segment_id(leaf)
+        masks = segments.get(segment) if segment is not None else None
+        if masks is None:
+            return {}
+        parts.append((masks, offset))
+    if not parts:
+        return {}
+    combined = {}
+    try:
+        for key in set(parts[0][0]).intersection(*(masks for masks, _ in parts[1:])):
+            mask = 0
+            for masks, offset in parts:
+                mask |= int.from_bytes(base64.b64decode(masks[key]), "little") << offset
+            combined[key] = mask
+    except (ValueError, TypeError):  # damaged base64
+        return {}
+    return combined
+
+
+def prefix_cap(prefix: str) -> int | None:
+    """How many completions a prefix this long may expand to (None: all of them)."""
+    return LETTER_CAPS.get(len(prefix), PREFIX_CAP) if len(prefix) <= SHORT_PREFIX else None
+
+
+class PrefixExpander:
+    """A field's terms that start with a prefix, capped while short, remembered per index.
+
+    Args:
+        table: the build-time table of one- and two-letter completions (may be empty:
+            an older index, or an unreadable file; then the lexicon is walked).
+    """
+
+    def __init__(self, table: PrefixTable | None = None) -> None:
+        self.table = table or {}
+        self._expansions: OrderedDict[tuple[str, str], list[tuple[str, int]]] = OrderedDict()
+
+    def expand(self, reader: IndexReader, fieldname: str, prefix: str) -> tuple[list[str], bool]:
+        """The completions to search for, and whether they were capped (a partial result)."""
+        partial = False
+        listed = self.table.get(fieldname, {}).get(prefix) if (
+            len(prefix) <= TABLE_PREFIX) else None
+        if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in self.table):
+            listed = listed or []
+            if listed and listed[-1][0] == "":  # the table kept only the top completions
+                partial = True
+                listed = listed[:-1]
+            limit = prefix_cap(prefix) or len(listed)
+            if len(listed) > limit:
+                partial = True
+            return [str(term) for term, _ in listed[:limit]], partial
+        key = (fieldname, prefix)  # one expander per open index: the lexicon cannot change
+        terms = self._expansions.get(key)
+        if terms is None:
+            terms = self._narrowed(key)
+            if terms is None:
+                terms = prefix_frequencies(reader, fieldname, prefix)
+            self._expansions[key] = terms
+            while len(self._expansions) > EXPANSION_CACHE:
+                self._expansions.popitem(last=False)
+        else:
+            self._expansions.move_to_end(key)
+        terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
+        cap = prefix_cap(prefix)
+        if cap is not None and len(terms) > cap:
+            partial = True
+            terms = terms[:cap]
+        return [text for text, _ in terms], partial
+
+    def _narrowed(self, key: tuple[str, str]) -> list[tuple[str, int]] | None:
+        """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""
+        fieldname, prefix = key
+        for cut in range(len(prefix) - 1, 0, -1):
+            shorter = self._expansions.get((fieldname, prefix[:cut]))
+            if shorter is not None:
+                return [item for item in shorter if item[0].startswith(prefix)]
+        return None
+
+
+def worth_verifying(prefix: str, candidates: int, library_size: int) -> bool:
+    """Whether checking candidates' text beats reading a short prefix's posting lists."""
+    return len(prefix) <= 2 and candidates <= min(VERIFY_LIMIT, library_size // VERIFY_SHARE)
+
+
+def verified(mask: int, prefix: str, fields: tuple[str, ...],
+             paper_at: Callable[[int], Paper], size: int) -> int:
+    """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
+    pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
+    keep = []
+    for docnum in bits(mask):
+        paper = paper_at(docnum)
+        text = " ".join(filter(None, (
+            paper.title if "title" in fields else "",
+            paper.short_name if "short_name" in fields else "",
+            " ".join(paper.authors) if "authors" in fields else "",
+            paper.abstract if "abstract" in fields else "",
+            paper.venue if "venue" in fields else "")))
+        if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
+            keep.append(docnum)
+    return mask_of(keep, size)

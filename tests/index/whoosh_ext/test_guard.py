@@ -1,0 +1,101 @@
+"""The fast paths over Whoosh's internals switch off on another Whoosh, and the stock
+paths then give the same answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from whoosh import fields
+from whoosh.filedb.filestore import RamStorage
+
+import index.whoosh_ext as guard
+from index.search.bitsets import posting_ids
+from index.whoosh_ext import blocks, internals
+
+
+@pytest.fixture
+def small_index(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from whoosh.filedb.filestore import FileStorage
+
+    schema = fields.Schema(body=fields.TEXT(stored=False))
+    ix = FileStorage(str(tmp_path)).create_index(schema)
+    with ix.writer() as writer:
+        for n in range(600):  # several posting blocks of 128
+            writer.add_document(body="common " + ("rare" if n % 7 == 0 else "other"))
+    with ix.writer() as writer:  # a second segment
+        for _ in range(5):
+            writer.add_document(body="common rare")
+    return ix
+
+
+def _answers(ix) -> tuple[list[int], list[tuple[int, float]], str | None]:  # type: ignore[no-untyped-def]
+    with ix.reader() as reader:
+        ids = posting_ids(reader, "body", "rare")
+        scored = []
+        for leaf, offset in reader.leaf_readers():
+            for docs, weights in blocks.scored_blocks(leaf.postings("body", "common")):
+                scored += [(d + offset, w) for d, w in zip(docs, weights)]
+        leaf = reader.leaf_readers()[0][0]
+        return ids, scored, internals.segment_id(leaf)
+
+
+def test_the_guard_is_on_for_the_pinned_whoosh() -> None:
+    import whoosh
+
+    assert tuple(whoosh.__version__[:3]) == guard.TESTED_WHOOSH
+    assert guard.fast_paths_enabled()
+
+
+def test_stock_paths_give_the_same_postings(small_index, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    fast_ids, fast_scored, fast_segment = _answers(small_index)
+    monkeypatch.setattr(guard, "FAST_PATHS", False)
+    stock_ids, stock_scored, stock_segment = _answers(small_index)
+    assert sorted(stock_ids) == sorted(fast_ids)
+    assert len(fast_ids) == 600 // 7 + 1 + 5
+    assert stock_scored == fast_scored and len(fast_scored) == 605
+    assert fast_segment is not None and stock_segment is None
+
+
+def test_fuzzy_expansions_on_both_paths(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from whoosh import query as wq
+
+    schema = fields.Schema(body=fields.TEXT)
+    ix = RamStorage().create_index(schema)
+    with ix.writer() as writer:
+        writer.add_document(body="pipeline pipelines scheduling")
+    term = wq.FuzzyTerm("body", "pipelne", maxdist=1, prefixlength=2)
+    with ix.reader() as reader:
+        fast = internals.fuzzy_expansions(term, reader, 8)
+        monkeypatch.setattr(guard, "FAST_PATHS", False)
+        stock = internals.fuzzy_expansions(term, reader, 8)
+    assert fast == stock == ["pipelin"] or fast == stock == ["pipeline"]
+
+
+def test_a_build_on_the_stock_paths_gives_the_same_search_results(tmp_path: Path,
+                                                                  monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from index.facets.taxonomy import load_taxonomy
+    from index.library.load import load_library
+    from index.models import SearchRequest
+    from index import open_engine
+
+    taxonomy = load_taxonomy()
+    library = load_library(None, taxonomy)
+    queries = ("pipeline", "gpu training", "quant*", "sheduling~", "t")
+
+    def run(folder: Path) -> list[tuple[int, list[str]]]:
+        engine = open_engine(library, taxonomy, folder)
+        try:
+            out = []
+            for text in queries:
+                result = engine.search(SearchRequest(query=text, as_you_type=True))
+                out.append((result.total, [hit.paper.id for hit in result.hits]))
+            return out
+        finally:
+            engine.close()
+
+    fast = run(tmp_path / "fast")
+    monkeypatch.setattr(guard, "FAST_PATHS", False)
+    stock = run(tmp_path / "stock")
+    assert stock == fast
+    assert all(total > 0 for total, _ in fast[:3])

@@ -1,0 +1,87 @@
+"""Pathological queries stay fast and never raise: each is timed against a normal query."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from index.facets.taxonomy import load_taxonomy
+from index.library.load import load_library
+from index.models import SearchRequest
+from index.search.engine import SearchEngine
+from index import open_engine
+
+HOSTILE_QUERIES = {
+    "100 KB single word": "a" * 100_000,
+    "100 KB of words": "word " * 20_000,
+    "star alone": "*",
+    "stars": "* * ?",
+    "absurd year": "year:99999999999999999999",
+    "reversed range": "year:2024..2020",
+    "1,000 nested parentheses": "(" * 1000 + "pipeline" + ")" * 1000,
+    "only stop words": "the of and a",
+    "CJK": "深度学习 模型",
+    "emoji": "🙂🚀 ~ *",
+    "fuzzy with huge distance": "abcdefghijklmnopqrstuvwxyz~5",
+    "many fuzzy words": " ".join(f"word{i}~2" for i in range(200)),
+    "short fuzzy": "a~2 b~2 c~2 d~2",
+    "open quotes": '"' * 501,
+    "field with a 5 KB value": "title:" + "x" * 5000,
+    "lone operator": "OR",
+    "control characters": "pipe\x1b[2Jline\x00",
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    taxonomy = load_taxonomy()
+    engine = open_engine(load_library(None, taxonomy), taxonomy, tmp_path_factory.mktemp("idx"))
+    yield engine
+    engine.close()
+
+
+def timed(engine: SearchEngine, query: str, as_you_type: bool) -> float:
+    started = time.perf_counter()
+    engine.search(SearchRequest(query=query, as_you_type=as_you_type))
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("as_you_type", [False, True], ids=["submitted", "as-you-type"])
+@pytest.mark.parametrize("name", list(HOSTILE_QUERIES))
+def test_a_hostile_query_answers_quickly_and_never_raises(
+    engine: SearchEngine, name: str, as_you_type: bool
+) -> None:
+    query = HOSTILE_QUERIES[name]
+    normal = min(timed(engine, "pipeline training", as_you_type) for _ in range(3))
+    result = engine.search(SearchRequest(query=query, as_you_type=as_you_type))
+    assert result.total >= 0
+    elapsed = min(timed(engine, query, as_you_type) for _ in range(2))
+    # Generous so as not to flake on a loaded machine: 20x a normal query, or 0.5 s.
+    assert elapsed < max(20 * normal, 0.5), (name, elapsed, normal)
+
+
+@pytest.mark.parametrize("name", ["100 KB single word", "100 KB of words",
+                                  "1,000 nested parentheses"])
+def test_a_capped_query_says_so(engine: SearchEngine, name: str) -> None:
+    result = engine.search(SearchRequest(query=HOSTILE_QUERIES[name]))
+    assert result.notice and "capped" in result.notice
+
+
+def test_a_reversed_year_range_means_the_same_years(engine: SearchEngine) -> None:
+    forward = engine.search(SearchRequest(query="year:2020..2024", limit=100))
+    backward = engine.search(SearchRequest(query="year:2024..2020", limit=100))
+    assert forward.total == backward.total > 0
+
+
+@pytest.mark.parametrize("query, expected", [("pipelne~", "pipeline"), ("sheduling~", "schedul")])
+def test_fuzzy_words_match_the_unstemmed_surface_words(
+    engine: SearchEngine, query: str, expected: str
+) -> None:
+    """The README's own examples: Whoosh stems `pipelne` to `pipeln`, two edits from
+    `pipeline`; the typed word is compared with the words as written instead."""
+    result = engine.search(SearchRequest(query=query, limit=50))
+    matching = [hit for hit in result.hits
+                if expected in (hit.paper.title + hit.paper.abstract).lower()]
+    assert len(matching) >= 2 and result.hits[0] in matching

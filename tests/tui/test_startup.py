@@ -1,0 +1,60 @@
+"""Start-up's collector policy lives in tui/ alone; the library and the index set none."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tui.cli.context import CliContext
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "library"
+
+
+@pytest.fixture(autouse=True)
+def restore_gc() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    yield
+    gc.unfreeze()
+    if was_enabled:
+        gc.enable()
+
+
+@pytest.fixture
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("CACHE_DIR", "DATA_DIR"):
+        monkeypatch.setenv(f"PAPERSCOPE_{name}", str(tmp_path / name.lower()))
+    monkeypatch.setenv("PAPERSCOPE_CONFIG", str(tmp_path / "config.toml"))
+
+
+def test_index_sets_no_collector_policy() -> None:
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "index").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "gc." in line.split("#")[0] and "import" not in line
+    ]
+    assert offenders == []
+
+
+def test_loading_leaves_no_garbage_for_start_up_to_freeze(isolated: None) -> None:
+    # The collector is paused during start-up, which then freezes what is alive: cycles
+    # the parsers leave behind must be gone by then.
+    gc.collect()
+    gc.disable()
+    context = CliContext(corpus=[FIXTURES], taxonomy=None)
+    assert context.library.papers
+    assert gc.collect() == 0
+
+
+def test_the_open_engine_is_frozen_out_of_garbage_collection(isolated: None) -> None:
+    gc.unfreeze()
+    context = CliContext(corpus=[FIXTURES], taxonomy=None)
+    engine = context.engine
+    try:
+        assert gc.get_freeze_count() > 0
+    finally:
+        engine.close()

@@ -1,0 +1,120 @@
+"""`paperscope cited FILE...`: the bibliography of exactly the papers a manuscript cites.
+
+The keys are read by `index.citations.manuscripts` (LaTeX, .aux, pandoc Markdown, Typst,
+Org); each is looked up as the user wrote it in their .bib file (`Paper.citation_key`), then
+as paperscope's generated key, then as a paper id. Unknown keys are reported the way a
+compiler reports errors, `FILE:LINE: message`, so an editor can jump to them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from index.atomic import write_text_atomic
+from index.citations import citation_keys
+from index.citations.manuscripts import SYNTAXES, CitedKey, cited_keys, syntax_for
+from index.models import Paper
+from tui.cli.cite_cmds import close_matches, formatted, resolve_style
+from tui.cli.context import CliContext, UserError
+
+_EMPTY = {"csl-json": "[]", "hayagriva": "{}"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Adds `cited` to the parser."""
+    cited = subparsers.add_parser(
+        "cited", help="write the bibliography of the papers a manuscript cites",
+        description="Reads the citations in LaTeX (.tex, .aux), pandoc Markdown (.md), "
+        "Typst (.typ) or Org (.org) files and writes the bibliography of exactly those "
+        "papers, in order of first citation. Exit 1 if a key is unknown.")
+    cited.add_argument("files", nargs="+", type=Path, metavar="FILE", help="manuscript files")
+    cited.add_argument("--style", default="bibtex", metavar="NAME",
+                       help="citation style (see `styles`), or hayagriva for Typst (default bibtex)")
+    cited.add_argument("-o", "--output", type=Path, metavar="FILE",
+                       help="write to FILE (atomically) instead of standard output")
+    cited.set_defaults(func=cited_command)
+
+
+def _read(path: Path) -> tuple[str, str]:
+    """(syntax, text) of one manuscript; a file we cannot read is a UserError."""
+    syntax = syntax_for(path.name)
+    if syntax is None:
+        raise UserError(f"{path}: not a manuscript paperscope reads (.tex, .aux, .md, .typ, .org)")
+    try:
+        return syntax, path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except UnicodeDecodeError as error:
+        raise UserError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
+
+
+def key_index(papers: tuple[Paper, ...], generated: dict[str, str]) -> dict[str, Paper]:
+    """Every key a manuscript may use for a paper: its id, its generated key, its own key.
+
+    Built weakest first, so a user's own key (exactly as written in their file) wins over
+    a generated key or an id that happens to be spelled the same.
+    """
+    index: dict[str, Paper] = {}
+    for paper in papers:
+        index.setdefault(paper.id, paper)
+    for paper in papers:
+        index[generated[paper.id]] = paper
+    own: dict[str, Paper] = {}
+    for paper in papers:
+        if paper.citation_key:
+            own.setdefault(paper.citation_key, paper)
+    index.update(own)
+    return index
+
+
+def cited_command(context: CliContext, args: argparse.Namespace) -> int:
+    """Writes the cited papers' bibliography; reports unknown keys with FILE:LINE; exit 1 if any."""
+    manuscripts = [(path, *_read(path)) for path in args.files]
+    style = "hayagriva" if args.style == "hayagriva" else resolve_style(context, args.style)
+    papers = context.library.papers
+    generated = citation_keys(papers)
+    index = key_index(papers, generated)
+    chosen: dict[str, Paper] = {}  # paper id -> paper, in order of first citation
+    as_cited: dict[str, str] = {}  # paper id -> the key it was first cited by
+    unknown: dict[str, tuple[Path, CitedKey]] = {}
+    for path, syntax, text in manuscripts:
+        for cited in cited_keys(text, syntax):
+            paper = index.get(cited.key)
+            if paper is None:
+                unknown.setdefault(cited.key, (path, cited))
+                continue
+            chosen.setdefault(paper.id, paper)
+            as_cited.setdefault(paper.id, cited.key)
+    candidates = list(index)
+    for key, (path, cited) in unknown.items():
+        close = close_matches(key, candidates)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        print(f"{path}:{cited.line}: unknown citation key {key!r}{hint}", file=sys.stderr)
+    # Entries carry the key the manuscript uses, so LaTeX, pandoc or Typst find them.
+    keys = {**generated, **as_cited}
+    cited_papers = list(chosen.values())
+    if style == "hayagriva":
+        from index.citations.hayagriva import hayagriva_yaml
+
+        text = hayagriva_yaml(cited_papers, keys)
+    else:
+        body = formatted(cited_papers, style, keys) if cited_papers else _EMPTY.get(style, "")
+        text = body + ("\n" if body else "")
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        if args.output.is_dir():
+            raise UserError(f"{args.output}: is a folder; give a file name")
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as error:
+            raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
+        print(f"paperscope: wrote {len(cited_papers)} cited papers to {args.output}", file=sys.stderr)
+    return 1 if unknown else 0
+
+
+__all__ = ["register", "cited_command", "key_index", "SYNTAXES"]
