@@ -14,7 +14,22 @@ from collections.abc import Iterable
 
 from index.models import Paper
 
-__all__ = ["PaperLookup", "unknown_paper_message"]
+__all__ = ["PaperLookup", "closest", "unknown_paper_message"]
+
+
+def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
+    """Up to `limit` candidates spelled like `word` (case-insensitive), best first.
+
+    The one "did you mean" rule: `PaperLookup.suggest` and the manuscript check
+    (`paperscope cited`) both use it, so a hint means the same everywhere.
+    """
+    folded: dict[str, str] = {}
+    for candidate in candidates:
+        folded.setdefault(candidate.casefold(), candidate)
+    key = word.strip().casefold()
+    if key in folded:
+        return [folded[key]]
+    return [folded[m] for m in difflib.get_close_matches(key, list(folded), n=limit, cutoff=0.6)]
 
 
 class PaperLookup:
@@ -31,7 +46,6 @@ class PaperLookup:
         for paper in self._by_name.copy().values():
             if paper.citation_key:  # an id wins over another paper's identical key
                 self._by_name.setdefault(paper.citation_key, paper)
-        self._folded: dict[str, str] | None = None
 
     def find(self, name: str) -> Paper | None:
         """The paper whose id or citation key is `name` exactly; else None."""
@@ -39,15 +53,7 @@ class PaperLookup:
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Up to `limit` ids or keys closest to `name` (case-insensitive), best first."""
-        if self._folded is None:
-            self._folded = {}
-            for known in self._by_name:
-                self._folded.setdefault(known.casefold(), known)
-        folded = name.strip().casefold()
-        if folded in self._folded:
-            return [self._folded[folded]]
-        close = difflib.get_close_matches(folded, list(self._folded), n=limit, cutoff=0.6)
-        return [self._folded[match] for match in close]
+        return closest(name, self._by_name, limit)
 
 
 def unknown_paper_message(name: str, suggestions: list[str]) -> str:

@@ -92,9 +92,9 @@ def resolve_style(context: CliContext, name: str | None) -> str:
 
 def close_matches(word: str, candidates: list[str]) -> list[str]:
     """Up to three candidates spelled like `word`, for "did you mean" hints."""
-    import difflib
+    from index.library.lookup import closest
 
-    return difflib.get_close_matches(word, candidates, n=3, cutoff=0.5)
+    return closest(word, candidates)
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
