@@ -158,6 +158,9 @@ class Paper:
     source_notes: tuple[str, ...] = ()  # the user's notes from the source, as plain text
     sources: tuple[Source, ...] = ()
     related: tuple[str, ...] = ()  # ids of linked but distinct versions
+    # Why this paper's sources were merged into one ("a.bib:3 and b.bib:9: same DOI ..."),
+    # so `show` can explain a merge; empty for a paper read from one record.
+    merge_reasons: tuple[str, ...] = ()
     citation_key: str | None = None  # the source's own key (BibTeX), when it had one
     note: str | None = None  # curated remark, e.g. why a title is inferred
     topics: tuple[Label, ...] = ()  # set by the tagger
@@ -181,7 +184,7 @@ class Paper:
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
         for name in ("authors", "keywords", "related", "categories", "collections",
-                     "attachments", "source_notes"):
+                     "attachments", "source_notes", "merge_reasons"):
             if name in values:
                 values[name] = tuple(values[name])
         for name in ("names", "editors"):
@@ -214,17 +217,21 @@ class Library:
 
     Attributes:
         papers: distinct papers, in a stable order.
-        warnings: one line per problem; the loadable rest is in `papers`.
+        warnings: one line per problem, each problem once; the loadable rest is in `papers`.
         files: every file that was read, so the index can tell when to rebuild.
         stamps: for each of `files`, (size, mtime_ns, SHA-256) taken by the very read
             that fed the papers, or None when unknown; the index records these, so a file
             changed after it was read is never taken as indexed.
+        from_cache: whether this load was answered by the library cache.
     """
 
     papers: tuple[Paper, ...]
     warnings: tuple[LoadWarning, ...] = ()
     files: tuple[str, ...] = ()
     stamps: tuple[tuple[int, int, str] | None, ...] = ()
+    # True when read whole from the library cache: its warnings were shown when it was
+    # loaded, so a command need not print them again (`paperscope check` lists them).
+    from_cache: bool = field(default=False, compare=False)
 
     def by_id(self) -> dict[str, Paper]:
         return {paper.id: paper for paper in self.papers}
@@ -268,6 +275,8 @@ class SearchRequest:
     years: frozenset[int] = frozenset()
     venues: frozenset[str] = frozenset()
     authors: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()  # the source's own keywords / tags
+    categories: frozenset[str] = frozenset()  # arXiv categories ("hep-ph")
     year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
     sort: SortOrder = "relevance"
     limit: int = 50
@@ -276,7 +285,8 @@ class SearchRequest:
     @property
     def filter_count(self) -> int:
         count = sum(
-            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors)
+            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors,
+                             self.keywords, self.categories)
         )
         return count + (1 if self.year_range else 0)
 
@@ -296,7 +306,7 @@ class Hit:
 class FacetCount:
     """How many matching papers carry one facet value, given the other facets' selections."""
 
-    facet: str  # "topic", "hardware", "year", "venue", "author"
+    facet: str  # "topic", "hardware", "year", "venue", "author", "keyword", "category"
     value: str
     label: str
     count: int

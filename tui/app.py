@@ -27,6 +27,7 @@ from index.text_safety import for_terminal
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
+from tui.services.load_warnings import count_line
 from tui.messages import IndexProgress, IndexReady
 from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
@@ -106,6 +107,10 @@ class PaperscopeApp(SettingsActions, App[str]):
         self.push_screen(self.main_screen)
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
+        if self.library is not None and self.library.warnings:
+            self.notify(f"{count_line(len(self.library.warnings))}: ctrl+p, \"Load problems\" "
+                        "lists them", title="Library", severity="warning", markup=False,
+                        timeout=8)
         if self.engine is None:
             self.build_index()
 
@@ -235,6 +240,13 @@ class PaperscopeApp(SettingsActions, App[str]):
         classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
         app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
         self.push_screen(HelpScreen(binding_rows(app, classes)))
+
+    def action_show_load_warnings(self) -> None:
+        """List every problem found while loading the library, in a scrollable dialog."""
+        from tui.screens.warnings_dialog import LoadWarningsDialog
+
+        warnings = self.library.warnings if self.library is not None else ()
+        self.push_screen(LoadWarningsDialog([str(warning) for warning in warnings]))
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""

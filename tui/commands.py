@@ -38,6 +38,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Pick", "Print the marked (else highlighted) papers' citation and leave (paperscope pick)",
      "app.pick"),
     ("Cancel pick", "Leave paperscope pick without printing anything", "app.cancel_pick"),
+    ("Load problems", "List every problem found in your files while loading them",
+     "app.show_load_warnings"),
     ("Help", "Every key and the query syntax", "app.help"),
     ("Quit", "Leave paperscope", "app.quit"),
 )

@@ -18,9 +18,9 @@ from index.citations.fields import (
     kind,
     notes,
     page_range,
-    split_name,
+    paper_names,
 )
-from index.models import Paper
+from index.models import Name, Paper
 
 _LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -87,22 +87,50 @@ def protect_title(title: str) -> str:
     return _WORD_RE.sub(protect, title)
 
 
-def bibtex_names(paper: Paper) -> str | None:
+def _bib_part(text: str) -> str:
+    """A name part, escaped, and braced when BibTeX would otherwise split or re-read it:
+    several words with no particle to explain them (`{de la Cruz Ortiz}`), a comma, or a
+    lowercase first letter that BibTeX would take for a particle."""
+    escaped = latex_escape(text)
+    if " " in text or "," in text or text[:1].islower() or re.search(r"\band\b", text, re.I):
+        return "{" + escaped + "}"
+    return escaped
+
+
+def bib_name(name: Name) -> str:
+    """One name as BibTeX reads it back into the same parts: `von Last, Jr, First`.
+
+    An institution is one braced group (`{U.S. Food and Drug Administration}`), so no
+    BibTeX style splits it into a person called "Administration".
+    """
+    if name.literal:
+        return "{" + latex_escape(name.literal) + "}"
+    family = _bib_part(name.family) if name.family else "{}"
+    if name.particle:
+        family = f"{latex_escape(name.particle)} {family}"
+    parts = [family]
+    if name.suffix:
+        parts.append(latex_escape(name.suffix))
+    if name.given or name.suffix:
+        parts.append(latex_escape(name.given))
+    return ", ".join(parts)
+
+
+def bib_name_list(names: Iterable[Name], complete: bool = True) -> str | None:
     """"Family, Given and ..." (unambiguous for multi-word names), `and others` if cut."""
+    written = [bib_name(name) for name in names]
+    if not written:
+        return None
+    if not complete:
+        written.append("others")
+    return " and ".join(written)
+
+
+def bibtex_names(paper: Paper) -> str | None:
+    """The author field, from the authors' parts (`fields.paper_names`)."""
     if not paper.authors:
         return None
-    names = []
-    for full in paper.authors:
-        name = split_name(full)
-        parts = [name.family_full]
-        if name.suffix:
-            parts.append(name.suffix)
-        if name.given:
-            parts.append(name.given)
-        names.append(latex_escape(", ".join(parts)))
-    if not paper.authors_complete:
-        names.append("others")
-    return " and ".join(names)
+    return bib_name_list(paper_names(paper), paper.authors_complete)
 
 
 def _raw(value: str) -> str:
@@ -118,6 +146,8 @@ def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
         ("author", bibtex_names(paper)),
         ("title", protect_title(cited_title(paper))),
     ]
+    if paper.editors and paper_kind in ("conference", "chapter", "book"):
+        fields.append(("editor", bib_name_list(paper.editors)))
     venue = container(paper)
     presented = how_published(paper)
     if presented:

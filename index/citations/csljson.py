@@ -18,9 +18,9 @@ from index.citations.fields import (
     kind,
     notes,
     page_range,
-    split_name,
+    paper_names,
 )
-from index.models import Paper
+from index.models import Name, Paper
 
 # CSL 1.0.2 types; "article" is CSL's type for a preprint.
 _CSL_TYPES = {
@@ -36,21 +36,25 @@ _CSL_TYPES = {
 }
 
 
+def csl_name(name: Name) -> dict[str, str]:
+    """One CSL name object: a literal stays whole, a particle is non-dropping.
+
+    "van der Berg" and "de Vries" keep their particle in front of the family name in
+    every style (APA sorts "van der Berg" under V), which is CSL's non-dropping particle.
+    """
+    if name.literal or not (name.given or name.particle):
+        return {"literal": name.literal or name.family}
+    record = {"family": name.family, "given": name.given}
+    if name.particle:
+        record["non-dropping-particle"] = name.particle
+    if name.suffix:
+        record["suffix"] = name.suffix
+    return {key: value for key, value in record.items() if value}
+
+
 def csl_names(paper: Paper) -> list[dict[str, str]]:
-    """Authors as CSL name objects; a one-word name is kept whole as a literal."""
-    names = []
-    for full in paper.authors:
-        name = split_name(full)
-        if not name.given:
-            names.append({"literal": name.family})
-            continue
-        record = {"family": name.family, "given": name.given}
-        if name.particle:
-            record["non-dropping-particle"] = name.particle
-        if name.suffix:
-            record["suffix"] = name.suffix
-        names.append(record)
-    return names
+    """Authors as CSL name objects, from their parts (`fields.paper_names`)."""
+    return [csl_name(name) for name in paper_names(paper)]
 
 
 def csl_item(paper: Paper, key: str) -> dict[str, Any]:
@@ -68,6 +72,8 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
     }
     if paper.authors:
         item["author"] = csl_names(paper)
+    if paper.editors and paper_kind in ("conference", "chapter", "book"):
+        item["editor"] = [csl_name(name) for name in paper.editors]
     if paper.year is not None:
         parts = [paper.year] + ([paper.month] if paper.month else [])
         item["issued"] = {"date-parts": [parts]}

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from index.models import Paper
+from index.models import Name, Paper
 
 # Lowercase name parts that belong to the family name ("Ludwig van Beethoven").
 _PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
@@ -59,6 +59,27 @@ def split_name(full: str) -> PersonName:
         particle.insert(0, words.pop())
     return PersonName(given=" ".join(words), family=family, particle=" ".join(particle),
                       suffix=suffix)
+
+
+def paper_names(paper: Paper) -> tuple[Name, ...]:
+    """The authors in their parts: as the source gave them, or split from display strings.
+
+    Loaders that know the parts (BibTeX, CSL-JSON, RIS) fill `Paper.names`; those writers
+    must never split "Food and Drug Administration" or "de la Cruz Ortiz" again. Only for
+    papers with display strings alone (plain text, old JSON) is `split_name` the fallback,
+    and a one-word name is then kept whole as a literal.
+    """
+    if paper.names and len(paper.names) == len(paper.authors):
+        return paper.names
+    names = []
+    for full in paper.authors:
+        split = split_name(full)
+        if not split.given:
+            names.append(Name(literal=split.family))
+        else:
+            names.append(Name(family=split.family, given=split.given,
+                              particle=split.particle, suffix=split.suffix))
+    return tuple(names)
 
 
 def is_preprint(paper: Paper) -> bool:

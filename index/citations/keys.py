@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from index.citations.fields import ascii_fold, split_name
+from index.citations.fields import ascii_fold, paper_names
 from index.models import Paper
 
 _STOP_WORDS = frozenset(
@@ -56,7 +56,9 @@ def base_key(paper: Paper) -> str:
     """
     if paper.citation_key and _SOURCE_KEY.match(paper.citation_key):
         return paper.citation_key
-    author = _slug(split_name(paper.authors[0]).family) if paper.authors else ""
+    first = paper_names(paper)[0] if paper.authors else None
+    family = (first.family or first.literal).split() if first else []
+    author = _slug(family[0] if first and first.literal else " ".join(family))
     year = str(paper.year) if paper.year is not None else "nd"
     key = f"{author or 'anon'}{year}{_word(paper)}"
     return key

@@ -18,7 +18,7 @@ from index.citations.fields import (
     kind,
     notes,
     page_range,
-    split_name,
+    paper_names,
 )
 from index.models import Paper
 
@@ -44,10 +44,10 @@ def ris_record(paper: Paper, key: str) -> str:
     paper_kind = kind(paper)
     url = paper.url or (arxiv_url(paper.arxiv) if paper.arxiv else None)
     tags: list[tuple[str, str | None]] = [("TY", _RIS_TYPES[paper_kind]), ("ID", key)]
-    for full in paper.authors:
-        name = split_name(full)
-        family = ", ".join(p for p in (name.family_full, name.given, name.suffix) if p)
-        tags.append(("AU", family))
+    for name in paper_names(paper):
+        written = name.literal or ", ".join(
+            p for p in (name.family_full, name.given, name.suffix) if p)
+        tags.append(("AU", written))
     tags += [
         ("TI", cited_title(paper)),
         ("T2", container(paper) or how_published(paper)),

@@ -42,7 +42,7 @@ _FORMAT = "paperscope-library-cache"
 # The code that decides what a loaded library holds, relative to the `index` package:
 # whole packages are walked, so a module added to or moved within them is covered.
 _CODE = ("library", "facets", "models.py", "assets.py")
-_PACKAGES = ("pylatexenc", "bibtexparser")
+_PACKAGES = ("pylatexenc", "bibtexparser", "rispy")
 
 # Resolved path, size in bytes, mtime in nanoseconds; then size and mtime of each companion
 # file (a database's write-ahead log), -1 when it is absent.

@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from index.models import Paper, replace
+from index.library.evidence import arxiv_key, doi_key, is_placeholder
+from index.library.grouping import MergeGroups
 from index.library.normalize import words
 
 __all__ = ["MERGE_AT", "RELATE_AT", "similarity", "merge_group", "dedupe"]
@@ -113,12 +115,13 @@ def similarity(first: str, second: str) -> float:
     return _score(texts.ids[0], first_grams, texts.ids[1], second_grams)
 
 
-def merge_group(papers: Sequence[Paper]) -> Paper:
+def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     """Several records of one paper -> one, keeping every source and every known fact.
 
     The first record wins for each field it knows, except the abstract: a text that is
     much shorter than another (a truncated opening) gives way to the longer one. Curated
-    or bibliographic records (real titles) are preferred over text-only ones.
+    or bibliographic records (real titles) are preferred over text-only ones. `reasons`
+    (why the records are one paper) are kept on the result, so `show` can explain it.
     """
     ordered = sorted(papers, key=lambda p: p.title_inferred)  # stable: real titles first
     merged = ordered[0]
@@ -135,8 +138,8 @@ def merge_group(papers: Sequence[Paper]) -> Paper:
                 updates[name] = getattr(paper, name)
         if not merged.authors and paper.authors and "authors" not in updates:
             updates["authors"] = paper.authors
-            updates["authors_complete"] = paper.authors_complete
             updates["names"] = paper.names  # the same people in parts, when known
+            updates["authors_complete"] = paper.authors_complete
         elif (not merged.names and paper.names and "names" not in updates
               and paper.authors == updates.get("authors", merged.authors)):
             updates["names"] = paper.names
@@ -146,10 +149,12 @@ def merge_group(papers: Sequence[Paper]) -> Paper:
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
     lists: dict[str, list[str]] = {name: [] for name in (
-        "keywords", "related", "collections", "attachments", "source_notes", "categories")}
+        "keywords", "related", "collections", "attachments", "source_notes", "categories",
+        "merge_reasons")}
     for paper in ordered:
         for name, values in lists.items():
             values += [v for v in getattr(paper, name) if v not in values]
+    lists["merge_reasons"] += [r for r in reasons if r not in lists["merge_reasons"]]
     updates.update(sources=tuple(sources), **{name: tuple(v) for name, v in lists.items()})
     return replace(merged, **updates)  # type: ignore[arg-type]
 
@@ -157,68 +162,54 @@ def merge_group(papers: Sequence[Paper]) -> Paper:
 def dedupe(
     papers: Sequence[Paper], pinned: Sequence[bool] | None = None
 ) -> tuple[list[Paper], list[tuple[int, int]], list[bool]]:
-    """Merge near-duplicate papers; return them, the pairs to link, and which are pinned.
+    """Merge duplicate papers conservatively; return them, the pairs to link, and which are pinned.
 
-    Papers are grouped transitively (union-find) when their abstracts score at least
-    `MERGE_AT`, or when they share a DOI or arXiv id; pairs scoring at least `RELATE_AT`
-    are reported as related. Two *pinned* papers (curated ids from a sidecar) with
-    different ids are never merged: the curator said they are distinct, so they are
-    linked instead.
+    Records are grouped transitively when they share a DOI or arXiv id (unless a shared
+    DOI comes with clearly different titles: a book's chapters), or when their abstracts
+    score at least `MERGE_AT` and their titles agree; placeholder abstracts are no evidence
+    (see `index.library.evidence`). Records with different DOIs, arXiv ids or curated ids
+    are never merged, only linked; pairs scoring at least `RELATE_AT` are linked too.
+    Every merged paper records why in `Paper.merge_reasons`.
 
     Args:
         papers: the loaded papers, in load order.
-        pinned: for each paper, whether its id is curated.
+        pinned: for each paper, whether its id is curated (a sidecar's id).
 
     Returns:
         the merged papers in first-seen order, index pairs `(i, j)` into that list to
         link, and for each merged paper whether its id is curated.
     """
     pinned = list(pinned) if pinned is not None else [False] * len(papers)
-    parent = list(range(len(papers)))
-    curated: dict[int, set[str]] = {i: {p.id} if pinned[i] else set() for i, p in enumerate(papers)}
-    related_pairs: list[tuple[int, int]] = []
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i: int, j: int) -> None:
-        a, b = find(i), find(j)
-        if a == b:
-            return
-        if len(curated[a] | curated[b]) > 1:
-            related_pairs.append((j, i))
-            return
-        parent[a] = b
-        curated[b] |= curated.pop(a)
-
-    for i, j, score in _scored_pairs(papers):
-        if score >= MERGE_AT:
-            union(i, j)
-        else:
-            related_pairs.append((j, i))
-    for name in ("doi", "arxiv"):
+    groups = MergeGroups(papers, pinned)
+    for name, label in (("doi", "same DOI"), ("arxiv", "same arXiv id")):
+        key = doi_key if name == "doi" else arxiv_key
         first_with: dict[str, int] = {}
         for i, paper in enumerate(papers):
-            value = (getattr(paper, name) or "").strip().lower()
+            value = key(getattr(paper, name))
             if value:
-                union(i, first_with.setdefault(value, i))
+                groups.union(i, first_with.setdefault(value, i), f"{label} {value}", False)
+    for i, j, score in _scored_pairs(papers):
+        if score >= MERGE_AT:
+            groups.union(i, j, f"abstracts {score:.0%} the same", True)
+        else:
+            groups.related.append((j, i))
 
-    groups: dict[int, list[int]] = {}
+    members_of: dict[int, list[int]] = {}
     for i in range(len(papers)):
-        groups.setdefault(find(i), []).append(i)
-    order = sorted(groups.values(), key=lambda members: members[0])
-    position = {i: n for n, members in enumerate(order) for i in members}
+        members_of.setdefault(groups.find(i), []).append(i)
+    why: dict[int, list[str]] = {}
+    for member, reason in groups.reasons:
+        why.setdefault(groups.find(member), []).append(reason)
+    order = sorted(members_of.items(), key=lambda item: item[1][0])
+    position = {i: n for n, (_, members) in enumerate(order) for i in members}
     merged = [
-        _keep_curated_id(merge_group([papers[i] for i in members]),
+        _keep_curated_id(merge_group([papers[i] for i in members], why.get(root, ())),
                          [papers[i] for i in members if pinned[i]])
-        for members in order
+        for root, members in order
     ]
     links = sorted({(min(position[a], position[b]), max(position[a], position[b]))
-                    for a, b in related_pairs if position[a] != position[b]})
-    return merged, links, [any(pinned[i] for i in members) for members in order]
+                    for a, b in groups.related if position[a] != position[b]})
+    return merged, links, [any(pinned[i] for i in members) for _, members in order]
 
 
 def _keep_curated_id(merged: Paper, pinned: list[Paper]) -> Paper:
@@ -246,7 +237,8 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
     shorts: dict[tuple[int, ...], list[int]] = {}  # a short text's words -> texts
     threshold = RELATE_AT / 2
     for i, paper in enumerate(papers):
-        grams = texts.add(paper.abstract)
+        # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
+        grams = texts.add("" if is_placeholder(paper.abstract) else paper.abstract)
         ids = texts.ids[i]
         if not ids:
             continue  # an empty abstract scores 0 with everything

@@ -152,15 +152,18 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
         if None not in identities:
             cached = cache.read_library(inputs, key)
             if cached is not None:
-                return cached
+                return replace(cached, from_cache=True)
 
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
     stamps: list[Stamp | None] = []
+    results = []
     for n, file in enumerate(files):
         progress("reading files", n, len(files))
-        result = _load_file(file, shown[n], cache, identities[n] if identities else None)
+        results.append(_load_file(file, shown[n], cache, identities[n] if identities else None))
+    _share_macros(files, shown, results)
+    for file, result in zip(files, results):
         warnings.extend(result.warnings)
         stamps.append(getattr(result, "stamp", None))
         resolved = file.resolve()
@@ -170,7 +173,7 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
                     origin[(resolved, source.paragraph)] = len(papers)
             papers.append(paper)
         records.extend((record, resolved) for record in result.sidecar)
-        del result
+    del results
 
     progress("reading files", len(files), len(files))
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
@@ -190,7 +193,8 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
     names, stamped = _read_files(files, stamps)
-    library = Library(papers=_share_equal_values(tagged), warnings=tuple(warnings),
+    # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
+    library = Library(papers=_share_equal_values(tagged), warnings=tuple(dict.fromkeys(warnings)),
                       files=names, stamps=stamped)
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
@@ -211,6 +215,22 @@ def _read_files(files: Sequence[Path], stamps: Sequence[Stamp | None]
         names += [str(path.resolve()) for path in (file, *extra)]
         stamped += [stamp, *(None for _ in extra)]
     return tuple(names), tuple(stamped)
+
+
+def _share_macros(files: Sequence[Path], shown: Sequence[str], results: list[FileResult]) -> None:
+    """Parse again, with every file's `@string` macros, the files that use one undefined.
+
+    A lab's folder often keeps its macros in one file (`strings.bib`) and the entries in
+    others; BibTeX sees them together (`\\bibliography{strings,refs}`), so one load does
+    too. Only the files that need it are parsed twice, and not from the file cache (their
+    result depends on the other files).
+    """
+    shared: dict[str, str] = {}
+    for result in results:
+        shared.update(result.strings)
+    for n, result in enumerate(results):
+        if result.undefined and not result.undefined.isdisjoint(shared.keys() - result.strings):
+            results[n] = load_file(files[n], shown[n], shared)
 
 
 def _load_file(file: Path, shown: str, cache: LibraryCache | None,
@@ -257,6 +277,9 @@ def _share_equal_values(papers: Sequence[Paper]) -> tuple[Paper, ...]:
         replace(
             paper,
             authors=tuple(one(name, name) for name in paper.authors),
+            names=tuple(one(name, name) for name in paper.names),
+            editors=tuple(one(name, name) for name in paper.editors),
+            categories=tuple(one(c, c) for c in paper.categories),
             keywords=tuple(one(word, word) for word in paper.keywords),
             topics=tuple(one(label, label) for label in paper.topics),
             hardware=tuple(one(label, label) for label in paper.hardware),

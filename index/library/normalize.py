@@ -14,7 +14,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from pylatexenc.latex2text import LatexNodes2Text
+from index.library.latex_context import make_converter
 
 __all__ = ["clean_text", "latex_to_unicode", "fold", "words"]
 
@@ -38,8 +38,18 @@ _MACRO = re.compile(
     r"|\\(?:textbf|textit|emph|texttt|textsc|mathrm|mathbf|mathit|text|url)\{[^{}]*\}"
     r"|\\(?:times|ldots|dots|textregistered|texttrademark|textcopyright|S|P)\b(?:\{\})?"
     r"|\\[&%$#_{}]"
+    r"|\\(?:cite[a-z]*|parencite|textcite|autocite)(?:\[[^\]]*\])*\{[^{}]*\}"  # ~\citep{x}
+    r"|\{\\(?:em|it|bf|sc|tt|sl)\s+[^{}]*\}"  # {\em x}
+    r"|\\[A-Za-z]+(?:\{[^{}]*\})?"  # any other macro: pylatexenc keeps an unknown one's name
 )
-_LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+_LATEX = make_converter()
+# A single-quoted phrase in LaTeX's ASCII quotes (`like this'); pylatexenc does the doubled ones.
+_SINGLE_QUOTES = re.compile(r"(?<![`\\])`(?!`)([^`'\n\\]{1,200}?)(?<!\\)'(?!')")
+
+
+def single_quotes(text: str) -> str:
+    """`like this' -> ‘like this’ (pylatexenc converts only the doubled quotes)."""
+    return _SINGLE_QUOTES.sub("\u2018\\1\u2019", text) if "`" in text else text
 
 
 def _strip_controls(text: str) -> str:
@@ -132,20 +142,24 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     if not text:
         return ""
     if not full and isinstance(text, str) and "$" not in text and "\\" not in text \
-            and _already_clean(text):
+            and "`" not in text and _already_clean(text):
         return text  # no math, no macros, nothing to clean
     text = _strip_controls(str(text))
     if full and not LATEX_SYNTAX.search(text):
         converted = text  # most BibTeX values: nothing pylatexenc would change, at 1/1000 the cost
     elif full:
+        text = single_quotes(text)
         # Protect a literal percent: in BibTeX it is never a comment start we care about.
         protected = re.sub(r"(?<!\\)%", r"\\%", text)
         by_pieces = _latex_by_pieces(protected)
         converted = by_pieces if by_pieces is not None else _latex(protected)
     else:
         converted = _MATH.sub(_math, text)
-        if "\\" in converted:
+        if "\\" in converted or "{\\" in converted:
             converted = _MACRO.sub(lambda m: _latex(m.group(0)), converted)
+        if "``" in converted:
+            converted = converted.replace("``", "\u201c").replace("''", "\u201d")
+        converted = single_quotes(converted)
     return clean_text(converted.replace("\u00a0", " "))
 
 

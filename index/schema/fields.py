@@ -36,7 +36,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "cached_stem", "fold_analyzer", "build_schema", "document"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -76,6 +76,13 @@ def build_schema() -> fields.Schema:
         author_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # The same names as one column per paper: exact author counts for small match sets.
         author_list=fields.COLUMN(columns.VarBytesColumn()),
+        # The source's keywords (BibTeX keywords, Zotero tags, RIS KW) as whole values, and
+        # as a column per paper: the keyword facet's values and exact counts.
+        keyword_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        keyword_list=fields.COLUMN(columns.VarBytesColumn()),
+        # arXiv categories ("hep-ph", "cs.DC"), the same way: the category facet.
+        category_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        category_list=fields.COLUMN(columns.VarBytesColumn()),
         # The venue's short name ("EuroSys '24", see index.schema.venues): the venue facet's values.
         venue_facet=fields.ID(sortable=True),
         # The year as text ("" when unknown): the year facet's values.
@@ -85,6 +92,9 @@ def build_schema() -> fields.Schema:
         # DOI and arXiv id, lower-cased whole values (`doi:10.1145/...`, `arxiv:2401.01234`).
         doi=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
         arxiv=fields.ID(analyzer=IDAnalyzer(lowercase=True)),
+        # The citation key from the user's own file, exact and case-sensitive as written
+        # (`key:westfahl:space`, `key:Smith_2020`): what their documents already cite.
+        key=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
@@ -142,6 +152,10 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         "hw": SEP.join(paper.hardware_ids),
         "author_facet": SEP.join(paper.authors),
         "author_list": SEP.join(paper.authors).encode("utf-8"),
+        "keyword_facet": SEP.join(paper.keywords),
+        "keyword_list": SEP.join(paper.keywords).encode("utf-8"),
+        "category_facet": SEP.join(paper.categories),
+        "category_list": SEP.join(paper.categories).encode("utf-8"),
         "venue_facet": short_venue(paper.venue),
         "year_facet": str(paper.year) if paper.year is not None else "",
         "title_sort": paper.title.casefold(),
@@ -155,4 +169,6 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         doc["doi"] = paper.doi
     if paper.arxiv:
         doc["arxiv"] = paper.arxiv
+    if paper.citation_key:
+        doc["key"] = paper.citation_key
     return doc

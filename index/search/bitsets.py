@@ -92,23 +92,29 @@ class FacetMasks:
         self.live = ((1 << self.size) - 1) & ~mask_of(deleted, self.size)
         self.ids: list[str] = _column(reader, "id")
         self.venues: list[str] = _column(reader, "venue_facet")
-        self.authors: list[tuple[str, ...]] = [
-            tuple(value.decode("utf-8").split("\x1f")) if value else ()
-            for value in _column(reader, "author_list")
-        ]
+        # Multi-valued facets: each document's values, from its column.
+        self.lists: dict[str, list[tuple[str, ...]]] = {
+            facet: [tuple(value.decode("utf-8").split("\x1f")) if value else ()
+                    for value in _column(reader, f"{facet}_list")]
+            for facet in ("author", "keyword", "category")
+        }
+        self.authors = self.lists["author"]
         # Venue and author frequencies come from the columns: walking a lexicon of 100,000
         # names through Whoosh's merged reader would cost seconds.
         venues = Counter(venue for venue in self.venues if venue)
-        authors = Counter(name for names in self.authors for name in names)
+        counts = {facet: Counter(value for values in column for value in values)
+                  for facet, column in self.lists.items()}
         self.masks: dict[str, dict[str, int]] = {
             "topic": self._field_masks(reader, "topic"),
             "hardware": self._field_masks(reader, "hw"),
             "year": self._field_masks(reader, "year_facet"),
             "venue": self._value_masks(reader, "venue_facet", venues),
-            "author": self._value_masks(reader, "author_facet", authors),
+            **{facet: self._value_masks(reader, f"{facet}_facet", counts[facet])
+               for facet in self.lists},
         }
         self.masks["year"].pop("", None)
-        self._reader_fields = {"venue": "venue_facet", "author": "author_facet"}
+        self._reader_fields = {"venue": "venue_facet",
+                               **{facet: f"{facet}_facet" for facet in self.lists}}
         years = {int(year): mask for year, mask in self.masks["year"].items()}
         year_of = [0] * self.size
         for year, mask in years.items():
@@ -167,9 +173,10 @@ class FacetMasks:
             return []
         if total <= EXACT_COUNT_LIMIT:
             counter: Counter[str] = Counter()
-            if facet == "author":
+            if facet in self.lists:
+                column = self.lists[facet]
                 for docnum in bits(within):
-                    counter.update(self.authors[docnum])
+                    counter.update(column[docnum])
             else:
                 counter.update(self.venues[d] for d in bits(within))
                 counter.pop("", None)

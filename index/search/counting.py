@@ -11,12 +11,20 @@ from typing import Any
 
 from whoosh.reading import IndexReader
 
-from index.search.bitsets import FacetMasks
+from index.facets import taxonomy as _taxonomy
 from index.models import FacetCount, SearchRequest
+from index.search.bitsets import FacetMasks
 
-FACETS = ("topic", "hardware", "year", "venue", "author")
+FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue and author lists show this many values (plus any selected ones).
 TOP_VALUES = 15
+
+
+def arxiv_category_name(category: str) -> str | None:
+    """The official name from the arXiv category table the facets package ships
+    (`index.facets.taxonomy.arxiv_category_name`); None until that table is there."""
+    lookup = getattr(_taxonomy, "arxiv_category_name", None)
+    return lookup(category) if lookup is not None else None
 
 
 def selection_masks(masks: FacetMasks, request: SearchRequest,
@@ -28,6 +36,8 @@ def selection_masks(masks: FacetMasks, request: SearchRequest,
         "year": frozenset(str(year) for year in request.years),
         "venue": request.venues,
         "author": request.authors,
+        "keyword": request.keywords,
+        "category": request.categories,
     }
     out: dict[str, int] = {}
     for facet, values in chosen.items():
@@ -64,7 +74,8 @@ def _chosen(request: SearchRequest, facet: str) -> frozenset[str]:
     if facet == "year":
         return frozenset(str(year) for year in request.years)
     return {"topic": request.topics, "hardware": request.hardware, "venue": request.venues,
-            "author": request.authors}[facet]
+            "author": request.authors, "keyword": request.keywords,
+            "category": request.categories}[facet]
 
 
 def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str,
@@ -92,4 +103,12 @@ def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str
     shown = {value for value, _ in top}
     top += [(value, (masks.value_mask(facet, value, reader) & within).bit_count())
             for value in sorted(chosen - shown)]
-    return tuple(FacetCount(facet, value, value, count, value in chosen) for value, count in top)
+    label = category_label if facet == "category" else str
+    return tuple(FacetCount(facet, value, label(value), count, value in chosen)
+                 for value, count in top)
+
+
+def category_label(category: str) -> str:
+    """"hep-ph" -> "High Energy Physics - Phenomenology (hep-ph)", from arXiv's own table."""
+    name = arxiv_category_name(category)
+    return f"{name} ({category})" if name else category

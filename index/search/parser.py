@@ -51,6 +51,7 @@ from index.search.syntax import (
     last_word,
     mistake,
     positive_words,
+    quote_key,
     year_range,
 )
 
@@ -162,7 +163,7 @@ class QueryBuilder:
         stripped, capped = cap_query(stripped)
         if not stripped:
             return Parsed(None, text=text, notice=capped)
-        prepared = RANGE.sub(year_range, stripped)
+        prepared = quote_key(RANGE.sub(year_range, stripped))
         typing = as_you_type and text == text.rstrip()
         result = Parsed(None, text=prepared)
         problem = mistake(prepared)
@@ -182,7 +183,7 @@ class QueryBuilder:
                 problem = str(error) or type(error).__name__
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
-            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id):\S*", " ", stripped)
+            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id|key):\S*", " ", stripped)
             bare = re.sub(r"\b\w+:", " ", bare)
             words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in OPERATORS]
             plain = " ".join(w.lower() for w in words)

@@ -24,7 +24,15 @@ _LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-
 PLACEHOLDER = "qqtypingqq"
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Fields whose values are whole ids: a partial id is not completed as a prefix.
-_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id"}
+_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id", "key"}
+# `key:westfahl:space`: a citation key may hold colons and any punctuation but spaces and
+# quotes; it is quoted as one literal term before Whoosh would split it at the colon.
+KEY_VALUE = re.compile(r"(?<![\w:])key:(?!')([^\s'\"()]+)")
+
+
+def quote_key(text: str) -> str:
+    """`key:Doe:78` -> `key:'Doe:78'`, Whoosh's syntax for a term taken literally."""
+    return KEY_VALUE.sub(lambda m: f"key:'{m.group(1)}'", text)
 
 
 def parse_years(text: str) -> tuple[int | None, int | None] | None:
@@ -140,7 +148,7 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
-    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id):\S+"
+    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id|key):\S+"
     text = re.sub(id_values, " ", text)
     text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name):", " ", text)
     words: list[str] = []

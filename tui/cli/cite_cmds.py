@@ -92,23 +92,19 @@ def resolve_style(context: CliContext, name: str | None) -> str:
 
 def close_matches(word: str, candidates: list[str]) -> list[str]:
     """Up to three candidates spelled like `word`, for "did you mean" hints."""
-    import difflib
+    from index.library.lookup import closest
 
-    return difflib.get_close_matches(word, candidates, n=3, cutoff=0.5)
+    return closest(word, candidates)
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
-    """The papers with those ids, in that order; an unknown id lists the valid ones."""
-    by_id = context.library.by_id()
-    unknown = [paper_id for paper_id in ids if paper_id not in by_id]
-    if unknown:
-        close = close_matches(unknown[0], list(by_id))
-        hint = f"did you mean {', '.join(close)}? " if close else ""
-        raise UserError(f"unknown paper id {unknown[0]!r}; {hint}valid ids: "
-                        + ", ".join(by_id))
+    """The papers with those ids or citation keys, in that order, each once."""
+    from tui.cli.library_cmds import find_paper
+
     seen: dict[str, Paper] = {}
-    for paper_id in ids:
-        seen.setdefault(paper_id, by_id[paper_id])
+    for name in ids:
+        paper = find_paper(context, name)
+        seen.setdefault(paper.id, paper)
     return list(seen.values())
 
 

@@ -15,10 +15,12 @@ from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from index.text_safety import for_terminal
 from tui.services import paths
+from tui.services.load_warnings import summary_lines
 from tui.cli.progress import LoadNotice, ProgressBar
 from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
+    from index.library.lookup import PaperLookup
     from index.search.engine import SearchEngine
     from index.store.generations import Opened
     from index.models import Library
@@ -34,6 +36,8 @@ class CliContext:
     def __init__(self, corpus: list[Path] | None = None, taxonomy: Path | None = None) -> None:
         self.corpus = corpus or None
         self.taxonomy_file = taxonomy
+        # `paperscope check` prints every warning itself, on stdout.
+        self.print_warnings = True
 
     def warn(self, message: str) -> None:
         print(f"paperscope: warning: {for_terminal(message, one_line=True)}", file=sys.stderr)
@@ -56,7 +60,7 @@ class CliContext:
     @cached_property
     def library(self) -> Library:
         # Parsed files, labels and the finished library are cached, so a warm start of a
-        # 100k-paper library reads one file; its warnings are cached and printed too.
+        # 100k-paper library reads one file; its warnings are cached but not printed again.
         notice = LoadNotice(sys.stderr)
         try:
             library = load_library(self.corpus, self.taxonomy,
@@ -65,12 +69,20 @@ class CliContext:
             notice.finish()
         del notice  # its timer's cycles go with the parsers' in the one collection below
         collect_load_garbage()
-        for warning in library.warnings:
-            self.warn(str(warning))
+        if self.print_warnings and not library.from_cache:  # a cached load was reported once
+            for line in summary_lines(library.warnings):
+                self.warn(line)
         if not library.papers:
             where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
             raise UserError(f"no papers could be loaded from {where}")
         return library
+
+    @cached_property
+    def lookup(self) -> PaperLookup:
+        """Papers by id or by the citation key from the user's file (`westfahl:space`)."""
+        from index.library.lookup import PaperLookup
+
+        return PaperLookup(self.library.papers)
 
     @cached_property
     def engine(self) -> SearchEngine[Opened]:

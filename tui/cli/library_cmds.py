@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from index.library.lookup import unknown_paper_message
 from index.models import Paper
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
@@ -71,15 +72,12 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
 
 
 def find_paper(context: CliContext, paper_id: str) -> Paper:
-    """The paper with that id, or a `UserError` that suggests close ids."""
-    papers = context.library.by_id()
-    if paper_id in papers:
-        return papers[paper_id]
-    import difflib
-
-    close = difflib.get_close_matches(paper_id, list(papers), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; see `paperscope list`"
-    raise UserError(f"unknown paper id {paper_id!r}{hint}")
+    """The paper with that id or citation key, or a `UserError` suggesting close ones."""
+    lookup = context.lookup
+    paper = lookup.find(paper_id)
+    if paper is None:
+        raise UserError(unknown_paper_message(paper_id, lookup.suggest(paper_id)))
+    return paper
 
 
 def show_paper(context: CliContext, args: argparse.Namespace) -> int:
@@ -119,6 +117,9 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         lines.append(f"{title:>11}: " + (", ".join(l.value for l in labels) or "(none)"))
         lines += [f"{'':>13}{label.value}: {label.reason}" for label in labels]
     lines.append(f"{'sources':>11}: " + "; ".join(str(source) for source in paper.sources))
+    if paper.merge_reasons:  # why several records became this one paper
+        lines.append(f"{'merged':>11}: " + paper.merge_reasons[0])
+        lines += [f"{'':>13}{reason}" for reason in paper.merge_reasons[1:]]
     lines.append("")
     lines.append(paper.abstract or "(no abstract)")
     print(for_terminal("\n".join(lines)))

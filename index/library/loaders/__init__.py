@@ -9,14 +9,16 @@ a warning by `index.library.loaders.guards`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from index.library.loaders.bibtex import load_bibtex
+from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.guards import bound_paper, guarded_parse
 from index.library.loaders.files import (SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, Stamp, discover,
                                          read_text_stamped)
 from index.library.loaders.json_files import load_json, load_json_lines
+from index.library.loaders.ris import load_ris, looks_like_ris
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
 from index.library.loaders.zotero import is_zotero_database, load_zotero
@@ -29,12 +31,18 @@ __all__ = ["FileResult", "load_file", "discover", "companions", "SUPPORTED_SUFFI
 
 @dataclass
 class FileResult:
-    """What one file gave: papers, sidecar records, warnings."""
+    """What one file gave: papers, sidecar records, warnings, and a BibTeX file's macros.
+
+    `strings` (the `@string` macros it defines) and `undefined` (those it uses without
+    defining) let a load share macros between the files of one corpus.
+    """
 
     papers: list[Paper] = field(default_factory=list)
     sidecar: list[SidecarRecord] = field(default_factory=list)
     warnings: list[LoadWarning] = field(default_factory=list)
     stamp: Stamp | None = None  # (size, mtime_ns, SHA-256) of the bytes these came from
+    strings: dict[str, str] = field(default_factory=dict)
+    undefined: frozenset[str] = frozenset()
 
 
 def _kind(path: Path, text: str) -> str:
@@ -48,6 +56,10 @@ def _kind(path: Path, text: str) -> str:
         return "json"
     if suffix in (".jsonl", ".ndjson"):
         return "jsonl"
+    if suffix == ".ris":
+        return "ris"
+    if looks_like_ris(text):  # an explicitly named file with RIS in it (`export.txt`)
+        return "ris"
     if suffix == ".txt":
         return "text"
     start = text.lstrip()[:1]
@@ -77,12 +89,13 @@ def companions(path: Path) -> list[Path]:
 Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
 
 
-def load_file(path: Path, shown: str) -> FileResult:
+def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -> FileResult:
     """Everything one file holds.
 
     Args:
         path: the file to read.
         shown: how to name it in sources and warnings (the path as the user wrote it).
+        macros: BibTeX `@string` macros from the other files of the load.
     """
     if _is_database(path):
         empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
@@ -95,7 +108,8 @@ def load_file(path: Path, shown: str) -> FileResult:
         return result
     kind = _kind(path, text)
     nothing: Parsed = ([], [], [])
-    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown), shown, nothing)
+    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown, macros, result), shown,
+                                   nothing)
     papers, records, more = parsed
     result.sidecar.extend(records)
     more = more + failed
@@ -104,14 +118,22 @@ def load_file(path: Path, shown: str) -> FileResult:
     return result
 
 
-def _parse(kind: str, text: str, shown: str) -> Parsed:
-    """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it)."""
+def _parse(kind: str, text: str, shown: str, macros: Mapping[str, str] | None,
+           result: FileResult) -> Parsed:
+    """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it).
+
+    A BibTeX file's macros go on `result`, for the other files of the load.
+    """
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
     if kind == "jsonl":
         return _with_no_records(load_json_lines(text, shown))
+    if kind == "ris":
+        return _with_no_records(load_ris(text, shown))
     if kind == "bibtex":
-        return _with_no_records(load_bibtex(text, shown))
+        bib = parse_bibtex(text, shown, macros)
+        result.strings, result.undefined = bib.strings, bib.undefined
+        return bib.papers, [], bib.warnings
     papers, more = load_text(text, shown)
     if not papers and not more:
         more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "

@@ -2,43 +2,74 @@
 
 bibtexparser does the block splitting and error recovery (a malformed entry becomes a
 `ParsingFailedBlock` with its line, a repeated key a `DuplicateBlockKeyBlock` that still
-carries the entry). Values are resolved here rather than by its middlewares because
-paperscope must *warn* about a `@string` macro that is used but never defined (the
-middleware keeps it silently) and must handle `#` concatenation; LaTeX is decoded with
-pylatexenc through `normalize.latex_to_unicode`.
+carries the entry) and the name splitting (`bibnames`). Values are resolved here rather
+than by its `ResolveStringReferencesMiddleware` because that middleware neither handles
+`#` concatenation nor says which macros were undefined, and paperscope must warn about
+those (once per macro, not once per entry) and resolve them from the other files of the
+same load (a lab's folder where one file holds the `@string`s the others use: see
+`index.library.load`). Inheritance (`crossref`, `xdata`, PMLR volumes) is in
+`bibinherit`, which bibtexparser leaves undone; LaTeX is decoded through
+`normalize.latex_to_unicode`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from index.models import LoadWarning, Paper, Source
+from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.loaders.bibinherit import Record, inherit
+from index.library.loaders.bibnames import parse_names
 from index.library.normalize import clean_text, latex_to_unicode
+from index.models import LoadWarning, Paper, Source
 
 if TYPE_CHECKING:
     from bibtexparser import model
+    from bibtexparser.library import Library as BibLibrary
 
-__all__ = ["load_bibtex", "split_names", "person_name"]
+__all__ = ["BibResult", "parse_bibtex", "load_bibtex", "split_names", "person_name"]
 
-_MONTHS = {name: number for number, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
-_ARXIV = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_CONCAT = re.compile(r"\s*#\s*")
+_KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
+
+
+@dataclass
+class BibResult:
+    """One file's entries as papers, its warnings, and its macros for the rest of the load.
+
+    Attributes:
+        strings: the `@string` macros the file defines (lower-case names, resolved values).
+        undefined: the macros its entries use without a definition, so a load can parse the
+            file again with the macros another of its files defines.
+    """
+
+    papers: list[Paper] = field(default_factory=list)
+    warnings: list[LoadWarning] = field(default_factory=list)
+    strings: dict[str, str] = field(default_factory=dict)
+    undefined: frozenset[str] = frozenset()
 
 
 def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
-    """Split on `separator` only outside braces (`{Barnes and Noble}` is one name)."""
+    """Split on `separator` only outside braces and quotes; `\\{` is no brace."""
     if separator.search(text) is None:  # most values (every abstract without `#`): one part
         return [text.strip()]
-    parts, depth, start, i = [], 0, 0, 0
+    parts, depth, start, i, quoted = [], 0, 0, 0, False
     while i < len(text):
         char = text[i]
+        if char == "\\":
+            i += 2
+            continue
         if char == "{":
             depth += 1
         elif char == "}":
             depth = max(0, depth - 1)
-        elif depth == 0:
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif depth == 0 and not quoted:
             match = separator.match(text, i)
             if match:
                 parts.append(text[start:i])
@@ -50,30 +81,21 @@ def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
 
 
 def split_names(value: str) -> tuple[tuple[str, ...], bool]:
-    """A BibTeX author field -> (`First Last` names, complete); `and others` = incomplete."""
-    names, complete = [], True
-    for raw in _split_top(value, re.compile(r"\s+and\s+", re.IGNORECASE)):
-        if raw.lower() in ("others", "{others}", "et al.", "et al"):
-            complete = False
-        elif raw:
-            names.append(person_name(raw))
-    return tuple(name for name in names if name), complete
+    """A BibTeX author field -> (`First Last` display names, complete)."""
+    names, complete = parse_names(value)
+    return tuple(str(name) for name in names), complete
 
 
 def person_name(raw: str) -> str:
     """`Last, First` / `von Last, Jr, First` / `First Last` -> `First von Last Jr`."""
-    parts = _split_top(raw, re.compile(r","))
-    if len(parts) == 2:
-        raw = f"{parts[1]} {parts[0]}"
-    elif len(parts) >= 3:
-        raw = f"{parts[2]} {parts[0]} {parts[1]}"
-    return latex_to_unicode(raw, full=True)
+    names, _ = parse_names(raw)
+    return str(names[0]) if names else ""
 
 
-def _resolve(raw: str, strings: dict[str, str], undefined: set[str]) -> str:
+def _resolve(raw: str, strings: Mapping[str, str], undefined: set[str]) -> str:
     """A raw field value with `#` concatenation, quotes, braces and macros resolved."""
     pieces = []
-    for piece in _split_top(raw.strip(), re.compile(r"\s*#\s*")):
+    for piece in _split_top(raw.strip(), _CONCAT):
         if len(piece) >= 2 and piece[0] == "{" and piece[-1] == "}":
             pieces.append(piece[1:-1])
         elif len(piece) >= 2 and piece[0] == '"' and piece[-1] == '"':
@@ -90,14 +112,14 @@ def _resolve(raw: str, strings: dict[str, str], undefined: set[str]) -> str:
     return "".join(pieces)
 
 
-def _month(value: str) -> int | None:
-    value = value.strip().lower()
-    if value.isdigit() and 1 <= int(value) <= 12:
-        return int(value)
-    return _MONTHS.get(value[:3])
+def _keywords(value: str) -> tuple[str, ...]:
+    decoded = latex_to_unicode(value, full=True) if value else ""
+    return tuple(dict.fromkeys(k for k in _KEYWORD_SPLIT.split(decoded) if k))
 
 
-def _entry_to_paper(entry: model.Entry, values: dict[str, str], shown: str) -> Paper:
+def _record_to_paper(record: Record, shown: str) -> Paper:
+    values = record.values
+
     def text(*names: str) -> str | None:
         for name in names:
             if values.get(name):
@@ -106,104 +128,148 @@ def _entry_to_paper(entry: model.Entry, values: dict[str, str], shown: str) -> P
                     return decoded
         return None
 
-    authors, complete = split_names(values.get("author") or values.get("editor") or "")
-    year_text = text("year") or (text("date") or "")[:4]
-    year = int(year_text[:4]) if year_text[:4].isdigit() else None
-    eprint = text("eprint", "arxiv", "arxivid")
-    arxiv_match = _ARXIV.fullmatch(eprint or "") if eprint else None
-    if arxiv_match is None and (text("journal") or "").lower().startswith("arxiv"):
-        arxiv_match = _ARXIV.search(text("journal") or "")
-    keywords = tuple(k.strip() for k in re.split(r"[;,]", text("keywords") or "") if k.strip())
+    names, complete = parse_names(values.get("author") or "")
+    editors, editors_complete = parse_names(values.get("editor") or "")
+    if not names and editors:  # an edited volume is cited by its editors
+        names, complete = editors, editors_complete
+    title = text("title")
+    subtitle = text("subtitle")
+    if title and subtitle:
+        title = f"{title}: {subtitle}"
     container = text("booktitle")
     journal = text("journal", "journaltitle")
-    doi = text("doi")
-    if doi:
-        doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi, flags=re.IGNORECASE)
+    year_text = text("year")
     return Paper(
-        id=entry.key,
-        title=text("title") or "(untitled)",
-        title_inferred=not text("title"),
-        authors=authors,
+        id=record.key,
+        title=title or "(untitled)",
+        title_inferred=not title,
+        authors=tuple(str(name) for name in names),
+        names=names,
+        editors=editors,
         authors_complete=complete,
-        year=year,
-        month=_month(values.get("month", "")),
+        year=find_year(year_text, text("date")),
+        month=find_month(values.get("month"), text("date"),
+                         year_text if year_text and not year_text.isdigit() else None),
         venue=container or journal or text("howpublished", "institution", "school"),
-        entry_type=entry.entry_type.lower(),
+        entry_type=record.entry_type,
         booktitle=container,
         journal=journal,
         volume=text("volume"),
         number=text("number", "issue"),
         pages=(text("pages") or "").replace("--", "-").replace("–", "-") or None,
         publisher=text("publisher", "organization"),
-        doi=doi,
-        arxiv=arxiv_match.group(1) if arxiv_match else None,
+        doi=bare_doi(text("doi")),
+        arxiv=find_arxiv(eprint=text("eprint", "arxiv", "arxivid"),
+                         archive=text("archiveprefix", "eprinttype"), journal=journal,
+                         volume=text("volume"), number=text("number"), url=text("url")),
         url=text("url"),
         abstract=latex_to_unicode(values.get("abstract", ""), full=True),
-        keywords=keywords,
-        sources=(Source(shown, (entry.start_line or 0) + 1),),
-        citation_key=clean_text(entry.key) or None,
+        keywords=_keywords(values.get("keywords", "")),
+        sources=(Source(shown, record.line),),
+        citation_key=clean_text(record.key) or None,
     )
 
 
-def load_bibtex(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
-    """Every entry that parses; each problem becomes a warning with its line.
-
-    Args:
-        text: the decoded file.
-        shown: the file as the user named it.
-    """
-    # Imported here: a warm start reads the library cache and never parses BibTeX.
-    import bibtexparser
+def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]
+             ) -> list[model.Entry]:
+    """Every entry, the ones behind duplicate-key or duplicate-field errors included."""
     from bibtexparser import model
 
-    warnings: list[LoadWarning] = []
-    splitter_log = logging.getLogger("bibtexparser")
-    previous_level = splitter_log.level
-    # The splitter logs each error itself; we report them as warnings, once.
-    splitter_log.setLevel(logging.CRITICAL)
-    try:
-        library = bibtexparser.parse_string(text, parse_stack=[])
-    except Exception as error:  # the splitter is robust, but never let it take the app down
-        return [], [LoadWarning(shown, f"cannot parse BibTeX: {error}")]
-    finally:
-        splitter_log.setLevel(previous_level)
-    strings: dict[str, str] = {}
-    undefined: set[str] = set()
-    for block in library.strings:
-        strings[block.key.lower()] = _resolve(str(block.value), strings, undefined)
     entries: list[model.Entry] = list(library.entries)
     for failed in library.failed_blocks:
         line = (failed.start_line or 0) + 1
-        if isinstance(failed, model.DuplicateBlockKeyBlock):
-            duplicate = failed.ignore_error_block
-            if isinstance(duplicate, model.Entry):
-                entries.append(duplicate)
-                warnings.append(LoadWarning(shown, f"duplicate BibTeX key {failed.key!r}; "
-                                            "both entries kept under different ids", line))
-            continue
-        if isinstance(failed, model.DuplicateFieldKeyBlock):
-            duplicate = failed.ignore_error_block
-            if isinstance(duplicate, model.Entry):
-                entries.append(duplicate)
-                warnings.append(LoadWarning(shown, "a field appears twice in entry "
-                                            f"{duplicate.key!r}; the last value kept", line))
+        duplicate = getattr(failed, "ignore_error_block", None)
+        if isinstance(failed, model.DuplicateBlockKeyBlock) and isinstance(duplicate, model.Entry):
+            entries.append(duplicate)
+            if not failed.key.strip():  # two keyless entries: each is reported as keyless
                 continue
+            warnings.append(LoadWarning(shown, f"duplicate BibTeX key {failed.key!r}; "
+                                        "both entries kept under different ids", line))
+            continue
+        if isinstance(failed, model.DuplicateFieldKeyBlock) and isinstance(duplicate, model.Entry):
+            entries.append(duplicate)
+            warnings.append(LoadWarning(shown, "a field appears twice in entry "
+                                        f"{duplicate.key!r}; the last value kept", line))
+            continue
+        if isinstance(failed, model.DuplicateBlockKeyBlock):
+            continue
         first_line = (failed.raw or "").strip().splitlines()[0][:60] if failed.raw else ""
         warnings.append(LoadWarning(
             shown, f"malformed BibTeX entry skipped: {clean_text(first_line)!r}", line))
     entries.sort(key=lambda e: e.start_line or 0)
-    papers = []
-    for entry in entries:
-        entry_undefined: set[str] = set()
-        values = {
-            field.key.lower(): _resolve(str(field.value), strings, entry_undefined)
-            for field in entry.fields
-        }
-        for macro in sorted(entry_undefined):
-            warnings.append(LoadWarning(
-                shown, f"entry {entry.key!r} uses undefined @string macro {macro!r}; "
-                "kept as written", (entry.start_line or 0) + 1))
-        papers.append(_entry_to_paper(entry, values, shown))
-    if not papers and not warnings:
+    return entries
+
+
+def _name(key: str) -> str:
+    return f"entry {key!r}" if key else "an entry without a key"
+
+
+def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None) -> BibResult:
+    """Every entry that parses; each problem becomes one warning with its line.
+
+    Args:
+        text: the decoded file.
+        shown: the file as the user named it.
+        macros: `@string` macros defined by the other files of the same load; the file's
+            own definitions take precedence.
+    """
+    # Imported here: a warm start reads the library cache and never parses BibTeX.
+    import bibtexparser
+
+    result = BibResult()
+    warnings = result.warnings
+    splitter_log = logging.getLogger("bibtexparser")
+    previous_level = splitter_log.level
+    splitter_log.setLevel(logging.CRITICAL)  # it logs each error itself; we warn once
+    try:
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    except Exception as error:  # the splitter is robust, but never let it take the app down
+        warnings.append(LoadWarning(shown, f"cannot parse BibTeX: {error}"))
+        return result
+    finally:
+        splitter_log.setLevel(previous_level)
+    strings: dict[str, str] = dict(macros or {})
+    for block in library.strings:
+        value = _resolve(str(block.value), strings, set())
+        strings[block.key.lower()] = result.strings[block.key.lower()] = value
+    records: list[Record] = []
+    users: dict[str, list[Record]] = {}
+    for entry in _entries(library, shown, warnings):
+        line = (entry.start_line or 0) + 1
+        used: set[str] = set()
+        values = {f.key.lower(): _resolve(str(f.value), strings, used) for f in entry.fields}
+        record = Record(entry.entry_type.lower(), entry.key.strip(), line, values)
+        for macro in used:
+            users.setdefault(macro, []).append(record)
+        if not record.key:
+            warnings.append(LoadWarning(shown, f"@{entry.entry_type}{{, has no key; loaded "
+                                        "with an id made from its authors and title", line))
+        records.append(record)
+    result.undefined = frozenset(macro.lower() for macro in users)
+    for macro, where in sorted(users.items(), key=lambda item: item[1][0].line):
+        if len(where) == 1:
+            message = f"{_name(where[0].key)} uses undefined @string macro {macro!r}"
+        else:
+            message = (f"{len(where)} entries use undefined @string macro {macro!r} "
+                       f"(first {_name(where[0].key)})")
+        warnings.append(LoadWarning(shown, message + "; kept as written", where[0].line))
+    papers, missing = inherit(records)
+    if missing:  # one line for the file: a folder's parents often live in another file
+        record, parent = missing[0]
+        parents = len({key.lower() for _, key in missing})
+        more = (f" ({len(missing)} references to {parents} entries in all)"
+                if len(missing) > 1 else "")
+        warnings.append(LoadWarning(
+            shown, f"{_name(record.key)} names crossref/xdata {parent!r}, which is not in "
+            f"this file{more}; fields are not inherited from missing entries", record.line))
+    result.papers = [_record_to_paper(record, shown) for record in papers]
+    if not result.papers and not warnings and not library.strings and not records:
         warnings.append(LoadWarning(shown, "no BibTeX entries found"))
-    return papers, warnings
+    return result
+
+
+def load_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None
+                ) -> tuple[list[Paper], list[LoadWarning]]:
+    """`parse_bibtex`'s papers and warnings, for callers that need no macros."""
+    result = parse_bibtex(text, shown, macros)
+    return result.papers, result.warnings

@@ -26,7 +26,7 @@ __all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "Stamp", "discover", "read_te
            "read_text_stamped"]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
-SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson")
+SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson", ".ris")
 # `notes.meta.json` beside `notes.txt` carries curated facts about its paragraphs.
 SIDECAR_SUFFIX = ".meta.json"
 # A folder holding this file is a Zotero data folder: its library is read, not its files.

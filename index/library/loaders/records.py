@@ -13,7 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from index.models import Paper, Source, replace
+from index.library.identifiers import bare_doi, find_arxiv
+from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
+from index.library.loaders.zotero_items import is_zotero_item, zotero_item
+from index.models import Name, Paper, Source, replace
 from index.library.normalize import clean_text, latex_to_unicode
 
 __all__ = ["record_to_paper", "as_strings"]
@@ -46,18 +49,28 @@ def _year(value: Any) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _arxiv(record: Mapping[str, Any], source: Source) -> Paper:
+def _arxiv_names(record: Mapping[str, Any]) -> tuple[tuple[Name, ...], bool]:
+    """`authors_parsed` ([family, given, suffix] each) -> names; else the `authors` string."""
     parsed = record.get("authors_parsed")
+    names: list[Name] = []
     if isinstance(parsed, list) and parsed:
-        authors = tuple(
-            latex_to_unicode(" ".join(str(p) for p in (*part[1:2], part[0], *part[2:3]) if p))
-            for part in parsed if isinstance(part, list) and part
-        )
+        for part in parsed:
+            if isinstance(part, list) and part:
+                family, given, suffix = (latex_to_unicode(str(p)) for p in (*part, "", "")[:3])
+                names.append(Name(family=family, given=given, suffix=suffix)
+                             if given else Name(literal=family))
     else:
         raw = latex_to_unicode(str(record.get("authors") or ""))
-        authors = tuple(a.strip() for a in re.split(r",\s*|\s+and\s+", raw) if a.strip())
-    complete = not any(a.lower() in ("others", "et al.", "et al") for a in authors)
-    authors = tuple(a for a in authors if a.lower() not in ("others", "et al.", "et al"))
+        for author in (a.strip() for a in re.split(r",\s*|\s+and\s+", raw) if a.strip()):
+            words = author.split()
+            names.append(Name(family=words[-1], given=" ".join(words[:-1]))
+                         if len(words) > 1 else Name(literal=author))
+    complete = not any(str(n).lower() in ("others", "et al.", "et al") for n in names)
+    return tuple(n for n in names if str(n).lower() not in ("others", "et al.", "et al")), complete
+
+
+def _arxiv(record: Mapping[str, Any], source: Source) -> Paper:
+    names, complete = _arxiv_names(record)
     versions = record.get("versions")
     first_version = versions[0].get("created") if isinstance(versions, list) and versions \
         and isinstance(versions[0], dict) else None
@@ -68,48 +81,41 @@ def _arxiv(record: Mapping[str, Any], source: Source) -> Paper:
         id=arxiv_id or "",
         title=_text(record.get("title")) or "(untitled)",
         title_inferred=not record.get("title"),
-        authors=authors,
+        authors=tuple(str(name) for name in names),
+        names=names,
         authors_complete=complete,
         year=year,
         venue=journal_ref or "arXiv preprint",  # journal-ref is free text: kept, not split
         entry_type="misc",
-        doi=_text(record.get("doi")),
+        doi=bare_doi(_text(record.get("doi"))),
         arxiv=arxiv_id,
         url=f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else None,
+        # Decoded like the title: `$\\XQM$`, `\\emph{}` and quotes become readable text.
         abstract=latex_to_unicode(str(record.get("abstract") or "")),
-        keywords=as_strings(str(record.get("categories") or "").replace(" ", ",")),
+        categories=as_strings(str(record.get("categories") or "").replace(" ", ",")),
         sources=(source,),
     )
 
 
 def _csl(record: Mapping[str, Any], source: Source) -> Paper:
-    authors: list[str] = []
-    complete = True
-    for person in record.get("author") or []:
-        if not isinstance(person, Mapping):
-            continue
-        name = " ".join(str(person[k]) for k in ("given", "non-dropping-particle", "family")
-                        if person.get(k)) or str(person.get("literal") or "")
-        if name.lower() in ("others", "et al."):
-            complete = False
-        elif clean_text(name):
-            authors.append(latex_to_unicode(name))
-    issued = record.get("issued") or {}
-    parts = issued.get("date-parts") if isinstance(issued, Mapping) else None
-    first = parts[0] if isinstance(parts, list) and parts and isinstance(parts[0], list) else []
-    year = _year(first[0]) if first else _year(issued.get("raw") if isinstance(issued, Mapping) else None)
-    month = first[1] if len(first) > 1 and isinstance(first[1], int) and 1 <= first[1] <= 12 else None
+    names, complete = csl_names(record.get("author"))
+    editors, _ = csl_names(record.get("editor") or record.get("container-author"))
+    year, month = csl_date(record.get("issued"))
     entry_type = _CSL_TYPES.get(str(record.get("type") or ""), "misc")
-    container = _text(record.get("container-title"))
+    container = rich_text(record.get("container-title")) or None
+    title = rich_text(record.get("title"))
+    url = _text(record.get("URL") or record.get("url"))
     return Paper(
         id=clean_text(str(record.get("citation-key") or record.get("id") or "")),
-        title=_text(record.get("title")) or "(untitled)",
-        title_inferred=not record.get("title"),
-        authors=tuple(authors),
+        title=title or "(untitled)",
+        title_inferred=not title,
+        authors=tuple(str(name) for name in names),
+        names=names,
+        editors=editors,
         authors_complete=complete,
         year=year,
         month=month,
-        venue=container or _text(record.get("event")),
+        venue=container or rich_text(record.get("event") or record.get("event-title")) or None,
         entry_type=entry_type,
         booktitle=container if entry_type in ("inproceedings", "incollection") else None,
         journal=container if entry_type == "article" else None,
@@ -117,9 +123,12 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
         number=_text(record.get("issue") or record.get("number")),
         pages=_text(record.get("page")),
         publisher=_text(record.get("publisher")),
-        doi=_text(record.get("DOI") or record.get("doi")),
-        url=_text(record.get("URL") or record.get("url")),
-        abstract=latex_to_unicode(str(record.get("abstract") or "")),
+        doi=bare_doi(_text(record.get("DOI") or record.get("doi"))),
+        arxiv=find_arxiv(eprint=_text(record.get("archive_location")),
+                         archive=_text(record.get("archive")) or "",
+                         journal=container, number=_text(record.get("number")), url=url),
+        url=url,
+        abstract=rich_text(record.get("abstract")),
         keywords=as_strings(record.get("keyword") or record.get("keywords")),
         sources=(source,),
         citation_key=clean_text(str(record.get("citation-key") or "")) or None,
@@ -148,7 +157,7 @@ def _plain(record: Mapping[str, Any], source: Source) -> Paper:
         number=_text(record.get("number")),
         pages=_text(record.get("pages")),
         publisher=_text(record.get("publisher")),
-        doi=_text(record.get("doi")),
+        doi=bare_doi(_text(record.get("doi"))),
         arxiv=_text(record.get("arxiv")),
         url=_text(record.get("url")),
         abstract=latex_to_unicode(str(record.get("abstract") or "")),
@@ -161,9 +170,11 @@ def _plain(record: Mapping[str, Any], source: Source) -> Paper:
 
 def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
     """The paper a JSON object describes, or None when it describes none (no title/abstract)."""
-    if not (record.get("title") or record.get("abstract")):
+    if not (record.get("title") or record.get("abstract") or record.get("abstractNote")):
         return None
-    if "authors_parsed" in record or "journal-ref" in record or "categories" in record:
+    if is_zotero_item(record):
+        paper = zotero_item(record, source)
+    elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
         paper = _arxiv(record, source)
     elif "container-title" in record or "issued" in record or isinstance(record.get("author"), list):
         paper = _csl(record, source)

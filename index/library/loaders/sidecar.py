@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from index.library.loaders.records import as_strings
+from index.library.identifiers import bare_doi
 from index.models import LoadWarning
 from index.library.normalize import clean_text, latex_to_unicode
 
@@ -72,6 +73,8 @@ def _facts(entry: Mapping[str, Any]) -> dict[str, Any]:
         value = entry.get(name)
         if value is not None and not isinstance(value, (list, dict)):
             text = latex_to_unicode(str(value)) if name == "title" else clean_text(str(value))
+            if text and name == "doi":
+                text = bare_doi(text) or ""  # stored bare, as every loader stores it
             if text:
                 facts[name] = text
     if isinstance(entry.get("authors"), list):

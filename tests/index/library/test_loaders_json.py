@@ -27,7 +27,8 @@ def test_arxiv_records_with_newlines_and_latex() -> None:
     assert raf.authors == ("Cody Hao Yu", "Haozheng Fan")  # from the `authors` string
     assert raf.abstract == "A deep learning compiler for training that holistically optimizes models."
     assert raf.venue == "arXiv preprint" and raf.entry_type == "misc"
-    assert raf.keywords == ("cs.LG", "compilers", "training", "nvidia-gpu")
+    assert raf.keywords == ("compilers", "training", "nvidia-gpu")
+    assert raf.categories == ("cs.LG",)  # arXiv's own vocabulary, a facet of its own
     assert [str(w) for w in warnings] == [
         "arxiv.jsonl:2: malformed JSON line: Unterminated string starting at"
     ]

@@ -57,7 +57,8 @@ def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
 
 def _whole(text: str) -> str:
     """What latex_to_unicode(full=True) gives when pylatexenc reads the value whole."""
-    protected = re.sub(r"(?<!\\)%", r"\\%", normalize._strip_controls(text))
+    protected = re.sub(r"(?<!\\)%", r"\\%",
+                       normalize.single_quotes(normalize._strip_controls(text)))
     return clean_text(normalize._latex(protected).replace("\u00a0", " "))
 
 
@@ -75,3 +76,20 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         pieces += normalize._latex_by_pieces(re.sub(r"(?<!\\)%", r"\\%", text)) is not None
         assert latex_to_unicode(text, full=True) == _whole(text), text
     assert pieces > 500  # the piece path was taken often enough to count
+
+
+@pytest.mark.parametrize(("raw", "full", "text"), [
+    ("In $\\XQM$, a quark", True, "In XQM, a quark"),  # an unknown macro keeps its name
+    ("In $\\XQM$, a quark", False, "In XQM, a quark"),
+    ("the \\XQM model", False, "the XQM model"),
+    ("as shown~\\citep{smith2020}.", True, "as shown [smith2020]."),
+    ("see \\cite[p.~3]{a,b}", True, "see [a, b]"),
+    ("a {\\em new} idea", True, "a new idea"),
+    ("a {\\em new} idea", False, "a new idea"),
+    ("``quoted'' and `single'", True, "\u201cquoted\u201d and \u2018single\u2019"),
+    ("``quoted'' and `single'", False, "\u201cquoted\u201d and \u2018single\u2019"),
+    ("Mart\\'{\\i}n", True, "Mart\u00edn"),
+    ("$1/F^2$ scaling", True, "1/F^2 scaling"),
+])
+def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
+    assert latex_to_unicode(raw, full=full) == text

@@ -52,3 +52,19 @@ def test_two_papers_of_one_venue_share_its_facet_value(tmp_path) -> None:
         assert engine.search(SearchRequest("venue:koblenz")).total == 1
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("spellings, value", [
+    (["Phys.Rev.D76:013009,2007", "Phys. Rev. D 77:014002,2008"], "Phys. Rev. D"),
+    (["JHEP 0712:005,2007", "JHEP"], "JHEP"),
+    (["nips", "NIPS", "NeurIPS", "Advances in Neural Information Processing Systems 30"], "NeurIPS"),
+    (["NIPS 2017", "NeurIPS 2017"], "NeurIPS 2017"),
+    (["cvpr", "CVPR"], "CVPR"),  # an undefined BibTeX macro kept as written
+    (["arXiv", "arXiv preprint", "arXiv preprint arXiv:1706.03762", "ArXiv e-prints"],
+     "arXiv preprint"),
+    (["IEEE transactions on pattern analysis", "IEEE Transactions on  Pattern Analysis",
+      "ieee Transactions on Pattern Analysis"], "IEEE Transactions on Pattern Analysis"),
+    (["PROCEEDINGS OF THE IEEE", "Proceedings of the IEEE"], "Proceedings of the IEEE"),
+])
+def test_spellings_of_one_venue_fold_into_one_value(spellings: list[str], value: str) -> None:
+    assert {short_venue(spelling) for spelling in spellings} == {value}

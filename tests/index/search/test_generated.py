@@ -14,6 +14,7 @@ from whoosh import query as wq
 from index.search.engine import SearchEngine
 from index import open_engine
 from index.search.bitsets import bits, mask_of
+from index.schema.venues import short_venue
 from index.models import Library, Paper, SearchRequest
 from index.search.prefixes import prefix_cap
 from index.search.highlight import fold
@@ -99,20 +100,24 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
                     paper.year is not None
                     and (request.year_range[0] is None or request.year_range[0] <= paper.year)
                     and (request.year_range[1] is None or paper.year <= request.year_range[1]))),
-            "venue": not request.venues or paper.venue in request.venues,
+            "venue": not request.venues or short_venue(paper.venue) in request.venues,
             "author": not request.authors or bool(request.authors & set(paper.authors)),
+            "keyword": not request.keywords or bool(request.keywords & set(paper.keywords)),
+            "category": not request.categories or bool(
+                request.categories & set(paper.categories)),
         }
         return all(ok for facet, ok in checks.items() if facet != skip)
 
     counts: dict[str, Counter] = {}
-    for facet in ("topic", "hardware", "year", "venue", "author"):
+    for facet in ("topic", "hardware", "year", "venue", "author", "keyword", "category"):
         counter: Counter = Counter()
         for paper in library.papers:
             if paper.id in matched and passes(paper, facet):
                 counter.update({"topic": paper.topic_ids, "hardware": paper.hardware_ids,
                                 "year": (str(paper.year),) if paper.year else (),
-                                "venue": (paper.venue,) if paper.venue else (),
-                                "author": paper.authors}[facet])
+                                "venue": (short_venue(paper.venue),) if paper.venue else (),
+                                "author": paper.authors, "keyword": paper.keywords,
+                                "category": paper.categories}[facet])
         counts[facet] = counter
     return counts
 

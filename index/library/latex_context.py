@@ -1,0 +1,55 @@
+"""The LaTeX vocabulary pylatexenc converts with: its defaults plus what bibliographies use.
+
+pylatexenc drops a macro it does not know, so an author's own `$\\XQM$` made "In , a
+quark": a macro it does not know is kept as its name instead, because the name is what a
+reader recognises. Citation commands (`~\\citep{x}`), which it shows as "<cit.>", become the
+bracketed keys, which at least say what was cited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+
+__all__ = ["make_converter"]
+
+_CITATIONS = ("cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear",
+              "parencite", "textcite", "autocite", "footcite", "nocite")
+
+
+# Font and spacing declarations pylatexenc does not know: they change looks, not words.
+_DECLARATIONS = frozenset(
+    ["em", "bf", "it", "sl", "sc", "rm", "tt", "sf", "up", "md", "bfseries", "itshape", "scshape", "slshape", "upshape", "mdseries", "rmfamily", "sffamily", "ttfamily", "normalfont", "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge", "relax", "protect", "noindent", "nocorr", "null", "unskip", "xspace", "ensuremath"])
+
+
+def _unknown(node: Any, macroname: str) -> str:
+    """An unknown macro -> its name (`\\XQM` -> "XQM"), with the space TeX swallowed after it.
+
+    Font declarations (`{\\em x}`) and symbol macros give nothing.
+    """
+    if macroname in _DECLARATIONS or not macroname[:1].isalpha():
+        return ""
+    return macroname + (" " if getattr(node, "macro_post_space", "") else "")
+
+
+def _citation(node: Any, l2tobj: LatexNodes2Text) -> str:
+    """`\\citep[p.~3]{a,b}` -> "[a, b]": the keys, the last argument."""
+    arguments = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
+    if not arguments:
+        return ""
+    keys = l2tobj.nodelist_to_text([arguments[-1]]).strip()
+    return "[" + ", ".join(k.strip() for k in keys.split(",") if k.strip()) + "]"
+
+
+def make_converter() -> LatexNodes2Text:
+    """The converter `normalize` uses: inline math as text, unknown macros kept by name."""
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "paperscope-bibliography", prepend=True,
+        macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
+        # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$` written
+        # back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
+        + [MacroTextSpec("textasciicircum", "^")])
+    context.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
+    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)

@@ -1,0 +1,121 @@
+"""BibTeX `crossref` and BibLaTeX `xdata` inheritance, `@set`, and PMLR volume exports.
+
+People rarely repeat a proceedings' title, year, publisher and editors in every paper:
+BibTeX lets a child name its parent (`crossref = {icml2020}`), BibLaTeX adds `xdata`
+containers, and PMLR's volume exports give one `@Proceedings` record followed by
+`@InProceedings` entries with no booktitle or year at all. Here each child gets what its
+parent supplies, before the entry becomes a `Paper`.
+
+Which records are papers: a parent supplies fields but is not listed itself unless it
+has an abstract of its own. BibTeX's `min_crossrefs` lists a parent once two entries
+cited in a document refer to it; in a library nothing is "cited", and a proceedings
+volume or an edited collection is a container a reader browses *through*, so paperscope
+keeps it out of the list by default and lets its own abstract (a book the user reads as
+a work) bring it back. `@xdata` and `@set` records are never papers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Record", "inherit"]
+
+# Fields a child never takes from its parent: they describe the parent itself.
+_OWN = frozenset({
+    "title", "subtitle", "titleaddon", "shorttitle", "abstract", "keywords", "crossref",
+    "xdata", "xref", "ids", "key", "label", "doi", "url", "eprint", "eprinttype",
+    "archiveprefix", "pages", "note", "annotation", "annote", "file", "entryset", "related",
+    "shorthand", "sortkey", "indextitle", "isbn", "pagetotal", "urldate", "author",
+})
+# Parent types whose title is the child's booktitle (BibLaTeX's inheritance table).
+_CONTAINERS = frozenset({"proceedings", "mvproceedings", "book", "mvbook", "collection",
+                         "mvcollection", "reference", "mvreference", "periodical"})
+_DEPTH = 8  # parents of parents (an mvbook above a book); deeper is a cycle
+
+
+@dataclass
+class Record:
+    """One entry on its way to a paper: its type, key, line and resolved field values."""
+
+    entry_type: str
+    key: str
+    line: int
+    values: dict[str, str]
+
+
+def _supply(child: Record, parent: Record, mapped: bool) -> None:
+    """Copy into `child` what it lacks of `parent`; `mapped`: crossref's title -> booktitle."""
+    values = child.values
+    if mapped and parent.entry_type in _CONTAINERS:
+        if parent.values.get("title") and not values.get("booktitle"):
+            values["booktitle"] = parent.values["title"]
+        if parent.values.get("author") and not values.get("bookauthor"):
+            values["bookauthor"] = parent.values["author"]
+    for name, value in parent.values.items():
+        if name not in _OWN and value and not values.get(name):
+            values[name] = value
+
+
+def _parents(record: Record, by_key: dict[str, Record]) -> list[tuple[Record, bool]]:
+    found = []
+    for name in ("xdata",):
+        for key in record.values.get(name, "").split(","):
+            if key.strip().lower() in by_key:
+                found.append((by_key[key.strip().lower()], False))
+    parent = record.values.get("crossref", "").strip().lower()
+    if parent in by_key:
+        found.append((by_key[parent], True))
+    return found
+
+
+def _resolve(record: Record, by_key: dict[str, Record], depth: int = 0) -> None:
+    if depth > _DEPTH:
+        return
+    for parent, mapped in _parents(record, by_key):
+        if parent is record:
+            continue
+        _resolve(parent, by_key, depth + 1)
+        _supply(record, parent, mapped)
+
+
+def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record, str]]]:
+    """The records that are papers, with inherited fields; and (child, parent key) pairs
+    for parents named but not in the file (the child keeps what it has).
+    """
+    by_key = {r.key.lower(): r for r in records if r.key}
+    parents: set[int] = set()
+    problems: list[tuple[Record, str]] = []  # (child, missing parent key)
+    for record in records:
+        for name in ("crossref", "xdata"):
+            for written in record.values.get(name, "").split(","):
+                key = written.strip()
+                if not key:
+                    continue
+                if key.lower() in by_key:
+                    parents.add(id(by_key[key.lower()]))
+                else:
+                    problems.append((record, key))
+    volume = _pmlr_volume(records)
+    for record in records:
+        if record.values.get("crossref") or record.values.get("xdata"):
+            _resolve(record, by_key)
+        elif volume is not None and record.entry_type == "inproceedings" and not (
+                record.values.get("booktitle") or record.values.get("year")):
+            parents.add(id(volume))
+            _supply(record, volume, False)
+    papers = [
+        r for r in records
+        if r.entry_type not in ("xdata", "set")
+        and (id(r) not in parents or r.values.get("abstract"))
+    ]
+    return papers, problems
+
+
+def _pmlr_volume(records: Sequence[Record]) -> Record | None:
+    """The one `@proceedings` record of a file, when the file has exactly one and it has
+    no title of its own (a PMLR volume export gives only its `booktitle`)."""
+    volumes = [r for r in records if r.entry_type == "proceedings"]
+    if len(volumes) == 1 and not volumes[0].values.get("title"):
+        return volumes[0]
+    return None

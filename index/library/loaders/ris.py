@@ -1,0 +1,137 @@
+"""RIS files (`.ris`, or RIS content in a file the user named), parsed by rispy.
+
+RIS is what publishers serve behind "Export citation" and what EndNote, Mendeley and
+Zotero exchange. rispy reads the tags; this module maps them to a `Paper` the way the
+tags are used in the wild rather than only by the spec: the DOI may sit in `DO`, in `L3`
+or in a `dx.doi.org` URL, the journal in any of `T2`/`JO`/`JF`/`JA`/`J2`, the year in
+`PY`/`Y1`/`DA` as `2010/08/01/online`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.normalize import clean_text, latex_to_unicode
+from index.models import LoadWarning, Name, Paper, Source
+
+__all__ = ["load_ris", "looks_like_ris"]
+
+_TAG_LINE = re.compile(r"^[A-Z][A-Z0-9]  - ?", re.MULTILINE)
+_START = re.compile(r"^TY  - ", re.MULTILINE)
+_TYPES = {
+    "JOUR": "article", "JFULL": "article", "MGZN": "article", "NEWS": "article",
+    "EJOUR": "article", "CONF": "inproceedings", "CPAPER": "inproceedings",
+    "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "incollection",
+    "ECHAP": "incollection", "THES": "phdthesis", "RPRT": "techreport", "UNPB": "unpublished",
+}
+_CONTAINER_KEYS = ("secondary_title", "journal_name", "alternate_title3",
+                   "alternate_title2", "alternate_title1")
+
+
+def looks_like_ris(text: str) -> bool:
+    """True when the text opens with a `TY  - ` tag line, as every RIS record must."""
+    return text.lstrip("\ufeff \t\r\n").startswith("TY  -")
+
+
+def _first(record: Mapping[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = record.get(key)
+        if isinstance(value, list):
+            value = next((v for v in value if clean_text(str(v))), None)
+        text = latex_to_unicode(str(value)) if value else ""
+        if text:
+            return text
+    return None
+
+
+def _name(raw: str) -> Name:
+    """`Last, First[, Suffix]` -> parts; a name with no comma is kept whole (institutions)."""
+    parts = [clean_text(p) for p in raw.split(",")]
+    if len(parts) == 1:
+        return Name(literal=parts[0])
+    return Name(family=parts[0], given=parts[1] if len(parts) > 1 else "",
+                suffix=parts[2] if len(parts) > 2 else "")
+
+
+def _names(record: Mapping[str, Any], *keys: str) -> tuple[Name, ...]:
+    names: list[Name] = []
+    for key in keys:
+        for raw in record.get(key) or []:
+            if isinstance(raw, str) and clean_text(raw):
+                names.append(_name(latex_to_unicode(raw)))
+    return tuple(dict.fromkeys(names))
+
+
+def _doi(record: Mapping[str, Any]) -> str | None:
+    candidates = [record.get("doi"), *(record.get("unknown_tag") or {}).get("L3", []),
+                  *(record.get("urls") or [])]
+    for candidate in candidates:
+        if isinstance(candidate, str) and re.search(r"(?:^|doi\.org/|doi:)\s*10\.", candidate):
+            return bare_doi(candidate)
+    return None
+
+
+def _paper(record: Mapping[str, Any], source: Source) -> Paper:
+    names = _names(record, "authors", "first_authors")
+    editors = _names(record, "secondary_authors") if record.get("type_of_reference") in (
+        "CHAP", "CONF", "CPAPER", "BOOK", "EDBOOK") else ()
+    entry_type = _TYPES.get(str(record.get("type_of_reference") or ""), "misc")
+    title = _first(record, "title", "primary_title")
+    container = _first(record, *_CONTAINER_KEYS)
+    date = _first(record, "year", "publication_year", "date")
+    first, last = _first(record, "start_page"), _first(record, "end_page")
+    urls = [u for u in record.get("urls") or [] if isinstance(u, str) and clean_text(u)]
+    return Paper(
+        id=clean_text(str(record.get("id") or "")),
+        title=title or "(untitled)",
+        title_inferred=not title,
+        authors=tuple(str(n) for n in names),
+        names=names,
+        editors=editors,
+        year=find_year(date, _first(record, "date")),
+        month=find_month(_first(record, "date")),
+        venue=container,
+        entry_type=entry_type,
+        booktitle=container if entry_type in ("inproceedings", "incollection") else None,
+        journal=container if entry_type == "article" else None,
+        volume=_first(record, "volume"),
+        number=_first(record, "number"),
+        pages=f"{first}-{last}" if first and last else first,
+        publisher=_first(record, "publisher"),
+        doi=_doi(record),
+        arxiv=find_arxiv(journal=container, url=urls[0] if urls else None),
+        url=clean_text(urls[0]) if urls else None,
+        abstract=_first(record, "abstract", "notes_abstract") or "",
+        keywords=tuple(dict.fromkeys(
+            clean_text(k) for k in record.get("keywords") or [] if clean_text(str(k)))),
+        sources=(source,),
+        citation_key=clean_text(str(record.get("id") or "")) or None,
+    )
+
+
+def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
+    """Every RIS record in the text; a file rispy cannot read is one warning."""
+    import rispy  # imported here: a warm start never parses RIS
+
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _START.finditer(text)]
+    try:
+        records = rispy.loads(text)
+    except Exception as error:  # rispy raises on a file it cannot read: one warning, no crash
+        line = starts[0] if starts else None
+        return [], [LoadWarning(shown, f"cannot read RIS: {clean_text(str(error))[:120]}", line)]
+    papers: list[Paper] = []
+    warnings: list[LoadWarning] = []
+    for number, record in enumerate(records):
+        line = starts[number] if number < len(starts) else None
+        paper = _paper(record, Source(shown, line))
+        if paper.title_inferred and not paper.abstract:
+            warnings.append(LoadWarning(shown, "RIS record has neither title nor abstract; "
+                                        "skipped", line))
+            continue
+        papers.append(paper)
+    if not papers and not warnings:
+        warnings.append(LoadWarning(shown, "no RIS records found"))
+    return papers, warnings

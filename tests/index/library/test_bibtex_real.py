@@ -1,0 +1,158 @@
+"""BibTeX as people write it: each case is a small copy of a pattern from a real export
+(Better BibTeX, Mendeley, Papers3, a lab's shared .bib, BibLaTeX's examples, PMLR)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from index.facets.taxonomy import load_taxonomy
+from index.library.load import load_library
+from index.library.loaders.bibtex import load_bibtex, parse_bibtex
+from index.models import Name
+
+TAXONOMY = load_taxonomy()
+
+
+def _one(text: str):
+    papers, warnings = load_bibtex(text, "x.bib")
+    assert len(papers) == 1, papers
+    return papers[0], [str(w) for w in warnings]
+
+
+CROSSREF = r"""
+@incollection{westfahl:space,
+  author   = {Westfahl, Gary},
+  title    = {The True Frontier},
+  subtitle = {Confronting the Realities of Space},
+  pages    = {55-65},
+  crossref = {westfahl:frontier},
+}
+@collection{westfahl:frontier,
+  editor    = {Westfahl, Gary},
+  title     = {Space and Beyond},
+  date      = 2000,
+  publisher = {Greenwood},
+  doi       = {10.9/the-book},
+}
+"""
+
+
+def test_crossref_children_inherit_and_the_parent_is_not_a_paper() -> None:
+    paper, warnings = _one(CROSSREF)
+    assert warnings == []
+    assert paper.title == "The True Frontier: Confronting the Realities of Space"
+    assert (paper.year, paper.booktitle, paper.publisher) == (2000, "Space and Beyond", "Greenwood")
+    assert paper.editors == (Name(family="Westfahl", given="Gary"),)
+    assert paper.doi is None  # the book's DOI is the book's, not the chapter's
+    assert paper.citation_key == "westfahl:space"
+
+
+def test_a_parent_with_its_own_abstract_is_a_paper_too() -> None:
+    text = CROSSREF.replace("publisher = {Greenwood},", "publisher = {Greenwood}, "
+                            "abstract = {Essays on the frontier theme in science fiction.},")
+    papers, _ = load_bibtex(text, "x.bib")
+    assert [p.citation_key for p in papers] == ["westfahl:space", "westfahl:frontier"]
+
+
+def test_xdata_supplies_fields_and_is_never_a_paper() -> None:
+    paper, _ = _one(r"""
+@xdata{hup, publisher = {Harvard University Press}, location = {Cambridge}, year = 1987}
+@book{a, author = {Doe, Jane}, title = {A Book}, xdata = {hup}}
+""")
+    assert (paper.publisher, paper.year) == ("Harvard University Press", 1987)
+
+
+def test_pmlr_volume_supplies_booktitle_and_year() -> None:
+    papers, warnings = load_bibtex(r"""
+@Proceedings{COLT-2019,
+  booktitle = {Proceedings of the Thirty-Second Conference on Learning Theory},
+  editor = {Beygelzimer, Alina and Hsu, Daniel}, volume = {99}, year = {2019},
+  publisher = {PMLR}, series = {Proceedings of Machine Learning Research}}
+@InProceedings{pmlr-v99-a19a, title = {Bandits Again}, author = {Abbasi, Yasin},
+  pages = {1--2}, abstract = {We study bandits once more.}}
+@InProceedings{pmlr-v99-b19a, title = {Learning Twice}, author = {Bach, Francis}}
+""", "pmlr.bib")
+    assert warnings == []
+    assert [p.title for p in papers] == ["Bandits Again", "Learning Twice"]
+    assert all(p.year == 2019 and p.volume == "99" for p in papers)
+    assert papers[0].booktitle == "Proceedings of the Thirty-Second Conference on Learning Theory"
+    assert papers[0].editors[1] == Name(family="Hsu", given="Daniel")
+
+
+def test_a_set_is_not_a_paper() -> None:
+    paper, _ = _one("@set{stdmodel, entryset = {a,b}}\n@article{a, title={One}}\n")
+    assert paper.title == "One"
+
+
+@pytest.mark.parametrize(("year", "expected", "month"), [
+    ("{January 1978}", 1978, 1), ("{Autumn 2001}", 2001, None), ("{6}", None, None),
+    ("2021", 2021, None), ("{2020-05-01}", 2020, 5), ("{to appear}", None, None),
+])
+def test_years_as_people_write_them(year: str, expected: int | None, month: int | None) -> None:
+    paper, _ = _one(f"@article{{k, title={{T}}, year = {year}}}\n")
+    assert (paper.year, paper.month) == (expected, month)
+
+
+def test_a_file_of_only_strings_is_not_a_problem() -> None:
+    result = parse_bibtex("@string{cvpr = {IEEE Conference on Computer Vision}}\n", "s.bib")
+    assert result.papers == [] and result.warnings == []
+    assert result.strings == {"cvpr": "IEEE Conference on Computer Vision"}
+
+
+def test_keyless_entries_are_named_as_such() -> None:
+    paper, warnings = _one("\n@article{,\n  title = {No Key Here}, author = {Doe, J.}}\n")
+    assert warnings == ["x.bib:2: @article{, has no key; loaded with an id made from its "
+                        "authors and title"]
+    assert paper.citation_key is None
+
+
+def test_an_escaped_brace_does_not_glue_names() -> None:
+    paper, _ = _one(r"@article{k, title={T}, author = {Doe, J\{ohn and Smith, Anna}}")
+    assert [n.family for n in paper.names] == ["Doe", "Smith"]
+
+
+def test_readable_text_from_citations_emphasis_and_quotes() -> None:
+    paper, _ = _one(r"@article{k, title = {A {\em new} look at ``old'' `data'},"
+                    r" abstract = {As shown~\citep{smith}, $\XQM$ helps.}}")
+    assert paper.title == "A new look at \u201cold\u201d \u2018data\u2019"
+    assert paper.abstract == "As shown [smith], XQM helps."
+
+
+def test_undefined_macros_are_reported_once_each() -> None:
+    text = "".join(f"@inproceedings{{p{n}, title={{T{n}}}, booktitle = cvpr}}\n" for n in range(50))
+    result = parse_bibtex(text, "x.bib")
+    assert [str(w) for w in result.warnings] == [
+        "x.bib:1: 50 entries use undefined @string macro 'cvpr' (first entry 'p0'); kept as written"]
+    assert result.undefined == {"cvpr"}
+
+
+def test_string_macros_are_shared_across_the_files_of_one_load(tmp_path: Path) -> None:
+    (tmp_path / "a_strings.bib").write_text("@string{tpami = {IEEE Trans. Pattern Anal.}}\n"
+                                            "@string{jd = {Doe, Jane}}\n")
+    (tmp_path / "b_refs.bib").write_text(
+        "@article{x, title = {Seeing}, author = jd # { and Roe, Rick}, journal = tpami}\n")
+    library = load_library([tmp_path], TAXONOMY)
+    (paper,) = library.papers
+    assert library.warnings == ()
+    assert paper.journal == "IEEE Trans. Pattern Anal."
+    assert paper.authors == ("Jane Doe", "Rick Roe")
+
+
+def test_arxiv_ids_where_exports_put_them() -> None:
+    paper, _ = _one("@article{k, title={T}, journal = {arXiv}, volume = {abs/2401.01234}}")
+    assert paper.arxiv == "2401.01234"
+    paper, _ = _one("@article{k, title={T}, journal = {arXiv preprint arXiv:1706.03762}}")
+    assert paper.arxiv == "1706.03762"
+    paper, _ = _one("@misc{k, title={T}, eprint = {2101.08458v2}, archiveprefix = {arXiv}}")
+    assert paper.arxiv == "2101.08458"
+    paper, _ = _one("@misc{k, title={T}, eprint = {12345}, eprinttype = {pubmed}}")
+    assert paper.arxiv is None
+
+
+@pytest.mark.parametrize("doi", ["{10.1/ABC}", "{https://doi.org/10.1/ABC}",
+                                 "{http://dx.doi.org/10.1/ABC}", "{doi:10.1/ABC}"])
+def test_dois_are_stored_bare(doi: str) -> None:
+    paper, _ = _one(f"@article{{k, title={{T}}, doi = {doi}}}")
+    assert paper.doi == "10.1/ABC"

@@ -1,0 +1,45 @@
+"""The problems found while loading the user's files, in a dialog to scroll through.
+
+The app says how many there are when it starts; this lists them, one `file:line:
+problem` line each, as plain text (a file name or a title in a problem is never markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui.services.load_warnings import count_line
+
+__all__ = ["LoadWarningsDialog"]
+
+
+class LoadWarningsDialog(ModalScreen[None]):
+    """Every load warning; esc or q closes it."""
+
+    BINDINGS = [Binding("escape,q", "dismiss", "Close", id="warnings.close",
+                        tooltip="Close the list of problems")]
+    DEFAULT_CSS = """
+    LoadWarningsDialog { align: center middle; }
+    LoadWarningsDialog > #warnings-body {
+        width: 90%; height: 80%; border: round $warning; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        """Args: lines: one problem each, as `file:line: problem`."""
+        super().__init__()
+        self._lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="warnings-body") as scroll:
+            scroll.border_title = count_line(len(self._lines)) if self._lines else "No problems"
+            text = Text("\n".join(self._lines) if self._lines else
+                        "Every file loaded without a problem.", no_wrap=False)
+            yield Static(text, id="warnings-text")
