@@ -11,7 +11,7 @@ from typing import Any
 
 from whoosh.reading import IndexReader
 
-from index.search.bitsets import FacetMasks
+from index.search.bitsets import NO_YEAR, FacetMasks
 from index.models import FacetCount, SearchRequest
 
 FACETS = ("topic", "hardware", "year", "venue", "author")
@@ -40,7 +40,7 @@ def selection_masks(masks: FacetMasks, request: SearchRequest,
         low, high = request.year_range
         mask = 0
         for year, year_mask in masks.masks["year"].items():
-            if (low is None or int(year) >= low) and (high is None or int(year) <= high):
+            if year != NO_YEAR and (low is None or int(year) >= low) and (high is None or int(year) <= high):
                 mask |= year_mask
         out["year"] = out.get("year", masks.live) & mask
     return out
@@ -84,7 +84,8 @@ def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str
     if facet == "year":
         years = sorted(masks.masks["year"], key=int, reverse=True)
         return tuple(
-            FacetCount("year", year, year, (masks.masks["year"][year] & within).bit_count(),
+            FacetCount("year", year, "no year" if year == NO_YEAR else year,
+                       (masks.masks["year"][year] & within).bit_count(),
                        year in chosen)
             for year in years
         )
