@@ -16,7 +16,7 @@ from index.citations import STYLES, style_label
 from tui.services.config import Config, save_config
 
 if TYPE_CHECKING:
-    from tui.app import PaperscopeApp
+    from tui.host import Host
 
 __all__ = ["SettingsActions"]
 
@@ -24,8 +24,8 @@ __all__ = ["SettingsActions"]
 class SettingsActions:
     """The style picker and the saving of style and theme choices.
 
-    Only ever mixed into `PaperscopeApp`, so each method casts `self` to it (`app`): mypy
-    accepts a `self` annotation on a mixin only when it names a supertype or a protocol.
+    Only ever mixed into `PaperscopeApp`, so each method casts `self` to the `Host` protocol
+    (`app`), which the app satisfies; naming the app itself here would be an import cycle.
     """
 
     def action_pick_style(self) -> None:
@@ -33,15 +33,18 @@ class SettingsActions:
         # The dialogs (and TextArea) are imported on first use, not at start-up.
         from tui.screens.dialogs import StylePicker
 
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         paper = getattr(app.screen, "current_paper", None)
+
         def preview(style: str) -> str:
             return app.papers.format([paper], style) if paper else "(highlight a paper to preview)"
+
         styles = [(style, style_label(style)) for style in STYLES]
-        app.push_screen(StylePicker(styles, app.style, preview), self._style_picked)
+        about = f"Preview: {paper.id} · {paper.title}" if paper else "No paper to preview"
+        app.push_screen(StylePicker(styles, app.style, preview, about), self._style_picked)
 
     def _style_picked(self, style: str | None) -> None:
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         if style and style != app.style:
             self._save_config(replace(app.config, style=style), f"Citation style: {style_label(style)}")
             reload = getattr(app.screen, "reload_detail", None)
@@ -50,15 +53,15 @@ class SettingsActions:
 
     def _remember_theme(self, theme: Theme) -> None:
         """A theme picked from the palette is kept for the next session."""
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         if theme.name != app.config.theme:
             self._save_config(replace(app.config, theme=theme.name), f"Theme: {theme.name}")
 
     def _save_config(self, config: Config, what: str) -> None:
         """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         app.config = config
-        if app._config_writable:
+        if app.config_writable:
             save_config(app.settings.config_path, config)
             app.notify(f"{what} (saved)", markup=False)
         else:

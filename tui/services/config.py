@@ -38,15 +38,19 @@ class Config:
         style: the citation style used by copy and the preview.
         theme: a Textual theme name.
         keymap: binding id -> keys (`"copy_citation" = "y"`), applied with `App.set_keymap`.
+        debug: show search timings and engine caps in the status line.
     """
 
     style: str = DEFAULT_STYLE
     theme: str = DEFAULT_THEME
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    debug: bool = False
 
     def to_toml(self) -> str:
         """The file's text; keys are the ones `load_config` reads back."""
         data: dict[str, Any] = {"style": self.style, "theme": self.theme}
+        if self.debug:
+            data["debug"] = True
         if self.keymap:
             data["keymap"] = dict(self.keymap)
         return tomli_w.dumps(data)
@@ -83,6 +87,11 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
             values[name] = data[name].strip()
         else:
             warnings.append(f"{where}: `{name}` must be a non-empty string; using the default")
+    if "debug" in data:
+        if isinstance(data["debug"], bool):
+            values["debug"] = data["debug"]
+        else:
+            warnings.append(f"{where}: `debug` must be true or false; using false")
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
         warnings.append(f"{where}: [keymap] must be a table of binding id = \"keys\"; ignored")
