@@ -20,6 +20,7 @@ from index.citations import (
     UnknownStyleError,
     citation_keys,
     format_citation,
+    resolve_style,
     style_label,
 )
 from index.models import Paper
@@ -39,9 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                       help="citation style (see `styles`; default: the config's, else apa)")
     cite.add_argument("--copy", action="store_true",
                       help="also copy it: system clipboard, else the terminal's (OSC 52)")
+    cite.add_argument("--json", action="store_true", help="style, ids and text as one JSON object")
     cite.set_defaults(func=cite_command)
 
     styles = subparsers.add_parser("styles", help="list the citation styles")
+    styles.add_argument("--json", action="store_true", help="one JSON object a line")
     styles.set_defaults(func=styles_command)
 
     export = subparsers.add_parser("export", help="write matching papers as a bibliography file")
@@ -52,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)")
     export.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write to FILE (atomically) instead of standard output")
+    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    export.add_argument("--json", action="store_true",
+                        help="what was written (papers, format, file) as JSON on stderr")
     export.set_defaults(func=export_command)
 
 
@@ -64,11 +70,10 @@ def _style(context: CliContext, name: str | None) -> str:
         for warning in warnings:
             context.warn(warning)
         name = config.style
-    try:
-        style_label(name)
-    except UnknownStyleError as error:
-        raise UserError(str(error)) from None
-    return name
+    style = resolve_style(name)
+    if style is None:
+        raise UserError(str(UnknownStyleError(name)))
+    return style
 
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
@@ -93,7 +98,10 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     style = _style(context, args.style)
     papers = _papers(context, args.ids)
     text = format_citation(papers, style, keys=citation_keys(context.library.papers))
-    print(text)
+    if getattr(args, "json", False):
+        print(json.dumps({"style": style, "ids": [p.id for p in papers], "text": text}, ensure_ascii=False))
+    else:
+        print(text)
     if not args.copy:
         return 0
     from tui.services.clipboard import copy_text
@@ -109,7 +117,10 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
 def styles_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every style name (what `--style` takes) and what it is."""
     for style in STYLES:
-        print(f"{style:<10} {style_label(style)}")
+        if getattr(args, "json", False):
+            print(json.dumps({"style": style, "label": style_label(style)}, ensure_ascii=False))
+        else:
+            print(f"{style:<10} {style_label(style)}")
     return 0
 
 
@@ -164,15 +175,31 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
     papers = _matching(context, args, query)
     keys = citation_keys(context.library.papers)
     text = export_text(papers, args.format, keys, _provenance(args, query, len(papers)))
+    if not papers:
+        context.warn("no paper matches: the export holds no papers")
     if args.output is None:
         sys.stdout.write(text)
     else:
         if args.output.is_dir():
             raise UserError(f"{args.output}: is a folder; give a file name")
+        folder = args.output.parent
+        if not folder.is_dir():
+            # The app's export dialog offers to create a missing folder; a command cannot
+            # ask, so it creates it (as the dialog's second enter does) and says so.
+            if folder.exists():
+                raise UserError(f"{folder}: is a file, not a folder")
+            folder.mkdir(parents=True, exist_ok=True)
+            context.warn(f"created the folder {folder}")
+        if args.output.exists() and not args.force:
+            raise UserError(f"{args.output} exists; add --force to replace it")
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
             raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
     where = f" to {args.output}" if args.output else ""
-    print(f"paperscope: exported {len(papers)} papers as {args.format}{where}", file=sys.stderr)
+    if getattr(args, "json", False):
+        print(json.dumps({"papers": len(papers), "format": args.format,
+                          "output": str(args.output) if args.output else None}), file=sys.stderr)
+    else:
+        print(f"paperscope: exported {len(papers)} papers as {args.format}{where}", file=sys.stderr)
     return 0

@@ -11,9 +11,10 @@ import argparse
 import json
 import re
 import sys
+import typing
 from typing import Any
 
-from index.models import FacetCount, SearchRequest, SearchResult
+from index.models import FacetCount, SearchRequest, SearchResult, SortOrder
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
 
@@ -59,6 +60,12 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
             for value in sorted(chosen - set(known)):
                 raise UserError(f"{flag} {value!r} is not a known value; known: "
                                 + ", ".join(known))
+    if context is not None:
+        # `hw:trainium` in the query matches nothing, silently: say so, as --hardware does.
+        from tui.view.facets import unknown_facet_values
+
+        for notice in unknown_facet_values(query, context.taxonomy):
+            context.warn(notice)
     year = getattr(args, "year", None)
     return SearchRequest(
         query=query, topics=topics, hardware=hardware,
@@ -74,10 +81,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
                         "hw: doi: arxiv:")
     add_filter_arguments(search)
-    search.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance")
+    search.add_argument("--sort", choices=typing.get_args(SortOrder), default="relevance",
+                        help="relevance, year (newest first), year-asc (oldest first), title, author")
     search.add_argument("--limit", type=int, default=20, metavar="N",
                         help="show at most N papers (default 20)")
     search.add_argument("--json", action="store_true", help="one JSON object a line")
+    search.add_argument("--summary", action="store_true",
+                        help="also print the counts and top facet values on stderr")
     search.set_defaults(func=search_command)
 
     facets = subparsers.add_parser("facets", help="facet counts for a query (or everything)")
@@ -88,13 +98,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     index = subparsers.add_parser("index", help="build or refresh the search index")
     index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    index.add_argument("--json", action="store_true", help="what was done, as one JSON object")
     index.set_defaults(func=index_command)
 
 
-def _summary(result: SearchResult) -> str:
-    parts = [f"{result.total} of {result.library_size} papers match "
-             f"({result.elapsed_ms:.1f} ms)"]
-    for name, counts in result.facets.items():
+def _summary(result: SearchResult, facets: bool) -> str:
+    parts = [f"{result.total:,} of {result.library_size:,} papers match "
+             f"({result.elapsed_ms:.1f} ms)"] if facets else []
+    for name, counts in result.facets.items() if facets else ():
         top = sorted((c for c in counts if c.count), key=lambda c: -c.count)[:5]
         if top:
             parts.append(f"{name}: " + ", ".join(f"{c.value} {c.count}" for c in top))
@@ -115,6 +126,8 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
                                 limit=args.limit)
     result = context.engine.search(request)
     out = sys.stdout
+    # A score means something only when ranking by relevance a query that has words.
+    scored = args.sort == "relevance" and any(hit.score for hit in result.hits)
     for rank, hit in enumerate(result.hits, 1):
         paper = hit.paper
         if args.json:
@@ -124,10 +137,13 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
-            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  {paper.title}\n")
+            score = f"{hit.score:6.2f}  " if scored else ""
+            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {score}{paper.title}\n")
             if hit.snippet.plain:
                 out.write(f"     {hit.snippet.marked('*', '*')}\n")
-    print(_summary(result), file=sys.stderr)
+    summary = _summary(result, args.summary)
+    if summary:
+        print(summary, file=sys.stderr)
     return 0
 
 
@@ -141,16 +157,21 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
     request = request_from_args(args, " ".join(args.query), context, limit=0)
     result = context.engine.search(request)
     out = sys.stdout
+    every = [count for counts in result.facets.values() for count in counts]
+    count_width = max((len(f"{c.count:,}") for c in every), default=1)
     for name, counts in result.facets.items():
+        # Each section is aligned on its own: one long venue must not push the topics apart.
+        value_width = max((len(c.value) + (2 if c.parent else 0) for c in counts), default=8)
         if not args.json:
             out.write(f"{name}\n")
         for count in counts:
             if args.json:
                 out.write(json.dumps(_facet_row(count), ensure_ascii=False) + "\n")
             else:
-                indent = "    " if count.parent else "  "
+                value = ("  " if count.parent else "") + count.value
                 mark = "*" if count.selected else " "
-                out.write(f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}\n")
+                label = f"  {count.label}" if count.label != count.value else ""
+                out.write(f"  {mark}{value:<{value_width}}  {count.count:>{count_width},}{label}\n")
     print(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
           + (f"; {result.notice}" if result.notice else ""), file=sys.stderr)
     return 0
@@ -160,6 +181,10 @@ def index_command(context: CliContext, args: argparse.Namespace) -> int:
     """Builds or refreshes the index and says what it did."""
     engine = context.open_engine(rebuild=args.rebuild)
     opened = engine.opened
+    if getattr(args, "json", False):
+        print(json.dumps({"action": opened.action, "papers": opened.doc_count,
+                          "seconds": round(opened.seconds, 3), "path": str(opened.path)}))
+        return 0
     print(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
           f"({opened.path})")
     engine.close()
