@@ -51,10 +51,6 @@ class PaperscopeApp(SettingsActions, App[None]):
         # footer always shows a help key that works.
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
         Binding("s", "pick_style", "Style", id="pick_style", tooltip="Pick the citation style"),
-        # A priority binding: the app runs it before it hands the next keys to the focused
-        # widget, so "/dyn" typed fast lands in the search bar, not in the results.
-        Binding("slash", "focus_search", "Search", id="focus_search", priority=True,
-                tooltip="Type a search (the search bar)"),
     ]
 
     def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
@@ -194,18 +190,6 @@ class PaperscopeApp(SettingsActions, App[None]):
                         title="Screenshot", severity="error", markup=False)
             return
         self.notify(f"Screenshot saved to {saved}", title="Screenshot", markup=False)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`/` moves to the search bar only where there is one and nobody is typing."""
-        if action == "focus_search":
-            from textual.widgets import Input
-
-            return self.screen is self.main_screen and not isinstance(self.focused, Input)
-        return True
-
-    def action_focus_search(self) -> None:
-        """Move to the search bar (the main screen's action, run at once)."""
-        self.main_screen.action_focus_search()
 
     def get_key_display(self, binding: Binding) -> str:
         """Function keys as printed on the keyboard ("F1", not "f1")."""

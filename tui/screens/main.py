@@ -55,6 +55,11 @@ class MainScreen(PaperScreen):
     """Search, filter, read; the detail pane sits beside the results on wide terminals."""
 
     BINDINGS = [
+        # A priority binding: it runs before the app hands the next keys to the focused
+        # widget, so "/dyn" typed fast lands in the search bar, not in the results. Off
+        # while the bar has the focus (see `check_action`), where "/" is text.
+        Binding("slash", "focus_search", "Search", id="focus_search", priority=True,
+                tooltip="Type a search (the search bar)"),
         *PAPER_BINDINGS,
         Binding("S", "cycle_sort", "Sort", id="cycle_sort",
                 tooltip="Next sort order: relevance, year (newest, oldest), title, first author"),
@@ -144,11 +149,13 @@ class MainScreen(PaperScreen):
     # -- searching --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide (and disable) the correction and clear-filter keys when they have nothing to do."""
+        """Hide (and disable) the keys that have nothing to do: the correction, clearing, `/` while typing."""
         if action == "accept_correction":
             return bool(self.result is not None and self.result.correction)
         if action == "clear_filters":
             return bool(self.request.filter_count or typed_filters(self.request.query))
+        if action == "focus_search":
+            return not self.query_one(SearchBar).has_focus
         return True
 
     def start_search(self) -> None:
