@@ -60,6 +60,10 @@ class MainScreen(PaperScreen):
         # while the bar has the focus (see `check_action`), where "/" is text.
         Binding("slash", "focus_search", "Search", id="focus_search", priority=True,
                 tooltip="Type a search (the search bar)"),
+        # Enter in the search bar, for the same reason: "gpu", enter, j typed fast moves
+        # the cursor instead of searching for "gpuj". Off everywhere else.
+        Binding("enter", "submit_search", "Done typing", show=False, id="submit_search", priority=True,
+                tooltip="In the search bar: keep the query and move to the results"),
         *PAPER_BINDINGS,
         Binding("S", "cycle_sort", "Sort", id="cycle_sort",
                 tooltip="Next sort order: relevance, year (newest, oldest), title, first author"),
@@ -156,6 +160,8 @@ class MainScreen(PaperScreen):
             return bool(self.request.filter_count or typed_filters(self.request.query))
         if action == "focus_search":
             return not self.query_one(SearchBar).has_focus
+        if action == "submit_search":
+            return self.query_one(SearchBar).has_focus
         return True
 
     def start_search(self) -> None:
@@ -298,6 +304,10 @@ class MainScreen(PaperScreen):
         self._app.history.add(message.query)
         self.query_one(StatusLine).show_notice()  # done typing: a notice is news now
         self.action_focus_results()
+
+    def action_submit_search(self) -> None:
+        """Enter in the search bar: remember the query and move to the results, at once."""
+        self.remember_query(QuerySubmitted(self.query_one(SearchBar).value))
 
     def _leave_search(self) -> None:
         """Down from the search bar: the user is done typing, as with enter."""

@@ -227,3 +227,15 @@ async def test_a_screenshot_goes_to_a_folder_that_exists(engine: SearchEngine, i
         saved = list((isolated_dirs / "data" / "screenshots").glob("*.svg"))
         assert len(saved) == 1
         assert any(str(saved[0]) in n.message for n in app._notifications)
+
+
+async def test_keys_typed_right_after_slash_and_enter_go_where_they_mean(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"gpu", "enter", "j")  # no pause between them
+        await settle(pilot)
+        assert app.main_screen.query_one("#search").value == "gpu"
+        assert isinstance(app.focused, ResultsList) and results(app).cursor == 1
+        await pilot.press("slash", *"a/b")  # in the bar "/" is text
+        assert app.main_screen.query_one("#search").value == "gpua/b"
