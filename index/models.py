@@ -27,7 +27,8 @@ __all__ = [
     "replace",
 ]
 
-SortOrder = Literal["relevance", "year", "title"]
+SortOrder = Literal["relevance", "year", "year-asc", "title", "author"]
+# "year" is newest first, "year-asc" oldest first, "author" by the first author's family name.
 
 
 def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:

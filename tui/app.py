@@ -2,8 +2,11 @@
 
 The app holds what outlives a screen (engine, config, marks, history) and the actions
 that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
-lookups and citations in `papers.py`, style and theme choices in `settings_actions.py`. Build it
-with `make_app`, which takes every path from `AppSettings` so tests stay in tmp folders.
+lookups and citations in `services/papers.py`, style and theme choices in
+`settings_actions.py`. Screens see the app only as a `tui.host.Host`, and learn about the
+index by messages (`IndexProgress`, `IndexReady`, `IndexFailed`) posted to the main
+screen. Build it with `make_app`, which takes every path from `AppSettings` so tests stay
+in tmp folders.
 """
 
 from __future__ import annotations
@@ -21,14 +24,15 @@ from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
-from index.citations import style_label
+from index.citations import resolve_style, style_label
 from index.models import Library, Paper
 from index.text_safety import for_terminal
 from index.facets.taxonomy import Taxonomy, load_taxonomy
-from tui.commands import PaperscopeCommands, binding_rows
+from tui.commands import PaperscopeCommands, binding_rows, binding_table
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
+from tui.messages import IndexFailed, IndexProgress, IndexReady
+from tui.services.keymap import check_keymap
 from tui.services.load_warnings import count_line
-from tui.messages import IndexProgress, IndexReady
 from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
@@ -57,29 +61,31 @@ class PaperscopeApp(SettingsActions, App[str]):
         # F1 first: it also works while typing in the search bar (where "?" is text), so the
         # footer always shows a help key that works.
         Binding("f1,question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
-        Binding("slash", "focus_search", "Search", id="focus_search", tooltip="Move to the search bar"),
         Binding("s", "pick_style", "Style", id="pick_style", tooltip="Pick the citation style"),
     ]
 
     def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
-                 engine: SearchEngine | None = None, show_timings: bool = True) -> None:
+                 engine: SearchEngine | None = None, show_timings: bool | None = None) -> None:
         super().__init__()
         self.settings = settings
-        self.show_timings = show_timings  # off for screenshots, where "3 ms" would vary
         self.taxonomy = taxonomy
         self.library = library
         self.engine: SearchEngine | None = engine
         self._owns_engine = engine is None
         self.config, self._warnings = load_config(settings.config_path)
-        self._config_writable = not self._warnings
+        self.config_writable = not self._warnings
         self.style_book = load_style_book(settings.config_path, self.config)  # built-in and the user's
         self._warnings += list(self.style_book.warnings)
         self.config = replace(self.config, key_style=self.style_book.key_style)  # checked by the book
-        if self.config.style not in self.style_book.names():
+        style = resolve_style(self.config.style) or self.config.style  # `APA` and `apa7` are apa
+        if style not in self.style_book.names():
             self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
-            self.config = replace(self.config, style=DEFAULT_STYLE)
+            style = DEFAULT_STYLE
+        self.config = replace(self.config, style=style)
         for folder in (settings.data_dir, settings.config_path.parent):
             clean_stale_temps(folder)  # what a write killed in an earlier session left
+        # Timings and engine caps are for whoever tunes the engine: `debug = true` shows them.
+        self.show_timings = self.config.debug if show_timings is None else show_timings
         self.marks = Marks(settings.data_dir / "marks.json")
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
@@ -102,7 +108,9 @@ class PaperscopeApp(SettingsActions, App[str]):
             self.theme = self.config.theme
         else:
             self._warnings.append(f"{self.settings.config_path}: unknown theme {self.config.theme!r}")
-        self.set_keymap(dict(self.config.keymap))
+        keymap, problems = check_keymap(dict(self.config.keymap), binding_table(self._binding_classes()))
+        self._warnings += [f"{self.settings.config_path}: {problem}" for problem in problems]
+        self.set_keymap(keymap)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(self.main_screen)
         for warning in self._warnings:
@@ -153,21 +161,18 @@ class PaperscopeApp(SettingsActions, App[str]):
             # At most ~100 messages however large the library: the UI only shows a count.
             if done == total or done - posted[0] >= step:
                 posted[0] = done
-                self.post_message(IndexProgress(done, total))
+                self.main_screen.post_message(IndexProgress(done, total))
 
         library = self.library or Library(papers=())
         engine = open_engine(library, self.taxonomy, self.settings.cache_dir, progress=progress)
         freeze_long_lived()
         self.post_message(IndexReady(engine))
 
-    @on(IndexProgress)
-    def _index_progress(self, message: IndexProgress) -> None:
-        self.main_screen.show_index_progress(message.done, message.total)
-
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
+        """Keep the engine, then tell the main screen it can search."""
         self.engine = message.engine  # type: ignore[assignment]
-        self.main_screen.start_search()
+        self.main_screen.post_message(IndexReady(message.engine))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.report_worker_state(event.worker)
@@ -178,7 +183,7 @@ class PaperscopeApp(SettingsActions, App[str]):
             message = f"{worker.description} failed: {worker.error}"
             self.notify(message, title="Error", severity="error", markup=False, timeout=10)
             if worker.group == "index":
-                self.main_screen.show_index_failed(message)
+                self.main_screen.post_message(IndexFailed(message))
 
     # -- papers and citations -------------------------------------------------------------
 
@@ -225,21 +230,17 @@ class PaperscopeApp(SettingsActions, App[str]):
 
     # -- app-wide actions -------------------------------------------------------------
 
-    def action_focus_search(self) -> None:
-        """Move to the search bar."""
-        self.main_screen.query_one("#search").focus()
-
-    def action_help(self) -> None:
-        """Show every key (as remapped) and the query syntax."""
+    def _binding_classes(self) -> dict[str, tuple[type, ...]]:
+        """Where each binding lives, by context, for the help screen and the keymap check."""
         from tui.screens.detail import DetailScreen
-        from tui.screens.dialogs import HelpScreen
+        from tui.widgets.detail_pane import DetailPane
         from tui.widgets.facet_panel import FacetPanel
         from tui.widgets.results_list import ResultsList
         from tui.widgets.search_bar import SearchBar
 
-        classes = (type(self), MainScreen, ResultsList, SearchBar, FacetPanel, DetailScreen)
-        app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
-        self.push_screen(HelpScreen(binding_rows(app, classes)))
+        return {"Everywhere": (type(self),), "Main screen": (MainScreen,), "Results": (ResultsList,),
+                "Search bar": (SearchBar,), "Filters": (FacetPanel,),
+                "Reading a paper": (DetailPane, DetailScreen)}
 
     def action_show_load_warnings(self) -> None:
         """List every problem found while loading the library, in a scrollable dialog."""
@@ -254,6 +255,27 @@ class PaperscopeApp(SettingsActions, App[str]):
         self.main_screen.refresh_marks()
         self.notify("Marks cleared")
 
+    def action_help(self) -> None:
+        """Show every key (as remapped) by context, the query syntax and the facet ids."""
+        from tui.screens.dialogs import HelpScreen
+
+        app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
+        groups = [(context, binding_rows(app, classes)) for context, classes in self._binding_classes().items()]
+        self.push_screen(HelpScreen(groups, self.taxonomy))
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Save an SVG of the screen in the data folder (created if need be), and say where."""
+        folder = Path(path).expanduser() if path else self.settings.data_dir / "screenshots"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(filename, str(folder))
+        except OSError as error:
+            where = error.filename or folder
+            self.notify(f"Could not save the screenshot in {where}: {error.strerror or error}",
+                        title="Screenshot", severity="error", markup=False)
+            return
+        self.notify(f"Screenshot saved to {saved}", title="Screenshot", markup=False)
+
     def get_key_display(self, binding: Binding) -> str:
         """Function keys as printed on the keyboard ("F1", not "f1")."""
         if binding.key_display is None and re.fullmatch(r"f\d{1,2}", binding.key):
@@ -264,14 +286,16 @@ class PaperscopeApp(SettingsActions, App[str]):
         """The key the user has for a binding (after their keymap), for hints on screen."""
         keys = dict(self._keymap).get(binding_id)
         if keys is None:
-            keys = next((b.key for cls in (MainScreen, type(self)) for b in cls.BINDINGS
-                         if isinstance(b, Binding) and b.id == binding_id), "")
-        return keys.split(",")[0]
+            keys = next((b.key for classes in self._binding_classes().values() for cls in classes
+                         for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding) and b.id == binding_id), "")
+        key = keys.split(",")[0].strip()
+        shown = self.get_key_display(Binding(key, "")) if key else ""
+        return key if shown.startswith("^") else shown  # "ctrl+y" reads better than "^y" in a sentence
 
 
 def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
              library: Library | None = None, taxonomy: Taxonomy | None = None,
-             show_timings: bool = True) -> PaperscopeApp:
+             show_timings: bool | None = None) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
@@ -279,7 +303,7 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         engine: an open engine to use (not closed by the app); built from `library` if None.
         library: papers to index when no engine is given (default: the bundled corpus).
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
-        show_timings: show "3 ms" in the status line; snapshot tests turn it off.
+        show_timings: show "3 ms" in the status line (default: the config's `debug`).
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:

@@ -17,7 +17,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 if TYPE_CHECKING:
     from textual.app import App
 
-__all__ = ["PaperscopeCommands", "COMMANDS", "binding_rows"]
+__all__ = ["PaperscopeCommands", "COMMANDS", "binding_rows", "binding_table"]
 
 # (name in the palette, what it does, action; "app." runs on the app, else on the screen)
 COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -27,10 +27,19 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Mark paper", "Mark or unmark the current paper", "toggle_mark"),
     ("Copy marked bibliography", "Copy every marked paper as one bibliography", "copy_bibliography"),
     ("Export marked bibliography", "Write the marked papers' bibliography to a file", "export_bibliography"),
-    ("Clear marks", "Unmark every paper", "app.clear_marks"),
+    ("Clear marks", "Unmark every paper (asks first)", "clear_marks"),
+    ("Marked only", "Show only the marked papers, or every paper again", "marked_only"),
     ("Open link", "Open the paper's DOI, arXiv or URL in a browser", "open_link"),
     ("Citation style", "Pick the citation style, with a preview", "app.pick_style"),
-    ("Search", "Move to the search bar", "app.focus_search"),
+    ("Search", "Move to the search bar", "focus_search"),
+    ("Sort: next order", "Relevance, year (newest), year (oldest), title, first author", "cycle_sort"),
+    ("Sort by relevance", "Best match first", "sort('relevance')"),
+    ("Sort by year, newest first", "Newest first", "sort('year')"),
+    ("Sort by year, oldest first", "Oldest first", "sort('year-asc')"),
+    ("Sort by title", "A to Z", "sort('title')"),
+    ("Sort by first author", "By the first author's family name", "sort('author')"),
+    ("Compact view", "One line per paper, or the cards again", "toggle_compact"),
+    ("Show or hide the filters", "Hide the facet panel for more room (narrow terminals)", "toggle_facets"),
     ("Results", "Move to the results", "focus_results"),
     ("Filters", "Move to the facet panel", "focus_facets"),
     ("Clear filters", "Unselect every facet value", "clear_filters"),
@@ -46,7 +55,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 
 def _available(app: App[object], screen: object, action: str) -> bool:
-    target, _, name = action.rpartition(".")
+    target, _, name = action.partition("(")[0].rpartition(".")
     node = app if target == "app" else screen
     return hasattr(node, f"action_{name}")
 
@@ -96,4 +105,15 @@ def binding_rows(app: App[object], classes: tuple[type, ...]) -> list[tuple[str,
             keys = keymap.get(binding.id, binding.key)
             shown = ", ".join(app.get_key_display(Binding(key.strip(), "")) for key in keys.split(","))
             rows.append((shown, binding.tooltip or binding.description, binding.id))
+    return rows
+
+
+def binding_table(contexts: dict[str, tuple[type, ...]]) -> list[tuple[str, str, str]]:
+    """(binding id, default keys, context) for every binding with an id: the keymap check's input."""
+    rows: list[tuple[str, str, str]] = []
+    for context, classes in contexts.items():
+        for cls in classes:
+            for binding in getattr(cls, "BINDINGS", []):
+                if isinstance(binding, Binding) and binding.id:
+                    rows.append((binding.id, binding.key, context))
     return rows

@@ -23,6 +23,7 @@ __all__ = [
     "SearchFinished",
     "IndexProgress",
     "IndexReady",
+    "IndexFailed",
 ]
 
 
@@ -60,6 +61,7 @@ class PaperChosen(Message):
     """The user asked to open a paper (a result, a linked version or a similar paper)."""
 
     paper_id: str
+    step: bool = False  # from the detail's similar list: a step that esc undoes
 
 
 @dataclass
@@ -80,15 +82,26 @@ class SearchFinished(Message):
 
 
 @dataclass
-class IndexProgress(Message):
-    """The first-run index build moved on; `done` of `total` papers are indexed."""
+class IndexProgress(Message, bubble=False):
+    """The first-run index build moved on; `done` of `total` papers are indexed.
+
+    The index messages do not bubble: the app posts them to the main screen, which must
+    not hand them back up to the app.
+    """
 
     done: int
     total: int
 
 
 @dataclass
-class IndexReady(Message):
+class IndexReady(Message, bubble=False):
     """The search engine is open and can answer searches."""
 
     engine: object  # index.search.engine.SearchEngine; kept loose so this module stays import-light
+
+
+@dataclass
+class IndexFailed(Message, bubble=False):
+    """The index could not be opened or built: no search, and `reason` says why."""
+
+    reason: str

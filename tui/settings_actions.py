@@ -18,7 +18,7 @@ from tui.services.config import Config, ConfigNotWritable, save_config
 from tui.services.user_data import describe_os_error
 
 if TYPE_CHECKING:
-    from tui.app import PaperscopeApp
+    from tui.host import Host
 
 __all__ = ["SettingsActions"]
 
@@ -26,8 +26,8 @@ __all__ = ["SettingsActions"]
 class SettingsActions:
     """The style picker and the saving of style and theme choices.
 
-    Only ever mixed into `PaperscopeApp`, so each method casts `self` to it (`app`): mypy
-    accepts a `self` annotation on a mixin only when it names a supertype or a protocol.
+    Only ever mixed into `PaperscopeApp`, so each method casts `self` to the `Host` protocol
+    (`app`), which the app satisfies; naming the app itself here would be an import cycle.
     """
 
     def action_pick_style(self) -> None:
@@ -35,15 +35,19 @@ class SettingsActions:
         # The dialogs (and TextArea) are imported on first use, not at start-up.
         from tui.screens.dialogs import StylePicker
 
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         paper = getattr(app.screen, "current_paper", None)
+
         def preview(style: str) -> str:
             resolved = app.style_book.resolve(style)
             return app.papers.format([paper], resolved) if paper else "(highlight a paper to preview)"
-        app.push_screen(StylePicker(app.style_book.choices(), app.config.style, preview), self._style_picked)
+
+        about = f"Preview: {paper.id} · {paper.title}" if paper else "No paper to preview"
+        app.push_screen(StylePicker(app.style_book.choices(), app.config.style, preview, about),
+                        self._style_picked)
 
     def _style_picked(self, style: str | None) -> None:
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         if style and style != app.config.style:
             # A key format picked here is also what the yank-key action copies in from now on.
             config = replace(app.config, style=style)
@@ -56,15 +60,15 @@ class SettingsActions:
 
     def _remember_theme(self, theme: Theme) -> None:
         """A theme picked from the palette is kept for the next session."""
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         if theme.name != app.config.theme:
             self._save_config(replace(app.config, theme=theme.name), f"Theme: {theme.name}")
 
     def _save_config(self, config: Config, what: str) -> None:
         """Use the new setting now; write it unless the user's file is broken (theirs to fix)."""
-        app = cast("PaperscopeApp", self)
+        app = cast("Host", self)
         app.config = config
-        if app._config_writable:
+        if app.config_writable:
             try:
                 save_config(app.settings.config_path, config)
             except (OSError, ConfigNotWritable) as error:

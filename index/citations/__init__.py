@@ -32,6 +32,7 @@ __all__ = [
     "UnknownStyleError",
     "citation_keys",
     "format_citation",
+    "resolve_style",
     "style_label",
 ]
 
@@ -70,6 +71,24 @@ _LABELS = {
 }
 
 
+# Names people type for a style, folded (lower case, no spaces or underscores), beyond the
+# style ids themselves: `--style APA`, `style = "apa7"`, `chicago-author-date`.
+_ALIASES = {
+    "apa7": "apa", "apa-7": "apa", "ieeetran": "ieee", "chicago-author-date": "chicago",
+    "chicagoauthordate": "chicago", "chicago-authordate": "chicago", "mla9": "mla", "mla-9": "mla",
+    "bib": "bibtex", "csljson": "csl-json", "csl": "csl-json", "json": "csl-json", "md": "markdown",
+    "text": "plain", "txt": "plain",
+}
+
+
+def resolve_style(name: str) -> str | None:
+    """The style id a user means (`APA`, `apa7`, `Chicago Author-Date`), or None for none."""
+    folded = "-".join(name.strip().casefold().replace("_", " ").split())
+    if folded in _LABELS:
+        return folded
+    return _ALIASES.get(folded, _ALIASES.get(folded.replace("-", "")))
+
+
 class UnknownStyleError(ValueError):
     """A style name that is not one of `STYLES`; the message lists the valid ones."""
 
@@ -79,10 +98,15 @@ class UnknownStyleError(ValueError):
 
 
 def _check(style: str) -> str:
-    base, command = split_key_style(style)
-    if isinstance(style, CslStyle) or (base in _LABELS and command != ""):
+    if isinstance(style, CslStyle):
         return style
-    raise UnknownStyleError(style)
+    base, command = split_key_style(style)
+    if base in _LABELS and command != "":
+        return style
+    resolved = resolve_style(style)
+    if resolved is None:
+        raise UnknownStyleError(style)
+    return resolved
 
 
 def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
@@ -142,7 +166,7 @@ def format_citation(
 
 
 def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> str:
-    _check(style)
+    style = _check(style)
     if not papers:
         return ""
     resolved = dict(citation_keys(papers))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
+from functools import cached_property
 from typing import Any
 
 from whoosh.idsets import DocIdSet
@@ -82,6 +83,9 @@ def _column(reader: IndexReader, fieldname: str) -> list[Any]:
     return list(reader.column_reader(fieldname)) if reader.doc_count_all() else []
 
 
+NO_YEAR = "0"  # the year facet's value for papers without a year
+
+
 class FacetMasks:
     """Every facet value's mask for one open index, plus the columns sorting needs."""
 
@@ -117,9 +121,16 @@ class FacetMasks:
                                **{facet: f"{facet}_facet" for facet in self.lists}}
         years = {int(year): mask for year, mask in self.masks["year"].items()}
         year_of = [0] * self.size
+        dated = 0
         for year, mask in years.items():
+            dated |= mask
             for docnum in bits(mask):
                 year_of[docnum] = year
+        # Papers without a year are a value of their own, "0" (`NO_YEAR`), so they can be
+        # selected ("no year") like any year; ranges never include it.
+        undated = self.live & ~dated
+        if undated:
+            self.masks["year"][NO_YEAR] = undated
         titles = _column(reader, "title_sort")
         live = set(bits(self.live))
         self.order_title = [d for d in sorted(range(self.size), key=titles.__getitem__)
@@ -128,7 +139,39 @@ class FacetMasks:
                                              key=lambda d: (-year_of[d], titles[d]))
                            if d in live]
         self.year_of = year_of
+        self._titles = titles
         self._extra: dict[tuple[str, str], int] = {}
+
+    @cached_property
+    def order_year_asc(self) -> list[int]:
+        """Oldest first (papers without a year last), then by title; built on first use."""
+        live = set(bits(self.live))
+        titles, year_of = self._titles, self.year_of
+        return [d for d in sorted(range(self.size), key=lambda d: (year_of[d] == 0, year_of[d], titles[d]))
+                if d in live]
+
+    @cached_property
+    def order_author(self) -> list[int]:
+        """By the first author's family name (the last word of the name), then year, title."""
+        live = set(bits(self.live))
+        titles, year_of = self._titles, self.year_of
+
+        def key(d: int) -> tuple[bool, str, str, int, str]:
+            first = self.authors[d][0] if self.authors[d] else ""
+            family = first.split()[-1].casefold() if first.split() else ""
+            return (not family, family, first.casefold(), -year_of[d], titles[d])
+
+        return [d for d in sorted(range(self.size), key=key) if d in live]
+
+    def order(self, sort: str) -> list[int]:
+        """The documents in a non-relevance sort order (`SortOrder`)."""
+        if sort == "title":
+            return self.order_title
+        if sort == "year-asc":
+            return self.order_year_asc
+        if sort == "author":
+            return self.order_author
+        return self.order_year
 
     def _field_masks(self, reader: IndexReader, fieldname: str) -> dict[str, int]:
         """A mask for every term of a small field (topics, hardware, years)."""

@@ -12,8 +12,8 @@ from typing import Any
 from whoosh.reading import IndexReader
 
 from index.facets import taxonomy as _taxonomy
+from index.search.bitsets import NO_YEAR, FacetMasks
 from index.models import FacetCount, SearchRequest
-from index.search.bitsets import FacetMasks
 
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue and author lists show this many values (plus any selected ones).
@@ -50,7 +50,7 @@ def selection_masks(masks: FacetMasks, request: SearchRequest,
         low, high = request.year_range
         mask = 0
         for year, year_mask in masks.masks["year"].items():
-            if (low is None or int(year) >= low) and (high is None or int(year) <= high):
+            if year != NO_YEAR and (low is None or int(year) >= low) and (high is None or int(year) <= high):
                 mask |= year_mask
         out["year"] = out.get("year", masks.live) & mask
     return out
@@ -95,7 +95,8 @@ def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str
     if facet == "year":
         years = sorted(masks.masks["year"], key=int, reverse=True)
         return tuple(
-            FacetCount("year", year, year, (masks.masks["year"][year] & within).bit_count(),
+            FacetCount("year", year, "no year" if year == NO_YEAR else year,
+                       (masks.masks["year"][year] & within).bit_count(),
                        year in chosen)
             for year in years
         )

@@ -130,8 +130,7 @@ def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: Sea
     if not final or limit == 0:
         return []
     if parsed.query is None or request.sort != "relevance":
-        order = masks.order_title if request.sort == "title" else masks.order_year
-        return in_order(masks, order, final, limit)
+        return in_order(masks, masks.order(request.sort), final, limit)
     scoring = ranking_query(parsed.query)
     if scoring is None:
         return in_order(masks, masks.order_year, final, limit)

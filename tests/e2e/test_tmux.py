@@ -72,7 +72,13 @@ def _status(screen: str, count: int) -> bool:
 
 
 @pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
+def size() -> tuple[int, int]:
+    """The terminal's columns and rows; a test overrides it with `parametrize`."""
+    return 120, 36
+
+
+@pytest.fixture
+def terminal(tmp_path: Path, size: tuple[int, int]) -> Iterator[Terminal]:
     assert PAPERSCOPE.exists(), f"the console script is not installed next to {sys.executable}"
     socket = f"paperscope-e2e-{uuid.uuid4().hex[:8]}"
     env = {
@@ -91,7 +97,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
     term = Terminal(socket, "e2e", status_file)
     subprocess.run(
         [TMUX or "tmux", "-L", socket, "-f", os.devnull, "new-session", "-d", "-s", "e2e",
-         "-x", "120", "-y", "36", "--", "sh", "-c", command],
+         "-x", str(size[0]), "-y", str(size[1]), "--", "sh", "-c", command],
         check=True, timeout=20,
     )
     term.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
@@ -106,15 +112,53 @@ def test_type_a_query_read_the_screen_and_quit(terminal: Terminal) -> None:
     # A cold start: the index is built, then every bundled paper is listed.
     terminal.wait_for(lambda s: _status(s, 47), timeout=60)
 
-    terminal.keys("/")
+    terminal.keys("/")  # the app starts on the results: / to type
     terminal.keys("dynamic micro-batching", literal=True)
     screen = terminal.wait_for(lambda s: _status(s, 1))
     results = screen[screen.index("Papers"):]
     assert "DynaPipe" in results
 
-    # Tab leaves the search bar for the results; q then quits the app cleanly.
+    # Tab leaves the search bar (the footer then shows the facets' keys); q quits cleanly.
+    # Wait for the footer: a key sent before the focus has moved is typed into the bar.
     terminal.keys("Tab")
-    terminal.wait_for(lambda s: _status(s, 1))
+    terminal.wait_for(lambda s: "Unfold" in s)
     terminal.keys("q")
     assert terminal.exit_status() == 0
     assert "Traceback" not in terminal.screen()
+
+
+@pytest.mark.parametrize("size", [(80, 24)])
+def test_at_80x24_help_sort_and_a_whole_abstract_by_keys(terminal: Terminal) -> None:
+    terminal.wait_for(lambda s: _status(s, 47), timeout=60)
+    # ? works on the first screen: it starts on the results, not in the search bar.
+    terminal.keys("?")
+    terminal.wait_for(lambda s: "Moving around" in s)
+    terminal.keys("Escape")  # then wait: a key sent right after esc would read as alt+key
+    terminal.wait_for(lambda s: "Moving around" not in s)
+    # The sort key, and the border says the order.
+    terminal.keys("S")
+    screen = terminal.wait_for(lambda s: "newest first" in s)
+    terminal.keys("S")
+    terminal.wait_for(lambda s: "oldest first" in s)
+    # Open a paper and read its abstract to the end by keys.
+    terminal.keys("/")
+    terminal.keys("dynapipe", literal=True)
+    terminal.wait_for(lambda s: _status(s, 1))
+    terminal.keys("Enter")
+    terminal.keys("Enter")
+    screen = terminal.wait_for(lambda s: "Multi-task" in s and "↓ more" in s)
+    assert "Multi-task" in screen.splitlines()[1]  # the title first, then the abstract
+    seen = screen
+    for _ in range(10):
+        before = terminal.screen()
+        if "↓ more" not in before:
+            break
+        terminal.keys("Space")
+        seen += terminal.wait_for(lambda s, before=before: s != before)
+    assert "↓ more" not in terminal.screen()
+    words = " ".join(seen.split())
+    assert "Sources" in words and "Citation" in words
+    terminal.keys("Escape")
+    terminal.wait_for(lambda s: _status(s, 1))
+    terminal.keys("q")
+    assert terminal.exit_status() == 0

@@ -12,6 +12,7 @@ from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
+from tui.widgets.search_bar import SearchBar
 
 WIDE = (120, 30)
 
@@ -44,7 +45,9 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 
 async def search(pilot: Pilot[Any], query: str) -> None:
-    """Type a query and wait for its result."""
+    """Type a query (after `/`, unless the search bar has the focus) and wait for its result."""
+    if not isinstance(pilot.app.focused, SearchBar):
+        await pilot.press("slash")
     await pilot.press(*query)
     await settle(pilot)
 

@@ -52,6 +52,8 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(tui.cli.context.CliContext, "library", None)
     monkeypatch.setattr("tui.app.make_app", lambda *args, **kwargs: FakeApp())
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
     assert entry.main([]) == 0
     assert seen == {"while running": True}
 

@@ -60,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in COMMAND_MODULES:
         module.register(subparsers)
+    # `paperscope list --corpus X` works too: every command also takes the two options after
+    # its name (SUPPRESS: not given there, the values given before the command stay).
+    for command in subparsers.choices.values():
+        command.add_argument("--corpus", action="append", type=Path, metavar="PATH",
+                             default=argparse.SUPPRESS, help="as before the command")
+        command.add_argument("--taxonomy", type=Path, metavar="FILE", default=argparse.SUPPRESS,
+                             help="as before the command")
     return parser
 
 

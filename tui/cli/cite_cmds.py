@@ -46,9 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       "(default: the config's, else apa)")
     cite.add_argument("--copy", action="store_true",
                       help="also copy it: system clipboard, else the terminal's (OSC 52)")
+    cite.add_argument("--json", action="store_true", help="style, ids and text as one JSON object")
     cite.set_defaults(func=cite_command)
 
     styles = subparsers.add_parser("styles", help="list the citation styles")
+    styles.add_argument("--json", action="store_true", help="one JSON object a line")
     styles.set_defaults(func=styles_command)
 
     export = subparsers.add_parser("export", help="write matching papers as a bibliography file")
@@ -59,6 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)")
     export.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write to FILE (atomically) instead of standard output")
+    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    export.add_argument("--json", action="store_true",
+                        help="what was written (papers, format, file) as JSON on stderr")
     export.set_defaults(func=export_command)
 
 
@@ -113,7 +118,11 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     style = resolve_style(context, args.style)
     papers = _papers(context, args.ids)
     text = formatted(papers, style, citation_keys(context.library.papers))
-    print(for_terminal(text))
+    if getattr(args, "json", False):
+        print(json.dumps({"style": str(style), "ids": [p.id for p in papers], "text": text},
+                         ensure_ascii=False))
+    else:
+        print(for_terminal(text))
     if not args.copy:
         return 0
     from tui.services.clipboard import copy_text
@@ -138,7 +147,10 @@ def styles_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every style name (what `--style` takes) and what it is, the user's own too."""
     book, _ = style_book(context)
     for style, label in book.choices():
-        print(f"{style:<10} {label}")
+        if getattr(args, "json", False):
+            print(json.dumps({"style": style, "label": label}, ensure_ascii=False))
+        else:
+            print(f"{style:<10} {label}")
     return 0
 
 
@@ -199,17 +211,33 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
     papers = _matching(context, args, query)
     keys = citation_keys(context.library.papers)
     text = export_text(papers, args.format, keys, _provenance(args, query, len(papers)))
+    if not papers:
+        context.warn("no paper matches: the export holds no papers")
     if args.output is None:
         sys.stdout.write(text)
     else:
         if args.output.is_dir():
             raise UserError(f"{args.output}: is a folder; give a file name")
+        folder = args.output.parent
+        if not folder.is_dir():
+            # The app's export dialog offers to create a missing folder; a command cannot
+            # ask, so it creates it (as the dialog's second enter does) and says so.
+            if folder.exists():
+                raise UserError(f"{folder}: is a file, not a folder")
+            folder.mkdir(parents=True, exist_ok=True)
+            context.warn(f"created the folder {folder}")
+        if args.output.exists() and not args.force:
+            raise UserError(f"{args.output} exists; add --force to replace it")
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
             raise UserError(f"{args.output}: cannot write ({error.strerror or error}); "
                             "nothing exported") from None
     where = f" to {args.output}" if args.output else ""
-    print(for_terminal(f"paperscope: exported {len(papers)} papers as {args.format}{where}",
-                       one_line=True), file=sys.stderr)
+    if getattr(args, "json", False):
+        print(json.dumps({"papers": len(papers), "format": args.format,
+                          "output": str(args.output) if args.output else None}), file=sys.stderr)
+    else:
+        print(for_terminal(f"paperscope: exported {len(papers)} papers as {args.format}{where}",
+                           one_line=True), file=sys.stderr)
     return 0

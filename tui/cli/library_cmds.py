@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from typing import Any
 
 from index.library.lookup import unknown_paper_message
@@ -60,7 +62,9 @@ def paper_details(paper: Paper) -> dict[str, Any]:
 def list_papers(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every paper: a readable line each, or JSON Lines."""
     out = sys.stdout
-    for paper in context.library.papers:
+    # The app's first screen: newest first, then by title (papers without a year last).
+    papers = sorted(context.library.papers, key=lambda p: (p.year is None, -(p.year or 0), p.title.casefold()))
+    for paper in papers:
         if args.json:
             out.write(strip_controls(json.dumps(paper_summary(paper), ensure_ascii=False)) + "\n")
         else:
@@ -112,6 +116,7 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         ("related", ", ".join(paper.related) or None),
         ("note", paper.note),
     ]
+    width = shutil.get_terminal_size((100, 24)).columns
     lines += [f"{name:>11}: {value}" for name, value in rows if value not in (None, "")]
     for title, labels in (("topics", paper.topics), ("hardware", paper.hardware)):
         lines.append(f"{title:>11}: " + (", ".join(l.value for l in labels) or "(none)"))
@@ -121,6 +126,7 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         lines.append(f"{'merged':>11}: " + paper.merge_reasons[0])
         lines += [f"{'':>13}{reason}" for reason in paper.merge_reasons[1:]]
     lines.append("")
-    lines.append(paper.abstract or "(no abstract)")
+    lines += textwrap.wrap(paper.abstract, max(40, width - 1), break_long_words=False,
+                           break_on_hyphens=False) if paper.abstract else ["(no abstract)"]
     print(for_terminal("\n".join(lines)))
     return 0

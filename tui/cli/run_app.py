@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tui.cli.context import CliContext
+import sys
+
+from tui.cli.context import CliContext, UserError
 from tui.startup import resume_collector
 
 
@@ -12,6 +14,11 @@ def run_app(context: CliContext) -> int:
     The library is loaded first, outside the app, so problems in the user's files are
     printed as plain lines on stderr where they stay readable after the app exits.
     """
+    # Without a terminal Textual would write escape codes into the file and wait for keys
+    # that never come: say what to run instead, before loading anything.
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UserError("the app needs a terminal (stdin and stdout); for scripts use a command: "
+                        "paperscope list, search QUERY, show ID, cite ID (see --help)")
     from tui.app import make_app
     from tui.services.config import AppSettings
 

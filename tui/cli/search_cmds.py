@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import typing
 from typing import Any
 
-from index.models import FacetCount, SearchRequest, SearchResult
+from index.models import FacetCount, SearchRequest, SearchResult, SortOrder
 from index.search.syntax import parse_years
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
@@ -54,6 +55,12 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
             for value in sorted(chosen - set(known)):
                 raise UserError(f"{flag} {value!r} is not a known value; known: "
                                 + ", ".join(known))
+    if context is not None:
+        # `hw:trainium` in the query matches nothing, silently: say so, as --hardware does.
+        from tui.view.facets import unknown_facet_values
+
+        for notice in unknown_facet_values(query, context.taxonomy):
+            context.warn(notice)
     year = getattr(args, "year", None)
     return SearchRequest(
         query=query, topics=topics, hardware=hardware,
@@ -69,10 +76,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
                         "hw: doi: arxiv:")
     add_filter_arguments(search)
-    search.add_argument("--sort", choices=("relevance", "year", "title"), default="relevance")
+    search.add_argument("--sort", choices=typing.get_args(SortOrder), default="relevance",
+                        help="relevance, year (newest first), year-asc (oldest first), title, author")
     search.add_argument("--limit", type=int, default=20, metavar="N",
                         help="show at most N papers (default 20)")
     search.add_argument("--json", action="store_true", help="one JSON object a line")
+    search.add_argument("--summary", action="store_true",
+                        help="also print the counts and top facet values on stderr")
     search.set_defaults(func=search_command)
 
     facets = subparsers.add_parser("facets", help="facet counts for a query (or everything)")
@@ -83,13 +93,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     index = subparsers.add_parser("index", help="build or refresh the search index")
     index.add_argument("--rebuild", action="store_true", help="rebuild it from scratch")
+    index.add_argument("--json", action="store_true", help="what was done, as one JSON object")
     index.set_defaults(func=index_command)
 
 
-def _summary(result: SearchResult) -> str:
-    parts = [f"{result.total} of {result.library_size} papers match "
-             f"({result.elapsed_ms:.1f} ms)"]
-    for name, counts in result.facets.items():
+def _summary(result: SearchResult, facets: bool) -> str:
+    parts = [f"{result.total:,} of {result.library_size:,} papers match "
+             f"({result.elapsed_ms:.1f} ms)"] if facets else []
+    for name, counts in result.facets.items() if facets else ():
         top = sorted((c for c in counts if c.count), key=lambda c: -c.count)[:5]
         if top:
             parts.append(f"{name}: " + ", ".join(f"{c.value} {c.count}" for c in top))
@@ -110,6 +121,8 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
                                 limit=args.limit)
     result = context.engine.search(request)
     out = sys.stdout
+    # A score means something only when ranking by relevance a query that has words.
+    scored = args.sort == "relevance" and any(hit.score for hit in result.hits)
     for rank, hit in enumerate(result.hits, 1):
         paper = hit.paper
         if args.json:
@@ -119,11 +132,14 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
-            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {hit.score:6.2f}  "
+            score = f"{hit.score:6.2f}  " if scored else ""
+            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {score}"
                       f"{for_terminal(paper.title, one_line=True)}\n")
             if hit.snippet.plain:
                 out.write(f"     {for_terminal(hit.snippet.marked('*', '*'), one_line=True)}\n")
-    print(for_terminal(_summary(result)), file=sys.stderr)
+    summary = _summary(result, args.summary)
+    if summary:
+        print(for_terminal(summary), file=sys.stderr)
     return 0
 
 
@@ -137,17 +153,26 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
     request = request_from_args(args, " ".join(args.query), context, limit=0)
     result = context.engine.search(request)
     out = sys.stdout
+    every = [count for counts in result.facets.values() for count in counts]
+    count_width = max((len(f"{c.count:,}") for c in every), default=1)
     for name, counts in result.facets.items():
+        # Each section is aligned on its own: one long venue must not push the topics apart.
+        value_width = max((len(for_terminal(c.value, one_line=True)) + (2 if c.parent else 0)
+                           for c in counts), default=8)
         if not args.json:
             out.write(f"{name}\n")
         for count in counts:
             if args.json:
                 out.write(strip_controls(json.dumps(_facet_row(count), ensure_ascii=False)) + "\n")
             else:
-                indent = "    " if count.parent else "  "
+                # Values and labels come from the user's files: made safe one by one, so the
+                # padding that aligns the columns is kept.
+                shown = for_terminal(count.value, one_line=True)
+                value = ("  " if count.parent else "") + shown
                 mark = "*" if count.selected else " "
-                line = f"{indent}{mark}{count.value:<28} {count.count:>6}  {count.label}"
-                out.write(for_terminal(line, one_line=True) + "\n")
+                label = for_terminal(count.label, one_line=True)
+                label = f"  {label}" if count.label != count.value else ""
+                out.write(f"  {mark}{value:<{value_width}}  {count.count:>{count_width},}{label}\n")
     print(for_terminal(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
                        + (f"; {result.notice}" if result.notice else ""), one_line=True),
           file=sys.stderr)
@@ -158,6 +183,10 @@ def index_command(context: CliContext, args: argparse.Namespace) -> int:
     """Builds or refreshes the index and says what it did."""
     engine = context.open_engine(rebuild=args.rebuild)
     opened = engine.opened
+    if getattr(args, "json", False):
+        print(json.dumps({"action": opened.action, "papers": opened.doc_count,
+                          "seconds": round(opened.seconds, 3), "path": str(opened.path)}))
+        return 0
     print(for_terminal(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
                        f"({opened.path})"))
     engine.close()

@@ -8,7 +8,8 @@ from textual.widgets import Footer
 from textual.worker import Worker, get_current_worker
 
 from tui.screens.paper_actions import PaperActions
-from tui.widgets.detail_pane import DetailPane, PaperDetail
+from tui.services.papers import PaperDetail
+from tui.widgets.detail_pane import DetailPane
 
 __all__ = ["PaperScreen"]
 

@@ -1,4 +1,9 @@
-"""The full-screen detail view, used when the terminal is too narrow for a side pane."""
+"""The full-screen detail view: what enter opens, in every layout.
+
+The pane takes the focus, so the reading keys (`j/k`, `space/b`, `g/G`) scroll the
+abstract at once; tab reaches the linked and similar papers, and opening one is a step
+("similar to X") that esc undoes before it leaves for the results.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ from index.models import Paper
 from tui.messages import PaperChosen
 from tui.screens.base import PaperScreen
 from tui.screens.paper_actions import PAPER_BINDINGS
-from tui.widgets.detail_pane import DetailPane, PaperDetail
+from tui.services.papers import PaperDetail
+from tui.widgets.detail_pane import DetailPane
 
 __all__ = ["DetailScreen"]
 
@@ -21,7 +27,8 @@ class DetailScreen(PaperScreen):
 
     BINDINGS = [
         *PAPER_BINDINGS,
-        Binding("escape", "back", "Back", id="detail.back", tooltip="Back to the results"),
+        Binding("escape", "back", "Back", id="detail.back",
+                tooltip="Back to the paper this one was opened from, else to the results"),
     ]
 
     def __init__(self, paper_id: str, terms: tuple[str, ...]) -> None:
@@ -34,28 +41,32 @@ class DetailScreen(PaperScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DetailPane).set_marks(self._app.marks)
+        pane = self.query_one(DetailPane)
+        pane.set_marks(self._app.marks)
+        pane.focus()
         self.load_detail(self._paper_id, self._terms)
 
     @property
     def current_paper(self) -> Paper | None:
+        """The paper on show: what `c`, `m`, `o` and the style preview act on."""
         detail = self.query_one(DetailPane).detail
         return detail.paper if detail else None
 
     def show_detail(self, detail: PaperDetail | None) -> None:
-        self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
-        self.query_one("#detail-similar").focus()
+        pane = self.query_one(DetailPane)
+        pane.show_detail(detail, self._app.papers.label)
+        pane.focus()
 
     @on(PaperChosen)
     def open_paper(self, message: PaperChosen) -> None:
-        """A linked or similar paper replaces this one."""
+        """A linked or similar paper replaces this one (the pane remembers the step)."""
         self.load_detail(message.paper_id, self._terms)
 
     def refresh_marks(self) -> None:
-        """Show the new mark here and in the results waiting underneath."""
+        """Show the new mark here; the results redraw theirs when this screen closes."""
         self.query_one(DetailPane).set_marks(self._app.marks)
-        self._app.main_screen.refresh_marks()
 
     def action_back(self) -> None:
-        """Back to the results."""
-        self.dismiss()
+        """Back along the steps taken from this paper, then to the results."""
+        if not self.query_one(DetailPane).step_back(self._app.papers.label):
+            self.dismiss()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -13,13 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, OptionList, Static, TextArea
+from textual.widgets import Button, Footer, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from index.text_safety import for_terminal
 from tui.widgets.render import Body
 
-__all__ = ["HelpScreen", "StylePicker", "CopyFallback", "QUERY_SYNTAX", "MOVING_AROUND"]
+__all__ = ["HelpScreen", "StylePicker", "CopyFallback", "ConfirmDialog", "QUERY_SYNTAX", "MOVING_AROUND"]
 
 QUERY_SYNTAX = """\
 Query syntax
@@ -35,43 +35,78 @@ Query syntax
 """
 
 MOVING_AROUND = (
-    "Type to search; enter or down moves to the results, tab moves between the panes.",
-    "Esc steps back one level: from the detail or the filters to the results, from the "
-    "results to the search bar; in the search bar it clears the text, and on an empty bar "
-    "it goes back to the results. In the full-screen detail, esc returns to the list.",
-    'F1 opens this help anywhere ("?" too, except in the search bar, where it is text).',
+    "paperscope starts on the results: every single key below works at once. Press / to "
+    "type a search (every keystroke searches); enter or down goes back to the results.",
+    "Enter opens the paper full screen; j/k, space/b and g/G read it, tab reaches its "
+    "similar papers. Tab moves between the panes; the footer shows the keys of the pane "
+    "you are in.",
+    "Esc steps back one level: from a similar paper to the paper it was opened from, from "
+    "the detail or the filters to the results, from the results to the search bar; in "
+    "the search bar it clears the text, and on an empty bar it goes back to the results.",
+    'F1 opens this help anywhere ("?" too, except while typing in the search bar).',
 )
 
 
+def _facet_ids(taxonomy: object) -> Table:
+    """The ids `topic:` and `hw:` take, with their names, children under their parent."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(ratio=1)
+    for prefix, facet in (("topic", "topics"), ("hw", "hardware")):
+        for value in getattr(taxonomy, facet, ()):
+            indent = "  " if value.parent else ""
+            grid.add_row(f"{indent}{prefix}:{value.id}", Text(value.label))
+    return grid
+
+
 class HelpScreen(ModalScreen[None]):
-    """Every key (as remapped by the user's keymap) and the query syntax."""
+    """Every key (as remapped by the user's keymap) by context, the query syntax, the facet ids."""
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close",
-                        tooltip="Close the help")]
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close", tooltip="Close the help"),
+        Binding("j", "scroll('down')", "Scroll", show=False, id="help.down", tooltip="Scroll down"),
+        Binding("k", "scroll('up')", "Scroll up", show=False, id="help.up", tooltip="Scroll up"),
+        Binding("space", "scroll('page_down')", "Page", show=False, id="help.page", tooltip="Scroll a page"),
+    ]
 
-    def __init__(self, rows: Sequence[tuple[str, str, str]]) -> None:
-        """Args: rows: (keys, what it does, binding id) for every binding."""
+    def __init__(self, groups: Sequence[tuple[str, Sequence[tuple[str, str, str]]]],
+                 taxonomy: object = None) -> None:
+        """Args: groups: (context, rows of (keys, what it does, binding id)); taxonomy: for the ids."""
         super().__init__()
-        self._rows = rows
+        self._groups = groups
+        self._taxonomy = taxonomy
 
     def compose(self) -> ComposeResult:
-        # A grid, so a long description wraps under itself and the key column stays clear.
-        keys = Table.grid(padding=(0, 2))
-        keys.add_column(style="bold", no_wrap=True)
-        keys.add_column(ratio=1)
-        for shown, description, binding_id in self._rows:
-            keys.add_row(shown, Text.assemble(description, (f"  [{binding_id}]", "dim")))
-        body = Group(
+        parts: list[RenderableType] = [
             Text("Moving around", "bold"),
             *(Padding(Text(paragraph), (0, 0, 0, 2)) for paragraph in MOVING_AROUND),
-            Text("\nKeys", "bold"),
-            Padding(keys, (0, 0, 0, 2)),
-            Text("\n" + QUERY_SYNTAX),
-            Text('Remap a key in the config file: [keymap] toggle_mark = "space"', "dim"),
-        )
+        ]
+        for context, rows in self._groups:
+            if not rows:
+                continue
+            # A grid, so a long description wraps under itself and the key column stays clear.
+            keys = Table.grid(padding=(0, 2))
+            keys.add_column(style="bold", no_wrap=True, min_width=12)
+            keys.add_column(ratio=1)
+            for shown, description, _ in rows:
+                keys.add_row(shown, Text(description))
+            parts += [Text(f"\n{context}", "bold"), Padding(keys, (0, 0, 0, 2))]
+        parts.append(Text("\n" + QUERY_SYNTAX))
+        if self._taxonomy is not None:
+            parts += [Text("Topic and hardware ids (for topic:x and hw:x)", "bold"),
+                      Padding(_facet_ids(self._taxonomy), (0, 0, 0, 2))]
+        ids = [binding_id for _, rows in self._groups for _, _, binding_id in rows]
+        parts += [Text('\nRemap a key in the config file: [keymap] toggle_mark = "space"; the ids:', "dim"),
+                  Padding(Text("  ".join(dict.fromkeys(ids)), "dim"), (0, 0, 0, 2))]
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"
-            yield Body(body)
+            yield Body(Group(*parts))
+        yield Footer()
+
+    def action_scroll(self, where: str) -> None:
+        """Read the help by keys, as a paper is read."""
+        body = self.query_one("#help-body", VerticalScroll)
+        {"down": body.scroll_down, "up": body.scroll_up, "page_down": body.scroll_page_down}[where](animate=False)
 
 
 class StylePicker(ModalScreen[str | None]):
@@ -80,20 +115,25 @@ class StylePicker(ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="styles.cancel", tooltip="Keep the old style")]
 
     def __init__(
-        self, styles: Sequence[tuple[str, str]], current: str, preview: Callable[[str], str]
+        self, styles: Sequence[tuple[str, str]], current: str, preview: Callable[[str], str],
+        about: str = "",
     ) -> None:
-        """Args: styles: (style id, label); preview: style id -> the citation text."""
+        """Args: styles: (style id, label); preview: style id -> the citation text;
+        about: which paper the preview is of ("Preview: dynapipe · DynaPipe: ...")."""
         super().__init__()
         self._styles = styles
         self._current = current
         self._preview = preview
+        self._about = about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="style-picker") as box:
             box.border_title = "Citation style"
             yield OptionList(*(Option(Text(label), id=style) for style, label in self._styles),
                              id="style-list")
+            yield Static(Text(self._about, "dim", no_wrap=True, overflow="ellipsis"), id="style-about")
             yield Static(id="style-preview")
+        yield Footer()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -133,7 +173,33 @@ class CopyFallback(ModalScreen[None]):
             yield Static(Text(for_terminal(self._message)), id="copy-message")
             yield TextArea(for_terminal(self._text), read_only=True, id="copy-text")
             yield Button("Close", id="copy-close")
+        yield Footer()
 
     @on(Button.Pressed, "#copy-close")
     def _close(self) -> None:
         self.dismiss()
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question (clearing every mark); y or enter says yes, n or esc says no."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes", tooltip="Do it"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Leave things as they are"),
+    ]
+
+    def __init__(self, title: str, question: str) -> None:
+        super().__init__()
+        self._title = title
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog") as box:
+            box.border_title = self._title
+            yield Static(Text(self._question), id="confirm-question")
+            yield Static(Text("y: yes   n or esc: no", "dim"))
+        yield Footer()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)

@@ -1,10 +1,13 @@
-"""Where to write the marked papers' bibliography: a path, checked before anything is written.
+"""Where to write the marked papers' bibliography, and in which format: checked before writing.
 
 A researcher exports into the LaTeX project they are working on, so the dialog asks for a
 path (the folder paperscope was started in, or the last export's path, to begin with)
-rather than writing somewhere in paperscope's own folders. Problems are said inside the
-dialog and it stays open: a missing folder, a folder named as the file, and an existing
-file, which is replaced only after a second enter.
+rather than writing somewhere in paperscope's own folders. The format follows the file
+name (`refs.bib` is BibTeX, `.ris` RIS, `.json` CSL-JSON, `.yml` Hayagriva; any other
+name the current citation style), the dialog says which, and ctrl+t picks the next format
+without typing into the path (the path's extension follows). Problems are said inside
+the dialog and it stays open: a folder named as the file; a missing folder, created
+after a second enter; an existing file, replaced only after a second enter.
 """
 
 from __future__ import annotations
@@ -17,13 +20,42 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
-__all__ = ["ExportDialog", "export_target", "EXTENSIONS"]
+from index.citations import STYLES, style_label
+
+__all__ = ["ExportDialog", "export_target", "EXTENSIONS", "format_for", "MissingFolder"]
 
 # The file extension each citation style's text is saved with.
 EXTENSIONS = {"bibtex": "bib", "biblatex": "bib", "csl-json": "json", "ris": "ris",
-              "markdown": "md"}
+              "markdown": "md", "hayagriva": "yml"}
+# Extension -> the format it means, whatever the current style.
+BY_EXTENSION = {"bib": "bibtex", "ris": "ris", "json": "csl-json", "yml": "hayagriva",
+                "yaml": "hayagriva", "md": "markdown"}
+# The formats ctrl+t steps through: the file formats first, then the text styles.
+CYCLE = ("bibtex", "biblatex", "ris", "csl-json", "hayagriva", *(s for s in STYLES if s not in EXTENSIONS))
+
+
+class MissingFolder(str):
+    """`export_target`'s answer for a folder that does not exist yet (it can be created)."""
+
+
+def format_for(path: Path, style: str) -> str:
+    """The format a file name asks for: by its extension, else the current style.
+
+    A `.bib` file keeps BibLaTeX when that is the current style. `hayagriva` is returned
+    for `.yml`/`.yaml` even where no writer for it exists yet (the dialog says so).
+    """
+    extension = path.suffix.lower().lstrip(".")
+    wanted = BY_EXTENSION.get(extension)
+    if wanted is None or (wanted == "bibtex" and style == "biblatex"):
+        return style
+    return wanted
+
+
+def available(fmt: str) -> bool:
+    """Whether paperscope can write `fmt` (Hayagriva needs the writing workflow's writer)."""
+    return fmt in STYLES
 
 
 def export_target(typed: str, extension: str, cwd: Path) -> Path | str:
@@ -31,6 +63,7 @@ def export_target(typed: str, extension: str, cwd: Path) -> Path | str:
 
     Relative paths are from `cwd`; `~` is the home folder; a folder (or a path ending in
     `/`) gets `marked.<extension>` inside it; a name without a suffix gets `.<extension>`.
+    A missing folder is a `MissingFolder` message (the dialog offers to create it).
     """
     text = typed.strip()
     if not text:
@@ -42,55 +75,106 @@ def export_target(typed: str, extension: str, cwd: Path) -> Path | str:
         path = path / f"marked.{extension}"
     elif not path.suffix:
         path = path.with_suffix(f".{extension}")
+    if path.parent.exists() and not path.parent.is_dir():
+        return f"{path.parent} is a file, not a folder"
     if not path.parent.is_dir():
-        return f"No such folder: {path.parent}"
+        return MissingFolder(f"No such folder: {path.parent}")
     if path.is_dir():
         return f"{path} is a folder"
     return path
 
 
-class ExportDialog(ModalScreen[Path | None]):
-    """Asks for the file to export to; dismissed with the checked path, or None."""
+class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
+    """Asks for the file to export to; dismissed with (checked path, format), or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel",
-                        tooltip="Close without writing anything")]
+    BINDINGS = [
+        Binding("ctrl+t", "next_format", "Format", id="export.format",
+                tooltip="Write another format (the file's extension follows)"),
+        Binding("escape", "cancel", "Cancel", id="export.cancel", tooltip="Close without writing anything"),
+    ]
 
-    def __init__(self, count: int, style_label: str, extension: str, default: Path,
-                 cwd: Path, style_key: str = "s") -> None:
+    def __init__(self, count: int, style: str, default: Path, cwd: Path) -> None:
         super().__init__()
-        self._style_key = style_key
         self._count = count
-        self._style_label = style_label
-        self._extension = extension
+        self._style = style
         self._default = default
         self._cwd = cwd
         self._confirmed: Path | None = None  # an existing file the user said to replace
+        self._create: Path | None = None  # a missing folder the user was told about
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog") as box:
             papers = "paper" if self._count == 1 else "papers"
             box.border_title = f"Export {self._count} marked {papers}"
-            yield Static(Text(f"As {self._style_label}, the citation style ({self._style_key} "
-                              "changes it). Enter writes, esc cancels."), id="export-help")
+            yield Static(id="export-format")
             yield Input(str(self._default), id="export-path")
             yield Static(id="export-message")
+            yield Static(Text("The format follows the file name (.bib .ris .json .yml); "
+                              "ctrl+t picks another. Enter writes, esc cancels.", "dim"), id="export-help")
+        yield Footer()
 
     def on_mount(self) -> None:
         path_input = self.query_one(Input)
         path_input.focus()
         path_input.cursor_position = len(path_input.value)
+        self._show_format()
+
+    @property
+    def format(self) -> str:
+        """The format the current path would be written in."""
+        return format_for(Path(self.query_one(Input).value.strip() or "x"), self._style)
+
+    def _show_format(self) -> None:
+        fmt = self.format
+        if available(fmt):
+            line = Text.assemble("Format: ", (style_label(fmt), "bold"))
+        else:
+            line = Text.assemble("Format: ", (fmt, "bold"), (" (not available yet: ctrl+t picks another)", "italic"))
+        self.query_one("#export-format", Static).update(line)
 
     def _say(self, message: str) -> None:
         self.query_one("#export-message", Static).update(Text(message))
 
     @on(Input.Changed)
     def _typed(self) -> None:
-        self._confirmed = None
+        self._confirmed = self._create = None
         self._say("")
+        self._show_format()
+
+    def action_next_format(self) -> None:
+        """The next format; the path's extension changes to match (a text style: .txt)."""
+        path_input = self.query_one(Input)
+        current = self.format
+        index = CYCLE.index(current) if current in CYCLE else -1
+        for step in range(1, len(CYCLE) + 1):
+            fmt = CYCLE[(index + step) % len(CYCLE)]
+            if available(fmt):
+                break
+        self._style = fmt
+        path = Path(path_input.value.strip() or f"marked.{EXTENSIONS.get(fmt, 'txt')}")
+        path_input.value = str(path.with_suffix(f".{EXTENSIONS.get(fmt, 'txt')}"))
+        path_input.cursor_position = len(path_input.value)
+        self._show_format()  # the value may not change (.bib for BibTeX and BibLaTeX)
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
-        target = export_target(event.value, self._extension, self._cwd)
+        fmt = self.format
+        if not available(fmt):
+            self._say(f"paperscope cannot write {fmt} yet: ctrl+t picks another format.")
+            return
+        target = export_target(event.value, EXTENSIONS.get(fmt, "txt"), self._cwd)
+        if isinstance(target, MissingFolder):
+            folder = Path(str(target).split(": ", 1)[1])
+            if self._create != folder:
+                self._create = folder
+                self._say(f"{target}: enter again creates it.")
+                return
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                self._say(f"Could not create {folder}: {error.strerror or error}")
+                return
+            target = export_target(event.value, EXTENSIONS.get(fmt, "txt"), self._cwd)
         if isinstance(target, str):
             self._say(target)
             return
@@ -98,7 +182,7 @@ class ExportDialog(ModalScreen[Path | None]):
             self._confirmed = target
             self._say(f"{target.name} exists: enter again replaces it.")
             return
-        self.dismiss(target)
+        self.dismiss((target, format_for(target, self._style)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -3,6 +3,11 @@
 The screen owns the one piece of search state, a frozen `SearchRequest` reactive. Widgets
 post what the user did; the screen derives the next request, a thread worker runs it,
 and only the result for the current request is shown.
+
+It starts on the results, as lazygit and k9s do, so every single key (`?`, `s`, `c`,
+`f`, `q`) works from the first screen; `/` moves to the search bar to type. Enter opens
+the paper full screen in every layout; the side pane, when there is room, previews the
+highlighted paper and is reached with tab to read it there.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import time
 from dataclasses import replace
 
 from textual import events, on, work
+from textual.widget import Widget
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,37 +26,62 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
-    FacetToggled, HitHighlighted, MoreResultsWanted, PaperChosen, QueryChanged, QuerySubmitted,
-    SearchFinished,
+    FacetToggled, HitHighlighted, IndexFailed, IndexProgress, IndexReady, MoreResultsWanted,
+    PaperChosen, QueryChanged, QuerySubmitted, SearchFinished,
 )
 from tui.screens.base import PaperScreen
-from tui.view.facets import empty_message, facet_view, status_line
-from tui.view.filters import toggle_value, without_selection
+from tui.services.papers import PaperDetail
+from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
+from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
 from tui.screens.paper_actions import PAPER_BINDINGS
-from tui.widgets.detail_pane import DetailPane, PaperDetail
+from tui.widgets.detail_pane import DetailPane
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
 from tui.widgets.status_line import StatusLine
 
-__all__ = ["MainScreen", "PAGE"]
+__all__ = ["MainScreen", "PAGE", "SORTS"]
 
 PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches the end
 CORRECTION_PAUSE = 0.3  # seconds of no typing before "did you mean" is looked up
+# The sort orders the sort key cycles through, with what the results' border says.
+SORTS: tuple[tuple[str, str], ...] = (
+    ("relevance", "best match first"), ("year", "newest first"), ("year-asc", "oldest first"),
+    ("title", "by title"), ("author", "by first author"),
+)
 
 
 class MainScreen(PaperScreen):
     """Search, filter, read; the detail pane sits beside the results on wide terminals."""
 
     BINDINGS = [
+        # A priority binding: it runs before the app hands the next keys to the focused
+        # widget, so "/dyn" typed fast lands in the search bar, not in the results. Off
+        # while the bar has the focus (see `check_action`), where "/" is text.
+        Binding("slash", "focus_search", "Search", id="focus_search", priority=True,
+                tooltip="Type a search (the search bar)"),
+        # Enter in the search bar, for the same reason: "gpu", enter, j typed fast moves
+        # the cursor instead of searching for "gpuj". Off everywhere else.
+        Binding("enter", "submit_search", "Done typing", show=False, id="submit_search", priority=True,
+                tooltip="In the search bar: keep the query and move to the results"),
         *PAPER_BINDINGS,
+        Binding("S", "cycle_sort", "Sort", id="cycle_sort",
+                tooltip="Next sort order: relevance, year (newest, oldest), title, first author"),
+        Binding("v", "toggle_compact", "View", show=False, id="toggle_compact",
+                tooltip="One line per paper, or the cards again"),
+        Binding("M", "marked_only", "Marked only", show=False, id="marked_only",
+                tooltip="Show only the marked papers, or every paper again"),
+        Binding("X", "clear_marks", "Clear marks", show=False, id="clear_marks",
+                tooltip="Unmark every paper (asks first)"),
+        Binding("F", "toggle_facets", "Hide filters", show=False, id="toggle_facets",
+                tooltip="Hide or show the facet panel"),
         Binding("escape", "back", "Back", show=False, id="back",
                 tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
         # Shown in the footer only when they would do something (see `check_action`).
         Binding("ctrl+y", "accept_correction", "Did you mean", id="accept_correction",
                 tooltip="Search for the suggested spelling"),
         Binding("x", "clear_filters", "Clear filters", id="clear_filters",
-                tooltip="Unselect every facet value"),
+                tooltip="Unselect every facet value, typed topic: and hw: filters too"),
         Binding("f", "focus_facets", "Facets", show=False, id="focus_facets",
                 tooltip="Move to the facet panel"),
         Binding("r", "focus_results", "Results", show=False, id="focus_results",
@@ -59,6 +90,7 @@ class MainScreen(PaperScreen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (150, "-xwide")]
 
     request: reactive[SearchRequest] = reactive(SearchRequest(as_you_type=True, limit=PAGE), init=False)
+    marked_only: reactive[bool] = reactive(False, init=False)
 
     def __init__(self) -> None:
         super().__init__(id="main")
@@ -79,10 +111,15 @@ class MainScreen(PaperScreen):
 
     def on_mount(self) -> None:
         self.query_one("#facets").border_title = "Filters"
-        self.query_one("#results-column").border_title = "Papers"
+        self._show_order()
         self.refresh_marks()
-        self.query_one(SearchBar).focus()
+        self.query_one(ResultsList).focus()
         self.start_search()
+
+    def on_screen_resume(self) -> None:
+        """Back from the full-screen detail or a dialog: marks or the style may have changed."""
+        self.refresh_marks()
+        self.reload_detail()
 
     @property
     def wide(self) -> bool:
@@ -90,20 +127,41 @@ class MainScreen(PaperScreen):
 
     @property
     def current_paper(self) -> Paper | None:
-        """The paper in the detail pane when it has focus, else the highlighted result."""
+        """The paper the keys act on: the one the pane shows while it has the focus, else
+        the highlighted result (which the pane, when visible, shows too)."""
         pane = self.query_one(DetailPane)
         if self.wide and pane.has_focus_within and pane.detail is not None:
             return pane.detail.paper
         return self.query_one(ResultsList).highlighted
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Leaving the pane after stepping to a similar paper: it shows the highlighted one again.
+
+        Otherwise the pane could show one paper while `c` (acting on the results) copies
+        another.
+        """
+        pane = self.query_one(DetailPane)
+        widget: Widget | None = event.widget
+        if widget is pane or (widget is not None and pane in widget.ancestors):
+            return
+        paper = self.query_one(ResultsList).highlighted
+        if pane.trail or (pane.detail is not None and paper is not None and pane.detail.paper.id != paper.id):
+            pane.trail.clear()
+            if self.wide and paper is not None:
+                self.load_detail(paper.id, self._terms())
+
     # -- searching --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide (and disable) the correction and clear-filter keys when they have nothing to do."""
+        """Hide (and disable) the keys that have nothing to do: the correction, clearing, `/` while typing."""
         if action == "accept_correction":
             return bool(self.result is not None and self.result.correction)
         if action == "clear_filters":
-            return bool(self.request.filter_count)
+            return bool(self.request.filter_count or typed_filters(self.request.query))
+        if action == "focus_search":
+            return not self.query_one(SearchBar).has_focus
+        if action == "submit_search":
+            return self.query_one(SearchBar).has_focus
         return True
 
     def start_search(self) -> None:
@@ -139,7 +197,26 @@ class MainScreen(PaperScreen):
             self._search_ended()  # it posted no result: go on with the latest request
 
     def watch_request(self, request: SearchRequest) -> None:
+        self._show_order()
         self.start_search()
+
+    def watch_marked_only(self, marked_only: bool) -> None:
+        self._show_order()
+        self.request = replace(self.request, limit=PAGE)  # a new request: search again
+        self.result = None
+        self.start_search()
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        self.show_index_progress(message.done, message.total)
+
+    @on(IndexReady)
+    def _index_ready(self) -> None:
+        self.start_search()
+
+    @on(IndexFailed)
+    def _index_failed(self, message: IndexFailed) -> None:
+        self.show_index_failed(message.reason)
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
     def run_search(self, request: SearchRequest) -> None:
@@ -147,6 +224,10 @@ class MainScreen(PaperScreen):
         engine = self._app.engine
         assert engine is not None  # start_search checked it, and an open engine is never unset
         worker = get_current_worker()
+        if self.marked_only:
+            result = self._marked_result(request)
+            self.post_message(SearchFinished(result))
+            return
         result = engine.search(request)
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
         if result.total or result.correction or not request.as_you_type or not request.query.strip():
@@ -162,6 +243,15 @@ class MainScreen(PaperScreen):
             self.post_message(SearchFinished(replace(result, correction=finished.correction),
                                              follow_up=True))
 
+    def _marked_result(self, request: SearchRequest) -> SearchResult:
+        """The search's matches that are marked (every match is ranked, then filtered)."""
+        engine = self._app.engine
+        assert engine is not None
+        marks = set(self._app.marks.ids)
+        everything = engine.search(replace(request, limit=max(1, engine.size)))
+        hits = tuple(hit for hit in everything.hits if hit.paper.id in marks)
+        return replace(everything, request=request, hits=hits[: request.limit], total=len(hits))
+
     @on(SearchFinished)
     def show_result(self, message: SearchFinished) -> None:
         """Show a finished search, unless the user has typed on since it started."""
@@ -175,10 +265,16 @@ class MainScreen(PaperScreen):
         more = previous is not None and replace(previous.request, limit=result.request.limit) == result.request
         fix, clear, timings = (self._app.key_for("accept_correction"), self._app.key_for("clear_filters"),
                                self._app.show_timings)
-        self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty_message(result, fix, clear))
+        empty = empty_message(result, fix, clear)
+        if self.marked_only and not result.total:
+            empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
+        self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
         self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
         self.refresh_bindings()
-        self.query_one(StatusLine).show_result(result, lambda r: status_line(r, fix, timings=timings))
+        unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
+        marked = self.marked_only
+        self.query_one(StatusLine).show_result(
+            result, lambda r: status_line(r, fix, timings=timings, unknown=unknown, marked_only=marked))
 
     def show_index_progress(self, done: int, total: int) -> None:
         """The first run builds the index: a progress bar where the results will be."""
@@ -188,7 +284,7 @@ class MainScreen(PaperScreen):
         self.query_one(ResultsList).show_hits(
             (), empty_message="Building the search index for the first time; it is kept for next time."
         )
-        self.query_one(StatusLine).show_message(f"Indexing… {done} of {total} papers")
+        self.query_one(StatusLine).show_message(f"Indexing… {done:,} of {total:,} papers")
 
     def show_index_failed(self, message: str) -> None:
         """No index, so no search: say why where the results would be, and in the status."""
@@ -213,6 +309,10 @@ class MainScreen(PaperScreen):
         self.query_one(StatusLine).show_notice()  # done typing: a notice is news now
         self.action_focus_results()
 
+    def action_submit_search(self) -> None:
+        """Enter in the search bar: remember the query and move to the results, at once."""
+        self.remember_query(QuerySubmitted(self.query_one(SearchBar).value))
+
     def _leave_search(self) -> None:
         """Down from the search bar: the user is done typing, as with enter."""
         self.remember_query(QuerySubmitted(self.query_one(SearchBar).value))
@@ -235,21 +335,24 @@ class MainScreen(PaperScreen):
 
     @on(HitHighlighted)
     def follow_cursor(self, message: HitHighlighted) -> None:
+        """The side pane previews the highlighted paper (a new start: no steps to go back)."""
+        pane = self.query_one(DetailPane)
+        pane.trail.clear()
         if self.wide and message.paper is not None:
             self.load_detail(message.paper.id, self._terms())
         elif message.paper is None:
-            self.query_one(DetailPane).show_detail(None)
+            pane.show_detail(None)
 
     @on(PaperChosen)
     def open_paper(self, message: PaperChosen) -> None:
-        """Open a paper: beside the results when wide, full screen when narrow."""
-        if self.wide:
+        """A result opens full screen in every layout; a similar paper opens in the pane."""
+        if message.step:
             self.load_detail(message.paper_id, self._terms())
-            self.query_one("#detail-similar").focus()
-        else:
-            from tui.screens.detail import DetailScreen
+            self.query_one(DetailPane).focus()
+            return
+        from tui.screens.detail import DetailScreen
 
-            self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
+        self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
@@ -265,19 +368,68 @@ class MainScreen(PaperScreen):
         return self.result.terms if self.result else ()
 
     def refresh_marks(self) -> None:
-        """Redraw the marks in the results and the detail pane's title."""
-        self.query_one(ResultsList).set_marks(self._app.marks)
-        self.query_one(DetailPane).set_marks(self._app.marks)
+        """Redraw the marks in the results, the detail pane's title and the results' border."""
+        marks = self._app.marks
+        self.query_one(ResultsList).set_marks(marks)
+        self.query_one(DetailPane).set_marks(marks)
+        count = len(marks)
+        self.query_one("#results-column").border_subtitle = f"● {count:,} marked" if count else "no marks"
+        if self.marked_only:
+            self.start_search()
+
+    def _show_order(self) -> None:
+        """The results' border says how they are sorted (and when only marked ones show)."""
+        sort = self.request.sort
+        label = dict(SORTS).get(sort, sort)
+        title = f"Papers · {label}"
+        if self.marked_only:
+            title += " · marked only"
+        self.query_one("#results-column").border_title = title
 
     # -- moving around --------------------------------------------------------------------
 
-    def action_focus_results(self) -> None:
-        """Move to the results list."""
-        self.query_one(ResultsList).focus()
+    def action_focus_search(self) -> None:
+        """Move to the search bar to type.
 
-    def action_focus_facets(self) -> None:
-        """Move to the facet panel."""
-        self.query_one(FacetPanel).focus()
+        `set_focus` at once, not `focus()` (which waits for the message queue): keys typed
+        right after `/` are already queued, and must reach the search bar, not the results.
+        """
+        self.set_focus(self.query_one(SearchBar))
+
+    def action_focus_results(self) -> None:
+        """Move to the results list (at once, like `action_focus_search`)."""
+        self.set_focus(self.query_one(ResultsList))
+
+    def action_cycle_sort(self) -> None:
+        """The next sort order (relevance, year newest, year oldest, title, first author)."""
+        orders = [sort for sort, _ in SORTS]
+        current = orders.index(self.request.sort) if self.request.sort in orders else 0
+        self.action_sort(orders[(current + 1) % len(orders)])
+
+    def action_sort(self, sort: str) -> None:
+        """Sort the results in one order (a palette command per order)."""
+        if sort in dict(SORTS):
+            # The results' border says the order; no toast on top of the results too.
+            self.request = replace(self.request, sort=sort, limit=PAGE)  # type: ignore[arg-type]
+
+    def action_toggle_compact(self) -> None:
+        """One line per paper (title, first author, year, venue), or the cards again."""
+        results = self.query_one(ResultsList)
+        results.compact = not results.compact
+
+    def action_marked_only(self) -> None:
+        """Only the marked papers (that match the search), or every paper again."""
+        if not self.marked_only and not len(self._app.marks):
+            self.notify("No marked papers: press m on a paper to mark it.", severity="warning")
+            return
+        self.marked_only = not self.marked_only
+
+    def action_toggle_facets(self) -> None:
+        """Hide the facet panel (more room on a narrow terminal), or show it again."""
+        panel = self.query_one(FacetPanel)
+        panel.display = not panel.display
+        if not panel.display and panel.has_focus:
+            self.action_focus_results()
 
     def action_back(self) -> None:
         """Step back one level: detail or filters -> results -> search bar -> clear it.
@@ -287,7 +439,10 @@ class MainScreen(PaperScreen):
         """
         bar = self.query_one(SearchBar)
         results = self.query_one(ResultsList)
-        if self.query_one(DetailPane).has_focus_within or self.query_one(FacetPanel).has_focus:
+        pane = self.query_one(DetailPane)
+        if pane.has_focus_within and pane.step_back(self._app.papers.label):
+            return
+        if pane.has_focus_within or self.query_one(FacetPanel).has_focus:
             self.action_focus_results()
         elif not bar.has_focus:
             bar.focus()
@@ -297,8 +452,17 @@ class MainScreen(PaperScreen):
             self.action_focus_results()
 
     def action_clear_filters(self) -> None:
-        """Unselect every facet value (filters typed in the query stay: they are text)."""
-        self.request = replace(without_selection(self.request), limit=PAGE)
+        """Unselect every facet value, and take typed `topic:` and `hw:` filters out of the query."""
+        request = without_typed_filters(without_selection(self.request))
+        if request.query != self.request.query:
+            self.query_one(SearchBar).value = request.query
+        self.request = replace(request, limit=PAGE)
+
+    def action_focus_facets(self) -> None:
+        """Move to the facet panel (showing it if it was hidden)."""
+        panel = self.query_one(FacetPanel)
+        panel.display = True
+        self.set_focus(panel)
 
     def action_accept_correction(self) -> None:
         """Search for the "did you mean" spelling."""

@@ -24,7 +24,7 @@ from index.text_safety import for_terminal
 from tui.widgets.detail_pane import paper_links
 
 if TYPE_CHECKING:
-    from tui.app import PaperscopeApp
+    from tui.host import Host
 
 __all__ = ["PaperActions", "PAPER_BINDINGS", "checked_link", "launch_browser"]
 
@@ -53,8 +53,8 @@ class PaperActions:
         return None
 
     @property
-    def _app(self) -> PaperscopeApp:
-        return cast("PaperscopeApp", self.app)  # type: ignore[attr-defined]
+    def _app(self) -> Host:
+        return cast("Host", self.app)  # type: ignore[attr-defined]
 
     def refresh_marks(self) -> None:
         """Redraw whatever shows marks; screens override."""
@@ -94,6 +94,24 @@ class PaperActions:
             self._app.notify(message, markup=False)
         self.refresh_marks()
 
+    def action_clear_marks(self) -> None:
+        """Unmark every paper, after asking (marks are a reading list built over time)."""
+        from tui.screens.dialogs import ConfirmDialog
+
+        count = len(self._app.marks)
+        if not count:
+            self._app.notify("No marked papers.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._app.marks.clear()
+                self.refresh_marks()
+                self._app.notify(f"Cleared {count} marks")
+
+        papers = "paper" if count == 1 else "papers"
+        self._app.push_screen(ConfirmDialog("Clear marks", f"Unmark {count} marked {papers}?"), answered)
+
     def _marked_papers(self) -> list[Paper]:
         return self._app.papers.by_id(self._app.marks.ids)
 
@@ -106,7 +124,7 @@ class PaperActions:
         self._app.copy_papers(papers, f"bibliography of {len(papers)} marked papers")
 
     def action_export_bibliography(self) -> None:
-        """Ask where, then write the marked papers' bibliography there (atomically)."""
+        """Ask where (and so in which format), then write the marked papers there (atomically)."""
         from tui.screens.export_dialog import EXTENSIONS, ExportDialog
 
         papers = self._marked_papers()
@@ -116,16 +134,15 @@ class PaperActions:
         style = self._app.style
         extension = EXTENSIONS.get(style, "txt")
         last = self._app.last_export
-        default = last.with_suffix(f".{extension}") if last else Path.cwd() / f"marked.{extension}"
+        default = last if last else Path.cwd() / f"marked.{extension}"
 
-        def chosen(target: Path | None) -> None:
-            if target is not None:
+        def chosen(answer: tuple[Path, str] | None) -> None:
+            if answer is not None:
+                target, fmt = answer
                 self._app.last_export = target
-                self._export(papers, style, target)
+                self._export(papers, fmt, target)
 
-        self._app.push_screen(
-            ExportDialog(len(papers), style_label(style), extension, default, Path.cwd(),
-                         style_key=self._app.key_for("pick_style")), chosen)
+        self._app.push_screen(ExportDialog(len(papers), style, default, Path.cwd()), chosen)
 
     @work(thread=True, group="copy", exit_on_error=False, description="Exporting the bibliography")
     def _export(self, papers: list[Paper], style: str, path: Path) -> None:

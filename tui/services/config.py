@@ -46,6 +46,7 @@ class Config:
         keymap: binding id -> keys (`"toggle_mark" = "space"`), applied with `App.set_keymap`.
         key_style: the key format the yank-key action copies in (the last one picked).
         latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
+        debug: show search timings and engine caps in the status line.
     """
 
     style: str = DEFAULT_STYLE
@@ -53,6 +54,7 @@ class Config:
     key_style: str = DEFAULT_KEY_STYLE
     latex_command: str = DEFAULT_LATEX_COMMAND
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    debug: bool = False
 
     def to_toml(self, existing: str = "") -> str:
         """The file's text: `existing` with this config's settings edited in.
@@ -72,6 +74,8 @@ class Config:
         for name, value, default in optional:  # written once they differ from the default
             if document.get(name) != value and (value != default or name in document):
                 document[name] = value
+        if document.get("debug", False) != self.debug:  # written once it is turned on
+            document["debug"] = self.debug
         if self.keymap:
             table = document.get("keymap")
             if not isinstance(table, dict):
@@ -118,6 +122,11 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
             values[name] = data[name].strip()
         else:
             warnings.append(f"{where}: `{name}` must be a non-empty string; using the default")
+    if "debug" in data:
+        if isinstance(data["debug"], bool):
+            values["debug"] = data["debug"]
+        else:
+            warnings.append(f"{where}: `debug` must be true or false; using false")
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
         warnings.append(f"{where}: [keymap] must be a table of binding id = \"keys\"; ignored")

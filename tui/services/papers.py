@@ -9,17 +9,31 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from index.citations import citation_keys, format_citation, style_label
+
 from index.models import Library, Paper, SearchRequest, Snippet
 from index.facets.taxonomy import Taxonomy
-from tui.widgets.detail_pane import PaperDetail
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
 
-__all__ = ["PaperData"]
+__all__ = ["PaperData", "PaperDetail"]
+
+
+@dataclass(frozen=True)
+class PaperDetail:
+    """What the detail pane shows, computed off the UI thread (a value, no widgets)."""
+
+    paper: Paper
+    abstract: Snippet  # the full abstract with the query's words highlighted
+    related: tuple[Paper, ...] = ()  # linked versions of the same work
+    similar: tuple[Paper, ...] = ()  # more like this
+    citation: str = ""
+    style_label: str = ""
+    terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
 
 
 class PaperData:

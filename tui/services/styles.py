@@ -15,6 +15,8 @@ from index.citations import (
     STYLES,
     CslStyle,
     KeyFormatError,
+    UnknownStyleError,
+    resolve_style,
     style_label,
 )
 from index.citations.custom import read_csl_style, read_style_folder
@@ -76,8 +78,10 @@ class StyleBook:
             if problem:
                 raise KeyFormatError(f"style {name!r}: {problem}")
             return f"latex:{command}"
-        style_label(name)  # raises UnknownStyleError
-        return name
+        resolved = resolve_style(name)  # `APA`, `apa7`, `chicago-author-date`
+        if resolved is None:
+            raise UnknownStyleError(name)
+        return resolved
 
 
 def load_style_book(config_path: Path, config: Config) -> StyleBook:

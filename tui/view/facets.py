@@ -7,12 +7,14 @@ empty result say. Kept free of widgets so they are easy to test.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from dataclasses import replace
 
 from index.models import FacetCount, SearchResult
 from tui.view.filters import REQUEST_FIELDS, typed_filters
 
-__all__ = ["facet_view", "status_line", "empty_message"]
+__all__ = ["facet_view", "status_line", "empty_message", "unknown_facet_values"]
 
 def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
     """The result's facet counts, with every taxonomy value listed and typed filters selected.
@@ -38,23 +40,51 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
-def status_line(result: SearchResult, correction_key: str, *, timings: bool = True) -> str:
-    """"12 of 47 papers · 3 ms · 2 filters", plus any notice from the engine."""
+def unknown_facet_values(query: str, taxonomy: object) -> list[str]:
+    """A notice per typed `topic:`/`hw:` value the taxonomy does not know, with a suggestion.
+
+    `hw:trainium` matches nothing, silently; this says "hw:trainium is not a hardware id
+    (did you mean hw:aws-trainium?)" the way `--hardware trainium` does on the command line.
+    """
+    notices: list[str] = []
+    for facet, values in typed_filters(query).items():
+        known = [value.id for value in getattr(taxonomy, "topics" if facet == "topic" else "hardware", ())]
+        prefix = "topic" if facet == "topic" else "hw"
+        for value in values:
+            if value in known:
+                continue
+            near = [k for k in known if value in k] or difflib.get_close_matches(value, known, n=1)
+            hint = f" (did you mean {prefix}:{near[0]}?)" if near else " (? lists the ids)"
+            notices.append(f"{prefix}:{value} is not a {'topic' if facet == 'topic' else 'hardware'} id{hint}")
+    return notices
+
+
+def status_line(result: SearchResult, correction_key: str, *, timings: bool = False,
+                unknown: Sequence[str] = (), marked_only: bool = False) -> str:
+    """"12 of 4,698 papers · 2 filters", plus any notice from the engine.
+
+    Args:
+        timings: add the search time and "prefix matches capped" (the `debug` setting).
+        unknown: notices about typed facet values that do not exist.
+        marked_only: the results are only the marked papers.
+    """
     filters = result.request.filter_count + sum(
         len(values) for values in typed_filters(result.request.query).values()
     )
     # Only what is worth the room: the pane is narrow, and "0 filters" says nothing.
-    parts = [f"{result.total} of {_plural(result.library_size, 'paper')}",
+    shown = f"{result.total:,} marked" if marked_only else f"{result.total:,}"
+    parts = [f"{shown} of {_plural(result.library_size, 'paper')}",
              *([f"{result.elapsed_ms:.0f} ms"] if timings else []),
              *([_plural(filters, "filter")] if filters else [])]
-    if result.partial:
+    if result.partial and timings:
         parts.append("prefix matches capped")
     if result.correction and result.total:
         # With no hits the results pane says it in full; here it would be cut off.
         parts.append(f"{correction_key}: {result.correction!r}?")
+    parts.extend(unknown)
     if result.notice:
         parts.append(result.notice)
     return " · ".join(parts)

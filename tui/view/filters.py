@@ -14,7 +14,7 @@ from typing import Any
 
 from index.models import SearchRequest
 
-__all__ = ["REQUEST_FIELDS", "typed_filters", "toggle_value", "without_selection"]
+__all__ = ["REQUEST_FIELDS", "typed_filters", "toggle_value", "without_selection", "without_typed_filters"]
 
 # facet name -> the `SearchRequest` field holding its selected values
 REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
@@ -63,3 +63,14 @@ def without_selection(request: SearchRequest) -> SearchRequest:
     """Every facet value unselected; filters typed in the query stay, they are text."""
     cleared: dict[str, Any] = {name: frozenset() for name in REQUEST_FIELDS.values()}
     return replace(request, **cleared)
+
+
+def without_typed_filters(request: SearchRequest) -> SearchRequest:
+    """The query without its typed `topic:` and `hw:` filters (the clear-filters key)."""
+    query = request.query
+    for patterns in typed_filters(query).values():
+        for pattern in patterns.values():
+            query = pattern.sub("", query)
+    if query == request.query:
+        return request
+    return replace(request, query=re.sub(r"\s{2,}", " ", query).strip())

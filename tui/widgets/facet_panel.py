@@ -2,7 +2,10 @@
 
 A `Tree` (Line API, so no widget per value) holds one section per facet. The panel is
 rebuilt from each `SearchResult`; what the user had expanded and where the cursor was
-survive the rebuild, because counts change on every keystroke.
+survive the rebuild, because counts change on every keystroke. `l`/right unfolds a
+section or a hardware group and `h`/left folds it (or goes to its parent); venues and
+authors end with "more…"; a name too long for the panel is cut at a word, and the panel
+widens while it has the focus (see app.tcss) so the cursor's name can be read whole.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from textual.widgets.tree import TreeNode
 
 from index.models import FacetCount
 from tui.messages import FacetToggled
-from tui.widgets.render import EdgeSpaces, clean, sparkline
+from tui.widgets.render import clean, sparkline
 
 __all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
 
@@ -28,10 +31,11 @@ SECTIONS = (("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
+MORE = "\x00more"  # the value of a section's "more…" line
 _TOGGLE = Style.from_meta({"toggle": True})  # as `Tree` marks its ▶ so a click on it folds
 
 
-class FacetPanel(EdgeSpaces, Tree[NodeData]):
+class FacetPanel(Tree[NodeData]):
     """Facet values as a tree; enter or a click on a value posts `FacetToggled`.
 
     Zero-count values stay listed (dimmed): selecting one is how a user widens an
@@ -43,6 +47,10 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
                 tooltip="Select or unselect the value (or fold the section)"),
         Binding("j", "cursor_down", "Down", show=False, id="facets.down", tooltip="Next value"),
         Binding("k", "cursor_up", "Up", show=False, id="facets.up", tooltip="Previous value"),
+        Binding("right,l", "unfold", "Unfold", id="facets.unfold",
+                tooltip="Unfold the section or hardware group (or go into it)"),
+        Binding("left,h", "fold", "Fold", id="facets.fold",
+                tooltip="Fold the section or group (or go to the one it is in)"),
     ]
 
     COMPONENT_CLASSES = {"facet-panel--zero", "facet-panel--selected", "facet-panel--count"}
@@ -55,6 +63,8 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         self._built = False
         self._counts: dict[NodeData, FacetCount] = {}  # the value behind each node
         self._count_width = 1  # digits of the largest count shown
+        self._shown: dict[str, int] = {}  # venues and authors listed, after "more…"
+        self._facets: Mapping[str, Sequence[FacetCount]] = {}  # the last counts, for "more…"
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -67,25 +77,31 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
 
     def show_facets(self, facets: Mapping[str, Sequence[FacetCount]]) -> None:
         """Rebuild the sections from a result's counts, keeping expansion and the cursor."""
+        self._facets = facets
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
+            more = 0
             if facet in ("venue", "author"):
-                values = self._top(values)
+                everything = values
+                values = self._top(values, self._shown.get(facet, TOP_VALUES))
+                more = sum(1 for v in everything if v.count > 0) - len(values)
             heading = Text(title, style="bold")
             if facet == "year" and values:
-                ordered = sorted(values, key=lambda v: v.value)
+                ordered = sorted((v for v in values if v.value != "0"), key=lambda v: v.value)
                 heading.append(" " + sparkline(v.count for v in ordered))
             chosen = sum(1 for v in values if v.selected)
             if chosen:
                 heading.append(f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected"))
             section = self.root.add(heading, data=(facet, None), expand=not self._built or (facet, None) in expanded)
-            if facet == "year":
-                values = sorted(values, key=lambda v: v.value, reverse=True)
+            if facet == "year":  # newest first, "no year" last
+                values = sorted(values, key=lambda v: (v.value != "0", v.value), reverse=True)
             self._add_values(section, values, expanded)
+            if more > 0:
+                section.add_leaf(Text(f"  more… ({more})", style="italic"), data=(facet, MORE))
         self._built = True
         self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
         if cursor is not None:
@@ -96,10 +112,30 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
             if node is not None:
                 self.cursor_line = node.line
 
-    def _top(self, values: list[FacetCount]) -> list[FacetCount]:
+    def _top(self, values: list[FacetCount], shown: int) -> list[FacetCount]:
         chosen = [v for v in values if v.selected]
-        rest = [v for v in values if not v.selected and v.count > 0][: max(0, TOP_VALUES - len(chosen))]
+        rest = [v for v in values if not v.selected and v.count > 0][: max(0, shown - len(chosen))]
         return chosen + rest
+
+    def action_unfold(self) -> None:
+        """Unfold the section or group under the cursor; on an unfolded one, go into it."""
+        node = self.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        if not node.is_expanded:
+            node.expand()
+        elif node.children:
+            self.cursor_line = node.children[0].line
+
+    def action_fold(self) -> None:
+        """Fold the section or group under the cursor; elsewhere, go to the one it is in."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not self.root:
+            self.cursor_line = node.parent.line
 
     def _add_values(self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]) -> None:
         """Values under their section; hardware children under their parent value."""
@@ -160,7 +196,7 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         name = clean(value.label or value.value, one_line=True)
         room = max(4, room - 2 - 1 - len(count))  # the marker, one space, the count
         if cell_len(name) > room:
-            name = set_cell_size(name, room - 1) + "…"
+            name = _cut_at_word(name, room)
         text.append(set_cell_size(name, room) + " ")
         text.append(count, style=style("facet-panel--count"))
         if value.selected:
@@ -188,5 +224,22 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         facet, value = data
         if value is None:
             event.node.toggle()
+        elif value == MORE:
+            self._shown[facet] = self._shown.get(facet, TOP_VALUES) + TOP_VALUES
+            self.show_facets(self._facets)
         else:
             self.post_message(FacetToggled(facet, value))
+
+
+def _cut_at_word(name: str, room: int) -> str:
+    """`name` cut to `room` cells at a word boundary, with "…"; a first word too long is cut."""
+    words = name.split(" ")
+    kept = ""
+    for word in words:
+        candidate = f"{kept} {word}" if kept else word
+        if cell_len(candidate) + 1 > room:
+            break
+        kept = candidate
+    if not kept:
+        return set_cell_size(name, room - 1) + "…"
+    return kept.rstrip(" ,;:-") + "…"

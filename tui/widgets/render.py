@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.strip import Strip
 from textual.widgets import Static
 
 from index.models import Paper, Snippet
 from index.text_safety import for_terminal
 
-__all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sparkline", "split_edge_spaces",
-           "EdgeSpaces", "Body"]
+__all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sparkline", "Body"]
 
 Labeler = Callable[[str, str], str]
 """(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
@@ -74,43 +71,5 @@ def sparkline(counts: Iterable[int]) -> str:
     return "".join(_SPARK[min(len(_SPARK) - 1, (v * (len(_SPARK) - 1) + top - 1) // top)] for v in values)
 
 
-_EDGE = Style.from_meta({"edge_space": True})
-
-
-def split_edge_spaces(segments: Iterable[Segment]) -> list[Segment]:
-    """The same cells, with spaces at a segment's ends moved into segments of their own.
-
-    The terminal shows no difference. SVG screenshots do: each segment becomes a `<text>`
-    stretched to its cell width, and renderers such as rsvg-convert drop the spaces at its
-    ends, so "Using " + "GPUs" + " During" drew as "Using  GPUsDuring" and an indented
-    line lost its indent. Spaces-only segments are not drawn at all, so the words keep
-    their columns; a meta mark (invisible) keeps the screenshot from merging them back.
-    """
-    out: list[Segment] = []
-    for segment in segments:
-        text, style, control = segment
-        core = text.strip(" ")
-        if control or core == text:
-            out.append(segment)
-            continue
-        edge = (style or Style()) + _EDGE
-        if not core:  # spaces only: marked too, or they merge into the word beside them
-            out.append(Segment(text, edge))
-            continue
-        start = text.index(core)
-        for piece, piece_style in ((text[:start], edge), (core, style), (text[start + len(core):], edge)):
-            if piece:
-                out.append(Segment(piece, piece_style))
-    return out
-
-
-class EdgeSpaces:
-    """Mixin for a widget: its lines get `split_edge_spaces`, so screenshots keep indents."""
-
-    def render_line(self, y: int) -> Strip:
-        strip: Strip = super().render_line(y)  # type: ignore[misc]
-        return Strip(split_edge_spaces(strip), strip.cell_length)
-
-
-class Body(EdgeSpaces, Static):
-    """A `Static` whose indents and gaps survive SVG screenshots (see `split_edge_spaces`)."""
+class Body(Static):
+    """The `Static` of paperscope's text panes (detail body, citation, help)."""

@@ -2,6 +2,9 @@
 
 A widget per paper would make 100,000 matches unusable; here each hit is a fixed-height
 row computed on demand in `render_line`, so the cost is the number of lines on screen.
+Two views: cards (`ROW_HEIGHT` lines: title, authors · year · venue, labels, snippet) and
+a compact one (one line: title, first author, year, venue in columns that fit). The
+highlighted row is drawn across the whole width, title included, with a bar at its left.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from textual.strip import Strip
 
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
-from tui.widgets.render import Labeler, clean, meta_line, snippet_text, split_edge_spaces
+from tui.widgets.render import Labeler, clean, meta_line, snippet_text
 
 __all__ = ["ResultsList", "ROW_HEIGHT"]
 
@@ -42,7 +45,7 @@ class ResultsList(ScrollView, can_focus=True):
                 tooltip="One screen of papers up"),
         Binding("home,g", "first", "First", show=False, id="results.first", tooltip="First paper"),
         Binding("end,G", "last", "Last", show=False, id="results.last", tooltip="Last loaded paper"),
-        Binding("enter", "open", "Open", id="results.open", tooltip="Show every detail of the paper"),
+        Binding("enter", "open", "Open", id="results.open", tooltip="Open the paper full screen, to read it"),
     ]
 
     COMPONENT_CLASSES = {
@@ -53,6 +56,7 @@ class ResultsList(ScrollView, can_focus=True):
         "results-list--snippet",
         "results-list--match",
         "results-list--cursor",
+        "results-list--bar",
         "results-list--mark",
         "results-list--empty",
     }
@@ -62,6 +66,7 @@ class ResultsList(ScrollView, can_focus=True):
     """
 
     cursor: reactive[int] = reactive(0, always_update=True)
+    compact: reactive[bool] = reactive(False)
 
     def __init__(self, labeler: Labeler, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -69,7 +74,30 @@ class ResultsList(ScrollView, can_focus=True):
         self._hits: tuple[Hit, ...] = ()
         self._marks: Container[str] = ()
         self._empty_message = ""
-        self._strips: dict[tuple[int, int, int, bool], Strip] = {}
+        self._strips: dict[tuple[int, int, int, bool, bool], Strip] = {}
+
+    @property
+    def row_height(self) -> int:
+        """Lines per paper: 1 in the compact view, `ROW_HEIGHT` as cards."""
+        return 1 if self.compact else ROW_HEIGHT
+
+    def watch_compact(self) -> None:
+        """Switching views keeps the highlighted paper in sight."""
+        self._strips.clear()
+        self.virtual_size = Size(0, len(self._hits) * self.row_height or 1)
+        self.call_after_refresh(self._scroll_to_cursor)
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        """A new theme (or CSS) changes the component styles: drop the rows drawn in the old ones."""
+        super().notify_style_update()
+        self._strips.clear()
+        self.refresh()
+
+    def _scroll_to_cursor(self) -> None:
+        if self._hits:
+            height = self.row_height
+            self.scroll_to_region(Region(0, self.cursor * height, 1, height), animate=False, force=True)
 
     @property
     def hits(self) -> tuple[Hit, ...]:
@@ -86,7 +114,7 @@ class ResultsList(ScrollView, can_focus=True):
         self._hits = hits
         self._empty_message = empty_message
         self._strips.clear()
-        self.virtual_size = Size(0, len(hits) * ROW_HEIGHT or 1)
+        self.virtual_size = Size(0, len(hits) * self.row_height or 1)
         cursor = 0
         if keep and current is not None:
             cursor = next((i for i, hit in enumerate(hits) if hit.paper.id == current.id), 0)
@@ -104,9 +132,7 @@ class ResultsList(ScrollView, can_focus=True):
     def watch_cursor(self, cursor: int) -> None:
         self._strips.clear()
         if self._hits:
-            self.scroll_to_region(
-                Region(0, cursor * ROW_HEIGHT, 1, ROW_HEIGHT), animate=False, force=True
-            )
+            self._scroll_to_cursor()
             if cursor >= len(self._hits) - 1:
                 self.post_message(MoreResultsWanted())
         self.refresh()
@@ -123,10 +149,10 @@ class ResultsList(ScrollView, can_focus=True):
         self._move(-1)
 
     def action_page_down(self) -> None:
-        self._move(max(1, self.size.height // ROW_HEIGHT))
+        self._move(max(1, self.size.height // self.row_height))
 
     def action_page_up(self) -> None:
-        self._move(-max(1, self.size.height // ROW_HEIGHT))
+        self._move(-max(1, self.size.height // self.row_height))
 
     def action_first(self) -> None:
         self._move(-len(self._hits))
@@ -141,7 +167,7 @@ class ResultsList(ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         """A click highlights a row; a second click (or a double click) opens it."""
-        index = (event.y + int(self.scroll_offset.y)) // ROW_HEIGHT
+        index = (event.y + int(self.scroll_offset.y)) // self.row_height
         if not 0 <= index < len(self._hits):
             return
         if index == self.cursor or event.chain > 1:
@@ -160,15 +186,23 @@ class ResultsList(ScrollView, can_focus=True):
             if line_y < len(lines):
                 return self._to_strip(lines[line_y], width, base)
             return Strip.blank(width, base)
-        index, part = divmod(line_y, ROW_HEIGHT)
+        index, part = divmod(line_y, self.row_height)
         if index >= len(self._hits):
             return Strip.blank(width, base)
-        key = (index, part, width, index == self.cursor)
+        selected = index == self.cursor
+        key = (index, part, width, selected, self.compact)
         if key not in self._strips:
             style = base
-            if index == self.cursor:
+            hit = self._hits[index]
+            text = self._compact_line(hit, width) if self.compact else self._row_line(hit, part)
+            if selected:
+                # The row's own segments carry no background (partial styles), so the
+                # cursor's colour fills the whole card, title included; the bar marks it
+                # even in a theme where that colour is faint.
                 style = base + self.get_component_rich_style("results-list--cursor")
-            self._strips[key] = self._to_strip(self._row_line(self._hits[index], part), width, style)
+                bar = Text("▌", style=self.get_component_rich_style("results-list--bar", partial=True))
+                text = bar + text[1:]  # the mark (●) stays in the second column
+            self._strips[key] = self._to_strip(text, width, style)
         return self._strips[key]
 
     def _empty_lines(self, width: int) -> list[Text]:
@@ -181,16 +215,19 @@ class ResultsList(ScrollView, can_focus=True):
 
     def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
         text.truncate(max(0, width), overflow="ellipsis")
-        strip = Strip(split_edge_spaces(text.render(self.app.console)), text.cell_len)
+        strip = Strip(text.render(self.app.console), text.cell_len)
         return strip.adjust_cell_length(width, style).apply_style(style)
 
     def _row_line(self, hit: Hit, part: int) -> Text:
         """The text of line `part` of a hit's row; every piece is appended, never parsed."""
         paper = hit.paper
-        style = self.get_component_rich_style
+
+        def style(name: str) -> Style:
+            return self.get_component_rich_style(name, partial=True)
+
         if part == 0:
             marked = paper.id in self._marks
-            text = Text("● " if marked else "  ", style=style("results-list--mark"))
+            text = Text(" ● " if marked else "   ", style=style("results-list--mark"))
             title_style = style("results-list--title")
             if hit.title.segments:
                 title = snippet_text(
@@ -200,12 +237,13 @@ class ResultsList(ScrollView, can_focus=True):
             else:
                 title = Text(clean(paper.title, one_line=True), style=title_style)
             return text + title
-        # Every line starts with the same two-cell gutter (the mark's column on the title
-        # line), a segment of its own so the content after it starts at the same column.
+        # Every line starts with the same three-cell gutter (the cursor's bar, then the
+        # mark's column on the title line), a segment of its own so the content after it
+        # starts at the same column.
         if part == 1:
-            return Text("  ") + Text(meta_line(paper), style=style("results-list--meta"))
+            return Text("   ") + Text(meta_line(paper), style=style("results-list--meta"))
         if part == 2:
-            text = Text("  ")
+            text = Text("   ")
             for facet, labels, chip in (
                 ("topic", paper.topic_ids, "results-list--topic"),
                 ("hardware", paper.hardware_ids, "results-list--hardware"),
@@ -222,4 +260,36 @@ class ResultsList(ScrollView, can_focus=True):
             )
         else:
             snippet = Text(clean(paper.abstract, one_line=True), style=snippet_style)
-        return Text("  ") + snippet
+        return Text("   ") + snippet
+
+    def _compact_line(self, hit: Hit, width: int) -> Text:
+        """One line: mark, title, first author, year, venue; columns dropped to fit the width."""
+        paper = hit.paper
+
+        def style(name: str) -> Style:
+            return self.get_component_rich_style(name, partial=True)
+
+        text = Text(" ● " if paper.id in self._marks else "   ", style=style("results-list--mark"))
+        first = clean(paper.authors[0], one_line=True) if paper.authors else "?"
+        if len(paper.authors) > 1 or not paper.authors_complete:
+            first += " et al."
+        year = str(paper.year) if paper.year else "n.d."
+        venue = clean(paper.venue, one_line=True) if paper.venue else ""
+        room = max(10, width - 3)
+        author_w = min(24, max(12, room // 5)) if room >= 60 else 0
+        venue_w = min(28, room // 4) if room >= 100 else 0
+        title_w = room - 5 - (author_w + 1 if author_w else 0) - (venue_w + 1 if venue_w else 0)
+        title = Text(clean(paper.title, one_line=True), style=style("results-list--title"))
+        title.truncate(title_w, overflow="ellipsis", pad=True)
+        text += title
+        meta = style("results-list--meta")
+        if author_w:
+            cell = Text(" " + first, style=meta)
+            cell.truncate(author_w + 1, overflow="ellipsis", pad=True)
+            text += cell
+        text.append(f" {year:>4}", meta)
+        if venue_w:
+            cell = Text(" " + venue, style=meta)
+            cell.truncate(venue_w + 1, overflow="ellipsis", pad=True)
+            text += cell
+        return text

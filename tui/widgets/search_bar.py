@@ -12,7 +12,7 @@ from tui.messages import QueryChanged, QuerySubmitted
 
 __all__ = ["SearchBar", "PLACEHOLDER"]
 
-PLACEHOLDER = 'Search: words, "a phrase", topic:training hw:gpu, -word   F1: help'
+PLACEHOLDER = 'Search (/): words, "a phrase", topic:training hw:gpu, -word   F1: help'
 
 
 class SearchBar(Input):

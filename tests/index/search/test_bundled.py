@@ -90,8 +90,7 @@ def brute_counts(papers: list[Paper]) -> dict[str, Counter[str]]:
     for paper in papers:
         counts["topic"].update(paper.topic_ids)
         counts["hardware"].update(paper.hardware_ids)
-        if paper.year is not None:
-            counts["year"][str(paper.year)] += 1
+        counts["year"][str(paper.year) if paper.year is not None else "0"] += 1  # "0": no year
         if paper.venue:  # the facet counts the short name ("EuroSys '24")
             counts["venue"][short_venue(paper.venue)] += 1
         counts["author"].update(paper.authors)
@@ -111,7 +110,7 @@ def test_facet_counts_equal_brute_force(engine: SearchEngine, library: Library,
     vocabulary = {v.id for v in engine.taxonomy.topics}
     assert vocabulary <= {c.value for c in result.facets["topic"]}  # zero counts included
     years = {c.value for c in result.facets["year"]}
-    assert years == {str(p.year) for p in library.papers if p.year is not None}
+    assert years == {str(p.year) if p.year is not None else "0" for p in library.papers}
 
 
 def test_disjunctive_facets(engine: SearchEngine, library: Library) -> None:
@@ -174,6 +173,23 @@ def test_sort_orders(engine: SearchEngine) -> None:
     assert by_year.total == by_title.total
     years = [hit.paper.year or 0 for hit in by_year.hits]
     assert years == sorted(years, reverse=True)
+    oldest = engine.search(SearchRequest("model", sort="year-asc", limit=1000))
+    dated = [hit.paper.year for hit in oldest.hits if hit.paper.year]
+    assert dated == sorted(dated) and oldest.total == by_title.total
+    assert all(hit.paper.year for hit in oldest.hits[: len(dated)])  # no year: last
+    by_author = engine.search(SearchRequest(sort="author", limit=1000))
+    families = [hit.paper.authors[0].split()[-1].casefold() for hit in by_author.hits if hit.paper.authors]
+    assert families == sorted(families)
+
+
+def test_papers_without_a_year_are_a_year_value(engine: SearchEngine, library: Library) -> None:
+    undated = {paper.id for paper in library.papers if paper.year is None}
+    assert undated, "the bundled corpus has papers without a year"
+    counts = {c.value: c for c in engine.search(SearchRequest()).facets["year"]}
+    assert counts["0"].count == len(undated) and counts["0"].label == "no year"
+    assert ids(engine, "", years=frozenset({0})) == undated
+    ranged = engine.search(SearchRequest(year_range=(None, 3000), limit=1000))
+    assert not undated & {hit.paper.id for hit in ranged.hits}
 
 
 def test_eight_threads_agree_with_one(engine: SearchEngine) -> None:

@@ -114,7 +114,7 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
         for paper in library.papers:
             if paper.id in matched and passes(paper, facet):
                 counter.update({"topic": paper.topic_ids, "hardware": paper.hardware_ids,
-                                "year": (str(paper.year),) if paper.year else (),
+                                "year": (str(paper.year) if paper.year else "0",),  # "0": no year
                                 "venue": (short_venue(paper.venue),) if paper.venue else (),
                                 "author": paper.authors, "keyword": paper.keywords,
                                 "category": paper.categories}[facet])

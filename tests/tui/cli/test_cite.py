@@ -153,3 +153,21 @@ def test_export_bad_input_is_one_line(env: dict[str, str], args: tuple[str, ...]
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
     assert message in line
+
+
+def test_styles_and_cite_speak_json(env: dict[str, str]) -> None:
+    styles = [json.loads(line) for line in run(env, "styles", "--json").stdout.splitlines()]
+    assert [s["style"] for s in styles] == list(STYLES) and styles[2]["label"] == "APA 7"
+    cited = json.loads(run(env, "cite", "dynapipe", "--style", "APA", "--json").stdout)
+    assert cited["style"] == "apa" and cited["ids"] == ["dynapipe"] and "DynaPipe" in cited["text"]
+
+
+def test_export_warns_before_replacing_and_when_it_writes_nothing(env: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    out.write_text("mine\n", encoding="utf-8")
+    refused = run(env, "export", "-o", str(out))
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert out.read_text(encoding="utf-8") == "mine\n"
+    assert run(env, "export", "-o", str(out), "--force").returncode == 0
+    empty = run(env, "export", "xqzvnothing", "-o", str(tmp_path / "none.bib"))
+    assert empty.returncode == 0 and "holds no papers" in empty.stderr

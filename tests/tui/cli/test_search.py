@@ -40,6 +40,8 @@ def test_search_json_has_list_keys_score_and_snippet(capsys: pytest.CaptureFixtu
     list_keys = set(json.loads(listed.splitlines()[0]))
     assert list_keys | {"score", "snippet"} <= set(rows[0])
     assert isinstance(rows[0]["score"], float) and "micro" in rows[0]["snippet"]
+    assert "papers match" not in err  # the summary only when asked
+    _, _, err = run(capsys, "search", "dynamic", "--summary")
     assert "papers match" in err
 
 
@@ -96,3 +98,40 @@ def test_filter_helpers_build_requests() -> None:
     assert parse_year_range("..2019") == (None, 2019)
     with pytest.raises(UserError):
         parse_year_range("..")
+
+
+def test_no_score_column_without_relevance_and_an_aligned_facets_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, ranked, _ = run(capsys, "search", "pipeline", "--limit", "3")
+    _, by_year, _ = run(capsys, "search", "pipeline", "--sort", "year", "--limit", "3")
+    assert any(line.split()[3].replace(".", "").isdigit() for line in ranked.splitlines() if line[:4].strip())
+    for line in by_year.splitlines():
+        if line.strip()[:2].rstrip(".").isdigit():
+            assert not line.split()[3].replace(".", "").isdigit(), line  # the title follows the year
+    _, table, _ = run(capsys, "facets")
+    lines = table.splitlines()
+    topics = lines[1: lines.index("hardware")]
+    ends = {len(line.split("  ")[0]) for line in topics}
+    counts_end = {line.index(line.split()[1]) + len(line.split()[1]) for line in topics}
+    assert len(counts_end) == 1, topics
+    assert ends
+
+
+def test_list_is_newest_first_like_the_app(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "list")
+    years = [int(line.split()[1]) for line in out.splitlines() if line.split()[1].isdigit()]
+    assert years == sorted(years, reverse=True)
+
+
+def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "search", "hw:trainium")
+    assert code == 0 and "hw:trainium is not a hardware id (did you mean hw:aws-trainium?)" in err
+
+
+def test_index_json_and_options_after_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "index", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["papers"] == 47 and data["action"]
+    code, out, _ = run(capsys, "list", "--taxonomy", "/no/such/taxonomy.toml")
+    assert code == 2 or "taxonomy" in out  # taken as the option, not an unknown argument

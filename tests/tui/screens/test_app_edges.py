@@ -41,7 +41,7 @@ async def test_the_detail_pane_says_when_the_paper_is_marked(engine: SearchEngin
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
-        await pilot.press("enter", "enter")  # to the results, then into the detail pane
+        await pilot.press("enter", "tab")  # to the results, then into the side pane
         await settle(pilot)
         pane = app.main_screen.query_one(DetailPane)
         assert pane.border_title == "Paper"
@@ -102,6 +102,7 @@ async def test_typing_a_phrase_shows_no_warning_while_typing(
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
+        await pilot.press("slash")
         for key in '"mixture of ex':
             await pilot.press(key)
             await settle(pilot)

@@ -59,8 +59,9 @@ async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
         assert isinstance(app.screen, HelpScreen)
         help_text = plain(app.screen.query_one("#help-body Static", Static).content, width=200)
         assert "Query syntax" in help_text
-        row = next(line for line in help_text.splitlines() if "[copy_citation]" in line)
+        row = next(line for line in help_text.splitlines() if "Copy the paper's citation" in line)
         assert row.split()[0] == "w"
+        assert "[copy_citation]" not in help_text and "copy_citation" in help_text  # ids listed once
 
 
 async def test_history_persists_between_sessions(engine) -> None:
@@ -72,7 +73,7 @@ async def test_history_persists_between_sessions(engine) -> None:
     again = build(engine)
     async with again.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        await pilot.press("up")
+        await pilot.press("slash", "up")
         await settle(pilot)
         assert again.main_screen.query_one(SearchBar).value == "dynapipe"
         assert results(again).hits[0].paper.id == "dynapipe"

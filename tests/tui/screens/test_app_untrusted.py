@@ -53,7 +53,7 @@ async def test_hostile_text_renders_literally_and_does_nothing(taxonomy: Taxonom
 
         await search(pilot, "quokka")
         assert results(app).hits[0].paper.title.startswith("Quokka [bold]")
-        await pilot.press("enter", "enter")
+        await pilot.press("enter")  # to the results: the side pane shows the paper
         await settle(pilot)
         text = screen_text(app)
         assert "Quokka [bold]Injected[/bold]" in text

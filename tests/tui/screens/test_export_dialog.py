@@ -45,7 +45,7 @@ def message(app: PaperscopeApp) -> str:
 
 async def mark_two_and_export(pilot) -> None:  # type: ignore[no-untyped-def]
     await settle(pilot)
-    await pilot.press("enter", "m", "j", "m", "e")
+    await pilot.press("m", "j", "m", "e")  # the app starts on the results
     await settle(pilot)
 
 
@@ -61,7 +61,7 @@ async def test_export_asks_where_and_writes_there(
         assert dialog(app).query_one("#export-dialog").border_title == "Export 2 marked papers"
         await pilot.press("ctrl+u", *"paper/refs", "enter")  # no such folder yet
         await settle(pilot)
-        assert message(app) == f"No such folder: {tmp_path / 'paper'}"
+        assert message(app) == f"No such folder: {tmp_path / 'paper'}: enter again creates it."
         (tmp_path / "paper").mkdir()
         (tmp_path / "paper" / "refs.txt").write_text("my own notes\n", encoding="utf-8")
         await pilot.press("enter")
@@ -109,3 +109,33 @@ async def test_a_file_that_cannot_be_written_is_one_message(
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert errors == [f"Could not write {tmp_path / 'marked.txt'}: Permission denied"]
         assert app.screen is app.main_screen  # the app goes on
+
+
+async def test_the_format_follows_the_file_name_and_ctrl_t_changes_it(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+
+        def shown() -> str:
+            return str(dialog(app).query_one("#export-format", Static).render())
+
+        assert shown() == "Format: APA 7"
+        await pilot.press("ctrl+u", *"new/refs.bib")
+        assert shown() == "Format: BibTeX"
+        await pilot.press("ctrl+t")  # the next format; the extension follows, nothing typed
+        assert shown() == "Format: BibLaTeX"
+        assert dialog(app).query_one(Input).value == "new/refs.bib"
+        await pilot.press("ctrl+t")
+        assert shown() == "Format: RIS" and dialog(app).query_one(Input).value == "new/refs.ris"
+        await pilot.press("ctrl+u", *"new/refs.bib", "enter")  # the folder is missing: asks
+        await settle(pilot)
+        assert "enter again creates it" in message(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        written = (tmp_path / "new" / "refs.bib").read_text(encoding="utf-8")
+        papers = app.papers.by_id(app.marks.ids)
+        assert written.strip() == app.papers.format(papers, "bibtex").strip()
+        assert written.lstrip().startswith("@")

@@ -34,6 +34,7 @@ async def test_typing_during_a_search_queues_only_the_latest_request(
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
+        await pilot.press("slash")
         started.clear()
         await pilot.press("p")  # this search blocks until released
         await pilot.pause(0.2)
@@ -63,7 +64,7 @@ async def test_a_failed_search_does_not_stop_the_next_one(
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        await pilot.press("x")
+        await pilot.press("slash", "x")
         await settle(pilot)
         assert any("index damaged" in n.message for n in app._notifications)
         await pilot.press("backspace", *"pipeline")

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tests.tui.app_pilot import WIDE, build, settle
+from tests.tui.svg import keep_svg_spaces  # noqa: F401 - a fixture, used below
 from textual.pilot import Pilot
 
 from index.search.engine import SearchEngine
 
 NARROW = (80, 24)
+pytestmark = pytest.mark.usefixtures("keep_svg_spaces")
 
 
 def _app(engine: SearchEngine) -> Any:
@@ -26,8 +29,9 @@ def _app(engine: SearchEngine) -> Any:
 def _typing(query: str, *then: str) -> Any:
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        await pilot.press(*query)
-        await settle(pilot)
+        if query:
+            await pilot.press("slash", *query)
+            await settle(pilot)
         if then:
             await pilot.press(*then)
             await settle(pilot)
@@ -71,3 +75,17 @@ def test_help_screen(snap_compare: Any, engine: SearchEngine) -> None:
 
 def test_no_results_80x24(snap_compare: Any, engine: SearchEngine) -> None:
     assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("trainng xqzv"))
+
+
+def test_compact_view(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("", "v"))
+
+
+def test_detail_shows_the_abstract_at_80x24(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(
+        _app(engine), terminal_size=NARROW, run_before=_typing("dynapipe", "enter", "enter")
+    )
+
+
+def test_help_screen_80x24(snap_compare: Any, engine: SearchEngine) -> None:
+    assert snap_compare(_app(engine), terminal_size=NARROW, run_before=_typing("", "question_mark"))

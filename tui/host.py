@@ -1,0 +1,75 @@
+"""What screens may ask of the app: a small typed protocol instead of the concrete class.
+
+Screens and the settings mixin used to cast `self.app` to `PaperscopeApp`, which made
+`tui/app.py` and every screen import each other. They now see the app as a `Host`: the
+shared state (engine, marks, history, papers, settings) and the few services the app
+offers (copying, worker errors, the keys the user has). `PaperscopeApp` satisfies it
+structurally; nothing here imports the app, a screen or a widget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from index.facets.taxonomy import Taxonomy
+from index.models import Paper
+from tui.services.config import AppSettings, Config
+from tui.services.papers import PaperData
+from tui.services.styles import StyleBook
+from tui.services.user_data import Marks, QueryHistory
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.worker import Worker
+
+    from index.search.engine import SearchEngine
+
+__all__ = ["Host"]
+
+
+class Host(Protocol):
+    """The app as the screens know it."""
+
+    settings: AppSettings
+    taxonomy: Taxonomy
+    marks: Marks
+    history: QueryHistory
+    papers: PaperData
+    config: Config
+    config_writable: bool  # False when the user's config file has errors (never overwritten)
+    last_export: Path | None  # the export dialog offers it again
+    show_timings: bool  # search timings and engine caps in the status line (debug)
+    style_book: StyleBook  # the built-in styles and the user's own .csl files
+
+    @property
+    def engine(self) -> SearchEngine | None: ...
+
+    @property
+    def style(self) -> str: ...
+
+    @property
+    def key_style(self) -> str: ...  # the key format `y` copies in
+
+    @property
+    def screen(self) -> Screen[Any]: ...
+
+    def copy_papers(self, papers: list[Paper], description: str,
+                    style: str | None = None) -> Any: ...
+
+    def copy_text_to_clipboard(self, text: str, description: str) -> Any: ...
+
+    def report_worker_state(self, worker: Worker[Any]) -> None: ...
+
+    def key_for(self, binding_id: str) -> str: ...
+
+    # The Textual `App` methods screens call through the host.
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None: ...
+
+    def push_screen(self, screen: Any, callback: Callable[[Any], Any] | None = None) -> Any: ...
+
+    def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None: ...
