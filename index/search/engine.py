@@ -58,20 +58,28 @@ OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
+# Papers read from stored fields when the engine has no library: a few pages of results.
+STORED_CACHE = 1024
 
 
 class SearchEngine(Generic[OpenedT]):
     """Answers searches over one open index; every public method is thread-safe.
 
     `opened` is kept as given (the store's `Opened`, with what was done to get the index,
-    for `paperscope index` to report).
+    for `paperscope index` to report). `library` may be None: every `Paper` is then read
+    from the index's stored JSON when a hit, a prefix check or `paper()` needs it, so a
+    command that only searches never loads the library (the store decides the index is
+    current from the files' sizes and mtimes, `index.store.generations.open_if_current`).
     """
 
-    def __init__(self, opened: OpenedT, library: Library, taxonomy: Taxonomy) -> None:
+    def __init__(self, opened: OpenedT, library: Library | None, taxonomy: Taxonomy) -> None:
         self.opened = opened
         self.taxonomy = taxonomy
         self._index = opened.index
-        self._papers = library.by_id()
+        self._papers = library.by_id() if library is not None else {}
+        # Papers decoded from stored fields, by id (no library given, or a stale index
+        # served while another process rebuilds it).
+        self._stored = Lru(STORED_CACHE)
         self._hierarchy = taxonomy.implied_by()
         words = read_words(opened.path)
         self.lexicon = Lexicon(words) if words is not None else None
@@ -233,9 +241,13 @@ class SearchEngine(Generic[OpenedT]):
                    title=highlighter.whole(paper.title))
 
     def _paper_at(self, searcher: Searcher, docnum: int) -> Paper:
-        paper = self._papers.get(self.masks.ids[docnum])
-        if paper is None:  # a stale index served while another process rebuilds it
-            paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+        paper_id = self.masks.ids[docnum]
+        paper = self._papers.get(paper_id)
+        if paper is None:  # no library given, or a stale index served during a rebuild
+            paper = self._stored.fetch(paper_id)
+            if paper is None:
+                paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+                self._stored.store(paper_id, paper)
         return paper
 
     # -- single papers ---------------------------------------------------------------------

@@ -108,7 +108,7 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
         raise UserError(f"--limit {args.limit}: must be 0 or more")
     request = request_from_args(args, " ".join(args.query), context, sort=args.sort,
                                 limit=args.limit)
-    result = context.engine.search(request)
+    result = context.search_engine.search(request)
     out = sys.stdout
     for rank, hit in enumerate(result.hits, 1):
         paper = hit.paper
@@ -135,7 +135,7 @@ def _facet_row(count: FacetCount) -> dict[str, Any]:
 def facets_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every facet value with its count for the query (all papers without one)."""
     request = request_from_args(args, " ".join(args.query), context, limit=0)
-    result = context.engine.search(request)
+    result = context.search_engine.search(request)
     out = sys.stdout
     for name, counts in result.facets.items():
         if not args.json:
