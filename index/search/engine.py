@@ -27,13 +27,14 @@ from whoosh.searching import Searcher
 from index.search.counting import facet_counts, selection_masks
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.tables import read_table
-from index.search.bitsets import FacetMasks, Lru, mask_of, posting_ids
+from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
 from index.search.highlight import Highlighter
 from index.search.spelling import Lexicon, correct, read_words
 from index.facets.taxonomy import Taxonomy
+from index.whoosh_ext.blocks import phrase_ids
 
 __all__ = ["OpenedIndex", "SearchEngine"]
 
@@ -216,7 +217,7 @@ class SearchEngine(Generic[OpenedT]):
             for word in q.words:
                 mask &= self._mask(searcher, wq.Term(q.fieldname, word))
             if mask and len(q.words) > 1:
-                mask &= mask_of(searcher.docs_for_query(q), self.masks.size)
+                mask &= self._phrase_mask(searcher, q, mask)
         elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
             # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
             ids = posting_ids(searcher.reader(), q.fieldname, q.text)
@@ -225,6 +226,30 @@ class SearchEngine(Generic[OpenedT]):
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
         return mask
+
+    def _phrase_mask(self, searcher: Searcher, q: wq.Phrase, candidates: int) -> int:
+        """The documents among `candidates` (holding every word) that hold the phrase.
+
+        Only the candidates' positions are read (index.whoosh_ext.blocks.phrase_ids);
+        Whoosh's matcher answers when that fast path cannot (and raises what it raises
+        for a field without positions).
+        """
+        size = self.masks.size
+        try:
+            field = searcher.schema[q.fieldname]
+        except KeyError:  # Whoosh's phrase matcher matches nothing then
+            return 0
+        found = None
+        if field.format is not None and field.format.supports("positions"):
+            try:
+                terms = [field.to_bytes(word) for word in q.words]
+            except ValueError:  # Whoosh's phrase matcher matches nothing then
+                return 0
+            found = phrase_ids(searcher.reader(), q.fieldname, terms, q.slop,
+                               member_test(candidates, size))
+        if found is None:
+            found = list(searcher.docs_for_query(q))
+        return mask_of(found, size)
 
     def _hit(self, searcher: Searcher, docnum: int, score: float,
              highlighter: Highlighter) -> Hit:
