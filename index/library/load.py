@@ -22,7 +22,7 @@ from index.library.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
 from index.facets.taxonomy import Taxonomy
 
-__all__ = ["load_library", "input_files", "LoadProgress"]
+__all__ = ["load_library", "input_files", "library_files", "LoadProgress"]
 
 # (step, done, total): "reading files", "merging duplicates", "tagging". Only a first load
 # of a large library is slow enough to show it (100,000 papers: about a minute).
@@ -41,6 +41,16 @@ def input_files(paths: Sequence[Path] | None) -> list[Path]:
         metadata = bundled_metadata()
         return files + ([metadata] if metadata.is_file() else [])
     return discover(paths)[0]
+
+
+def library_files(paths: Sequence[Path] | None) -> tuple[str, ...]:
+    """The `files` that `load_library(paths, ...)` would record, without parsing anything.
+
+    Folders are walked and files stat'ed, nothing is read: this is what lets a command
+    that only searches ask the store whether its index is current before deciding to
+    load the library at all (`index.open_current_engine`).
+    """
+    return _read_files(input_files(paths))
 
 
 def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:

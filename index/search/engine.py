@@ -27,13 +27,14 @@ from whoosh.searching import Searcher
 from index.search.counting import facet_counts, selection_masks
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.tables import read_table
-from index.search.bitsets import FacetMasks, Lru, mask_of, posting_ids
+from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
 from index.search.highlight import Highlighter
 from index.search.spelling import Lexicon, correct, read_words
 from index.facets.taxonomy import Taxonomy
+from index.whoosh_ext.blocks import phrase_ids
 
 __all__ = ["OpenedIndex", "SearchEngine"]
 
@@ -58,20 +59,28 @@ OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 RESULT_CACHE = 256
 # Match sets of recent query parts, so a grown query only evaluates its new part.
 MASK_CACHE = 512
+# Papers read from stored fields when the engine has no library: a few pages of results.
+STORED_CACHE = 1024
 
 
 class SearchEngine(Generic[OpenedT]):
     """Answers searches over one open index; every public method is thread-safe.
 
     `opened` is kept as given (the store's `Opened`, with what was done to get the index,
-    for `paperscope index` to report).
+    for `paperscope index` to report). `library` may be None: every `Paper` is then read
+    from the index's stored JSON when a hit, a prefix check or `paper()` needs it, so a
+    command that only searches never loads the library (the store decides the index is
+    current from the files' sizes and mtimes, `index.store.generations.open_if_current`).
     """
 
-    def __init__(self, opened: OpenedT, library: Library, taxonomy: Taxonomy) -> None:
+    def __init__(self, opened: OpenedT, library: Library | None, taxonomy: Taxonomy) -> None:
         self.opened = opened
         self.taxonomy = taxonomy
         self._index = opened.index
-        self._papers = library.by_id()
+        self._papers = library.by_id() if library is not None else {}
+        # Papers decoded from stored fields, by id (no library given, or a stale index
+        # served while another process rebuilds it).
+        self._stored = Lru(STORED_CACHE)
         self._hierarchy = taxonomy.implied_by()
         words = read_words(opened.path)
         self.lexicon = Lexicon(words) if words is not None else None
@@ -208,7 +217,7 @@ class SearchEngine(Generic[OpenedT]):
             for word in q.words:
                 mask &= self._mask(searcher, wq.Term(q.fieldname, word))
             if mask and len(q.words) > 1:
-                mask &= mask_of(searcher.docs_for_query(q), self.masks.size)
+                mask &= self._phrase_mask(searcher, q, mask)
         elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
             # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
             ids = posting_ids(searcher.reader(), q.fieldname, q.text)
@@ -217,6 +226,30 @@ class SearchEngine(Generic[OpenedT]):
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
         self._match_masks.store(key, mask)
         return mask
+
+    def _phrase_mask(self, searcher: Searcher, q: wq.Phrase, candidates: int) -> int:
+        """The documents among `candidates` (holding every word) that hold the phrase.
+
+        Only the candidates' positions are read (index.whoosh_ext.blocks.phrase_ids);
+        Whoosh's matcher answers when that fast path cannot (and raises what it raises
+        for a field without positions).
+        """
+        size = self.masks.size
+        try:
+            field = searcher.schema[q.fieldname]
+        except KeyError:  # Whoosh's phrase matcher matches nothing then
+            return 0
+        found = None
+        if field.format is not None and field.format.supports("positions"):
+            try:
+                terms = [field.to_bytes(word) for word in q.words]
+            except ValueError:  # Whoosh's phrase matcher matches nothing then
+                return 0
+            found = phrase_ids(searcher.reader(), q.fieldname, terms, q.slop,
+                               member_test(candidates, size))
+        if found is None:
+            found = list(searcher.docs_for_query(q))
+        return mask_of(found, size)
 
     def _hit(self, searcher: Searcher, docnum: int, score: float,
              highlighter: Highlighter) -> Hit:
@@ -233,9 +266,13 @@ class SearchEngine(Generic[OpenedT]):
                    title=highlighter.whole(paper.title))
 
     def _paper_at(self, searcher: Searcher, docnum: int) -> Paper:
-        paper = self._papers.get(self.masks.ids[docnum])
-        if paper is None:  # a stale index served while another process rebuilds it
-            paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+        paper_id = self.masks.ids[docnum]
+        paper = self._papers.get(paper_id)
+        if paper is None:  # no library given, or a stale index served during a rebuild
+            paper = self._stored.fetch(paper_id)
+            if paper is None:
+                paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+                self._stored.store(paper_id, paper)
         return paper
 
     # -- single papers ---------------------------------------------------------------------

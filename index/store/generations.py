@@ -127,10 +127,45 @@ def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
 def library_dir(cache_dir: Path, library: Library) -> Path:
     """The folder of this library's index: one per set of source files."""
     if library.files:
-        names = "\n".join(sorted(os.path.abspath(name) for name in library.files))
-    else:
-        names = "content:" + _papers_digest(library.papers)
+        return _files_dir(cache_dir, library.files)
+    names = "content:" + _papers_digest(library.papers)
     return Path(cache_dir) / f"library-{hashlib.sha256(names.encode()).hexdigest()[:16]}"
+
+
+def _files_dir(cache_dir: Path, files: Sequence[str]) -> Path:
+    names = "\n".join(sorted(os.path.abspath(name) for name in files))
+    return Path(cache_dir) / f"library-{hashlib.sha256(names.encode()).hexdigest()[:16]}"
+
+
+def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Opened | None:
+    """The index of the library read from `files`, when it is current; else None.
+
+    `files` is what `Library.files` would be (`index.library.load.library_files`). Current
+    means what `open_index` checks after a full load, decided without one: the schema and
+    the taxonomy fingerprint are the ones the index was built with, and every input file
+    has the size and mtime the manifest recorded (a stat each, nothing parsed). The paper
+    count the manifest recorded is checked against the index instead of the library's.
+    Never builds, waits or writes: on None the caller loads the library and calls
+    `open_index`, which does.
+    """
+    started = time.perf_counter()
+    if not files:
+        return None
+    folder = _files_dir(cache_dir, files)
+    current = _read_current(folder)
+    old = current.get("manifest") if current else None
+    if not isinstance(old, dict) or old.get("content") is not None:
+        return None
+    if (old.get("schema") != SCHEMA_VERSION
+            or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
+            or old.get("files") != _file_stats(files)):
+        return None
+    papers = old.get("papers")
+    path = folder / current["dir"]  # type: ignore[index]
+    ix = _open_checked(path, papers if isinstance(papers, int) else None)
+    if ix is None:
+        return None
+    return Opened(ix, path, "up to date", ix.doc_count(), time.perf_counter() - started)
 
 
 @contextmanager

@@ -89,6 +89,26 @@ class CliContext:
         """The search engine on this library, building its index first when it is stale."""
         return self.open_engine()
 
+    @cached_property
+    def search_engine(self) -> SearchEngine[Opened]:
+        """The engine for commands that only search or count (`search`, `facets`).
+
+        When the index is current (the input files' sizes and mtimes and the taxonomy are
+        the ones it was built from) it is opened without loading the library, its papers
+        read from stored fields; otherwise, or when the library is loaded already, this
+        is `engine`. The library's load warnings are then not printed: nothing was loaded.
+        """
+        if "library" not in self.__dict__:
+            from index import open_current_engine
+
+            try:
+                engine = open_current_engine(self.corpus, self.taxonomy, paths.cache_dir())
+            except OSError:  # an unreadable input or cache: the full load says what
+                engine = None
+            if engine is not None:
+                return engine
+        return self.engine
+
     def open_engine(self, rebuild: bool = False) -> SearchEngine[Opened]:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
         from index import open_engine

@@ -119,7 +119,7 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
         raise UserError(f"--limit {args.limit}: must be 0 or more")
     request = request_from_args(args, " ".join(args.query), context, sort=args.sort,
                                 limit=args.limit)
-    result = context.engine.search(request)
+    result = context.search_engine.search(request)
     out = sys.stdout
     # A score means something only when ranking by relevance a query that has words.
     scored = args.sort == "relevance" and any(hit.score for hit in result.hits)
@@ -151,7 +151,7 @@ def _facet_row(count: FacetCount) -> dict[str, Any]:
 def facets_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every facet value with its count for the query (all papers without one)."""
     request = request_from_args(args, " ".join(args.query), context, limit=0)
-    result = context.engine.search(request)
+    result = context.search_engine.search(request)
     out = sys.stdout
     every = [count for counts in result.facets.values() for count in counts]
     count_width = max((len(f"{c.count:,}") for c in every), default=1)

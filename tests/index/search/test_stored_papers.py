@@ -1,0 +1,99 @@
+"""An engine without the library reads its papers from the index and answers the same.
+
+`index.open_current_engine` opens the index of a library that is current (its files'
+sizes and mtimes and the taxonomy unchanged) without loading that library; every hit,
+prefix check, `paper()` and `more_like_this()` then decodes the stored JSON instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from index import open_current_engine, open_engine
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.library.load import library_files, load_library
+from index.models import Library, SearchRequest
+from index.search.engine import SearchEngine
+from index.store.generations import open_if_current
+
+QUERIES = ["", "memory", "tensor comp", "dyn", "author:zheng", '"pipeline parallelism"',
+           "gpu -training", "schedulng~", "title:serving OR kv", "m", "qu"]
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="module")
+def library(taxonomy: Taxonomy) -> Library:
+    return load_library(None, taxonomy)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def engines(library: Library, taxonomy: Taxonomy, cache: Path
+            ) -> Iterator[tuple[SearchEngine, SearchEngine]]:
+    loaded = open_engine(library, taxonomy, cache)
+    stored = open_current_engine(None, taxonomy, cache)
+    assert stored is not None
+    yield loaded, stored
+    stored.close()
+    loaded.close()
+
+
+def test_the_files_a_load_would_record_are_known_without_loading(library: Library) -> None:
+    assert library_files(None) == library.files
+
+
+@pytest.mark.parametrize("as_you_type", [False, True])
+@pytest.mark.parametrize("query", QUERIES)
+def test_every_answer_is_the_same_as_with_the_library(
+        engines: tuple[SearchEngine, SearchEngine], query: str, as_you_type: bool) -> None:
+    loaded, stored = engines
+    for request in (SearchRequest(query=query, as_you_type=as_you_type, limit=50),
+                    SearchRequest(query=query, as_you_type=as_you_type, sort="year",
+                                  hardware=frozenset({"gpu"}))):
+        want, got = loaded.search(request), stored.search(request)
+        assert got.total == want.total and got.library_size == want.library_size
+        assert got.hits == want.hits
+        assert got.facets == want.facets
+        assert (got.correction, got.notice, got.partial) == (
+            want.correction, want.notice, want.partial)
+
+
+def test_single_papers_and_similar_ones_are_the_same(
+        engines: tuple[SearchEngine, SearchEngine], library: Library) -> None:
+    loaded, stored = engines
+    for paper in library.papers[:10]:
+        assert stored.paper(paper.id) == paper
+        assert stored.more_like_this(paper.id) == loaded.more_like_this(paper.id)
+    assert stored.paper("no-such-paper") is None
+
+
+def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy,
+                                    tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for name in library.files:
+        if Path(name).is_file():
+            (folder / Path(name).name).write_bytes(Path(name).read_bytes())
+    assert open_current_engine([folder], taxonomy, tmp_path / "cache") is None  # no index
+    copied = load_library([folder], taxonomy)
+    open_engine(copied, taxonomy, tmp_path / "cache").close()
+    opened = open_if_current(library_files([folder]), taxonomy, tmp_path / "cache")
+    assert opened is not None and opened.action == "up to date"
+    opened.index.close()
+    other = load_taxonomy()
+    object.__setattr__(other, "fingerprint", "another")
+    assert open_if_current(library_files([folder]), other, tmp_path / "cache") is None
+    first = min(folder.iterdir())
+    first.write_bytes(first.read_bytes() + b"\n")
+    assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None

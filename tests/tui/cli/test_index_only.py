@@ -1,0 +1,137 @@
+"""`search` and `facets` answer from a current index without loading the library.
+
+The index's manifest records each input file's size and mtime and the taxonomy
+fingerprint; when they still hold, the commands read papers from the index's stored
+fields. When any of them changed, the library is loaded (and the index refreshed) as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index
+import index.library.load
+import tui.cli.context
+from tui.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
+NEW_RECORD = {
+    "id": "2401.99999", "title": "Zymurgical Telemetry for Sparse Kernels",
+    "authors": "Ada Quill and Bo Reyes", "categories": "cs.DC", "journal-ref": None,
+    "abstract": "We study zymurgical telemetry of sparse tensor kernels on GPUs.",
+    "update_date": "2024-01-05",
+}
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for name in ("arxiv.jsonl", "csl.json"):
+        shutil.copy(FIXTURES / name, folder / name)
+    return folder
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts library loads through every name the CLI could call it by."""
+    calls: list[int] = []
+    real = index.library.load.load_library
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tui.cli.context, "load_library", counted)
+    monkeypatch.setattr(index.library.load, "load_library", counted)
+    return calls
+
+
+def forbid_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the library was loaded")
+
+    monkeypatch.setattr(tui.cli.context, "load_library", fail)
+    monkeypatch.setattr(index.library.load, "load_library", fail)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    out, _ = capsys.readouterr()
+    return code, out
+
+
+COMMANDS: list[tuple[str, ...]] = [
+    ("search", "tensor", "--json"),
+    ("search", "tensor", "programs", "--sort", "year"),
+    ("search", "ansor", "--limit", "1"),
+    ("facets", "--json"),
+    ("facets", "tensor", "--year", "2019.."),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_current_index_answers_without_the_library_and_the_same(
+        command: tuple[str, ...], corpus: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
+    # With the library loaded first (what every command did before): the reference output.
+    with monkeypatch.context() as patched:
+        patched.setattr(index, "open_current_engine", lambda *args: None)
+        code, expected = run(capsys, "--corpus", str(corpus), *command)
+    assert code == 0 and expected
+    forbid_loading(monkeypatch)
+    code, out = run(capsys, "--corpus", str(corpus), *command)
+    assert code == 0
+    assert out == expected
+
+
+def test_a_changed_file_loads_the_library_and_finds_its_new_record(
+        corpus: Path, capsys: pytest.CaptureFixture[str], loads: list[int]) -> None:
+    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
+    assert len(loads) == 1
+    assert run(capsys, "--corpus", str(corpus), "search", "zymurgical")[1] == ""
+    assert len(loads) == 1  # current: answered from the index
+    with (corpus / "arxiv.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(NEW_RECORD) + "\n")
+    code, out = run(capsys, "--corpus", str(corpus), "search", "zymurgical", "--json")
+    assert code == 0 and len(loads) == 2
+    assert [json.loads(line)["title"] for line in out.splitlines()] == [NEW_RECORD["title"]]
+    run(capsys, "--corpus", str(corpus), "search", "zymurgical")
+    assert len(loads) == 2  # the refreshed index is current again
+
+
+@pytest.mark.parametrize("change", ["touch", "add file", "remove file"])
+def test_any_change_to_the_inputs_is_noticed(
+        change: str, corpus: Path, capsys: pytest.CaptureFixture[str],
+        loads: list[int]) -> None:
+    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
+    changes: dict[str, Callable[[], None]] = {
+        # Same size, newer mtime: a stat says it may have changed, so it is loaded.
+        "touch": lambda: os.utime(corpus / "csl.json",
+                                  ns=(0, (corpus / "csl.json").stat().st_mtime_ns + 10**9)),
+        "add file": lambda: (corpus / "more.jsonl").write_text(json.dumps(NEW_RECORD) + "\n"),
+        "remove file": lambda: (corpus / "csl.json").unlink(),
+    }
+    changes[change]()
+    assert run(capsys, "--corpus", str(corpus), "facets")[0] == 0
+    assert len(loads) == 2
+
+
+def test_another_taxonomy_loads_the_library(
+        corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        loads: list[int]) -> None:
+    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
+    extra = tmp_path / "extra.toml"
+    extra.write_text('[topic.zymurgy]\nlabel = "Zymurgy"\n'
+                     'description = "Brewing science."\nsignals = ["zymurgical"]\n')
+    code = main(["--corpus", str(corpus), "--taxonomy", str(extra), "facets"])
+    capsys.readouterr()
+    assert code == 0 and len(loads) == 2
