@@ -24,10 +24,13 @@ __all__ = [
     "FacetCount",
     "SearchResult",
     "SortOrder",
+    "READING_STATUSES",
     "replace",
 ]
 
 SortOrder = Literal["relevance", "year", "title"]
+# A paper's reading status, in the order a reader goes through them; `unread` when unset.
+READING_STATUSES = ("unread", "to-read", "reading", "read")
 
 
 def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:
@@ -264,6 +267,11 @@ class SearchRequest:
     years: frozenset[int] = frozenset()
     venues: frozenset[str] = frozenset()
     authors: frozenset[str] = frozenset()
+    # The user's layer and the source's own labels (index.search.user_layer).
+    tags: frozenset[str] = frozenset()  # the user's tags
+    statuses: frozenset[str] = frozenset()  # reading statuses
+    keywords: frozenset[str] = frozenset()  # the source's tags (BibTeX keywords, Zotero)
+    collections: frozenset[str] = frozenset()  # Zotero collections ("Thesis/Chapter 2")
     year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
     sort: SortOrder = "relevance"
     limit: int = 50
@@ -272,7 +280,8 @@ class SearchRequest:
     @property
     def filter_count(self) -> int:
         count = sum(
-            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors)
+            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors,
+                             self.tags, self.statuses, self.keywords, self.collections)
         )
         return count + (1 if self.year_range else 0)
 
@@ -292,7 +301,7 @@ class Hit:
 class FacetCount:
     """How many matching papers carry one facet value, given the other facets' selections."""
 
-    facet: str  # "topic", "hardware", "year", "venue", "author"
+    facet: str  # "topic", "hardware", "year", "venue", "author", "tag", "status", ...
     value: str
     label: str
     count: int
