@@ -15,11 +15,11 @@ from typing import NoReturn
 
 from index import __version__
 from index.text_safety import for_terminal
-from tui.cli import cite_cmds, library_cmds, search_cmds
+from tui.cli import cite_cmds, library_cmds, search_cmds, user_cmds
 from tui.cli.context import CliContext, UserError
 from tui.startup import resume_collector
 
-COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds)
+COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, user_cmds)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -19,7 +19,10 @@ from tui.cli.progress import LoadNotice, ProgressBar
 from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
+    from index.models import Paper
     from index.search.engine import SearchEngine
+    from tui.services.annotations import Annotations
+    from tui.services.saved_searches import SavedSearches
     from index.store.generations import Opened
     from index.models import Library
 
@@ -94,4 +97,50 @@ class CliContext:
         finally:
             bar.finish()
         freeze_long_lived()
+        self.apply_user_layer(engine)
         return engine
+
+    # -- the user's own layer (tags, status, notes, saved searches) -------------------------
+
+    @cached_property
+    def annotations(self) -> Annotations:
+        """The user's tags and reading status; a damaged file is warned about, kept as is."""
+        from tui.services.annotations import Annotations
+
+        store = Annotations(paths.data_dir() / "annotations.json")
+        if store.warning:
+            self.warn(store.warning)
+        return store
+
+    @cached_property
+    def saved_searches(self) -> SavedSearches:
+        """The user's saved searches; a damaged file is warned about, kept as is."""
+        from tui.services.saved_searches import SavedSearches
+
+        store = SavedSearches(paths.data_dir() / "saved_searches.json")
+        if store.warning:
+            self.warn(store.warning)
+        return store
+
+    def apply_user_layer(self, engine: SearchEngine[Opened]) -> None:
+        """Give the engine the user's current tags, statuses and notes."""
+        from tui.services.layer import build_user_layer, notes_dir
+
+        engine.set_user_layer(build_user_layer(self.annotations, self.library.papers,
+                                               notes_dir(paths.data_dir())))
+
+    def resolve_papers(self, ids: list[str]) -> list[Paper]:
+        """The papers named by paperscope ids or citation keys, in order.
+
+        Raises:
+            UserError: an id that names no paper (with close matches).
+        """
+        from tui.cli.library_cmds import find_paper
+
+        by_id = self.library.by_id()
+        by_key = {p.citation_key: p for p in self.library.papers if p.citation_key}
+        out: list[Paper] = []
+        for name in ids:
+            paper = by_id.get(name) or by_key.get(name)
+            out.append(paper if paper is not None else find_paper(self, name))
+        return out
