@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from index.library.attachments import parse_file_field
 from index.models import LoadWarning, Paper, Source
 from index.library.normalize import clean_text, latex_to_unicode
 
@@ -140,6 +142,9 @@ def _entry_to_paper(entry: model.Entry, values: dict[str, str], shown: str) -> P
         url=text("url"),
         abstract=latex_to_unicode(values.get("abstract", ""), full=True),
         keywords=keywords,
+        # Raw, not LaTeX-decoded: backslashes in paths are the path's own.
+        attachments=parse_file_field(values["file"], Path(shown).parent) if values.get("file")
+        else (),
         sources=(Source(shown, (entry.start_line or 0) + 1),),
         citation_key=clean_text(entry.key) or None,
     )

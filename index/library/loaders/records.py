@@ -10,9 +10,11 @@ file may even mix them.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
+from index.library.attachments import parse_file_field
 from index.models import Paper, Source, replace
 from index.library.normalize import clean_text, latex_to_unicode
 
@@ -121,6 +123,9 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
         url=_text(record.get("URL") or record.get("url")),
         abstract=latex_to_unicode(str(record.get("abstract") or "")),
         keywords=as_strings(record.get("keyword") or record.get("keywords")),
+        # Not in the CSL spec; some exporters add JabRef's `file` form.
+        attachments=parse_file_field(record["file"], Path(source.path).parent)
+        if isinstance(record.get("file"), str) else (),
         sources=(source,),
         citation_key=clean_text(str(record.get("citation-key") or "")) or None,
     )
