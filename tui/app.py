@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
+from tui.library_host import LibraryHost
 from tui.services.user_data import Marks, QueryHistory
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["PaperscopeApp", "make_app"]
 
 
-class PaperscopeApp(SettingsActions, App[None]):
+class PaperscopeApp(LibraryHost, SettingsActions, App[None]):
     """Browse, filter and cite papers from the keyboard (or the mouse)."""
 
     CSS_PATH = "app.tcss"
@@ -54,7 +56,8 @@ class PaperscopeApp(SettingsActions, App[None]):
     ]
 
     def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
-                 engine: SearchEngine | None = None, show_timings: bool = True) -> None:
+                 engine: SearchEngine | None = None, show_timings: bool = True,
+                 corpus: Sequence[Path] | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.show_timings = show_timings  # off for screenshots, where "3 ms" would vary
@@ -73,6 +76,8 @@ class PaperscopeApp(SettingsActions, App[None]):
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
         self.papers = PaperData(taxonomy, library, lambda: self.engine)
+        # Tags, status, saved searches, notes; live reload of `corpus` (library_host).
+        self._warnings += self.init_library_layer(corpus)
         self.last_export: Path | None = None  # the export dialog offers it again
         self.main_screen = MainScreen()
 
@@ -92,8 +97,16 @@ class PaperscopeApp(SettingsActions, App[None]):
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         if self.engine is None:
             self.build_index()
+        else:
+            self._library_ready()
+
+    def _library_ready(self) -> None:
+        """The engine is open: apply the user's layer, count saved searches, watch sources."""
+        self.apply_user_layer()
+        self.start_watching()
 
     def on_unmount(self) -> None:
+        self.close_retired()
         if self._owns_engine and self.engine is not None:
             self.engine.close()
 
@@ -127,6 +140,7 @@ class PaperscopeApp(SettingsActions, App[None]):
     def _index_ready(self, message: IndexReady) -> None:
         self.engine = message.engine  # type: ignore[assignment]
         self.main_screen.start_search()
+        self._library_ready()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.report_worker_state(event.worker)
@@ -222,7 +236,7 @@ class PaperscopeApp(SettingsActions, App[None]):
 
 def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
              library: Library | None = None, taxonomy: Taxonomy | None = None,
-             show_timings: bool = True) -> PaperscopeApp:
+             show_timings: bool = True, corpus: Sequence[Path] | None = None) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
@@ -231,6 +245,7 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         library: papers to index when no engine is given (default: the bundled corpus).
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
         show_timings: show "3 ms" in the status line; snapshot tests turn it off.
+        corpus: the inputs `library` was loaded from; they are watched and reloaded live.
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
@@ -239,4 +254,5 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         from index.library.load import load_library
 
         library = load_library(None, taxonomy)
-    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings)
+    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings,
+                         corpus=corpus)

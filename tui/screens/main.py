@@ -24,6 +24,7 @@ from tui.messages import (
     SearchFinished,
 )
 from tui.screens.base import PaperScreen
+from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
 from tui.view.facets import empty_message, facet_view, status_line
 from tui.view.filters import toggle_value, without_selection
 from tui.screens.paper_actions import PAPER_BINDINGS
@@ -39,11 +40,12 @@ PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches 
 CORRECTION_PAUSE = 0.3  # seconds of no typing before "did you mean" is looked up
 
 
-class MainScreen(PaperScreen):
+class MainScreen(LibraryActions, PaperScreen):
     """Search, filter, read; the detail pane sits beside the results on wide terminals."""
 
     BINDINGS = [
         *PAPER_BINDINGS,
+        *LIBRARY_BINDINGS,  # tags, status, saved searches, notes, files (library_actions)
         Binding("escape", "back", "Back", show=False, id="back",
                 tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
         # Shown in the footer only when they would do something (see `check_action`).
@@ -176,7 +178,7 @@ class MainScreen(PaperScreen):
         fix, clear, timings = (self._app.key_for("accept_correction"), self._app.key_for("clear_filters"),
                                self._app.show_timings)
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty_message(result, fix, clear))
-        self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
+        self.query_one(FacetPanel).show_facets(self.with_saved(facet_view(result, self._app.taxonomy)))
         self.refresh_bindings()
         self.query_one(StatusLine).show_result(result, lambda r: status_line(r, fix, timings=timings))
 
@@ -220,6 +222,9 @@ class MainScreen(PaperScreen):
     @on(FacetToggled)
     def toggle_facet(self, message: FacetToggled) -> None:
         """Select or unselect a value, so that clicking and typing `topic:x` agree."""
+        if message.facet == "saved":  # the Saved section recalls a search (library_actions)
+            self.recall_saved(message.value)
+            return
         request = toggle_value(self.request, message.facet, message.value)
         if request.query != self.request.query:
             self.query_one(SearchBar).value = request.query

@@ -39,6 +39,8 @@ class PaperData:
         self._engine = engine
         self._keys: dict[str, str] | None = None  # citation keys, computed on first use
         self._keys_lock = threading.Lock()  # formatting runs in several worker threads
+        # The detail's rows for the user's layer (tui.view.user_detail), set by the app.
+        self.extras: Callable[[Paper], tuple[tuple[str, str], ...]] | None = None
 
     def label(self, facet: str, value: str) -> str:
         """The taxonomy's name for a facet value, or the id when it has none."""
@@ -78,5 +80,6 @@ class PaperData:
         abstract = engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
         related = tuple(self.by_id(paper.related))
         similar = tuple(p for p in engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
+        extra = self.extras(paper) if self.extras is not None else ()
         return PaperDetail(paper, abstract, related, similar, self.format([paper], style),
-                           style_label(style), terms)
+                           style_label(style), terms, extra)

@@ -44,6 +44,8 @@ class PaperDetail:
     citation: str = ""
     style_label: str = ""
     terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
+    # The user's layer and the source's extras: (heading, text), see tui.view.user_detail.
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 def paper_links(paper: Paper) -> list[str]:
@@ -111,6 +113,9 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
     if paper.note:
         parts.append(Text("\nNote", "bold"))
         parts.append(_indented(Text(clean(paper.note))))
+    for heading, text in detail.extra:
+        parts.append(Text(f"\n{heading}", "bold"))
+        parts.append(_indented(Text(clean(text))))
     return Group(*parts)
 
 

@@ -23,8 +23,12 @@ from tui.widgets.render import EdgeSpaces, clean, sparkline
 
 __all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
 
-SECTIONS = (("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
-            ("venue", "Venue"), ("author", "Author"))
+SECTIONS = (("saved", "Saved"), ("status", "Reading"), ("tag", "My tags"),
+            ("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
+            ("venue", "Venue"), ("author", "Author"), ("keyword", "Source tags"),
+            ("collection", "Collections"))
+# Sections left out while they have no values (a library without tags, no saved searches).
+OPTIONAL = {"saved", "tag", "keyword", "collection"}
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
@@ -73,7 +77,9 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
-            if facet in ("venue", "author"):
+            if facet in OPTIONAL and not values:
+                continue
+            if facet in ("venue", "author", "keyword"):
                 values = self._top(values)
             heading = Text(title, style="bold")
             if facet == "year" and values:
