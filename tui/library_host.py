@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import work
 from textual.message import Message
-from textual.worker import get_current_worker
 
 from index.models import Library, LoadWarning, Paper
 from tui.services.annotations import Annotations
@@ -55,6 +53,18 @@ class LibraryReloaded(Message):
 
 
 @dataclass
+class NotesChanged(Message):
+    """A note file was added, edited or removed outside the app."""
+
+
+@dataclass
+class SourceProblem(Message):
+    """A changed source could not be used (yet); the previous papers are kept."""
+
+    text: str
+
+
+@dataclass
 class UserLayerChanged(Message):
     """The engine has the user's current layer: searches and the detail should refresh."""
 
@@ -79,8 +89,7 @@ class LibraryHost:
 
     def detail_rows(self, paper: Paper) -> tuple[tuple[str, str], ...]:
         """The detail's rows for the user's layer (runs in the detail worker)."""
-        app: Any = self
-        return user_rows(paper, self.annotations, self.notes_dir, app.key_for("edit_note") or "n")
+        return user_rows(paper, self.annotations, self.notes_dir)
 
     def _papers(self) -> Sequence[Paper]:
         app: Any = self
@@ -103,8 +112,10 @@ class LibraryHost:
                                                    self.notes_dir))
         app.post_message(UserLayerChanged())
 
-    @on(UserLayerChanged)
-    def _layer_changed(self) -> None:
+    # Named handlers, not `@on`: Textual collects `@on` only from its own classes, and this
+    # is a plain mixin.
+    def on_user_layer_changed(self, message: UserLayerChanged) -> None:
+        """Searches, the detail and the saved counts follow the new layer."""
         app: Any = self
         app.main_screen.user_layer_changed()
 
@@ -117,50 +128,67 @@ class LibraryHost:
     # -- watching the sources -------------------------------------------------------------
 
     def start_watching(self) -> None:
-        """Watch the sources (only a library named on the command line changes)."""
-        if self.corpus:
-            self.watch_sources()
+        """Watch the sources (only a library named on the command line changes).
 
-    @work(thread=True, exclusive=True, group="watch", exit_on_error=False,
-          description="Watching the library's files")
-    def watch_sources(self) -> None:
+        A plain named thread, not a Textual worker: it runs for the whole session, and
+        workers are what "wait until the app is idle" waits for. It only posts messages.
+        """
+        if not self.corpus or getattr(self, "_watcher", None) is not None:
+            return
+        self._stop_watching = threading.Event()
+        self._watcher = threading.Thread(target=self._watch_sources, name="paperscope-watch",
+                                         daemon=True)
+        self._watcher.start()
+
+    def stop_watching(self) -> None:
+        """End the watch thread (at exit); it stops within one poll step."""
+        stop = getattr(self, "_stop_watching", None)
+        if stop is not None:
+            stop.set()
+
+    def _watch_sources(self) -> None:
         """Poll the inputs and the notes; reload what changed (see the module docstring)."""
         app: Any = self
-        worker = get_current_worker()
+        stop = self._stop_watching
         library: Library = app.library or Library(papers=())
         sources = sources_fingerprint(self.corpus, library.files)
         notes = notes_fingerprint(self.notes_dir)
         reported: str | None = None  # the parse problem already told
-        while not worker.is_cancelled:
-            deadline = time.monotonic() + self.watch_interval
-            while time.monotonic() < deadline:
-                if worker.is_cancelled:
-                    return
-                time.sleep(0.05)
-            now_notes = notes_fingerprint(self.notes_dir)
-            if now_notes != notes:
-                notes = now_notes
-                app.call_from_thread(self.apply_user_layer)
-            now = sources_fingerprint(self.corpus, library.files)
-            changed = changed_files(sources, now)
-            if not changed:
-                continue
-            new_library, problem = self._reload(library, changed)
-            if problem is not None:
-                if problem != reported:
-                    reported = problem
-                    app.call_from_thread(app.notify, problem, title="Library",
-                                         severity="warning", markup=False, timeout=10)
-                sources = now  # retried when the file changes again
-                continue
-            reported = None
-            sources = now
-            if new_library is None:
-                continue
-            engine = self._open(new_library)
-            lines = describe_changes(library, new_library, changed)
-            library = new_library
-            app.post_message(LibraryReloaded(engine, new_library, lines))
+        while not stop.wait(self.watch_interval):
+            try:
+                now_notes = notes_fingerprint(self.notes_dir)
+                if now_notes != notes:
+                    notes = now_notes
+                    app.post_message(NotesChanged())
+                now = sources_fingerprint(self.corpus, library.files)
+                changed = changed_files(sources, now)
+                if not changed:
+                    continue
+                new_library, problem = self._reload(library, changed)
+                sources = now  # a problem is retried when the file changes again
+                if problem is not None:
+                    if problem != reported:
+                        reported = problem
+                        app.post_message(SourceProblem(problem))
+                    continue
+                reported = None
+                if new_library is None or stop.is_set():
+                    continue
+                engine = self._open(new_library)
+                lines = describe_changes(library, new_library, changed)
+                library = new_library
+                app.post_message(LibraryReloaded(engine, new_library, lines))
+            except Exception as error:  # noqa: BLE001 - the watcher must outlive one bad read
+                app.post_message(SourceProblem(f"reloading the library failed: {error}"))
+
+    def on_notes_changed(self, message: NotesChanged) -> None:
+        """A note was edited outside the app: search and the detail follow it."""
+        self.apply_user_layer()
+
+    def on_source_problem(self, message: SourceProblem) -> None:
+        """Say once what stopped a reload (the previous papers stay)."""
+        app: Any = self
+        app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
 
     def _reload(self, old: Library, changed: set[str]) -> tuple[Library | None, str | None]:
         """The library read again, or why it is not used (a changed file now fails to parse)."""
@@ -190,8 +218,7 @@ class LibraryHost:
                                                    self.notes_dir))
         return engine
 
-    @on(LibraryReloaded)
-    def _swap_engine(self, message: LibraryReloaded) -> None:
+    def on_library_reloaded(self, message: LibraryReloaded) -> None:
         """Serve the reloaded library; the query re-runs, the highlighted paper stays."""
         from tui.services.papers import PaperData
 
@@ -212,7 +239,8 @@ class LibraryHost:
                    markup=False)
 
     def close_retired(self) -> None:
-        """Close engines replaced by reloads (at exit)."""
+        """Stop watching and close engines replaced by reloads (at exit)."""
+        self.stop_watching()
         for old in self._retired:
             old.close()
         self._retired = []

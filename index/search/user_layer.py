@@ -113,6 +113,7 @@ class LayerMasks:
         for value_mask in statuses.values():
             anything |= value_mask
         statuses["unread"] = live & ~anything
+        self.statuses_in_use = bool(anything)
         for status in READING_STATUSES:  # every status is a facet row, even when empty
             statuses.setdefault(status, 0)
         self._lookup = {facet: {value.lower(): m for value, m in values.items()}
@@ -135,6 +136,7 @@ class LayerMasks:
 
     @property
     def has_notes(self) -> bool:
+        """Whether any note has words (the engine then ORs notes into plain words)."""
         return bool(self.note_stems)
 
     def term(self, fieldname: str, text: str) -> int:
@@ -170,6 +172,8 @@ class LayerMasks:
         """Each layer facet's counts over `base`, disjunctively (its own selection left out)."""
         out: dict[str, tuple[FacetCount, ...]] = {}
         for facet, attribute in LAYER_FACETS.items():
+            if facet == "status" and not self.statuses_in_use:
+                continue  # nobody has set a status: every paper is unread, nothing to show
             within = base
             for other, other_mask in selected.items():
                 if other != facet:

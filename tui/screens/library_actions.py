@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["LIBRARY_BINDINGS", "LibraryActions", "launch_editor", "system_opener"]
 
 LIBRARY_BINDINGS = [
-    Binding("t", "edit_tags", "Tags", id="edit_tags",
+    Binding("t", "edit_tags", "Tags", show=False, id="edit_tags",
             tooltip="Add or remove your tags on the marked papers, or the highlighted one"),
     Binding("R", "cycle_status", "Status", show=False, id="cycle_status",
             tooltip="Next reading status: unread, to-read, reading, read"),

@@ -19,13 +19,15 @@ __all__ = ["user_rows", "NOTE_PREVIEW"]
 NOTE_PREVIEW = 2000  # characters of the note shown in the detail
 
 
-def user_rows(paper: Paper, annotations: Annotations, notes: Path | None,
-              open_key: str = "n") -> tuple[tuple[str, str], ...]:
+def user_rows(paper: Paper, annotations: Annotations,
+              notes: Path | None) -> tuple[tuple[str, str], ...]:
     """(heading, text) pairs: Yours, Note, Source tags, Collections, Files."""
     rows: list[tuple[str, str]] = []
     tags = annotations.tags_of(paper)
-    rows.append(("Yours", f"status: {annotations.status_of(paper)}"
-                 + (f" · tags: {', '.join(tags)}" if tags else " · no tags")))
+    status = annotations.status_of(paper)
+    if tags or status != "unread":  # nothing set: no row (the keys are in the help)
+        rows.append(("Yours", f"status: {status}"
+                     + (f" · tags: {', '.join(tags)}" if tags else "")))
     if notes is not None:
         path = note_path(notes, paper)
         try:
@@ -33,9 +35,7 @@ def user_rows(paper: Paper, annotations: Annotations, notes: Path | None,
                 text = handle.read(MAX_NOTE_BYTES).decode("utf-8", errors="replace")
         except OSError:
             text = None
-        if text is None:
-            rows.append(("Note", f"none yet ({open_key} writes one: {path})"))
-        else:
+        if text is not None:
             shown = text.strip()
             if len(shown) > NOTE_PREVIEW:
                 shown = shown[:NOTE_PREVIEW] + "…"

@@ -59,6 +59,7 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
         self._built = False
         self._counts: dict[NodeData, FacetCount] = {}  # the value behind each node
         self._count_width = 1  # digits of the largest count shown
+        self._sections_seen: set[str] = set()
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -88,7 +89,11 @@ class FacetPanel(EdgeSpaces, Tree[NodeData]):
             chosen = sum(1 for v in values if v.selected)
             if chosen:
                 heading.append(f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected"))
-            section = self.root.add(heading, data=(facet, None), expand=not self._built or (facet, None) in expanded)
+            # A section appearing later (the first saved search or tag) opens expanded.
+            fresh = facet not in self._sections_seen
+            self._sections_seen.add(facet)
+            section = self.root.add(heading, data=(facet, None),
+                                    expand=not self._built or fresh or (facet, None) in expanded)
             if facet == "year":
                 values = sorted(values, key=lambda v: v.value, reverse=True)
             self._add_values(section, values, expanded)

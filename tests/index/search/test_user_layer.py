@@ -60,6 +60,14 @@ LAYER = UserLayer(facets={"tag": {"toread": frozenset({"p1", "p2"}), "ml": froze
                   notes={"p5": "Remember the zebrafish experiment; compare with p2."})
 
 
+def test_status_facet_appears_once_a_status_is_set(engine: SearchEngine) -> None:
+    engine.set_user_layer(UserLayer())
+    assert "status" not in engine.search(SearchRequest(limit=0)).facets
+    assert found(engine, "status:unread") == {f"p{n}" for n in range(8)}
+    engine.set_user_layer(LAYER)
+    assert "status" in engine.search(SearchRequest(limit=0)).facets
+
+
 def test_tag_and_status_are_query_fields(engine: SearchEngine) -> None:
     engine.set_user_layer(LAYER)
     assert found(engine, "tag:toread") == {"p1", "p2"}

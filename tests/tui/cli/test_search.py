@@ -69,7 +69,7 @@ def test_facets_over_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> Non
             assert row["count"] == sum(row["value"] in p["topics"] for p in papers)
         if row["facet"] == "hardware":
             assert row["count"] == sum(row["value"] in p["hardware"] for p in papers)
-    assert {r["facet"] for r in rows} == {"topic", "hardware", "year", "venue", "author", "status"}
+    assert {r["facet"] for r in rows} == {"topic", "hardware", "year", "venue", "author"}
 
 
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
