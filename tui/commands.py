@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from tui.screens.library_actions import LIBRARY_COMMANDS
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -35,13 +37,13 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Did you mean", "Search for the suggested spelling", "accept_correction"),
     ("Help", "Every key and the query syntax", "app.help"),
     ("Quit", "Leave paperscope", "app.quit"),
-)
+) + LIBRARY_COMMANDS  # tags, status, saved searches, notes, files
 
 
 def _available(app: App[object], screen: object, action: str) -> bool:
     target, _, name = action.rpartition(".")
     node = app if target == "app" else screen
-    return hasattr(node, f"action_{name}")
+    return hasattr(node, f"action_{name.split('(')[0]}")  # `name('arg')` takes parameters
 
 
 class PaperscopeCommands(Provider):

@@ -26,7 +26,8 @@ from tui.services.notes import create_note, editor_command
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
 
-__all__ = ["LIBRARY_BINDINGS", "LibraryActions", "launch_editor", "system_opener"]
+__all__ = ["LIBRARY_BINDINGS", "LIBRARY_COMMANDS", "LibraryActions", "launch_editor",
+           "system_opener"]
 
 LIBRARY_BINDINGS = [
     Binding("t", "edit_tags", "Tags", show=False, id="edit_tags",
@@ -44,6 +45,18 @@ LIBRARY_BINDINGS = [
     *(Binding(str(n), f"recall_saved({n})", f"Saved {n}", show=False, id=f"recall_saved_{n}",
               tooltip=f"Recall saved search {n}") for n in range(1, 10)),
 ]
+
+
+# The palette's names for these actions (tui.commands offers them with the others).
+LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("Tags", "Add or remove your tags on the marked or highlighted papers", "edit_tags"),
+    *((f"Status: {status}", f"Set the reading status to {status}",
+       f"set_reading_status('{status}')") for status in READING_STATUSES),
+    ("Save search", "Save the query and selected filters under a name", "save_search"),
+    ("Saved searches", "Recall, rename or delete a saved search", "manage_saved"),
+    ("Note", "Write the paper's note in your editor", "edit_note"),
+    ("Open file", "Open the paper's first attached file (PDF)", "open_attachment"),
+)
 
 
 def launch_editor(app: Any, command: Sequence[str], path: Path) -> str | None:
@@ -138,6 +151,14 @@ class LibraryActions:
         status = app.annotations.status_of(papers[0])
         following = READING_STATUSES[(READING_STATUSES.index(status) + 1) % len(READING_STATUSES)]
         self.set_status(papers, following, what)
+
+    def action_set_reading_status(self, status: str) -> None:
+        """Set the reading status of the marked papers, or the highlighted one."""
+        papers, what = self._targets()
+        if not papers:
+            self._notify("No paper: highlight one or mark some")
+            return
+        self.set_status(papers, status, what)
 
     def set_status(self, papers: list[Paper], status: str, what: str = "the paper") -> None:
         """Set a reading status (the palette offers each one by name)."""

@@ -24,8 +24,11 @@ Fingerprint = dict[str, tuple[int, int, int]]  # path -> (size, mtime_ns, inode)
 
 
 def _companions(path: str) -> list[str]:
-    """A SQLite database's journal files, whose changes are the database's."""
-    return [path + suffix for suffix in ("-wal", "-journal")] if path.endswith(".sqlite") else []
+    """Files whose changes are `path`'s (a Zotero database's write-ahead log), as the
+    loader names them."""
+    from index.library.loaders import companions
+
+    return [str(p) for p in companions(Path(path))]
 
 
 def sources_fingerprint(corpus: Sequence[Path] | None, known: Iterable[str] = ()) -> Fingerprint:

@@ -218,3 +218,20 @@ async def test_opening_a_file_says_what_happened(engine: SearchEngine, tmp_path:
         assert clipboard[-1] == str(pdf)
         notices = [n.message for n in app._notifications]
         assert any("No program here opens files" in m and str(pdf) in m for m in notices)
+
+
+async def test_the_palette_offers_each_status_by_name(engine: SearchEngine) -> None:
+    from tui.commands import COMMANDS, _available
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "slapo")
+        app.main_screen.action_focus_results()
+        names = [name for name, _, action in COMMANDS
+                 if _available(app, app.main_screen, action)]
+        assert {"Tags", "Status: reading", "Save search", "Note", "Open file"} <= set(names)
+        await app.main_screen.run_action("set_reading_status('reading')")
+        await settle(pilot)
+        paper = results(app).highlighted
+        assert Annotations(data_dir() / "annotations.json").status_of(paper) == "reading"

@@ -118,3 +118,24 @@ async def test_a_note_edited_outside_is_picked_up(tmp_path: Path, taxonomy: Taxo
         from index.models import SearchRequest
 
         await wait_for(pilot, lambda: engine.search(SearchRequest("okapi")).total == 1)
+
+
+async def test_a_zotero_item_added_in_the_write_ahead_log_is_picked_up(
+        tmp_path: Path, taxonomy: Taxonomy) -> None:
+    from tests.fixtures.zotero import ZoteroFixture
+
+    zotero = ZoteroFixture(tmp_path / "Zotero", wal=True)
+    zotero.item("journalArticle", {"title": "First Zotero Paper", "date": "2020",
+                                   "abstractNote": "About ferrets."}, tags=["mammals"])
+    app = start(tmp_path / "Zotero", taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert len(ids(app)) == 1
+        # Zotero writes while it runs: the new item sits in the -wal file.
+        zotero.item("journalArticle", {"title": "Second Zotero Paper", "date": "2021",
+                                       "abstractNote": "About otters."}, tags=["mammals"])
+        await wait_for(pilot, lambda: len(ids(app)) == 2)
+        assert any(n.startswith("zotero.sqlite: +1, -0 papers") for n in notices(app))
+        assert {c.value: c.count for c in app.main_screen.result.facets["keyword"]} == {
+            "mammals": 2}
+    zotero.close()
