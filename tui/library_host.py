@@ -128,12 +128,12 @@ class LibraryHost:
     # -- watching the sources -------------------------------------------------------------
 
     def start_watching(self) -> None:
-        """Watch the sources (only a library named on the command line changes).
+        """Watch the notes, and the sources when they were named on the command line.
 
         A plain named thread, not a Textual worker: it runs for the whole session, and
         workers are what "wait until the app is idle" waits for. It only posts messages.
         """
-        if not self.corpus or getattr(self, "_watcher", None) is not None:
+        if getattr(self, "_watcher", None) is not None:
             return
         self._stop_watching = threading.Event()
         self._watcher = threading.Thread(target=self._watch_sources, name="paperscope-watch",
@@ -151,7 +151,8 @@ class LibraryHost:
         app: Any = self
         stop = self._stop_watching
         library: Library = app.library or Library(papers=())
-        sources = sources_fingerprint(self.corpus, library.files)
+        watching = bool(self.corpus)  # the bundled corpus never changes
+        sources = sources_fingerprint(self.corpus, library.files) if watching else {}
         notes = notes_fingerprint(self.notes_dir)
         reported: str | None = None  # the parse problem already told
         while not stop.wait(self.watch_interval):
@@ -160,6 +161,8 @@ class LibraryHost:
                 if now_notes != notes:
                     notes = now_notes
                     app.post_message(NotesChanged())
+                if not watching:
+                    continue
                 now = sources_fingerprint(self.corpus, library.files)
                 changed = changed_files(sources, now)
                 if not changed:

@@ -235,3 +235,26 @@ async def test_the_palette_offers_each_status_by_name(engine: SearchEngine) -> N
         await settle(pilot)
         paper = results(app).highlighted
         assert Annotations(data_dir() / "annotations.json").status_of(paper) == "reading"
+
+
+async def test_a_note_written_outside_the_app_is_shown_and_found(engine: SearchEngine) -> None:
+    import time as clock
+
+    app = build(engine)
+    app.watch_interval = 0.1
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "slapo")
+        await pilot.press("enter")
+        await settle(pilot)
+        notes = data_dir() / "notes"
+        notes.mkdir(parents=True, exist_ok=True)
+        (notes / "slapo.md").write_text("Compare with the wombat scheduler.\n", encoding="utf-8")
+        deadline = clock.monotonic() + 10
+        while "wombat" not in detail_text(app):
+            assert clock.monotonic() < deadline, "the note was not picked up"
+            await pilot.pause(0.1)
+            await settle(pilot)
+        await pilot.press("slash", "ctrl+u", *"wombat")
+        await settle(pilot)
+        assert [h.paper.id for h in results(app).hits] == ["slapo"]
