@@ -93,3 +93,11 @@ def test_saved_rename_and_delete(capsys: pytest.CaptureFixture[str]) -> None:
 def test_search_needs_a_query_filters_or_saved(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "search")
     assert code == 2 and "--saved NAME" in err
+
+
+def test_show_lists_the_users_tags_and_status(capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "tag", "dynapipe", "+toread")
+    run(capsys, "status", "dynapipe", "reading")
+    code, out, _ = run(capsys, "show", "dynapipe")
+    assert code == 0
+    assert "  your tags: toread" in out and "     status: reading" in out
