@@ -14,6 +14,7 @@ search engine receives its contents as plain values (`layer`).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,19 @@ class Annotations(StoredJson):
             self._loaded(warning)
         self._reindex()
         self.generation = 0  # bumped on every change, so views know to refresh
+        # paper id -> (the paper, its identities): folding every title again for each
+        # layer would cost seconds at 100,000 papers; a reloaded paper is a new object.
+        self._identities: dict[str, tuple[Paper, tuple[str, ...]]] = {}
+        # The engine's layer is built in a worker while the UI thread may change tags.
+        self._lock = threading.RLock()
+
+    def _identities_of(self, paper: Paper) -> tuple[str, ...]:
+        cached = self._identities.get(paper.id)
+        if cached is not None and cached[0] is paper:
+            return cached[1]
+        found = identities(paper)
+        self._identities[paper.id] = (paper, found)
+        return found
 
     def _reindex(self) -> None:
         self._by_identity: dict[str, int] = {}
@@ -84,7 +98,7 @@ class Annotations(StoredJson):
         return {"version": 1, "papers": self._records}
 
     def _find(self, paper: Paper) -> dict[str, Any] | None:
-        for identity in identities(paper):
+        for identity in self._identities_of(paper):
             number = self._by_identity.get(identity)
             if number is not None:
                 return self._records[number]
@@ -96,7 +110,7 @@ class Annotations(StoredJson):
         if record is None:
             record = {"ids": [], "tags": []}
             self._records.append(record)
-        known = list(identities(paper))
+        known = list(self._identities_of(paper))
         record["ids"] = list(dict.fromkeys(known + record["ids"]))
         number = self._records.index(record)
         for identity in record["ids"]:
@@ -128,6 +142,13 @@ class Annotations(StoredJson):
         """Facet -> value -> paper ids, for the engine (`tag`, `status`; unread is implied)."""
         tags: dict[str, set[str]] = {}
         statuses: dict[str, set[str]] = {}
+        with self._lock:
+            self._collect(papers, tags, statuses)
+        return {"tag": {k: frozenset(v) for k, v in tags.items()},
+                "status": {k: frozenset(v) for k, v in statuses.items()}}
+
+    def _collect(self, papers: Iterable[Paper], tags: dict[str, set[str]],
+                 statuses: dict[str, set[str]]) -> None:
         for paper in papers:
             record = self._find(paper)
             if record is None:
@@ -137,8 +158,6 @@ class Annotations(StoredJson):
             status = record.get("status")
             if status in STATUSES and status != DEFAULT_STATUS:
                 statuses.setdefault(status, set()).add(paper.id)
-        return {"tag": {k: frozenset(v) for k, v in tags.items()},
-                "status": {k: frozenset(v) for k, v in statuses.items()}}
 
     # -- changing ------------------------------------------------------------------------
 
@@ -150,13 +169,14 @@ class Annotations(StoredJson):
         """
         adding = [t for t in dict.fromkeys(normalize_tag(t) for t in add) if t]
         removing = {t for t in (normalize_tag(t) for t in remove) if t}
-        for paper in papers:
-            record = self._record(paper)
-            tags = [t for t in record.get("tags", []) if t not in removing]
-            tags += [t for t in adding if t not in tags]
-            record["tags"] = tags
-        self.generation += 1
-        return self._save()
+        with self._lock:
+            for paper in papers:
+                record = self._record(paper)
+                tags = [t for t in record.get("tags", []) if t not in removing]
+                tags += [t for t in adding if t not in tags]
+                record["tags"] = tags
+            self.generation += 1
+            return self._save()
 
     def set_status(self, papers: Iterable[Paper], status: str) -> bool:
         """Set the reading status of every paper; returns whether it was saved.
@@ -168,7 +188,8 @@ class Annotations(StoredJson):
         if value is None:
             raise ValueError(f"unknown reading status {status!r}; use one of: "
                              + ", ".join(STATUSES))
-        for paper in papers:
-            self._record(paper)["status"] = value
-        self.generation += 1
-        return self._save()
+        with self._lock:
+            for paper in papers:
+                self._record(paper)["status"] = value
+            self.generation += 1
+            return self._save()
