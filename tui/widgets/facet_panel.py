@@ -28,7 +28,7 @@ SECTIONS = (("saved", "Saved"), ("status", "Reading"), ("tag", "My tags"),
             ("venue", "Venue"), ("author", "Author"), ("keyword", "Source tags"),
             ("collection", "Collections"))
 # Sections left out while they have no values (a library without tags, no saved searches).
-OPTIONAL = {"saved", "tag", "keyword", "collection"}
+OPTIONAL = {"saved", "status", "tag", "keyword", "collection"}
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
