@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,10 +201,16 @@ class LibraryHost:
         app: Any = self
         library = load_library(self.corpus, app.taxonomy,
                                cache_dir=Path(app.settings.cache_dir) / "library")
-        before = {str(w) for w in old.warnings}
-        touched = {os.path.abspath(name) for name in changed}
-        fresh: list[LoadWarning] = [w for w in library.warnings if str(w) not in before
-                                    and os.path.abspath(w.path) in touched]
+        touched = {os.path.realpath(name) for name in changed}
+
+        def problems(warnings: Sequence[LoadWarning]) -> Counter[tuple[str, str]]:
+            # Without line numbers: an old problem moved down by an added entry is no news.
+            return Counter((os.path.realpath(w.path), w.message) for w in warnings
+                           if os.path.realpath(w.path) in touched)
+
+        new_problems = problems(library.warnings) - problems(old.warnings)
+        fresh = [w for w in library.warnings
+                 if (os.path.realpath(w.path), w.message) in new_problems]
         if fresh:
             first = fresh[0]
             return None, (f"{first} — keeping the papers read before; reading "

@@ -72,7 +72,7 @@ def _by_source(library: Library) -> dict[str, dict[str, object]]:
     out: dict[str, dict[str, object]] = {}
     for paper in library.papers:
         for source in paper.sources:
-            out.setdefault(os.path.abspath(source.path), {})[paper.id] = paper
+            out.setdefault(os.path.realpath(source.path), {})[paper.id] = paper
     return out
 
 
@@ -80,7 +80,7 @@ def describe_changes(old: Library, new: Library, files: Iterable[str]) -> list[s
     """One line per changed source: "refs.bib: +3, -1 papers" (or "1 changed")."""
     before, after = _by_source(old), _by_source(new)
     lines: list[str] = []
-    for name in sorted({os.path.abspath(f) for f in files}):
+    for name in sorted({os.path.realpath(f) for f in files}):
         was, now = before.get(name, {}), after.get(name, {})
         added = len(set(now) - set(was))
         removed = len(set(was) - set(now))

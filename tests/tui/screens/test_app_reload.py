@@ -139,3 +139,16 @@ async def test_a_zotero_item_added_in_the_write_ahead_log_is_picked_up(
         assert {c.value: c.count for c in app.main_screen.result.facets["keyword"]} == {
             "mammals": 2}
     zotero.close()
+
+
+async def test_an_old_problem_moved_by_an_edit_does_not_block_the_reload(
+        tmp_path: Path, taxonomy: Taxonomy) -> None:
+    bib = tmp_path / "refs.bib"
+    broken = "@article{bad,\n  title = {Never closed\n\n"
+    bib.write_text(BIB + broken, encoding="utf-8")
+    app = start(bib, taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.library is not None and app.library.warnings  # the user's old problem
+        bib.write_text(entry("gamma", "Gamma Rays") + BIB + broken, encoding="utf-8")
+        await wait_for(pilot, lambda: "gamma" in ids(app))
