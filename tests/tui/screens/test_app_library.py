@@ -195,14 +195,12 @@ async def test_note_opens_in_the_editor_and_is_searchable(engine: SearchEngine,
 async def test_opening_a_file_says_what_happened(engine: SearchEngine, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch,
                                                  clipboard: list[str]) -> None:
-    from index.library.load import load_library
     from index.models import Library, Paper
 
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4")
     library = Library(papers=(Paper(id="with-file", title="Attached paper", abstract="words",
                                     attachments=(str(pdf), str(tmp_path / "gone.pdf"))),))
-    del load_library
     from tui.app import make_app
     from tui.services.config import AppSettings
 
