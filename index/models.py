@@ -24,11 +24,14 @@ __all__ = [
     "FacetCount",
     "SearchResult",
     "SortOrder",
+    "READING_STATUSES",
     "replace",
 ]
 
 SortOrder = Literal["relevance", "year", "year-asc", "title", "author"]
 # "year" is newest first, "year-asc" oldest first, "author" by the first author's family name.
+# A paper's reading status, in the order a reader goes through them; `unread` when unset.
+READING_STATUSES = ("unread", "to-read", "reading", "read")
 
 
 def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:
@@ -276,8 +279,12 @@ class SearchRequest:
     years: frozenset[int] = frozenset()
     venues: frozenset[str] = frozenset()
     authors: frozenset[str] = frozenset()
-    keywords: frozenset[str] = frozenset()  # the source's own keywords / tags
+    # The user's layer and the source's own labels (index.search.user_layer).
+    tags: frozenset[str] = frozenset()  # the user's tags
+    statuses: frozenset[str] = frozenset()  # reading statuses
+    keywords: frozenset[str] = frozenset()  # the source's own keywords / tags (BibTeX, Zotero)
     categories: frozenset[str] = frozenset()  # arXiv categories ("hep-ph")
+    collections: frozenset[str] = frozenset()  # Zotero collections ("Thesis/Chapter 2")
     year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
     sort: SortOrder = "relevance"
     limit: int = 50
@@ -287,7 +294,8 @@ class SearchRequest:
     def filter_count(self) -> int:
         count = sum(
             len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors,
-                             self.keywords, self.categories)
+                             self.tags, self.statuses, self.keywords, self.categories,
+                             self.collections)
         )
         return count + (1 if self.year_range else 0)
 
@@ -307,7 +315,7 @@ class Hit:
 class FacetCount:
     """How many matching papers carry one facet value, given the other facets' selections."""
 
-    facet: str  # "topic", "hardware", "year", "venue", "author", "keyword", "category"
+    facet: str  # "topic", "hardware", "year", "venue", "author", "keyword", "category", "tag", ...
     value: str
     label: str
     count: int

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
 from tui.screens.main import MainScreen
 from tui.settings_actions import SettingsActions
+from tui.library_host import LibraryHost
 from tui.services.user_data import Marks, QueryHistory
 from tui.services.styles import load_style_book
 
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["PaperscopeApp", "make_app"]
 
 
-class PaperscopeApp(SettingsActions, App[str]):
+class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
     """Browse, filter and cite papers from the keyboard (or the mouse).
 
     Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
@@ -65,7 +67,8 @@ class PaperscopeApp(SettingsActions, App[str]):
     ]
 
     def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
-                 engine: SearchEngine | None = None, show_timings: bool | None = None) -> None:
+                 engine: SearchEngine | None = None, show_timings: bool | None = None,
+                 corpus: Sequence[Path] | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.taxonomy = taxonomy
@@ -90,6 +93,8 @@ class PaperscopeApp(SettingsActions, App[str]):
         self.history = QueryHistory(settings.data_dir / "history.json")
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
         self.papers = PaperData(taxonomy, library, lambda: self.engine)
+        # Tags, status, saved searches, notes; live reload of `corpus` (library_host).
+        self._warnings += self.init_library_layer(corpus)
         self.last_export: Path | None = None  # the export dialog offers it again
         self.main_screen = MainScreen()
 
@@ -121,6 +126,13 @@ class PaperscopeApp(SettingsActions, App[str]):
                         timeout=8)
         if self.engine is None:
             self.build_index()
+        else:
+            self._library_ready()
+
+    def _library_ready(self) -> None:
+        """The engine is open: apply the user's layer, count saved searches, watch sources."""
+        self.apply_user_layer()
+        self.start_watching()
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -143,6 +155,7 @@ class PaperscopeApp(SettingsActions, App[str]):
         return super().push_screen(screen, *args, **kwargs)
 
     def on_unmount(self) -> None:
+        self.close_retired()
         if self._owns_engine and self.engine is not None:
             self.engine.close()
 
@@ -173,6 +186,7 @@ class PaperscopeApp(SettingsActions, App[str]):
         """Keep the engine, then tell the main screen it can search."""
         self.engine = message.engine  # type: ignore[assignment]
         self.main_screen.post_message(IndexReady(message.engine))
+        self._library_ready()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.report_worker_state(event.worker)
@@ -295,7 +309,7 @@ class PaperscopeApp(SettingsActions, App[str]):
 
 def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
              library: Library | None = None, taxonomy: Taxonomy | None = None,
-             show_timings: bool | None = None) -> PaperscopeApp:
+             show_timings: bool | None = None, corpus: Sequence[Path] | None = None) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
@@ -304,6 +318,7 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         library: papers to index when no engine is given (default: the bundled corpus).
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
         show_timings: show "3 ms" in the status line (default: the config's `debug`).
+        corpus: the inputs `library` was loaded from; they are watched and reloaded live.
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
@@ -312,4 +327,5 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         from index.library.load import load_library
 
         library = load_library(None, taxonomy)
-    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings)
+    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings,
+                         corpus=corpus)

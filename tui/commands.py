@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from tui.screens.library_actions import LIBRARY_COMMANDS
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -51,13 +53,13 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "app.show_load_warnings"),
     ("Help", "Every key and the query syntax", "app.help"),
     ("Quit", "Leave paperscope", "app.quit"),
-)
+) + LIBRARY_COMMANDS  # tags, status, saved searches, notes, files
 
 
 def _available(app: App[object], screen: object, action: str) -> bool:
     target, _, name = action.partition("(")[0].rpartition(".")
     node = app if target == "app" else screen
-    return hasattr(node, f"action_{name}")
+    return hasattr(node, f"action_{name.split('(')[0]}")  # `name('arg')` takes parameters
 
 
 class PaperscopeCommands(Provider):

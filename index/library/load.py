@@ -50,7 +50,8 @@ def library_files(paths: Sequence[Path] | None) -> tuple[str, ...]:
     that only searches ask the store whether its index is current before deciding to
     load the library at all (`index.open_current_engine`).
     """
-    return _read_files(input_files(paths))
+    files = input_files(paths)
+    return _read_files(files, [None] * len(files))[0]
 
 
 def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:

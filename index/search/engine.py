@@ -33,6 +33,7 @@ from index.search.parser import QueryBuilder
 from index.search.ranking import top_rows
 from index.search.highlight import Highlighter
 from index.search.spelling import Lexicon, correct, read_words
+from index.search.user_layer import LAYER_FIELDS, LayerMasks, UserLayer, source_facets
 from index.facets.taxonomy import Taxonomy
 from index.whoosh_ext.blocks import phrase_ids
 
@@ -61,6 +62,32 @@ RESULT_CACHE = 256
 MASK_CACHE = 512
 # Papers read from stored fields when the engine has no library: a few pages of results.
 STORED_CACHE = 1024
+
+
+def _uses_layer(q: wq.Query) -> bool:
+    """Whether the query names a field answered from the user's layer (`tag:`, `note:`)."""
+    if getattr(q, "fieldname", None) in LAYER_FIELDS:
+        return True
+    return not q.is_leaf() and any(_uses_layer(child) for child in q.children())
+
+
+def _without_layer(q: wq.Query) -> wq.Query | None:
+    """`q` without its layer-field parts (they filter, via the mask; they never score)."""
+    if getattr(q, "fieldname", None) in LAYER_FIELDS:
+        return None
+    if isinstance(q, (wq.And, wq.Or)):
+        kept = [c for c in (_without_layer(child) for child in q.subqueries) if c is not None]
+        if not kept:
+            return None
+        return kept[0] if len(kept) == 1 else type(q)(kept, boost=q.boost)
+    if isinstance(q, wq.Not):
+        return None if _uses_layer(q) else q  # an exclusion never scores
+    if isinstance(q, wq.AndNot):
+        positive = _without_layer(q.a)
+        if positive is None or _uses_layer(q.b):
+            return positive
+        return wq.AndNot(positive, q.b)
+    return q
 
 
 class SearchEngine(Generic[OpenedT]):
@@ -94,6 +121,25 @@ class SearchEngine(Generic[OpenedT]):
             self.masks = FacetMasks(searcher.reader())
             self._letters = read_letters(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
+        # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
+        # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
+        # Without a library (a CLI search on a current index) there are no source facets
+        # from the papers: the index's own keyword facet still counts the source's tags.
+        self._source = source_facets(library.papers if library is not None else ())
+        self._layer = LayerMasks(UserLayer(), self._source, self.masks.ids, self.masks.live)
+        self._layer_generation = 0
+        self._layer_lock = threading.Lock()
+
+    def set_user_layer(self, layer: UserLayer) -> None:
+        """Use the user's current tags, statuses and notes from the next search on.
+
+        The masks are built here, once per change (milliseconds at 100,000 papers); cached
+        results and match sets of the previous layer are no longer served.
+        """
+        masks = LayerMasks(layer, self._source, self.masks.ids, self.masks.live)
+        with self._layer_lock:
+            self._layer = masks
+            self._layer_generation += 1
 
     # -- searchers -------------------------------------------------------------------------
 
@@ -123,7 +169,9 @@ class SearchEngine(Generic[OpenedT]):
     def search(self, request: SearchRequest) -> SearchResult:
         """Ranked hits, totals and facet counts for `request` (identical ones are cached)."""
         started = time.perf_counter()
-        cached = self._results.fetch(request)
+        with self._layer_lock:
+            layer, generation = self._layer, self._layer_generation
+        cached = self._results.fetch((request, generation))
         if cached is not None:
             return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
         with self._searcher() as searcher:
@@ -132,14 +180,24 @@ class SearchEngine(Generic[OpenedT]):
                                              request.as_you_type)
             masks = self.masks
             base = masks.live if parsed.query is None else self._mask(
-                searcher, parsed.query, parsed.prefixes)
+                searcher, parsed.query, parsed.prefixes, layer, generation)
             selected = selection_masks(masks, request, searcher.reader())
+            selected.update(layer.selections(request))
             final = base
             for mask in selected.values():
                 final &= mask
             facets = facet_counts(masks, self.taxonomy, request, base, selected,
                                   searcher.reader())
-            ranked = top_rows(searcher, self.masks, parsed, request, final, final != base)
+            for facet, counts in layer.counts(request, base, selected).items():
+                # The index counts the source's keywords itself (with or without the
+                # library loaded); the layer adds the user's own facets and collections.
+                facets.setdefault(facet, counts)
+            ranking = parsed
+            if parsed.query is not None and _uses_layer(parsed.query):
+                # Whoosh cannot score fields it does not hold: rank by the rest.
+                ranking = replace(parsed, query=_without_layer(parsed.query))
+            ranked = top_rows(searcher, self.masks, ranking, request, final,
+                              final != base or ranking is not parsed)
             highlighter = Highlighter(parsed.terms)
             hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)
             total = final.bit_count()
@@ -161,11 +219,32 @@ class SearchEngine(Generic[OpenedT]):
             correction=correction, partial=parsed.partial, terms=parsed.terms,
             library_size=self.size,
         )
-        self._results.store(request, result)
+        self._results.store((request, generation), result)
         return result
 
     def _mask(self, searcher: Searcher, q: wq.Query,
-              prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None) -> int:
+              prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None,
+              layer: LayerMasks | None = None, generation: int = 0) -> int:
+        """The documents matching `q`; a plain word's or prefix's also match in notes."""
+        layer = layer or self._layer
+        if isinstance(q, wq.Term) and q.fieldname in LAYER_FIELDS:
+            return layer.term(q.fieldname, str(q.text)) & self.masks.live
+        mask = self._index_mask(searcher, q, prefixes, layer, generation)
+        if layer.has_notes:
+            if prefixes and q in prefixes:
+                mask |= layer.note_prefix(prefixes[q][0]) & self.masks.live
+            elif isinstance(q, wq.Or):
+                stems = [c.text for c in q.subqueries
+                         if type(c) is wq.Term and c.fieldname == "abstract"]
+                if stems and any(getattr(c, "fieldname", None) == "title"
+                                 for c in q.subqueries):
+                    for stem in stems:
+                        mask |= layer.note_stems.get(str(stem), 0) & self.masks.live
+        return mask
+
+    def _index_mask(self, searcher: Searcher, q: wq.Query,
+                    prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None,
+                    layer: LayerMasks, generation: int) -> int:
         """The documents matching `q`, with each AND-ed part's match set cached.
 
         `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
@@ -176,7 +255,7 @@ class SearchEngine(Generic[OpenedT]):
         stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:
             return stored & live
-        key = ("mask", q)  # Whoosh queries hash and compare by their structure
+        key = ("mask", q, generation)  # Whoosh queries hash and compare by their structure
         cached = self._match_masks.fetch(key)
         if cached is not None:
             return cached
@@ -186,7 +265,7 @@ class SearchEngine(Generic[OpenedT]):
             rest = [c for c in q.subqueries if c not in prefixes]
             mask = live
             for child in rest:
-                mask &= self._mask(searcher, child, prefixes)
+                mask &= self._mask(searcher, child, prefixes, layer, generation)
                 if not mask:
                     break
             for child in typed:
@@ -198,24 +277,25 @@ class SearchEngine(Generic[OpenedT]):
                                     lambda docnum: self._paper_at(searcher, docnum),
                                     self.masks.size)
                 else:
-                    mask &= self._mask(searcher, child, prefixes)
+                    mask &= self._mask(searcher, child, prefixes, layer, generation)
         elif isinstance(q, wq.Not):
-            mask = live & ~self._mask(searcher, q.query, prefixes)
+            mask = live & ~self._mask(searcher, q.query, prefixes, layer, generation)
         elif isinstance(q, wq.AndNot):
-            mask = self._mask(searcher, q.a, prefixes) & ~self._mask(searcher, q.b, prefixes)
+            mask = (self._mask(searcher, q.a, prefixes, layer, generation)
+                    & ~self._mask(searcher, q.b, prefixes, layer, generation))
         elif isinstance(q, wq.NullQuery.__class__):
             mask = 0
         elif isinstance(q, wq.Or):
             mask = 0
             for child in q.subqueries:
-                mask |= self._mask(searcher, child, prefixes)
+                mask |= self._mask(searcher, child, prefixes, layer, generation)
         elif isinstance(q, wq.ConstantScoreQuery):
-            mask = self._mask(searcher, q.child, prefixes)
+            mask = self._mask(searcher, q.child, prefixes, layer, generation)
         elif isinstance(q, wq.Phrase) and q.words:
             # Its words' cached masks first: a phrase still being typed usually has none.
             mask = live
             for word in q.words:
-                mask &= self._mask(searcher, wq.Term(q.fieldname, word))
+                mask &= self._mask(searcher, wq.Term(q.fieldname, word), None, layer, generation)
             if mask and len(q.words) > 1:
                 mask &= self._phrase_mask(searcher, q, mask)
         elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):

@@ -18,7 +18,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from whoosh import fields
 from whoosh import query as wq
+from whoosh.analysis import IDAnalyzer
 from whoosh.qparser import (
     AndGroup,
     FieldAliasPlugin,
@@ -38,6 +40,7 @@ from index.schema.fields import (
     cached_stem,
     fold_analyzer,
 )
+from index.schema.analysis import stem_analyzer
 from index.search.highlight import fold
 from index.search.spelling import Lexicon
 from index.whoosh_ext.internals import fuzzy_expansions
@@ -138,6 +141,11 @@ class QueryBuilder:
                  prefix_table: PrefixTable | None = None,
                  lexicon: Lexicon | None = None) -> None:
         self.schema = build_schema()
+        # Fields answered from the user's layer, not the index (index.search.user_layer):
+        # known to the parser only, so `tag:toread` parses as a term the engine looks up.
+        for name in ("tag", "status", "keyword", "collection"):
+            self.schema.add(name, fields.ID(analyzer=IDAnalyzer(lowercase=True)))
+        self.schema.add("note", fields.TEXT(analyzer=stem_analyzer()))
         self.expander = PrefixExpander(prefix_table)
         self.lexicon = lexicon
         self.children = children or {}
@@ -149,7 +157,8 @@ class QueryBuilder:
         self.parser.add_plugin(FuzzyTermPlugin())
         self.parser.add_plugin(FieldAliasPlugin({
             "authors": ["author", "by"], "hw": ["hardware"], "topic": ["topics"],
-            "short_name": ["name"],
+            "short_name": ["name"], "tag": ["tags"], "keyword": ["keywords", "kw"],
+            "collection": ["collections"], "note": ["notes"],
         }))
         self._fold = fold_analyzer()
 
@@ -183,7 +192,8 @@ class QueryBuilder:
                 problem = str(error) or type(error).__name__
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
-            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id|key):\S*", " ", stripped)
+            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id|key|tags?|status|keywords?|"
+                          r"kw|collections?):\S*", " ", stripped)
             bare = re.sub(r"\b\w+:", " ", bare)
             words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in OPERATORS]
             plain = " ".join(w.lower() for w in words)

@@ -24,7 +24,10 @@ _LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-
 PLACEHOLDER = "qqtypingqq"
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Fields whose values are whole ids: a partial id is not completed as a prefix.
-_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id", "key"}
+_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id", "key",
+              # the user's layer (index.search.user_layer): whole values, or whole note words
+              "tag", "tags", "status", "keyword", "keywords", "kw", "collection",
+              "collections", "note", "notes"}
 # `key:westfahl:space`: a citation key may hold colons and any punctuation but spaces and
 # quotes; it is quoted as one literal term before Whoosh would split it at the colon.
 KEY_VALUE = re.compile(r"(?<![\w:])key:(?!')([^\s'\"()]+)")
@@ -148,9 +151,10 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
-    id_values = r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id|key):\S+"
+    id_values = (r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id|key|tags?|status|keywords?|kw"
+                 r"|collections?):(?:\"[^\"]*\"?|\S+)")
     text = re.sub(id_values, " ", text)
-    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name):", " ", text)
+    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
     words: list[str] = []
     for match in re.finditer(r"(\w+)(\*?)", text):
         word = match.group(1)

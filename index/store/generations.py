@@ -156,13 +156,18 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     old = current.get("manifest") if current else None
     if not isinstance(old, dict) or old.get("content") is not None:
         return None
+    recorded = old.get("files")
+    # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
+    # `_read_stats`); a stat can only compare the first two.
     if (old.get("schema") != SCHEMA_VERSION
             or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
-            or old.get("files") != _file_stats(files)):
+            or not isinstance(recorded, dict)
+            or {name: list(stats)[:2] for name, stats in recorded.items()} != _file_stats(files)):
         return None
     papers = old.get("papers")
     path = folder / current["dir"]  # type: ignore[index]
-    ix = _open_checked(path, papers if isinstance(papers, int) else None)
+    ix = _open_checked(path, papers if isinstance(papers, int) else None,
+                       current.get("checksums"))  # type: ignore[union-attr]
     if ix is None:
         return None
     return Opened(ix, path, "up to date", ix.doc_count(), time.perf_counter() - started)

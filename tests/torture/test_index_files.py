@@ -185,7 +185,7 @@ def test_two_rebuilds_at_once_and_a_killed_one_leave_a_serving_index(tmp_path: P
         time.sleep(delay)
         process.kill()
         process.wait()
-        found = subprocess.run([*command, "search", "pipeline", "--limit", "3"], env=env,
+        found = subprocess.run([*command, "search", "pipeline", "--limit", "3", "--summary"], env=env,
                                capture_output=True, timeout=300, check=False)
         assert found.returncode == 0 and b"Traceback" not in found.stderr, found.stderr
         assert b"400 of 400 papers match" in found.stderr or b"papers match" in found.stderr

@@ -15,11 +15,20 @@ from typing import NoReturn
 
 from index import __version__
 from index.text_safety import for_terminal
-from tui.cli import check_cmds, cite_cmds, cited_cmds, library_cmds, pick_cmd, search_cmds
+from tui.cli import (
+    check_cmds,
+    cite_cmds,
+    cited_cmds,
+    library_cmds,
+    pick_cmd,
+    search_cmds,
+    user_cmds,
+)
 from tui.cli.context import CliContext, UserError
 from tui.startup import resume_collector
 
-COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, cited_cmds, pick_cmd, check_cmds)
+COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, cited_cmds, pick_cmd, check_cmds,
+                   user_cmds)
 
 
 class _Parser(argparse.ArgumentParser):

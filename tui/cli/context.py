@@ -21,7 +21,10 @@ from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.library.lookup import PaperLookup
+    from index.models import Paper
     from index.search.engine import SearchEngine
+    from tui.services.annotations import Annotations
+    from tui.services.saved_searches import SavedSearches
     from index.store.generations import Opened
     from index.models import Library
 
@@ -98,7 +101,7 @@ class CliContext:
         read from stored fields; otherwise, or when the library is loaded already, this
         is `engine`. The library's load warnings are then not printed: nothing was loaded.
         """
-        if "library" not in self.__dict__:
+        if "library" not in self.__dict__ and self._no_user_layer():
             from index import open_current_engine
 
             try:
@@ -108,6 +111,18 @@ class CliContext:
             if engine is not None:
                 return engine
         return self.engine
+
+    def _no_user_layer(self) -> bool:
+        """No tags, statuses or notes yet: an engine without the library answers the same.
+
+        The user's layer maps stable identities to papers, which needs the library; until
+        the user has one, `search` and `facets` can skip loading it.
+        """
+        from tui.services.layer import notes_dir
+
+        notes = notes_dir(paths.data_dir())
+        return (not (paths.data_dir() / "annotations.json").exists()
+                and not (notes.is_dir() and any(notes.glob("*.md"))))
 
     def open_engine(self, rebuild: bool = False) -> SearchEngine[Opened]:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
@@ -123,4 +138,50 @@ class CliContext:
         finally:
             bar.finish()
         freeze_long_lived()
+        self.apply_user_layer(engine)
         return engine
+
+    # -- the user's own layer (tags, status, notes, saved searches) -------------------------
+
+    @cached_property
+    def annotations(self) -> Annotations:
+        """The user's tags and reading status; a damaged file is warned about, kept as is."""
+        from tui.services.annotations import Annotations
+
+        store = Annotations(paths.data_dir() / "annotations.json")
+        if store.warning:
+            self.warn(store.warning)
+        return store
+
+    @cached_property
+    def saved_searches(self) -> SavedSearches:
+        """The user's saved searches; a damaged file is warned about, kept as is."""
+        from tui.services.saved_searches import SavedSearches
+
+        store = SavedSearches(paths.data_dir() / "saved_searches.json")
+        if store.warning:
+            self.warn(store.warning)
+        return store
+
+    def apply_user_layer(self, engine: SearchEngine[Opened]) -> None:
+        """Give the engine the user's current tags, statuses and notes."""
+        from tui.services.layer import build_user_layer, notes_dir
+
+        engine.set_user_layer(build_user_layer(self.annotations, self.library.papers,
+                                               notes_dir(paths.data_dir())))
+
+    def resolve_papers(self, ids: list[str]) -> list[Paper]:
+        """The papers named by paperscope ids or citation keys, in order.
+
+        Raises:
+            UserError: an id that names no paper (with close matches).
+        """
+        from tui.cli.library_cmds import find_paper
+
+        by_id = self.library.by_id()
+        by_key = {p.citation_key: p for p in self.library.papers if p.citation_key}
+        out: list[Paper] = []
+        for name in ids:
+            paper = by_id.get(name) or by_key.get(name)
+            out.append(paper if paper is not None else find_paper(self, name))
+        return out

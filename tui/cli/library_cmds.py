@@ -113,8 +113,13 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         ("url", paper.url),
         ("bibtex key", paper.citation_key),
         ("keywords", ", ".join(paper.keywords) or None),
+        ("collections", ", ".join(paper.collections) or None),
+        ("files", "; ".join(paper.attachments) or None),
         ("related", ", ".join(paper.related) or None),
         ("note", paper.note),
+        # the user's own layer (tui.services.annotations)
+        ("your tags", ", ".join(context.annotations.tags_of(paper)) or None),
+        ("status", context.annotations.status_of(paper)),
     ]
     width = shutil.get_terminal_size((100, 24)).columns
     lines += [f"{name:>11}: {value}" for name, value in rows if value not in (None, "")]

@@ -23,7 +23,8 @@ def run_app(context: CliContext) -> int:
     from tui.services.config import AppSettings
 
     library = context.library  # a slow first load says so on stderr (LoadNotice)
-    app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy)
+    app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy,
+                   corpus=context.corpus)
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     app.run()
     return app.return_code or 0

@@ -11,13 +11,16 @@ import argparse
 import json
 import sys
 import typing
+from dataclasses import replace
 from typing import Any
 
-from index.models import FacetCount, SearchRequest, SearchResult, SortOrder
+from index.models import READING_STATUSES, FacetCount, SearchRequest, SearchResult, SortOrder
 from index.search.syntax import parse_years
+from index.search.user_layer import normalize_status
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
+from tui.services.annotations import normalize_tag
 
 
 
@@ -30,6 +33,11 @@ def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
                         "children (repeat for any of several)")
     parser.add_argument("--year", metavar="A..B",
                         help="only papers from these years: 2021, 2020..2024, 2022.., ..2019")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG",
+                        help="only papers with this tag of yours (repeat for any of several)")
+    parser.add_argument("--status", action="append", default=[], metavar="STATUS",
+                        help="only papers with this reading status: unread, to-read, reading, "
+                        "read (repeat for any of several)")
 
 
 def parse_year_range(text: str) -> tuple[int | None, int | None]:
@@ -62,20 +70,33 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
         for notice in unknown_facet_values(query, context.taxonomy):
             context.warn(notice)
     year = getattr(args, "year", None)
+    statuses = set()
+    for status in getattr(args, "status", None) or ():
+        value = normalize_status(status)
+        if value is None:
+            raise UserError(f"--status {status!r} is not a reading status; known: "
+                            + ", ".join(READING_STATUSES))
+        statuses.add(value)
+    tags = frozenset(t for t in (normalize_tag(t) for t in getattr(args, "tag", None) or ()) if t)
     return SearchRequest(
         query=query, topics=topics, hardware=hardware,
-        year_range=parse_year_range(year) if year else None, **options,
+        year_range=parse_year_range(year) if year else None, tags=tags,
+        statuses=frozenset(statuses), **options,
     )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `search`, `facets` and `index` to the parser."""
     search = subparsers.add_parser("search", help="search the library (Whoosh query syntax)")
-    search.add_argument("query", nargs="+", metavar="QUERY",
+    search.add_argument("query", nargs="*", metavar="QUERY",
                         help='words (all must match), "phrases", prefix*, fuzzy~, -excluded, '
                         "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
-                        "hw: doi: arxiv:")
+                        "hw: doi: arxiv: tag: status: note: keyword:")
     add_filter_arguments(search)
+    search.add_argument("--save", metavar="NAME",
+                        help="also save this search (query and filters) under NAME")
+    search.add_argument("--saved", metavar="NAME",
+                        help="run the saved search NAME (words given too narrow it)")
     search.add_argument("--sort", choices=typing.get_args(SortOrder), default="relevance",
                         help="relevance, year (newest first), year-asc (oldest first), title, author")
     search.add_argument("--limit", type=int, default=20, metavar="N",
@@ -119,6 +140,17 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
         raise UserError(f"--limit {args.limit}: must be 0 or more")
     request = request_from_args(args, " ".join(args.query), context, sort=args.sort,
                                 limit=args.limit)
+    if args.saved:
+        request = _with_saved(context, args.saved, request)
+    elif not request.query.strip() and not request.filter_count:
+        raise UserError("search: give a QUERY, filters, or --saved NAME")
+    if args.save:
+        try:
+            done = context.saved_searches.save(args.save, request)
+        except ValueError as error:
+            raise UserError(f"--save: {error}") from None
+        if not done:
+            raise UserError(context.saved_searches.save_error or "could not save the search")
     result = context.search_engine.search(request)
     out = sys.stdout
     # A score means something only when ranking by relevance a query that has words.
@@ -141,6 +173,26 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
     if summary:
         print(for_terminal(summary), file=sys.stderr)
     return 0
+
+
+def _with_saved(context: CliContext, name: str, given: SearchRequest) -> SearchRequest:
+    """The saved search `name`, narrowed by what was given on the command line too.
+
+    Raises:
+        UserError: no search has that name (exit 2, naming it and the saved ones).
+    """
+    store = context.saved_searches
+    saved = store.get(name)
+    if saved is None:
+        known = ", ".join(store.names)
+        raise UserError(f"no saved search named {name!r}"
+                        + (f"; saved: {known}" if known else "; there are no saved searches"))
+    query = " ".join(part for part in (saved.query, given.query) if part.strip())
+    union = {attribute: getattr(saved, attribute) | getattr(given, attribute)
+             for attribute in ("topics", "hardware", "tags", "statuses")}
+    return replace(saved, query=query, sort=given.sort if given.sort != "relevance"
+                   else saved.sort, limit=given.limit,
+                   year_range=given.year_range or saved.year_range, **union)
 
 
 def _facet_row(count: FacetCount) -> dict[str, Any]:

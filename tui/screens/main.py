@@ -30,6 +30,7 @@ from tui.messages import (
     PaperChosen, QueryChanged, QuerySubmitted, SearchFinished,
 )
 from tui.screens.base import PaperScreen
+from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
 from tui.services.papers import PaperDetail
 from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
@@ -51,7 +52,7 @@ SORTS: tuple[tuple[str, str], ...] = (
 )
 
 
-class MainScreen(PaperScreen):
+class MainScreen(LibraryActions, PaperScreen):
     """Search, filter, read; the detail pane sits beside the results on wide terminals."""
 
     BINDINGS = [
@@ -75,6 +76,7 @@ class MainScreen(PaperScreen):
                 tooltip="Unmark every paper (asks first)"),
         Binding("F", "toggle_facets", "Hide filters", show=False, id="toggle_facets",
                 tooltip="Hide or show the facet panel"),
+        *LIBRARY_BINDINGS,  # tags, status, saved searches, notes, files (library_actions)
         Binding("escape", "back", "Back", show=False, id="back",
                 tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
         # Shown in the footer only when they would do something (see `check_action`).
@@ -269,7 +271,7 @@ class MainScreen(PaperScreen):
         if self.marked_only and not result.total:
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
-        self.query_one(FacetPanel).show_facets(facet_view(result, self._app.taxonomy))
+        self.query_one(FacetPanel).show_facets(self.with_saved(facet_view(result, self._app.taxonomy)))
         self.refresh_bindings()
         unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
         marked = self.marked_only
@@ -320,6 +322,9 @@ class MainScreen(PaperScreen):
     @on(FacetToggled)
     def toggle_facet(self, message: FacetToggled) -> None:
         """Select or unselect a value, so that clicking and typing `topic:x` agree."""
+        if message.facet == "saved":  # the Saved section recalls a search (library_actions)
+            self.recall_saved(message.value)
+            return
         request = toggle_value(self.request, message.facet, message.value)
         if request.query != self.request.query:
             self.query_one(SearchBar).value = request.query

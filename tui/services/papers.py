@@ -34,6 +34,8 @@ class PaperDetail:
     citation: str = ""
     style_label: str = ""
     terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
+    # The user's layer and the source's extras: (heading, text), see tui.view.user_detail.
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 class PaperData:
@@ -53,6 +55,8 @@ class PaperData:
         self._engine = engine
         self._keys: dict[str, str] | None = None  # citation keys, computed on first use
         self._keys_lock = threading.Lock()  # formatting runs in several worker threads
+        # The detail's rows for the user's layer (tui.view.user_detail), set by the app.
+        self.extras: Callable[[Paper], tuple[tuple[str, str], ...]] | None = None
 
     def label(self, facet: str, value: str) -> str:
         """The taxonomy's name for a facet value, or the id when it has none."""
@@ -96,4 +100,6 @@ class PaperData:
             citation = self.format([paper], style)
         except ValueError as error:  # a key a key format cannot hold, a broken user style
             citation = f"(cannot format this citation: {error})"
-        return PaperDetail(paper, abstract, related, similar, citation, style_label(style), terms)
+        extra = self.extras(paper) if self.extras is not None else ()
+        return PaperDetail(paper, abstract, related, similar, citation, style_label(style), terms,
+                           extra)

@@ -11,28 +11,43 @@ from __future__ import annotations
 
 import errno
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from index.atomic import write_text_atomic
 
-__all__ = ["QueryHistory", "Marks", "HISTORY_LIMIT", "describe_os_error"]
+__all__ = ["QueryHistory", "Marks", "HISTORY_LIMIT", "StoredJson", "describe_os_error", "read_json"]
 
 HISTORY_LIMIT = 200
 
 
-def _read_strings(path: Path) -> tuple[list[str], str | None]:
-    """A JSON list of strings from `path`, or an empty list and the reason it was unusable."""
+def read_json(path: Path, valid: Callable[[Any], bool], expected: str,
+              empty: Any) -> tuple[Any, str | None]:
+    """The JSON value in `path` when `valid` accepts it, else `empty` and why not.
+
+    Args:
+        valid: says whether the decoded value has the shape the caller stores.
+        expected: that shape in words, for the warning ("a JSON list of strings").
+        empty: what a missing or unusable file stands for.
+    """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return [], None
+        return empty, None
     except (OSError, UnicodeDecodeError) as error:
-        return [], f"{path}: cannot read ({error}); starting empty"
+        return empty, f"{path}: cannot read ({error}); starting empty"
     except json.JSONDecodeError as error:
-        return [], f"{path}:{error.lineno}: not valid JSON ({error.msg}); starting empty"
-    if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
-        return [], f"{path}: expected a JSON list of strings; starting empty"
+        return empty, f"{path}:{error.lineno}: not valid JSON ({error.msg}); starting empty"
+    if not valid(data):
+        return empty, f"{path}: expected {expected}; starting empty"
     return data, None
+
+
+def _read_strings(path: Path) -> tuple[list[str], str | None]:
+    """A JSON list of strings from `path`, or an empty list and the reason it was unusable."""
+    return read_json(path, lambda data: isinstance(data, list) and all(
+        isinstance(item, str) for item in data), "a JSON list of strings", [])
 
 
 def describe_os_error(error: OSError) -> str:
@@ -46,11 +61,15 @@ def describe_os_error(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-class _StoredStrings:
-    """A list of strings mirrored to a JSON file after every change.
+class StoredJson:
+    """A JSON file the user's data is mirrored to after every change.
+
+    Subclasses read their value with `read_json` in `__init__` and pass the warning to
+    `_loaded`; `_save` then writes `_payload()` atomically, or refuses while the file on
+    disk is damaged (it is the user's to inspect, and overwriting it would lose it).
 
     Args:
-        path: the JSON file; `None` keeps the list in memory only.
+        path: the JSON file; `None` keeps the data in memory only.
     """
 
     what = "data"  # for messages: "could not save marks: disk full"
@@ -59,13 +78,19 @@ class _StoredStrings:
         self.path = path
         self.warning: str | None = None
         self.save_error: str | None = None  # why the last save failed; None once one works
-        self._items: list[str] = []
-        if path is not None:
-            self._items, self.warning = _read_strings(path)
-        self._writable = self.warning is None
+        self._writable = True
+
+    def _loaded(self, warning: str | None) -> None:
+        """Record how reading went: a damaged file is never written over."""
+        self.warning = warning
+        self._writable = warning is None
+
+    def _payload(self) -> Any:
+        """The JSON value to write (subclasses)."""
+        raise NotImplementedError
 
     def _save(self) -> bool:
-        """Write the list; False (and `save_error` set) when it could not be saved."""
+        """Write the data; False (and `save_error` set) when it could not be saved."""
         if self.path is None:
             return True
         if not self._writable:
@@ -74,12 +99,31 @@ class _StoredStrings:
                                "left as it was (kept for this session only)")
             return False
         try:
-            write_text_atomic(self.path, json.dumps(self._items, ensure_ascii=False, indent=1))
+            write_text_atomic(self.path, json.dumps(self._payload(), ensure_ascii=False,
+                                                    indent=1))
         except OSError as error:
             self.save_error = f"could not save {self.what}: {describe_os_error(error)}"
             return False
         self.save_error = None
         return True
+
+
+class _StoredStrings(StoredJson):
+    """A list of strings mirrored to a JSON file after every change.
+
+    Args:
+        path: the JSON file; `None` keeps the list in memory only.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__(path)
+        self._items: list[str] = []
+        if path is not None:
+            self._items, warning = _read_strings(path)
+            self._loaded(warning)
+
+    def _payload(self) -> Any:
+        return self._items
 
 
 class QueryHistory(_StoredStrings):

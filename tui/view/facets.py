@@ -24,7 +24,7 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
     """
     typed = typed_filters(result.request.query)
     view: dict[str, tuple[FacetCount, ...]] = {}
-    for facet in ("topic", "hardware", "year", "venue", "author"):
+    for facet in REQUEST_FIELDS:
         counts = list(result.facets.get(facet, ()))
         known = {count.value for count in counts}
         for value in getattr(taxonomy, {"topic": "topics"}.get(facet, facet), ()) if facet in ("topic", "hardware") else ():

@@ -18,7 +18,10 @@ __all__ = ["REQUEST_FIELDS", "typed_filters", "toggle_value", "without_selection
 
 # facet name -> the `SearchRequest` field holding its selected values
 REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
-                  "venue": "venues", "author": "authors"}
+                  "venue": "venues", "author": "authors",
+                  # the user's layer and the source's tags (index.search.user_layer)
+                  "tag": "tags", "status": "statuses", "keyword": "keywords",
+                  "collection": "collections"}
 _PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
 _TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
 

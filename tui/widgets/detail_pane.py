@@ -127,6 +127,9 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
             parts.append(Padding(Text(clean(label.reason, one_line=True), "dim italic"), (0, 0, 0, 4)))
     parts.append(Text("\nSources", "bold"))
     parts.extend(Padding(Text(clean(str(source), one_line=True)), (0, 0, 0, 2)) for source in paper.sources)
+    for heading, text in detail.extra:
+        parts.append(Text(f"\n{heading}", "bold"))
+        parts.append(Padding(Text(clean(text)), (0, 0, 0, 2)))
     return Group(*parts)
 
 

@@ -26,8 +26,12 @@ from tui.widgets.render import clean, sparkline
 
 __all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
 
-SECTIONS = (("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
-            ("venue", "Venue"), ("author", "Author"))
+SECTIONS = (("saved", "Saved"), ("status", "Reading"), ("tag", "My tags"),
+            ("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
+            ("venue", "Venue"), ("author", "Author"), ("keyword", "Source tags"),
+            ("category", "arXiv category"), ("collection", "Collections"))
+# Sections left out while they have no values (a library without tags, no saved searches).
+OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
@@ -65,6 +69,7 @@ class FacetPanel(Tree[NodeData]):
         self._count_width = 1  # digits of the largest count shown
         self._shown: dict[str, int] = {}  # venues and authors listed, after "more…"
         self._facets: Mapping[str, Sequence[FacetCount]] = {}  # the last counts, for "more…"
+        self._sections_seen: set[str] = set()
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -84,8 +89,10 @@ class FacetPanel(Tree[NodeData]):
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
+            if facet in OPTIONAL and not values:
+                continue
             more = 0
-            if facet in ("venue", "author"):
+            if facet in ("venue", "author", "keyword"):
                 everything = values
                 values = self._top(values, self._shown.get(facet, TOP_VALUES))
                 more = sum(1 for v in everything if v.count > 0) - len(values)
@@ -96,7 +103,11 @@ class FacetPanel(Tree[NodeData]):
             chosen = sum(1 for v in values if v.selected)
             if chosen:
                 heading.append(f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected"))
-            section = self.root.add(heading, data=(facet, None), expand=not self._built or (facet, None) in expanded)
+            # A section appearing later (the first saved search or tag) opens expanded.
+            fresh = facet not in self._sections_seen
+            self._sections_seen.add(facet)
+            section = self.root.add(heading, data=(facet, None),
+                                    expand=not self._built or fresh or (facet, None) in expanded)
             if facet == "year":  # newest first, "no year" last
                 values = sorted(values, key=lambda v: (v.value != "0", v.value), reverse=True)
             self._add_values(section, values, expanded)

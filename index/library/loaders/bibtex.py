@@ -18,11 +18,13 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
 from index.library.loaders.bibinherit import Record, inherit
 from index.library.loaders.bibnames import parse_names
+from index.library.attachments import parse_file_field
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Paper, Source
 
@@ -165,6 +167,9 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         url=text("url"),
         abstract=latex_to_unicode(values.get("abstract", ""), full=True),
         keywords=_keywords(values.get("keywords", "")),
+        # Raw, not LaTeX-decoded: backslashes in paths are the path's own.
+        attachments=parse_file_field(values["file"], Path(shown).parent) if values.get("file")
+        else (),
         sources=(Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
     )

@@ -10,9 +10,11 @@ file may even mix them.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
+from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
@@ -130,6 +132,9 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
         url=url,
         abstract=rich_text(record.get("abstract")),
         keywords=as_strings(record.get("keyword") or record.get("keywords")),
+        # Not in the CSL spec; some exporters add JabRef's `file` form.
+        attachments=parse_file_field(record["file"], Path(source.path).parent)
+        if isinstance(record.get("file"), str) else (),
         sources=(source,),
         citation_key=clean_text(str(record.get("citation-key") or "")) or None,
     )

@@ -85,9 +85,11 @@ def test_empty_query_lists_every_paper_newest_first(engine: SearchEngine,
 
 
 def brute_counts(papers: list[Paper]) -> dict[str, Counter[str]]:
-    counts: dict[str, Counter[str]] = {f: Counter() for f in ("topic", "hardware", "year",
-                                                              "venue", "author")}
+    counts: dict[str, Counter[str]] = {f: Counter() for f in (
+        "topic", "hardware", "year", "venue", "author", "tag", "status", "keyword", "collection")}
     for paper in papers:
+        counts["status"]["unread"] += 1  # no user layer is set: every paper is unread
+        counts["keyword"].update(paper.keywords)
         counts["topic"].update(paper.topic_ids)
         counts["hardware"].update(paper.hardware_ids)
         counts["year"][str(paper.year) if paper.year is not None else "0"] += 1  # "0": no year

@@ -119,6 +119,11 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
                                 "author": paper.authors, "keyword": paper.keywords,
                                 "category": paper.categories}[facet])
         counts[facet] = counter
+    # With no user layer set, every paper is unread; the source's tags count as they are.
+    passing = [p for p in library.papers if p.id in matched and passes(p, "")]
+    counts["status"] = Counter({"unread": len(passing)})
+    counts["keyword"] = Counter(k for p in passing for k in p.keywords)
+    counts["tag"] = counts["collection"] = Counter()
     return counts
 
 

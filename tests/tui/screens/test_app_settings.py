@@ -44,14 +44,14 @@ async def test_corrupt_config_gives_defaults_a_warning_and_stays_untouched(
 async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
     engine, clipboard: list[str], isolated_dirs: Path
 ) -> None:
-    config_path(isolated_dirs).write_text('[keymap]\ncopy_citation = "w"\n', encoding="utf-8")
+    config_path(isolated_dirs).write_text('[keymap]\ncopy_citation = "z"\n', encoding="utf-8")
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
         await pilot.press("enter", "c")
         await settle(pilot)
         assert clipboard == []
-        await pilot.press("w")
+        await pilot.press("z")
         await settle(pilot)
         assert clipboard == [format_citation([engine.paper("dynapipe")], "apa")]
         await pilot.press("question_mark")
@@ -60,7 +60,7 @@ async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
         help_text = plain(app.screen.query_one("#help-body Static", Static).content, width=200)
         assert "Query syntax" in help_text
         row = next(line for line in help_text.splitlines() if "Copy the paper's citation" in line)
-        assert row.split()[0] == "w"
+        assert row.split()[0] == "z"
         assert "[copy_citation]" not in help_text and "copy_citation" in help_text  # ids listed once
 
 

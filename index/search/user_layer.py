@@ -1,0 +1,197 @@
+"""Facets and query fields that live outside the index: the user's layer and the source's tags.
+
+Tags, reading status and notes change while the app runs, far more often than papers, so
+they are never written into the Whoosh index (that would mean re-indexing a paper for every
+tag). The engine is handed them as plain values instead (a `UserLayer`: facet -> value ->
+paper ids, and note texts by paper id) and turns them into document masks once per change;
+from then on `tag:toread`, `status:read`, `note:word` and the facets' counts are the same
+mask intersections as every other facet (index.search.bitsets). The source's own tags
+(BibTeX `keywords`, Zotero tags) and Zotero collections are read from the library the same
+way, as the `keyword` and `collection` facets, kept apart from the user's `tag`.
+
+Notes are matched word by word with the abstract's analyzer, so a plain word finds a paper
+whose note holds it (the engine ORs the note mask into that word's match set) and
+`note:word` finds only notes. A scan of the notes when they change is simplest and fast at
+the scale of notes a person writes (thousands, not millions); a Whoosh RAM index would
+add a second searcher to keep in step for no gain at that size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
+from index.schema.analysis import fold_analyzer, stem_analyzer
+from index.search.bitsets import mask_of
+
+__all__ = ["UserLayer", "LayerMasks", "LAYER_FIELDS", "LAYER_FACETS", "normalize_status",
+           "source_facets"]
+
+# Facet -> the SearchRequest attribute holding its selection.
+LAYER_FACETS = {"tag": "tags", "status": "statuses", "keyword": "keywords",
+                "collection": "collections"}
+# Query fields answered from the layer, not the index ("note" is the notes' words).
+LAYER_FIELDS = (*LAYER_FACETS, "note")
+_STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "todo": "to-read", "new": "unread"}
+# Facet values shown at most, per facet (selected ones are always shown).
+TOP_VALUES = 30
+
+
+def normalize_status(text: str) -> str | None:
+    """The reading status `text` names (`toread`, `To-Read` -> `to-read`), or None."""
+    value = text.strip().lower().replace(" ", "-")
+    value = _STATUS_ALIASES.get(value, value)
+    return value if value in READING_STATUSES else None
+
+
+@dataclass(frozen=True)
+class UserLayer:
+    """The user's own data as plain values, handed to `SearchEngine.set_user_layer`.
+
+    Attributes:
+        facets: facet (`tag`, `status`) -> value -> ids of the papers that have it. Papers
+            with no status are `unread`; it need not be listed.
+        notes: paper id -> the text of its note.
+    """
+
+    facets: Mapping[str, Mapping[str, frozenset[str]]] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+
+def _collection_paths(collections: Iterable[str]) -> list[str]:
+    """`Thesis/Chapter 2` and its ancestors (`Thesis`), so a parent counts its children."""
+    out: list[str] = []
+    for path in collections:
+        parts = [p for p in path.split("/") if p]
+        out += ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    return list(dict.fromkeys(out))
+
+
+def source_facets(papers: Iterable[Paper]) -> dict[str, dict[str, set[str]]]:
+    """The source's tags and collections as facet -> value -> paper ids."""
+    keywords: dict[str, set[str]] = {}
+    collections: dict[str, set[str]] = {}
+    for paper in papers:
+        for keyword in paper.keywords:
+            if keyword.strip():
+                keywords.setdefault(keyword.strip(), set()).add(paper.id)
+        for path in _collection_paths(paper.collections):
+            collections.setdefault(path, set()).add(paper.id)
+    return {"keyword": keywords, "collection": collections}
+
+
+class LayerMasks:
+    """The layer's values as document masks over one open index.
+
+    Args:
+        layer: the user's data.
+        source: the library's own tags and collections (`source_facets`).
+        ids: document number -> paper id (index.search.bitsets.FacetMasks.ids).
+        live: the index's live documents.
+    """
+
+    def __init__(self, layer: UserLayer, source: Mapping[str, Mapping[str, Iterable[str]]],
+                 ids: Sequence[str], live: int) -> None:
+        size = len(ids)
+        self.live = live
+        docnum: dict[str, int] = {}
+        for number, paper_id in enumerate(ids):
+            if live >> number & 1:
+                docnum[paper_id] = number
+
+        def mask(paper_ids: Iterable[str]) -> int:
+            return mask_of([docnum[p] for p in paper_ids if p in docnum], size)
+
+        self.masks: dict[str, dict[str, int]] = {}
+        for facet in LAYER_FACETS:
+            values = (layer.facets if facet in ("tag", "status") else source).get(facet) or {}
+            self.masks[facet] = {value: mask(members) for value, members in values.items()}
+        statuses = self.masks["status"]
+        statuses.pop("unread", None)
+        anything = 0
+        for value_mask in statuses.values():
+            anything |= value_mask
+        statuses["unread"] = live & ~anything
+        self.statuses_in_use = bool(anything)
+        for status in READING_STATUSES:  # every status is a facet row, even when empty
+            statuses.setdefault(status, 0)
+        self._lookup = {facet: {value.lower(): m for value, m in values.items()}
+                        for facet, values in self.masks.items()}
+        self.note_stems: dict[str, int] = {}
+        self.note_words: dict[str, int] = {}
+        stems: dict[str, set[int]] = {}
+        words: dict[str, set[int]] = {}
+        stem, fold = stem_analyzer(), fold_analyzer()
+        for paper_id, text in layer.notes.items():
+            doc = docnum.get(paper_id)
+            if doc is None or not text:
+                continue
+            for token in stem(text):
+                stems.setdefault(token.text, set()).add(doc)
+            for token in fold(text):
+                words.setdefault(token.text, set()).add(doc)
+        self.note_stems = {k: mask_of(sorted(v), size) for k, v in stems.items()}
+        self.note_words = {k: mask_of(sorted(v), size) for k, v in words.items()}
+
+    @property
+    def has_notes(self) -> bool:
+        """Whether any note has words (the engine then ORs notes into plain words)."""
+        return bool(self.note_stems)
+
+    def term(self, fieldname: str, text: str) -> int:
+        """The documents matching `field:text` for a layer field (`tag:toread`)."""
+        if fieldname == "note":
+            return self.note_stems.get(text, 0)
+        if fieldname == "status":
+            text = normalize_status(text) or text
+        return self._lookup.get(fieldname, {}).get(text.lower(), 0)
+
+    def note_prefix(self, prefix: str) -> int:
+        """The documents whose note has a word starting with `prefix` (folded)."""
+        out = 0
+        for word, word_mask in self.note_words.items():
+            if word.startswith(prefix):
+                out |= word_mask
+        return out
+
+    def selections(self, request: SearchRequest) -> dict[str, int]:
+        """Facet -> documents allowed by that facet's selection (selected facets only)."""
+        out: dict[str, int] = {}
+        for facet, attribute in LAYER_FACETS.items():
+            chosen: frozenset[str] = getattr(request, attribute)
+            if chosen:
+                allowed = 0
+                for value in chosen:
+                    allowed |= self.term(facet, value)
+                out[facet] = allowed
+        return out
+
+    def counts(self, request: SearchRequest, base: int,
+               selected: Mapping[str, int]) -> dict[str, tuple[FacetCount, ...]]:
+        """Each layer facet's counts over `base`, disjunctively (its own selection left out)."""
+        out: dict[str, tuple[FacetCount, ...]] = {}
+        for facet, attribute in LAYER_FACETS.items():
+            if facet == "status" and not self.statuses_in_use:
+                continue  # nobody has set a status: every paper is unread, nothing to show
+            within = base
+            for other, other_mask in selected.items():
+                if other != facet:
+                    within &= other_mask
+            chosen: frozenset[str] = getattr(request, attribute)
+            rows = [(value, (value_mask & within).bit_count())
+                    for value, value_mask in self.masks[facet].items()]
+            if facet == "status":
+                order = {value: n for n, value in enumerate(READING_STATUSES)}
+                rows.sort(key=lambda row: order.get(row[0], len(order)))
+            else:
+                rows.sort(key=lambda row: (-row[1], row[0].lower()))
+                shown = rows[:TOP_VALUES]
+                shown += [row for row in rows[TOP_VALUES:] if row[0] in chosen]
+                rows = [row for row in shown if row[1] or row[0] in chosen]
+            out[facet] = tuple(
+                FacetCount(facet, value, value, count, value in chosen,
+                           value.rsplit("/", 1)[0] if facet == "collection" and "/" in value
+                           else None)
+                for value, count in rows)
+        return out

@@ -1,0 +1,124 @@
+"""The user's layer (tags, status, notes) and the source's tags as query fields and facets.
+
+The layer is handed to the engine as plain values and replaced without re-indexing; these
+tests check that queries, selections and counts follow it at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from index import open_engine
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.models import Library, Paper, SearchRequest, replace
+from index.search.engine import SearchEngine
+from index.search.user_layer import UserLayer
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+def _paper(n: int, **values: object) -> Paper:
+    return Paper(id=f"p{n}", title=f"Paper number {n} on pipelines", year=2020 + n % 3,
+                 abstract=f"Pipeline parallel training study {n}.", **values)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    papers = [_paper(n) for n in range(8)]
+    papers[0] = replace(papers[0], keywords=("Deep Learning", "GPUs"),
+                        collections=("Thesis/Chapter 2",))
+    papers[1] = replace(papers[1], keywords=("GPUs",), collections=("Thesis",))
+    return Library(papers=tuple(papers))
+
+
+@pytest.fixture
+def engine(library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+           ) -> Iterator[SearchEngine]:
+    engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("cache"))
+    yield engine
+    engine.close()
+
+
+def found(engine: SearchEngine, query: str = "", **options: object) -> set[str]:
+    result = engine.search(SearchRequest(query=query, limit=100, **options))  # type: ignore[arg-type]
+    assert result.total == len(result.hits)
+    return {hit.paper.id for hit in result.hits}
+
+
+def counts(engine: SearchEngine, facet: str, **options: object) -> dict[str, int]:
+    result = engine.search(SearchRequest(limit=0, **options))  # type: ignore[arg-type]
+    return {c.value: c.count for c in result.facets[facet]}
+
+
+LAYER = UserLayer(facets={"tag": {"toread": frozenset({"p1", "p2"}), "ml": frozenset({"p2"})},
+                          "status": {"read": frozenset({"p3"}), "reading": frozenset({"p2"})}},
+                  notes={"p5": "Remember the zebrafish experiment; compare with p2."})
+
+
+def test_status_facet_appears_once_a_status_is_set(engine: SearchEngine) -> None:
+    engine.set_user_layer(UserLayer())
+    assert "status" not in engine.search(SearchRequest(limit=0)).facets
+    assert found(engine, "status:unread") == {f"p{n}" for n in range(8)}
+    engine.set_user_layer(LAYER)
+    assert "status" in engine.search(SearchRequest(limit=0)).facets
+
+
+def test_tag_and_status_are_query_fields(engine: SearchEngine) -> None:
+    engine.set_user_layer(LAYER)
+    assert found(engine, "tag:toread") == {"p1", "p2"}
+    assert found(engine, "tag:TOREAD") == {"p1", "p2"}
+    assert found(engine, "status:read") == {"p3"}
+    assert found(engine, "status:unread") == {"p0", "p1", "p4", "p5", "p6", "p7"}
+    assert found(engine, "tag:toread -tag:ml") == {"p1"}
+    assert found(engine, "pipeline tag:ml") == {"p2"}
+    assert found(engine, "tag:nothing") == set()
+
+
+def test_layer_facets_count_and_select_disjunctively(engine: SearchEngine) -> None:
+    engine.set_user_layer(LAYER)
+    assert counts(engine, "tag") == {"toread": 2, "ml": 1}
+    assert counts(engine, "status") == {"unread": 6, "to-read": 0, "reading": 1, "read": 1}
+    selected = engine.search(SearchRequest(tags=frozenset({"toread"}), limit=100))
+    assert {h.paper.id for h in selected.hits} == {"p1", "p2"}
+    # The status counts apply the tag selection; the tag counts do not apply their own.
+    assert {c.value: c.count for c in selected.facets["status"]}["reading"] == 1
+    assert {c.value: c.count for c in selected.facets["tag"]} == {"toread": 2, "ml": 1}
+    assert found(engine, statuses=frozenset({"reading", "read"})) == {"p2", "p3"}
+
+
+def test_a_new_layer_applies_without_reindexing(engine: SearchEngine) -> None:
+    engine.set_user_layer(LAYER)
+    assert found(engine, "tag:toread") == {"p1", "p2"}
+    engine.set_user_layer(UserLayer(facets={"tag": {"toread": frozenset({"p7"})}}))
+    assert found(engine, "tag:toread") == {"p7"}
+    assert counts(engine, "tag") == {"toread": 1}
+
+
+def test_notes_are_found_by_plain_words_and_note_field(engine: SearchEngine) -> None:
+    engine.set_user_layer(LAYER)
+    assert found(engine, "zebrafish") == {"p5"}
+    assert found(engine, "note:zebrafish") == {"p5"}
+    assert found(engine, "note:pipeline") == set()  # only notes, not abstracts
+    assert found(engine, "experiments zebrafish") == {"p5"}  # stemmed like the abstract
+    typing = engine.search(SearchRequest(query="zebraf", as_you_type=True, limit=10))
+    assert {h.paper.id for h in typing.hits} == {"p5"}
+    # A paper's other words and its note's words combine word by word.
+    assert found(engine, "pipeline zebrafish") == {"p5"}
+
+
+def test_source_tags_and_collections_are_their_own_facets(engine: SearchEngine) -> None:
+    engine.set_user_layer(LAYER)
+    assert counts(engine, "keyword") == {"GPUs": 2, "Deep Learning": 1}
+    assert found(engine, 'keyword:"deep learning"') == {"p0"}
+    assert found(engine, "kw:gpus") == {"p0", "p1"}
+    rows = engine.search(SearchRequest(limit=0)).facets["collection"]
+    assert {(c.value, c.count, c.parent) for c in rows} == {
+        ("Thesis", 2, None), ("Thesis/Chapter 2", 1, "Thesis")}
+    assert found(engine, collections=frozenset({"Thesis"})) == {"p0", "p1"}
+    # The user's tags stay apart from the source's.
+    assert "GPUs" not in counts(engine, "tag")

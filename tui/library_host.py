@@ -1,0 +1,256 @@
+"""What the app holds for a living library: the user's layer, and reloading changed sources.
+
+A mixin for `PaperscopeApp`, kept out of `app.py` so that file stays the wiring. It owns
+
+* the user's tags and statuses (`annotations`), saved searches and the notes folder, and
+  hands them to the engine as a `UserLayer` (in a worker: at 100,000 papers building it
+  is not free) whenever they change;
+* the watch worker: every `watch_interval` seconds it stats the library's inputs
+  (tui.services.watch) and the notes; when a source changed it re-reads the library (the
+  library cache re-parses only changed files; the store updates the index in place for a
+  large library), opens the new engine beside the old one, gives it the user's layer and
+  posts `LibraryReloaded`; the UI thread swaps engines and re-runs the current query, so
+  the highlighted paper stays highlighted when it still exists. A changed file that now
+  has parse errors (a save caught half-way) keeps the previous library, says so once, and
+  is read again when it changes next.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.message import Message
+
+from index.models import Library, LoadWarning, Paper
+from tui.services.annotations import Annotations
+from tui.services.layer import build_user_layer, notes_dir
+from tui.services.notes import fingerprint as notes_fingerprint
+from tui.services.saved_searches import SavedSearches
+from tui.services.watch import changed_files, describe_changes, sources_fingerprint
+from tui.view.user_detail import user_rows
+
+if TYPE_CHECKING:
+    from index.search.engine import SearchEngine
+
+__all__ = ["LibraryHost", "LibraryReloaded", "UserLayerChanged"]
+
+WATCH_INTERVAL = 1.0  # seconds between polls: a change shows within ~1-2 s
+
+
+@dataclass
+class LibraryReloaded(Message):
+    """A changed source was read again; the new engine is ready to be swapped in."""
+
+    engine: Any  # index.search.engine.SearchEngine
+    library: Library
+    lines: list[str]  # "refs.bib: +3, -1 papers"
+
+
+@dataclass
+class NotesChanged(Message):
+    """A note file was added, edited or removed outside the app."""
+
+
+@dataclass
+class SourceProblem(Message):
+    """A changed source could not be used (yet); the previous papers are kept."""
+
+    text: str
+
+
+@dataclass
+class UserLayerChanged(Message):
+    """The engine has the user's current layer: searches and the detail should refresh."""
+
+
+class LibraryHost:
+    """The app's half of the living library (see the module docstring)."""
+
+    watch_interval = WATCH_INTERVAL
+
+    def init_library_layer(self, corpus: Sequence[Path] | None) -> list[str]:
+        """Open the user's files; returns their warnings (damaged files, kept as they are)."""
+        app: Any = self
+        data_dir = Path(app.settings.data_dir)
+        self.corpus = list(corpus) if corpus else None
+        self.annotations = Annotations(data_dir / "annotations.json")
+        self.saved_searches = SavedSearches(data_dir / "saved_searches.json")
+        self.notes_dir = notes_dir(data_dir)
+        self._layer_lock = threading.Lock()
+        self._retired: list[SearchEngine] = []
+        app.papers.extras = self.detail_rows
+        return [w for w in (self.annotations.warning, self.saved_searches.warning) if w]
+
+    def detail_rows(self, paper: Paper) -> tuple[tuple[str, str], ...]:
+        """The detail's rows for the user's layer (runs in the detail worker)."""
+        return user_rows(paper, self.annotations, self.notes_dir)
+
+    def _papers(self) -> Sequence[Paper]:
+        app: Any = self
+        if app.library is not None and app.library.papers:
+            return app.library.papers
+        return app.papers._all_papers()
+
+    # -- the user's layer -----------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="layer", exit_on_error=False,
+          description="Applying your tags and notes")
+    def apply_user_layer(self) -> None:
+        """Give the engine the current tags, statuses and notes, then refresh the view."""
+        app: Any = self
+        engine = app.engine
+        if engine is None:
+            return
+        with self._layer_lock:
+            engine.set_user_layer(build_user_layer(self.annotations, self._papers(),
+                                                   self.notes_dir))
+        app.post_message(UserLayerChanged())
+
+    # Named handlers, not `@on`: Textual collects `@on` only from its own classes, and this
+    # is a plain mixin.
+    def on_user_layer_changed(self, message: UserLayerChanged) -> None:
+        """Searches, the detail and the saved counts follow the new layer."""
+        app: Any = self
+        app.main_screen.user_layer_changed()
+
+    def report_save(self, store: Annotations | SavedSearches, done: bool) -> None:
+        """Say when a change could not be written (it is kept for the session)."""
+        app: Any = self
+        if not done and store.save_error:
+            app.notify(store.save_error, title="Not saved", severity="warning", markup=False)
+
+    # -- watching the sources -------------------------------------------------------------
+
+    def start_watching(self) -> None:
+        """Watch the notes, and the sources when they were named on the command line.
+
+        A plain named thread, not a Textual worker: it runs for the whole session, and
+        workers are what "wait until the app is idle" waits for. It only posts messages.
+        """
+        if getattr(self, "_watcher", None) is not None:
+            return
+        self._stop_watching = threading.Event()
+        self._watcher = threading.Thread(target=self._watch_sources, name="paperscope-watch",
+                                         daemon=True)
+        self._watcher.start()
+
+    def stop_watching(self) -> None:
+        """End the watch thread (at exit); it stops within one poll step."""
+        stop = getattr(self, "_stop_watching", None)
+        if stop is not None:
+            stop.set()
+
+    def _watch_sources(self) -> None:
+        """Poll the inputs and the notes; reload what changed (see the module docstring)."""
+        app: Any = self
+        stop = self._stop_watching
+        library: Library = app.library or Library(papers=())
+        watching = bool(self.corpus)  # the bundled corpus never changes
+        sources = sources_fingerprint(self.corpus, library.files) if watching else {}
+        notes = notes_fingerprint(self.notes_dir)
+        reported: str | None = None  # the parse problem already told
+        while not stop.wait(self.watch_interval):
+            try:
+                now_notes = notes_fingerprint(self.notes_dir)
+                if now_notes != notes:
+                    notes = now_notes
+                    app.post_message(NotesChanged())
+                if not watching:
+                    continue
+                now = sources_fingerprint(self.corpus, library.files)
+                changed = changed_files(sources, now)
+                if not changed:
+                    continue
+                new_library, problem = self._reload(library, changed)
+                sources = now  # a problem is retried when the file changes again
+                if problem is not None:
+                    if problem != reported:
+                        reported = problem
+                        app.post_message(SourceProblem(problem))
+                    continue
+                reported = None
+                if new_library is None or stop.is_set():
+                    continue
+                engine = self._open(new_library)
+                lines = describe_changes(library, new_library, changed)
+                library = new_library
+                app.post_message(LibraryReloaded(engine, new_library, lines))
+            except Exception as error:  # noqa: BLE001 - the watcher must outlive one bad read
+                app.post_message(SourceProblem(f"reloading the library failed: {error}"))
+
+    def on_notes_changed(self, message: NotesChanged) -> None:
+        """A note was edited outside the app: search and the detail follow it."""
+        self.apply_user_layer()
+
+    def on_source_problem(self, message: SourceProblem) -> None:
+        """Say once what stopped a reload (the previous papers stay)."""
+        app: Any = self
+        app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
+
+    def _reload(self, old: Library, changed: set[str]) -> tuple[Library | None, str | None]:
+        """The library read again, or why it is not used (a changed file now fails to parse)."""
+        from index import load_library
+
+        app: Any = self
+        library = load_library(self.corpus, app.taxonomy,
+                               cache_dir=Path(app.settings.cache_dir) / "library")
+        touched = {os.path.realpath(name) for name in changed}
+
+        def problems(warnings: Sequence[LoadWarning]) -> Counter[tuple[str, str]]:
+            # Without line numbers: an old problem moved down by an added entry is no news.
+            return Counter((os.path.realpath(w.path), w.message) for w in warnings
+                           if os.path.realpath(w.path) in touched)
+
+        new_problems = problems(library.warnings) - problems(old.warnings)
+        fresh = [w for w in library.warnings
+                 if (os.path.realpath(w.path), w.message) in new_problems]
+        if fresh:
+            first = fresh[0]
+            return None, (f"{first} — keeping the papers read before; reading "
+                          f"{os.path.basename(first.path)} again when it changes")
+        return library, None
+
+    def _open(self, library: Library) -> SearchEngine:
+        """The engine on the reloaded library, with the user's layer already applied."""
+        from index import open_engine
+
+        app: Any = self
+        engine = open_engine(library, app.taxonomy, app.settings.cache_dir)
+        with self._layer_lock:
+            engine.set_user_layer(build_user_layer(self.annotations, library.papers,
+                                                   self.notes_dir))
+        return engine
+
+    def on_library_reloaded(self, message: LibraryReloaded) -> None:
+        """Serve the reloaded library; the query re-runs, the highlighted paper stays."""
+        from tui.services.papers import PaperData
+
+        app: Any = self
+        previous = app.engine
+        app.engine = message.engine
+        app.library = message.library
+        extras = app.papers.extras
+        app.papers = PaperData(app.taxonomy, message.library, lambda: app.engine)
+        app.papers.extras = extras
+        # A search may still run on the previous engine: close it at the next swap.
+        for old in self._retired:
+            old.close()
+        self._retired = [previous] if previous is not None and app._owns_engine else []
+        app._owns_engine = True
+        app.main_screen.library_reloaded()
+        app.notify("; ".join(message.lines) or "library reloaded", title="Library",
+                   markup=False)
+
+    def close_retired(self) -> None:
+        """Stop watching and close engines replaced by reloads (at exit)."""
+        self.stop_watching()
+        for old in self._retired:
+            old.close()
+        self._retired = []

@@ -1,0 +1,105 @@
+"""The user's notes: one Markdown file per paper in `<data dir>/notes/<citation key>.md`.
+
+Plain files, so the user can edit, grep, sync or version them with any tool; paperscope
+reads them whenever they change (`fingerprint`) and hands their text to the search engine
+as part of the user layer. The file is named by the paper's citation key (the handle a
+writer knows it by), else its paperscope id.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from index.atomic import write_text_atomic
+from index.models import Paper
+
+__all__ = ["note_name", "note_path", "read_notes", "fingerprint", "editor_command",
+           "create_note", "MAX_NOTE_BYTES"]
+
+# A note larger than this is not a note (a pasted PDF?): it is read only this far.
+MAX_NOTE_BYTES = 1 << 20
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
+
+
+def note_name(paper: Paper) -> str:
+    """The file name of the paper's note (`smith2021.md`); never a path outside the folder."""
+    stem = _UNSAFE.sub("_", paper.citation_key or paper.id).lstrip(".") or paper.id
+    return f"{stem}.md"
+
+
+def note_path(notes_dir: Path, paper: Paper) -> Path:
+    return Path(notes_dir) / note_name(paper)
+
+
+def fingerprint(notes_dir: Path) -> tuple[tuple[str, int, int], ...]:
+    """Name, size and modification time of every note: changes when any note does."""
+    try:
+        entries = list(os.scandir(notes_dir))
+    except OSError:
+        return ()
+    out = []
+    for entry in entries:
+        if entry.name.endswith(".md") and entry.is_file():
+            try:
+                st = entry.stat()
+            except OSError:
+                continue
+            out.append((entry.name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
+
+
+def read_notes(notes_dir: Path, papers: Iterable[Paper]) -> dict[str, str]:
+    """Paper id -> its note's text, for every paper that has a readable note."""
+    names = {entry[0] for entry in fingerprint(notes_dir)}
+    if not names:
+        return {}
+    out: dict[str, str] = {}
+    for paper in papers:
+        name = note_name(paper)
+        if name not in names:
+            continue
+        try:
+            with open(Path(notes_dir) / name, "rb") as handle:
+                data = handle.read(MAX_NOTE_BYTES)
+        except OSError:
+            continue
+        out[paper.id] = data.decode("utf-8", errors="replace")
+    return out
+
+
+def create_note(notes_dir: Path, paper: Paper) -> Path:
+    """The paper's note, created (atomically) with its title as a heading when missing.
+
+    Raises:
+        OSError: the notes folder cannot be written.
+    """
+    path = note_path(notes_dir, paper)
+    if not path.exists():
+        Path(notes_dir).mkdir(parents=True, exist_ok=True)
+        heading = " ".join(paper.title.split())
+        write_text_atomic(path, f"# {heading}\n\n")
+    return path
+
+
+def editor_command(environ: dict[str, str] | None = None,
+                   which: object = shutil.which) -> Sequence[str] | None:
+    """The editor to run: `$VISUAL`, then `$EDITOR`, then `vi` or `nano` if installed."""
+    env = os.environ if environ is None else environ
+    for variable in ("VISUAL", "EDITOR"):
+        value = env.get(variable, "").strip()
+        if value:
+            try:
+                words = shlex.split(value)
+            except ValueError:
+                words = [value]
+            if words:
+                return words
+    for fallback in ("vi", "nano"):
+        if which(fallback):  # type: ignore[operator]
+            return [fallback]
+    return None
