@@ -17,11 +17,11 @@ Figures are printed, never asserted: the machine is shared, so read the ratios.
 from __future__ import annotations
 
 import argparse
-import importlib
-import subprocess
 import gc
+import importlib
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -77,11 +77,21 @@ def _engine_source() -> dict[str, Any]:
     info: dict[str, Any] = {"index_dir": str(folder), "commit": None, "dirty": None}
     try:
         info["commit"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=folder, capture_output=True,
-            text=True, check=True).stdout.strip()
-        info["dirty"] = bool(subprocess.run(
-            ["git", "status", "--porcelain", "."], cwd=folder, capture_output=True,
-            text=True, check=True).stdout.strip())
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        info["dirty"] = bool(
+            subprocess.run(
+                ["git", "status", "--porcelain", "."],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.strip()
+        )
     except (OSError, subprocess.CalledProcessError):
         pass  # a snapshot outside git: the folder says which
     return info
@@ -94,6 +104,7 @@ def _close(engine: Any) -> None:
 
 
 # ---- child phases: each prints one JSON line on stdout -------------------------------------
+
 
 def _read_inputs(workdir: Path) -> tuple[Any, Any, float, float, float]:
     """Import the engine, read the library and load the taxonomy, as every child phase does.
@@ -121,9 +132,16 @@ def child_build_engine(workdir: Path) -> dict[str, Any]:
     tree = getattr(getattr(engine, "opened", None), "build_peak_mb", None)
     _close(engine)
     peak = measure.peak_rss_mb()
-    return {"action": action, "build_tree_mb": tree, "import_s": imported - started,
-            "load_s": loaded - imported, "build_s": built - loaded, "rss_before_build_mb": before["self_mb"],
-            "peak_self_mb": peak["self_mb"], "peak_children_mb": peak["children_mb"]}
+    return {
+        "action": action,
+        "build_tree_mb": tree,
+        "import_s": imported - started,
+        "load_s": loaded - imported,
+        "build_s": built - loaded,
+        "rss_before_build_mb": before["self_mb"],
+        "peak_self_mb": peak["self_mb"],
+        "peak_children_mb": peak["children_mb"],
+    }
 
 
 def child_build_fts5(workdir: Path) -> dict[str, Any]:
@@ -133,8 +151,11 @@ def child_build_fts5(workdir: Path) -> dict[str, Any]:
     fts5.build_fts5(library.papers, workdir / "fts5.db")
     built = time.perf_counter()
     peak = measure.peak_rss_mb()
-    return {"build_s": built - started, "rss_before_build_mb": before["self_mb"],
-            "peak_self_mb": peak["self_mb"]}
+    return {
+        "build_s": built - started,
+        "rss_before_build_mb": before["self_mb"],
+        "peak_self_mb": peak["self_mb"],
+    }
 
 
 def child_cold_open(workdir: Path) -> dict[str, Any]:
@@ -147,16 +168,22 @@ def child_cold_open(workdir: Path) -> dict[str, Any]:
     again = time.perf_counter()
     action = _action(engine)
     _close(engine)
-    return {"action": action, "import_ms": _ms(imported - started), "load_library_ms": _ms(loaded - imported),
-            "open_ms": _ms(opened - loaded), "first_query_ms": _ms(answered - opened),
-            "second_query_ms": _ms(again - answered), "first_total": result.total,
-            "second_total": second.total}
+    return {
+        "action": action,
+        "import_ms": _ms(imported - started),
+        "load_library_ms": _ms(loaded - imported),
+        "open_ms": _ms(opened - loaded),
+        "first_query_ms": _ms(answered - opened),
+        "second_query_ms": _ms(again - answered),
+        "first_total": result.total,
+        "second_total": second.total,
+    }
 
 
 def child_pipeline_load(workdir: Path) -> dict[str, Any]:
     """The same files through paperscope's loaders and tagger, when they accept them."""
-    from index.library.load import load_library
     from index.facets.taxonomy import load_taxonomy
+    from index.library.load import load_library
 
     started = time.perf_counter()
     gc.disable()  # as the `paperscope` command loads (tui/startup.py): collector paused
@@ -164,15 +191,24 @@ def child_pipeline_load(workdir: Path) -> dict[str, Any]:
     gc.collect()
     gc.enable()
     elapsed = time.perf_counter() - started
-    return {"load_s": elapsed, "papers": len(library.papers),
-            "warnings": len(library.warnings), "peak_self_mb": measure.peak_rss_mb()["self_mb"]}
+    return {
+        "load_s": elapsed,
+        "papers": len(library.papers),
+        "warnings": len(library.warnings),
+        "peak_self_mb": measure.peak_rss_mb()["self_mb"],
+    }
 
 
-CHILDREN = {"build-engine": child_build_engine, "build-fts5": child_build_fts5,
-            "cold-open": child_cold_open, "pipeline-load": child_pipeline_load}
+CHILDREN = {
+    "build-engine": child_build_engine,
+    "build-fts5": child_build_fts5,
+    "cold-open": child_cold_open,
+    "pipeline-load": child_pipeline_load,
+}
 
 
 # ---- the parent: replay and report ---------------------------------------------------------
+
 
 def replay(engine: Any, baseline: fts5.Fts5Index, repeat: int) -> list[dict[str, Any]]:
     """Every keystroke request against both, one after the other, `repeat` times."""
@@ -182,9 +218,12 @@ def replay(engine: Any, baseline: fts5.Fts5Index, repeat: int) -> list[dict[str,
         for typed in queries.typed_requests():
             # A request typed before (the "t" of "training" and of "tensor") may be answered
             # from the engine's cache; FTS5 has none. Marked so the report can say how many.
-            row: dict[str, Any] = {"kind": typed.kind, "stage": typed.stage,
-                                   "query": typed.request.query,
-                                   "repeat": typed.request in seen}
+            row: dict[str, Any] = {
+                "kind": typed.kind,
+                "stage": typed.stage,
+                "query": typed.request.query,
+                "repeat": typed.request in seen,
+            }
             seen.add(typed.request)
             started = time.perf_counter()
             try:
@@ -253,11 +292,16 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     fts5_s = time.perf_counter() - started_fts5
     fts5_found = baseline.search(SearchRequest(query=MARKER, limit=20)).total
     baseline.close()
-    return {"update_action": action, "update_changed": len(changed),
-            "update_reopen_s": round(opened - started, 3),
-            "update_first_query_ms": _ms(answered - opened), "update_found": found,
-            "update_one_letter_ms": {"p50": statistics.median(letter_ms), "max": max(letter_ms)},
-            "fts5_update_s": round(fts5_s, 3), "fts5_update_found": fts5_found}
+    return {
+        "update_action": action,
+        "update_changed": len(changed),
+        "update_reopen_s": round(opened - started, 3),
+        "update_first_query_ms": _ms(answered - opened),
+        "update_found": found,
+        "update_one_letter_ms": {"p50": statistics.median(letter_ms), "max": max(letter_ms)},
+        "fts5_update_s": round(fts5_s, 3),
+        "fts5_update_found": fts5_found,
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -297,7 +341,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     caller_peak = built["peak_self_mb"] + built["peak_children_mb"]
     peak = built.get("build_tree_mb") or caller_peak
     report: dict[str, Any] = {
-        "docs": args.docs, "seed": args.seed, "requests": len(rows),
+        "docs": args.docs,
+        "seed": args.seed,
+        "requests": len(rows),
         "repeated_requests": sum(r["repeat"] for r in rows),
         "build_s": round(built["build_s"], 2),
         "build_docs_per_s": round(args.docs / built["build_s"], 1),
@@ -307,18 +353,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "peak_rss_children_mb": built["peak_children_mb"],
         "rss_before_build_mb": built["rss_before_build_mb"],
         "cold_open_ms": round(cold["open_ms"] + cold["first_query_ms"], 2),
-        "cold": cold, "warm_open_ms": _ms(warm_open), "warm_open_action": warm_action,
+        "cold": cold,
+        "warm_open_ms": _ms(warm_open),
+        "warm_open_action": warm_action,
         "build_action": built.get("action"),
         "engine_source": {**_engine_source(), "label": args.label},
-        "p50_ms": overall["p50_ms"], "p95_ms": overall["p95_ms"], "max_ms": overall["max_ms"],
-        "fts5_p50_ms": overall["fts5_p50_ms"], "fts5_p95_ms": overall["fts5_p95_ms"],
+        "p50_ms": overall["p50_ms"],
+        "p95_ms": overall["p95_ms"],
+        "max_ms": overall["max_ms"],
+        "fts5_p50_ms": overall["fts5_p50_ms"],
+        "fts5_p95_ms": overall["fts5_p95_ms"],
         "fts5_max_ms": overall["fts5_max_ms"],
-        "ratio_p50": overall["ratio_p50"], "ratio_p95": overall["ratio_p95"],
+        "ratio_p50": overall["ratio_p50"],
+        "ratio_p95": overall["ratio_p95"],
         "fts5_build_docs_per_s": round(args.docs / base_built["build_s"], 1),
         "fts5_peak_rss_mb": base_built["peak_self_mb"],
         "fts5_rss_before_build_mb": base_built["rss_before_build_mb"],
-        "errors": overall["errors"], "same_total": overall["same_total"],
-        "per_kind": _group(rows, "kind"), "per_stage": _group(rows, "stage"),
+        "errors": overall["errors"],
+        "same_total": overall["same_total"],
+        "per_kind": _group(rows, "kind"),
+        "per_stage": _group(rows, "stage"),
         **update,
         "pipeline_load": pipeline,
         "error_examples": sorted({r["error"] for r in rows if "error" in r})[:5],
@@ -330,36 +384,53 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def print_report(report: dict[str, Any]) -> None:
     r = report
-    print(f"paperscope vs SQLite FTS5, {r['docs']} papers, seed {r['seed']}, "
-          f"{r['requests']} keystroke requests ({r.get('repeated_requests', '?')} typed before)")
-    print(f"build: {r['build_docs_per_s']} docs/s ({r['build_s']} s), peak RSS "
-          f"{r['peak_rss_mb']} MB (build process tree: process + largest worker); caller "
-          f"{r['peak_rss_self_mb']} + largest descendant {r['peak_rss_children_mb']} = "
-          f"{r.get('caller_peak_rss_mb')} MB; {r['rss_before_build_mb']} MB before the build)")
-    print(f"fts5 build: {r['fts5_build_docs_per_s']} docs/s, peak RSS {r['fts5_peak_rss_mb']} MB "
-          f"({r['fts5_rss_before_build_mb']} MB before)")
+    print(
+        f"paperscope vs SQLite FTS5, {r['docs']} papers, seed {r['seed']}, "
+        f"{r['requests']} keystroke requests ({r.get('repeated_requests', '?')} typed before)"
+    )
+    print(
+        f"build: {r['build_docs_per_s']} docs/s ({r['build_s']} s), peak RSS "
+        f"{r['peak_rss_mb']} MB (build process tree: process + largest worker); caller "
+        f"{r['peak_rss_self_mb']} + largest descendant {r['peak_rss_children_mb']} = "
+        f"{r.get('caller_peak_rss_mb')} MB; {r['rss_before_build_mb']} MB before the build)"
+    )
+    print(
+        f"fts5 build: {r['fts5_build_docs_per_s']} docs/s, peak RSS {r['fts5_peak_rss_mb']} MB "
+        f"({r['fts5_rss_before_build_mb']} MB before)"
+    )
     c = r["cold"]
-    print(f"cold open: {r['cold_open_ms']} ms = open {c['open_ms']} + first query "
-          f"{c['first_query_ms']} (import {c['import_ms']}, library load "
-          f"{c['load_library_ms']}; engine said {c.get('action')!r}); warm open "
-          f"{r['warm_open_ms']} ms ({r['warm_open_action']!r})")
+    print(
+        f"cold open: {r['cold_open_ms']} ms = open {c['open_ms']} + first query "
+        f"{c['first_query_ms']} (import {c['import_ms']}, library load "
+        f"{c['load_library_ms']}; engine said {c.get('action')!r}); warm open "
+        f"{r['warm_open_ms']} ms ({r['warm_open_action']!r})"
+    )
     print(f"engine measured: {r['engine_source']}")
-    header = f"{'':14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9} | {'fts5 p50':>9}{'p95':>9}" \
-             f"{'max':>9} | {'x p50':>6}{'x p95':>7} same-total partial errors"
-    for title, table in (("per kind", r["per_kind"]), ("per stage", r["per_stage"]),
-                         ("overall", {"overall": {**r, "n": r["requests"]}})):
+    header = (
+        f"{'':14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9} | {'fts5 p50':>9}{'p95':>9}"
+        f"{'max':>9} | {'x p50':>6}{'x p95':>7} same-total partial errors"
+    )
+    for title, table in (
+        ("per kind", r["per_kind"]),
+        ("per stage", r["per_stage"]),
+        ("overall", {"overall": {**r, "n": r["requests"]}}),
+    ):
         print(f"\n{title} (ms; x = paperscope / fts5)\n{header}")
         for name, s in table.items():
-            print(f"{name:14}{s['n']:>5}{s['p50_ms']:>9}{s['p95_ms']:>9}{s['max_ms']:>9} | "
-                  f"{s['fts5_p50_ms']:>9}{s['fts5_p95_ms']:>9}{s['fts5_max_ms']:>9} | "
-                  f"{s['ratio_p50']:>6}{s['ratio_p95']:>7} {s['same_total']:>10} "
-                  f"{s.get('partial', '-'):>7} {s['errors']:>6}")
-    print(f"\nupdate: {r['update_changed']} papers changed in one file: re-open "
-          f"({r['update_action']!r}) "
-          f"{r['update_reopen_s']} s, then query {r['update_first_query_ms']} ms, marker found "
-          f"in {r['update_found']}; fts5 update {r['fts5_update_s']} s "
-          f"(found {r['fts5_update_found']}); one-letter requests after it: "
-          f"p50 {r['update_one_letter_ms']['p50']} ms, max {r['update_one_letter_ms']['max']} ms")
+            print(
+                f"{name:14}{s['n']:>5}{s['p50_ms']:>9}{s['p95_ms']:>9}{s['max_ms']:>9} | "
+                f"{s['fts5_p50_ms']:>9}{s['fts5_p95_ms']:>9}{s['fts5_max_ms']:>9} | "
+                f"{s['ratio_p50']:>6}{s['ratio_p95']:>7} {s['same_total']:>10} "
+                f"{s.get('partial', '-'):>7} {s['errors']:>6}"
+            )
+    print(
+        f"\nupdate: {r['update_changed']} papers changed in one file: re-open "
+        f"({r['update_action']!r}) "
+        f"{r['update_reopen_s']} s, then query {r['update_first_query_ms']} ms, marker found "
+        f"in {r['update_found']}; fts5 update {r['fts5_update_s']} s "
+        f"(found {r['fts5_update_found']}); one-letter requests after it: "
+        f"p50 {r['update_one_letter_ms']['p50']} ms, max {r['update_one_letter_ms']['max']} ms"
+    )
     if r["pipeline_load"]:
         print(f"load through index.library.load.load_library: {r['pipeline_load']}")
     for example in r["error_examples"]:
@@ -374,12 +445,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--cache-dir", help="work folder (library, indexes); default: temp")
     parser.add_argument("--repeat", type=int, default=1, help="replay the mix this many times")
-    parser.add_argument("--pipeline", action="store_true",
-                        help="also time loading the files through index.library.load.load_library")
+    parser.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="also time loading the files through index.library.load.load_library",
+    )
     parser.add_argument("--label", help="a note kept in the report, e.g. the snapshot's commit")
     parser.add_argument("--rows", help="write every request's timing to this JSON file")
-    parser.add_argument("--engine", default=ENGINE,
-                        help="engine factory as module:function (default: %(default)s)")
+    parser.add_argument(
+        "--engine", default=ENGINE, help="engine factory as module:function (default: %(default)s)"
+    )
     parser.add_argument("--child", choices=sorted(CHILDREN), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ENGINE = args.engine

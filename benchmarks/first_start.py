@@ -60,10 +60,16 @@ def _fts5_child(library: Path, db: Path) -> None:
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             year = record["update_date"][:4]
-            papers.append(Paper(id=record["id"], title=record["title"],
-                                authors=tuple(record["authors"].split(", ")),
-                                year=int(year), venue=record.get("journal-ref"),
-                                abstract=record["abstract"]))
+            papers.append(
+                Paper(
+                    id=record["id"],
+                    title=record["title"],
+                    authors=tuple(record["authors"].split(", ")),
+                    year=int(year),
+                    venue=record.get("journal-ref"),
+                    abstract=record["abstract"],
+                )
+            )
     fts5.build_fts5(papers, db)
     index = fts5.Fts5Index(db)
     result = index.search(SearchRequest(query=""))
@@ -74,8 +80,11 @@ def _fts5_child(library: Path, db: Path) -> None:
 def _time_fts5(library: Path, db: Path) -> float:
     """Seconds from spawning the FTS5 child to its first answer (interpreter start included)."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, __file__, "--child-fts5", str(library), str(db)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, __file__, "--child-fts5", str(library), str(db)],
+        check=True,
+        capture_output=True,
+    )
     return time.perf_counter() - started
 
 
@@ -104,7 +113,8 @@ def write_inputs(docs: int, seed: int, directory: Path) -> list[Path]:
     by_file: dict[str, list[str]] = {}
     for number, paper in enumerate(synth.generate_papers(docs, seed, files=FILES - 1)):
         by_file.setdefault(paper.sources[0].path, []).append(
-            json.dumps(arxiv_record(paper, number), ensure_ascii=False))
+            json.dumps(arxiv_record(paper, number), ensure_ascii=False)
+        )
     for name, lines in by_file.items():
         (directory / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [directory / name for name in by_file]
@@ -141,15 +151,19 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
         if os.environ.get("PYTHONPATH"):  # a pinned snapshot of the code (see the README)
             env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         command = f"{paperscope} --corpus {library}"
-        times["bare"].append(startup._time_to_screen(
-            f"{sys.executable} {bare_script}", "bare app ready", env))
+        times["bare"].append(
+            startup._time_to_screen(f"{sys.executable} {bare_script}", "bare app ready", env)
+        )
         times["fts5"].append(_time_fts5(library, base / "fts5.db"))
         times["cold"].append(startup._time_to_screen(command, RESULTS, env, timeout))
         times["warm"].append(startup._time_to_screen(command, RESULTS, env, timeout))
         grow_one_file(library, seed)
         times["grown"].append(startup._time_to_screen(command, RESULTS, env, timeout))
-        print(f"run {run + 1}/{runs}: " + ", ".join(
-            f"{name} {values[-1]:.2f} s" for name, values in times.items()), file=sys.stderr)
+        print(
+            f"run {run + 1}/{runs}: "
+            + ", ".join(f"{name} {values[-1]:.2f} s" for name, values in times.items()),
+            file=sys.stderr,
+        )
     figures: dict[str, Any] = {"docs": docs, "files": FILES, "runs": runs}
     for name, values in times.items():
         figures[f"{name}_s"] = round(statistics.median(values), 3)
@@ -162,16 +176,24 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
 
 
 def print_report(f: dict[str, Any]) -> None:
-    print(f"first start, {f['docs']} synthetic papers in {f['files']} JSONL files "
-          f"(median of {f['runs']} run(s)), time to the first result rows")
+    print(
+        f"first start, {f['docs']} synthetic papers in {f['files']} JSONL files "
+        f"(median of {f['runs']} run(s)), time to the first result rows"
+    )
     print(f"  bare Textual app          {f['bare_s']:8.2f} s   baseline")
     print(f"  FTS5 reads + indexes      {f['fts5_s']:8.2f} s   baseline")
-    print(f"  paperscope cold           {f['cold_s']:8.2f} s   x{f['cold_vs_fts5']:.2f} FTS5   "
-          f"target <= 3x FTS5")
-    print(f"  paperscope warm           {f['warm_s']:8.2f} s   x{f['warm_vs_bare']:.2f} bare   "
-          f"target <= 2.5x bare")
-    print(f"  one file gained a record  {f['grown_s']:8.2f} s   x{f['grown_vs_bare']:.2f} bare   "
-          f"target <= 3x bare")
+    print(
+        f"  paperscope cold           {f['cold_s']:8.2f} s   x{f['cold_vs_fts5']:.2f} FTS5   "
+        f"target <= 3x FTS5"
+    )
+    print(
+        f"  paperscope warm           {f['warm_s']:8.2f} s   x{f['warm_vs_bare']:.2f} bare   "
+        f"target <= 2.5x bare"
+    )
+    print(
+        f"  one file gained a record  {f['grown_s']:8.2f} s   x{f['grown_vs_bare']:.2f} bare   "
+        f"target <= 3x bare"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,8 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=1800,
-                        help="seconds to wait for one start's first rows (default 1800)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=1800,
+        help="seconds to wait for one start's first rows (default 1800)",
+    )
     parser.add_argument("--work-dir", type=Path, help="keep the library and caches here")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child-fts5", nargs=2, type=Path, help=argparse.SUPPRESS)

@@ -18,13 +18,18 @@ from pathlib import Path
 
 from index.models import Paper, SearchRequest, Segment, Snippet
 
-__all__ = ["Fts5Result", "build_fts5", "Fts5Index"]
+__all__ = ["Fts5Index", "Fts5Result", "build_fts5"]
 
 _START, _END = "\x02", "\x03"
 _TOKEN = re.compile(r'(\w+):("[^"]*"?|\S*)|"([^"]*)("?)|(\S+)')
 _WORD = re.compile(r"\w+")
-_FIELD_COLUMNS = {"author": "authors", "authors": "authors", "title": "title",
-                  "venue": "venue", "abstract": "abstract"}
+_FIELD_COLUMNS = {
+    "author": "authors",
+    "authors": "authors",
+    "title": "title",
+    "venue": "venue",
+    "abstract": "abstract",
+}
 
 
 @dataclass(frozen=True)
@@ -54,14 +59,19 @@ def build_fts5(papers: Sequence[Paper], path: Path) -> None:
     with db:
         for rowid, paper in enumerate(papers, 1):
             authors = "; ".join(paper.authors)
-            db.execute("INSERT INTO papers VALUES (?,?,?,?,?,?)",
-                       (rowid, paper.id, paper.title, authors, paper.year, paper.venue))
-            db.execute("INSERT INTO fts(rowid, title, authors, abstract, venue) "
-                       "VALUES (?,?,?,?,?)",
-                       (rowid, paper.title, authors, paper.abstract, paper.venue or ""))
-            db.executemany("INSERT INTO labels VALUES (?,?,?)",
-                           [(rowid, "topic", t) for t in paper.topic_ids]
-                           + [(rowid, "hardware", h) for h in paper.hardware_ids])
+            db.execute(
+                "INSERT INTO papers VALUES (?,?,?,?,?,?)",
+                (rowid, paper.id, paper.title, authors, paper.year, paper.venue),
+            )
+            db.execute(
+                "INSERT INTO fts(rowid, title, authors, abstract, venue) VALUES (?,?,?,?,?)",
+                (rowid, paper.title, authors, paper.abstract, paper.venue or ""),
+            )
+            db.executemany(
+                "INSERT INTO labels VALUES (?,?,?)",
+                [(rowid, "topic", t) for t in paper.topic_ids]
+                + [(rowid, "hardware", h) for h in paper.hardware_ids],
+            )
         db.execute("CREATE INDEX labels_by_value ON labels(facet, value, doc)")
         db.execute("CREATE INDEX labels_by_doc ON labels(doc, facet, value)")
     db.close()
@@ -72,8 +82,7 @@ def _levenshtein(a: str, b: str, limit: int) -> int:
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1,
-                               previous[j - 1] + (ca != cb)))
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
         if min(current) > limit:
             return limit + 1
         previous = current
@@ -100,23 +109,24 @@ class Fts5Index:
             for rowid, paper in papers:
                 authors = "; ".join(paper.authors)
                 self.db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                self.db.execute("INSERT INTO fts(rowid, title, authors, abstract, venue) "
-                                "VALUES (?,?,?,?,?)",
-                                (rowid, paper.title, authors, paper.abstract,
-                                 paper.venue or ""))
-                self.db.execute("UPDATE papers SET title = ? WHERE rowid = ?",
-                                (paper.title, rowid))
+                self.db.execute(
+                    "INSERT INTO fts(rowid, title, authors, abstract, venue) VALUES (?,?,?,?,?)",
+                    (rowid, paper.title, authors, paper.abstract, paper.venue or ""),
+                )
+                self.db.execute("UPDATE papers SET title = ? WHERE rowid = ?", (paper.title, rowid))
 
     def _fuzzy(self, word: str) -> str | None:
         """The vocabulary terms within edit distance 1-2 of `word`, as an OR group."""
         limit = 1 if len(word) < 5 else 2
         rows = self.db.execute(
-            "SELECT term FROM vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? "
-            "AND ?", (word[0], chr(ord(word[0]) + 1), len(word) - 4, len(word) + limit))
+            "SELECT term FROM vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+            (word[0], chr(ord(word[0]) + 1), len(word) - 4, len(word) + limit),
+        )
         # The vocabulary holds porter stems ("quantiz"), so a term also counts when it is
         # within reach of the word cut to the term's length, as a stem would be.
         terms = [
-            t for (t,) in rows
+            t
+            for (t,) in rows
             if _levenshtein(word, t, limit) <= limit
             or (len(t) >= 4 and _levenshtein(word[: len(t)], t, limit - 1) <= limit - 1)
         ]
@@ -152,18 +162,19 @@ class Fts5Index:
                 parts.append(_quote(word) + star)
         return (" AND ".join(parts) or None), hardware
 
-    def _filters(self, request: SearchRequest, hardware: list[str],
-                 skip: str | None) -> tuple[str, list[object]]:
+    def _filters(
+        self, request: SearchRequest, hardware: list[str], skip: str | None
+    ) -> tuple[str, list[object]]:
         sql, params = "", []
         for facet, values in (("topic", request.topics), ("hardware", request.hardware)):
             if values and facet != skip:
                 marks = ",".join("?" * len(values))
-                sql += (f" AND m.doc IN (SELECT doc FROM labels WHERE facet = ? "
-                        f"AND value IN ({marks}))")
+                sql += (
+                    f" AND m.doc IN (SELECT doc FROM labels WHERE facet = ? AND value IN ({marks}))"
+                )
                 params += [facet, *sorted(values)]
         for value in hardware:  # whole ids, as paperscope's `hw:` (parents are stored)
-            sql += (" AND m.doc IN (SELECT doc FROM labels WHERE facet = 'hardware' "
-                    "AND value = ?)")
+            sql += " AND m.doc IN (SELECT doc FROM labels WHERE facet = 'hardware' AND value = ?)"
             params.append(value)
         if request.years and skip != "year":
             marks = ",".join("?" * len(request.years))
@@ -187,12 +198,18 @@ class Fts5Index:
             where_f, params_f = self._filters(request, hardware, facet)
             rows = db.execute(
                 f"SELECT value, count(*) FROM m JOIN labels ON labels.doc = m.doc "
-                f"WHERE facet = ?{where_f} GROUP BY value", [facet, *params_f])
+                f"WHERE facet = ?{where_f} GROUP BY value",
+                [facet, *params_f],
+            )
             facets[facet] = dict(rows)
         where_y, params_y = self._filters(request, hardware, "year")
-        facets["year"] = dict(db.execute(
-            f"SELECT year, count(*) FROM m JOIN papers ON papers.rowid = m.doc WHERE 1{where_y} "
-            f"GROUP BY year", params_y))
+        facets["year"] = dict(
+            db.execute(
+                f"SELECT year, count(*) FROM m JOIN papers ON papers.rowid = m.doc WHERE 1{where_y} "
+                f"GROUP BY year",
+                params_y,
+            )
+        )
         if expression:
             rows = db.execute(
                 f"SELECT p.id, p.title, p.authors, p.year, p.venue, "
@@ -200,12 +217,15 @@ class Fts5Index:
                 f"highlight(fts, 0, '{_START}', '{_END}') "
                 f"FROM fts JOIN m ON m.doc = fts.rowid JOIN papers p ON p.rowid = fts.rowid "
                 f"WHERE fts MATCH ?{where} ORDER BY bm25(fts, 10.0, 5.0, 1.0, 1.0) LIMIT ?",
-                [expression, *params, request.limit]).fetchall()
+                [expression, *params, request.limit],
+            ).fetchall()
         else:
             rows = db.execute(
                 f"SELECT p.id, p.title, p.authors, p.year, p.venue, '', p.title FROM m "
                 f"JOIN papers p ON p.rowid = m.doc WHERE 1{where} "
-                f"ORDER BY p.year DESC, p.title LIMIT ?", [*params, request.limit]).fetchall()
+                f"ORDER BY p.year DESC, p.title LIMIT ?",
+                [*params, request.limit],
+            ).fetchall()
         return Fts5Result(
             total=total,
             ids=tuple(row[0] for row in rows),

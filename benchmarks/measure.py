@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["percentile", "summary", "peak_rss_mb", "run_child"]
+__all__ = ["peak_rss_mb", "percentile", "run_child", "summary"]
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -60,9 +60,10 @@ def run_child(script: Path, phase: str, options: Sequence[str]) -> dict[str, Any
     """
     completed = subprocess.run(
         [sys.executable, str(script), "--child", phase, *options],
-        stdout=subprocess.PIPE, text=True, check=False,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=False,
     )
     if completed.returncode != 0:
-        raise RuntimeError(f"child phase {phase!r} failed with exit code "
-                           f"{completed.returncode}")
+        raise RuntimeError(f"child phase {phase!r} failed with exit code {completed.returncode}")
     return json.loads(completed.stdout.strip().splitlines()[-1])

@@ -71,8 +71,9 @@ def engine_parts(engine: Any) -> dict[str, float]:
         "id_column_mb": _deep_mb(masks.ids),
         "author_column_mb": _deep_mb(masks.authors),
         "venue_column_mb": _deep_mb(masks.venues),
-        "sort_orders_mb": round(_deep_mb(masks.order_title) + _deep_mb(masks.order_year)
-                                + _deep_mb(masks.year_of), 1),
+        "sort_orders_mb": round(
+            _deep_mb(masks.order_title) + _deep_mb(masks.order_year) + _deep_mb(masks.year_of), 1
+        ),
         "lexicon_mb": _deep_mb(engine.lexicon.counts) if engine.lexicon else 0.0,
         "mask_cache_mb": _deep_mb(engine._match_masks),
         "stored_paper_cache_mb": _deep_mb(engine._stored),
@@ -129,8 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     report = {}
     for mode in MODES:
-        done = subprocess.run([sys.executable, __file__, "--child", mode, "--cache-dir",
-                               str(args.cache_dir)], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", mode, "--cache-dir", str(args.cache_dir)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         report[mode] = json.loads(done.stdout.splitlines()[-1])
     if args.json:
         print(json.dumps(report))

@@ -41,10 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(args.cache_dir)
     library = synth.read_library(bench._library_files(workdir))
     engine = bench.open_engine(library, load_taxonomy(), workdir / "cache", rebuild=False)
-    mix = [t for t in queries.typed_requests()
-           if (args.kind is None or t.kind == args.kind)
-           and (args.stage is None or t.stage == args.stage)
-           and (args.query is None or t.request.query == args.query)]
+    mix = [
+        t
+        for t in queries.typed_requests()
+        if (args.kind is None or t.kind == args.kind)
+        and (args.stage is None or t.stage == args.stage)
+        and (args.query is None or t.request.query == args.query)
+    ]
     if args.query is not None:  # the keystrokes before it, unprofiled, as when typing
         for typed in queries.typed_requests():
             if typed in mix:
@@ -57,8 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         engine.search(typed.request)
     profiler.disable()
     elapsed = time.perf_counter() - started
-    print(f"{len(mix)} requests, {elapsed * 1000:.0f} ms under the profiler "
-          f"({len(library.papers)} papers)")
+    print(
+        f"{len(mix)} requests, {elapsed * 1000:.0f} ms under the profiler "
+        f"({len(library.papers)} papers)"
+    )
     pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)
     return 0
 

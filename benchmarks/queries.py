@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from index.models import SearchRequest
 
-__all__ = ["TypedRequest", "SCRIPTS", "typed_requests", "word_stage"]
+__all__ = ["SCRIPTS", "TypedRequest", "typed_requests", "word_stage"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ def typed_requests(limit: int = 20) -> list[TypedRequest]:
     for kind, text, topics, hardware in SCRIPTS:
         prefixes = [text[:end] for end in range(1, len(text) + 1)] or [""]
         for prefix in prefixes:
-            request = SearchRequest(query=prefix, topics=topics, hardware=hardware,
-                                    limit=limit, as_you_type=True)
+            request = SearchRequest(
+                query=prefix, topics=topics, hardware=hardware, limit=limit, as_you_type=True
+            )
             result.append(TypedRequest(kind, word_stage(prefix), request))
     return result

@@ -49,8 +49,21 @@ def _time_to_screen(command: str, marker: str, env: dict[str, str], timeout: flo
     prefix = "exec env -u PYTHONDONTWRITEBYTECODE " + " ".join(f"{k}={v}" for k, v in env.items())
     start = time.perf_counter()
     subprocess.run(
-        [*tmux, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "36",
-         "--", "sh", "-c", f"{prefix} {command}"],
+        [
+            *tmux,
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            "120",
+            "-y",
+            "36",
+            "--",
+            "sh",
+            "-c",
+            f"{prefix} {command}",
+        ],
         check=True,
     )
     try:
@@ -108,10 +121,14 @@ def main() -> None:
         return
     print(f"median of {args.runs} runs, first results on screen (bundled corpus, 47 papers)")
     print(f"  bare Textual app   {figures['bare_textual_s']:.3f} s   (baseline)")
-    print(f"  paperscope warm    {figures['warm_start_s']:.3f} s   "
-          f"x{figures['warm_ratio']:.2f}   target <= 0.5 s")
-    print(f"  paperscope cold    {figures['cold_start_s']:.3f} s   "
-          f"x{figures['cold_ratio']:.2f}   target <= 2 s (index built first)")
+    print(
+        f"  paperscope warm    {figures['warm_start_s']:.3f} s   "
+        f"x{figures['warm_ratio']:.2f}   target <= 0.5 s"
+    )
+    print(
+        f"  paperscope cold    {figures['cold_start_s']:.3f} s   "
+        f"x{figures['cold_ratio']:.2f}   target <= 2 s (index built first)"
+    )
 
 
 if __name__ == "__main__":

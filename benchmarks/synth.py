@@ -24,16 +24,16 @@ from pathlib import Path
 from index.models import Label, Library, Paper, Source
 
 __all__ = [
-    "FUNCTION_WORDS",
     "DOMAIN_WORDS",
-    "RARE_WORDS",
+    "FUNCTION_WORDS",
     "HARDWARE_PARENTS",
+    "RARE_WORDS",
     "TOPIC_PHRASES",
     "Vocabulary",
-    "generate_papers",
-    "write_library",
-    "read_library",
     "changed_papers",
+    "generate_papers",
+    "read_library",
+    "write_library",
 ]
 
 # The head of the distribution, roughly in the order real abstracts use them.
@@ -109,42 +109,125 @@ RARE_WORDS = (
 ).split()
 
 TOPIC_PHRASES: dict[str, tuple[str, ...]] = {
-    "training": ("pipeline parallelism", "tensor parallelism", "data parallelism",
-                 "mixture of experts", "activation recomputation", "gradient accumulation",
-                 "training throughput", "distributed training"),
-    "inference": ("KV cache", "continuous batching", "speculative decoding", "model serving",
-                  "time to first token", "inference latency", "request scheduling"),
-    "pretraining": ("pretraining corpus", "scaling laws", "training tokens",
-                    "model family", "instruction tuning"),
-    "compilers": ("tensor compiler", "operator fusion", "loop tiling", "code generation",
-                  "intermediate representation", "auto-scheduling", "search space"),
-    "quantization": ("low-bit quantization", "weight-only quantization", "INT4 weights",
-                     "FP8 training", "quantization error"),
-    "kernels": ("GPU kernels", "matrix multiplication", "attention kernel", "tensor cores",
-                "shared memory", "memory bandwidth"),
-    "gnn": ("graph neural networks", "message passing", "sparse matrix", "graph sampling",
-            "node embeddings"),
-    "nlp": ("dialogue systems", "language datasets", "question answering",
-            "slot filling", "task-oriented dialogue"),
-    "vision": ("image segmentation", "diffusion models", "image generation",
-               "medical images", "vision transformer"),
-    "autonomous-driving": ("autonomous driving", "3D object detection", "motion planning",
-                           "bird's-eye view", "sensor fusion"),
-    "neuroscience": ("fMRI data", "brain activity", "full correlation matrix analysis",
-                     "neuroimaging data", "factor analysis"),
-    "networking": ("network congestion", "collective communication", "RDMA networks",
-                   "network topology", "packet processing"),
-    "reliability": ("hardware failures", "silent data corruption", "checkpoint restart",
-                    "fault tolerance", "straggler mitigation"),
-    "agents": ("LLM agents", "tool use", "multi-agent systems", "agent workflows",
-               "planning and reasoning"),
+    "training": (
+        "pipeline parallelism",
+        "tensor parallelism",
+        "data parallelism",
+        "mixture of experts",
+        "activation recomputation",
+        "gradient accumulation",
+        "training throughput",
+        "distributed training",
+    ),
+    "inference": (
+        "KV cache",
+        "continuous batching",
+        "speculative decoding",
+        "model serving",
+        "time to first token",
+        "inference latency",
+        "request scheduling",
+    ),
+    "pretraining": (
+        "pretraining corpus",
+        "scaling laws",
+        "training tokens",
+        "model family",
+        "instruction tuning",
+    ),
+    "compilers": (
+        "tensor compiler",
+        "operator fusion",
+        "loop tiling",
+        "code generation",
+        "intermediate representation",
+        "auto-scheduling",
+        "search space",
+    ),
+    "quantization": (
+        "low-bit quantization",
+        "weight-only quantization",
+        "INT4 weights",
+        "FP8 training",
+        "quantization error",
+    ),
+    "kernels": (
+        "GPU kernels",
+        "matrix multiplication",
+        "attention kernel",
+        "tensor cores",
+        "shared memory",
+        "memory bandwidth",
+    ),
+    "gnn": (
+        "graph neural networks",
+        "message passing",
+        "sparse matrix",
+        "graph sampling",
+        "node embeddings",
+    ),
+    "nlp": (
+        "dialogue systems",
+        "language datasets",
+        "question answering",
+        "slot filling",
+        "task-oriented dialogue",
+    ),
+    "vision": (
+        "image segmentation",
+        "diffusion models",
+        "image generation",
+        "medical images",
+        "vision transformer",
+    ),
+    "autonomous-driving": (
+        "autonomous driving",
+        "3D object detection",
+        "motion planning",
+        "bird's-eye view",
+        "sensor fusion",
+    ),
+    "neuroscience": (
+        "fMRI data",
+        "brain activity",
+        "full correlation matrix analysis",
+        "neuroimaging data",
+        "factor analysis",
+    ),
+    "networking": (
+        "network congestion",
+        "collective communication",
+        "RDMA networks",
+        "network topology",
+        "packet processing",
+    ),
+    "reliability": (
+        "hardware failures",
+        "silent data corruption",
+        "checkpoint restart",
+        "fault tolerance",
+        "straggler mitigation",
+    ),
+    "agents": (
+        "LLM agents",
+        "tool use",
+        "multi-agent systems",
+        "agent workflows",
+        "planning and reasoning",
+    ),
 }
 
 HARDWARE_PARENTS: dict[str, str] = {
-    "nvidia-gpu": "gpu", "amd-gpu": "gpu", "edge-gpu": "gpu",
-    "intel-cpu": "cpu", "arm-cpu": "cpu",
-    "aws-trainium": "accelerator", "aws-inferentia": "accelerator",
-    "google-tpu": "accelerator", "xeon-phi": "accelerator", "fpga": "accelerator",
+    "nvidia-gpu": "gpu",
+    "amd-gpu": "gpu",
+    "edge-gpu": "gpu",
+    "intel-cpu": "cpu",
+    "arm-cpu": "cpu",
+    "aws-trainium": "accelerator",
+    "aws-inferentia": "accelerator",
+    "google-tpu": "accelerator",
+    "xeon-phi": "accelerator",
+    "fpga": "accelerator",
 }
 HARDWARE_WORDS: dict[str, tuple[str, ...]] = {
     "nvidia-gpu": ("NVIDIA A100 GPUs", "H100 GPUs", "V100 GPUs"),
@@ -181,11 +264,36 @@ FAMILY_NAMES = (
     "Zaharia Gonzalez Stoll Krishnamurthy Venkataraman Ramachandran"
 ).split()
 VENUES = (
-    ("OSDI", 3), ("SOSP", 2), ("NSDI", 3), ("EuroSys", 3), ("USENIX ATC", 3), ("ASPLOS", 4),
-    ("ISCA", 2), ("MICRO", 2), ("HPCA", 2), ("MLSys", 4), ("NeurIPS", 6), ("ICML", 5),
-    ("ICLR", 5), ("SC", 3), ("PPoPP", 2), ("CGO", 1), ("PLDI", 1), ("ICPP", 1), ("KDD", 2),
-    ("VLDB", 2), ("SIGMOD", 2), ("SIGCOMM", 2), ("CVPR", 4), ("ACL", 3), ("EMNLP", 3),
-    ("IEEE TPDS", 2), ("ACM TACO", 1), ("arXiv", 12), ("SoCC", 1), ("IPDPS", 2),
+    ("OSDI", 3),
+    ("SOSP", 2),
+    ("NSDI", 3),
+    ("EuroSys", 3),
+    ("USENIX ATC", 3),
+    ("ASPLOS", 4),
+    ("ISCA", 2),
+    ("MICRO", 2),
+    ("HPCA", 2),
+    ("MLSys", 4),
+    ("NeurIPS", 6),
+    ("ICML", 5),
+    ("ICLR", 5),
+    ("SC", 3),
+    ("PPoPP", 2),
+    ("CGO", 1),
+    ("PLDI", 1),
+    ("ICPP", 1),
+    ("KDD", 2),
+    ("VLDB", 2),
+    ("SIGMOD", 2),
+    ("SIGCOMM", 2),
+    ("CVPR", 4),
+    ("ACL", 3),
+    ("EMNLP", 3),
+    ("IEEE TPDS", 2),
+    ("ACM TACO", 1),
+    ("arXiv", 12),
+    ("SoCC", 1),
+    ("IPDPS", 2),
 )
 TITLE_TEMPLATES = (
     "{name}: {ger} {obj} for {goal}",
@@ -196,17 +304,72 @@ TITLE_TEMPLATES = (
     "Understanding {obj} in {phrase}",
     "{name}: {ger} {phrase} via {obj}",
 )
-TITLE_GERUNDS = ("Accelerating", "Scaling", "Optimizing", "Serving", "Training", "Compiling",
-                 "Taming", "Rethinking", "Automating", "Characterizing", "Efficient")
-TITLE_ADJ = ("Efficient", "Scalable", "Fast", "Elastic", "Adaptive", "Memory-Efficient",
-             "Fault-Tolerant", "Automatic", "Holistic", "Low-Latency", "Heterogeneous")
-TITLE_OBJ = ("Large Language Models", "Deep Learning Workloads", "Tensor Programs",
-             "Mixture-of-Experts Models", "Graph Neural Networks", "Diffusion Models",
-             "Distributed Training", "LLM Inference", "Sparse Kernels", "Dataflow Graphs")
-TITLE_GOAL = ("Multi-Tenant Clusters", "Commodity Hardware", "Long Contexts",
-              "Heterogeneous Accelerators", "Edge Devices", "the Cloud")
-NAME_SYLLABLES = ("dyna", "pipe", "slap", "til", "feat", "graph", "flex", "tensor", "mega",
-                  "hydra", "orion", "pyra", "nova", "spark", "zeta", "quill", "velo", "lumen")
+TITLE_GERUNDS = (
+    "Accelerating",
+    "Scaling",
+    "Optimizing",
+    "Serving",
+    "Training",
+    "Compiling",
+    "Taming",
+    "Rethinking",
+    "Automating",
+    "Characterizing",
+    "Efficient",
+)
+TITLE_ADJ = (
+    "Efficient",
+    "Scalable",
+    "Fast",
+    "Elastic",
+    "Adaptive",
+    "Memory-Efficient",
+    "Fault-Tolerant",
+    "Automatic",
+    "Holistic",
+    "Low-Latency",
+    "Heterogeneous",
+)
+TITLE_OBJ = (
+    "Large Language Models",
+    "Deep Learning Workloads",
+    "Tensor Programs",
+    "Mixture-of-Experts Models",
+    "Graph Neural Networks",
+    "Diffusion Models",
+    "Distributed Training",
+    "LLM Inference",
+    "Sparse Kernels",
+    "Dataflow Graphs",
+)
+TITLE_GOAL = (
+    "Multi-Tenant Clusters",
+    "Commodity Hardware",
+    "Long Contexts",
+    "Heterogeneous Accelerators",
+    "Edge Devices",
+    "the Cloud",
+)
+NAME_SYLLABLES = (
+    "dyna",
+    "pipe",
+    "slap",
+    "til",
+    "feat",
+    "graph",
+    "flex",
+    "tensor",
+    "mega",
+    "hydra",
+    "orion",
+    "pyra",
+    "nova",
+    "spark",
+    "zeta",
+    "quill",
+    "velo",
+    "lumen",
+)
 
 _CONSONANTS = "bcdfghjklmnprstvwz"
 _ONSETS = tuple(_CONSONANTS) + ("st", "tr", "pr", "gr", "ch", "sh", "th", "sp", "cr", "fl")
@@ -239,9 +402,7 @@ class Vocabulary:
         rare = [word for word in RARE_WORDS if word not in DOMAIN_WORDS]
         for position, word in enumerate(rare):
             tail.insert(2_300 + 150 * position, word)
-        self.words: tuple[str, ...] = tuple(
-            dict.fromkeys([*FUNCTION_WORDS, *DOMAIN_WORDS, *tail])
-        )
+        self.words: tuple[str, ...] = tuple(dict.fromkeys([*FUNCTION_WORDS, *DOMAIN_WORDS, *tail]))
         weights = (1.0 / (rank + 2.7) ** 1.02 for rank in range(len(self.words)))
         self.cum_weights: list[float] = list(itertools.accumulate(weights))
 
@@ -289,8 +450,15 @@ def _sentence(rng: random.Random, vocab: Vocabulary, extras: Sequence[str], leng
     return text[0].upper() + text[1:] + "."
 
 
-def _paper(index: int, rng: random.Random, vocab: Vocabulary, authors: list[str],
-           author_cum: list[float], file_name: str, line: int) -> Paper:
+def _paper(
+    index: int,
+    rng: random.Random,
+    vocab: Vocabulary,
+    authors: list[str],
+    author_cum: list[float],
+    file_name: str,
+    line: int,
+) -> Paper:
     topic_ids = list(TOPIC_PHRASES)
     topics = rng.sample(topic_ids, rng.choices((1, 2, 3), weights=(5, 4, 1))[0])
     leaves = rng.sample(list(HARDWARE_PARENTS), rng.choices((0, 1, 2), weights=(3, 5, 2))[0])
@@ -311,9 +479,13 @@ def _paper(index: int, rng: random.Random, vocab: Vocabulary, authors: list[str]
         sentences.append(_sentence(rng, vocab, take, length))
         written += length
     title = rng.choice(TITLE_TEMPLATES).format(
-        name=name or _system_name(rng), ger=rng.choice(TITLE_GERUNDS),
-        adj=rng.choice(TITLE_ADJ), adj2=rng.choice(TITLE_ADJ), obj=rng.choice(TITLE_OBJ),
-        goal=rng.choice(TITLE_GOAL), phrase=rng.choice(TOPIC_PHRASES[topics[0]]),
+        name=name or _system_name(rng),
+        ger=rng.choice(TITLE_GERUNDS),
+        adj=rng.choice(TITLE_ADJ),
+        adj2=rng.choice(TITLE_ADJ),
+        obj=rng.choice(TITLE_OBJ),
+        goal=rng.choice(TITLE_GOAL),
+        phrase=rng.choice(TOPIC_PHRASES[topics[0]]),
         hw=rng.choice(HARDWARE_WORDS[hardware[0]]) if hardware else "Commodity Clusters",
     )
     count = rng.randint(3, 8)
@@ -359,9 +531,15 @@ def generate_papers(docs: int, seed: int, files: int = 10) -> list[Paper]:
     bulk = docs - recent_count(docs)
     per_file = max(1, -(-bulk // files))
     return [
-        _paper(i, rng, vocab, authors, author_cum,
-               f"library-{i // per_file:02d}.jsonl" if i < bulk else RECENT_FILE,
-               (i if i < bulk else i - bulk) % per_file + 1)
+        _paper(
+            i,
+            rng,
+            vocab,
+            authors,
+            author_cum,
+            f"library-{i // per_file:02d}.jsonl" if i < bulk else RECENT_FILE,
+            (i if i < bulk else i - bulk) % per_file + 1,
+        )
         for i in range(docs)
     ]
 
@@ -396,8 +574,7 @@ def read_library(files: Sequence[Path]) -> Library:
     return Library(papers=tuple(papers), files=tuple(str(path) for path in files))
 
 
-def changed_papers(papers: Sequence[Paper], file_name: str, count: int,
-                   marker: str) -> list[Paper]:
+def changed_papers(papers: Sequence[Paper], file_name: str, count: int, marker: str) -> list[Paper]:
     """Copies of `papers` where `count` papers of `file_name` got a new title and sentence.
 
     The marker word appears in no generated text, so a search for it must find exactly the
@@ -408,11 +585,12 @@ def changed_papers(papers: Sequence[Paper], file_name: str, count: int,
     for paper in papers:
         if changed < count and paper.sources[0].path == file_name:
             changed += 1
-            paper = Paper.from_dict({
-                **paper.to_dict(),
-                "title": f"{paper.title} (revised {marker})",
-                "abstract": f"{paper.abstract} We revise this with {marker} results.",
-            })
+            paper = Paper.from_dict(
+                {
+                    **paper.to_dict(),
+                    "title": f"{paper.title} (revised {marker})",
+                    "abstract": f"{paper.abstract} We revise this with {marker} results.",
+                }
+            )
         result.append(paper)
     return result
-

@@ -48,18 +48,27 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
     return load(extra_files)
 
 
-def load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, *,
-                 cache_dir: Path | None = None,
-                 progress: LoadProgress | None = None) -> Library:
+def load_library(
+    paths: Sequence[Path] | None,
+    taxonomy: Taxonomy,
+    *,
+    cache_dir: Path | None = None,
+    progress: LoadProgress | None = None,
+) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus)."""
     from index.library.load import load_library as load
 
     return load(paths, taxonomy, cache_dir=cache_dir, progress=progress)
 
 
-def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
-                rebuild: bool = False,
-                progress: Callable[[int, int], None] | None = None) -> SearchEngine[Opened]:
+def open_engine(
+    library: Library,
+    taxonomy: Taxonomy,
+    cache_dir: Path,
+    *,
+    rebuild: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchEngine[Opened]:
     """Opens this library's index under `cache_dir`, building or refreshing it if stale.
 
     Raises:
@@ -73,8 +82,9 @@ def open_engine(library: Library, taxonomy: Taxonomy, cache_dir: Path, *,
     return SearchEngine(opened, library, taxonomy)
 
 
-def open_current_engine(paths: Sequence[Path] | None, taxonomy: Taxonomy,
-                        cache_dir: Path) -> SearchEngine[Opened] | None:
+def open_current_engine(
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path
+) -> SearchEngine[Opened] | None:
     """An engine on the index of the library at `paths`, without loading that library.
 
     Only when the index is current: every input file has the size and mtime the index was

@@ -19,7 +19,7 @@ import stat
 import time
 from pathlib import Path
 
-__all__ = ["write_text_atomic", "clean_stale_temps", "STALE_AFTER"]
+__all__ = ["STALE_AFTER", "clean_stale_temps", "write_text_atomic"]
 
 # A temp file this old (seconds) belongs to no write still running: a write takes moments.
 STALE_AFTER = 60.0
@@ -48,8 +48,11 @@ def write_text_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
             _write_direct(path, data)
             return
         kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise OSError(errno.EISDIR if stat.S_ISDIR(info.st_mode) else errno.EINVAL,
-                      f"{kind}; refusing to replace it", str(path))
+        raise OSError(
+            errno.EISDIR if stat.S_ISDIR(info.st_mode) else errno.EINVAL,
+            f"{kind}; refusing to replace it",
+            str(path),
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     keep_mode = info.st_mode & 0o7777 if info is not None else None
     fd, tmp_name = _create_temp(path)
@@ -93,8 +96,9 @@ def _create_temp(path: Path) -> tuple[int, str]:
             if not os.access(path.parent, os.W_OK):  # an immutable folder answers EEXIST
                 break
             continue
-    raise PermissionError(errno.EACCES, "cannot create a file in the folder (read-only?)",
-                          str(path.parent))
+    raise PermissionError(
+        errno.EACCES, "cannot create a file in the folder (read-only?)", str(path.parent)
+    )
 
 
 def clean_stale_temps(folder: Path, *, older_than: float = STALE_AFTER) -> int:

@@ -11,20 +11,20 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 __all__ = [
-    "Source",
-    "Name",
+    "READING_STATUSES",
+    "FacetCount",
+    "Hit",
     "Label",
-    "Paper",
-    "LoadWarning",
     "Library",
+    "LoadWarning",
+    "Name",
+    "Paper",
+    "SearchRequest",
+    "SearchResult",
     "Segment",
     "Snippet",
-    "SearchRequest",
-    "Hit",
-    "FacetCount",
-    "SearchResult",
     "SortOrder",
-    "READING_STATUSES",
+    "Source",
     "replace",
 ]
 
@@ -187,8 +187,16 @@ class Paper:
         """Rebuild a paper from `to_dict` output (for example a stored index field)."""
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
-        for name in ("authors", "keywords", "related", "categories", "collections",
-                     "attachments", "source_notes", "merge_reasons"):
+        for name in (
+            "authors",
+            "keywords",
+            "related",
+            "categories",
+            "collections",
+            "attachments",
+            "source_notes",
+            "merge_reasons",
+        ):
             if name in values:
                 values[name] = tuple(values[name])
         for name in ("names", "editors"):
@@ -293,9 +301,19 @@ class SearchRequest:
     @property
     def filter_count(self) -> int:
         count = sum(
-            len(s) for s in (self.topics, self.hardware, self.years, self.venues, self.authors,
-                             self.tags, self.statuses, self.keywords, self.categories,
-                             self.collections)
+            len(s)
+            for s in (
+                self.topics,
+                self.hardware,
+                self.years,
+                self.venues,
+                self.authors,
+                self.tags,
+                self.statuses,
+                self.keywords,
+                self.categories,
+                self.collections,
+            )
         )
         return count + (1 if self.year_range else 0)
 

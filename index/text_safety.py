@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["for_terminal", "strip_controls", "is_terminal_safe"]
+__all__ = ["for_terminal", "is_terminal_safe", "strip_controls"]
 
 # C0 and C1 controls except tab and newline (carriage return included: it rewrites a line).
 _CONTROL_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f"

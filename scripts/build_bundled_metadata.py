@@ -29,9 +29,12 @@ from index.library.normalize import latex_to_unicode  # noqa: E402
 
 # DOI prefixes whose registrant is the publisher.
 DOI_PUBLISHERS = {
-    "10.1145": "ACM", "10.1109": "IEEE", "10.1007": "Springer", "10.18653": "Association "
-    "for Computational Linguistics", "10.14778": "VLDB Endowment", "10.1371": "Public "
-    "Library of Science",
+    "10.1145": "ACM",
+    "10.1109": "IEEE",
+    "10.1007": "Springer",
+    "10.18653": "Association for Computational Linguistics",
+    "10.14778": "VLDB Endowment",
+    "10.1371": "Public Library of Science",
 }
 # Venues whose proceedings have one well-known publisher.
 VENUE_PUBLISHERS = {"ICML": "PMLR", "OSDI": "USENIX Association"}
@@ -55,9 +58,15 @@ INFERRED = {
 
 def split_venue(venue: str | None, doi: str | None) -> dict[str, Any]:
     """Free-text venue -> entry_type, booktitle/journal, volume, number, pages, publisher."""
-    fields: dict[str, Any] = {"entry_type": "misc", "booktitle": None, "journal": None,
-                              "volume": None, "number": None, "pages": None,
-                              "publisher": None}
+    fields: dict[str, Any] = {
+        "entry_type": "misc",
+        "booktitle": None,
+        "journal": None,
+        "volume": None,
+        "number": None,
+        "pages": None,
+        "publisher": None,
+    }
     if not venue:
         return fields
     pages = re.search(r"pp\.\s*([\w]+\s*[-–]\s*[\w]+)", venue)
@@ -74,8 +83,12 @@ def split_venue(venue: str | None, doi: str | None) -> dict[str, Any]:
     if JOURNAL_HINTS.search(venue):
         fields["entry_type"] = "article"
         if plos:
-            fields.update(journal=plos.group(1), volume=plos.group(2), number=plos.group(3),
-                          pages=plos.group(4))
+            fields.update(
+                journal=plos.group(1),
+                volume=plos.group(2),
+                number=plos.group(3),
+                pages=plos.group(4),
+            )
         elif "VLDB Endowment" in venue:
             fields["journal"] = "Proceedings of the VLDB Endowment"
         elif inner and "Transactions" in venue:
@@ -93,8 +106,12 @@ def split_venue(venue: str | None, doi: str | None) -> dict[str, Any]:
         booktitle = re.sub(rf",\s*(?:{_MONTHS})\b.*$", "", booktitle)
         booktitle = re.sub(r"((?:Symposium|Conference)\b.*?),\s*[A-Z][a-z]+$", r"\1", booktitle)
         booktitle = re.sub(r"^(?:lecture-style )?tutorial(?: abstract)?,\s*", "", booktitle)
-        booktitle = re.sub(r";\s*(?:tutorial abstract|ACM International Conference "
-                           r"Proceeding Series)$", "", booktitle)
+        booktitle = re.sub(
+            r";\s*(?:tutorial abstract|ACM International Conference "
+            r"Proceeding Series)$",
+            "",
+            booktitle,
+        )
         fields["booktitle"] = booktitle.strip()
         if "EDBT" in venue:
             fields["booktitle"] = "Advances in Database Technology - EDBT"
@@ -150,8 +167,11 @@ def build(seed: list[dict[str, Any]]) -> dict[str, Any]:
                 title, derivation = infer_title(latex_to_unicode(text)), "its opening words"
             inferred = True
             note = f"Title unknown; derived from {derivation}. " + (note or "")
-        entry.update(title=latex_to_unicode(title), title_inferred=inferred,
-                     short_name=record.get("short_name"))
+        entry.update(
+            title=latex_to_unicode(title),
+            title_inferred=inferred,
+            short_name=record.get("short_name"),
+        )
         if record.get("authors"):
             entry.update(authors=record["authors"], authors_complete=True)
         elif record.get("author_line"):
@@ -161,13 +181,21 @@ def build(seed: list[dict[str, Any]]) -> dict[str, Any]:
             entry.update(authors=[], authors_complete=False)
         entry.update(year=record.get("year"), month=None, venue=venue)
         entry.update(split_venue(venue, doi))
-        entry.update(doi=doi, arxiv=record.get("arxiv"), url=record.get("url"),
-                     related=record.get("related") or [], note=(note or "").strip() or None,
-                     confidence=record.get("confidence"))
+        entry.update(
+            doi=doi,
+            arxiv=record.get("arxiv"),
+            url=record.get("url"),
+            related=record.get("related") or [],
+            note=(note or "").strip() or None,
+            confidence=record.get("confidence"),
+        )
         papers.append(entry)
-    return {"format": SIDECAR_FORMAT, "version": 1,
-            "generated_by": "scripts/build_bundled_metadata.py from seed_metadata.json",
-            "papers": papers}
+    return {
+        "format": SIDECAR_FORMAT,
+        "version": 1,
+        "generated_by": "scripts/build_bundled_metadata.py from seed_metadata.json",
+        "papers": papers,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -24,17 +24,39 @@ import synth  # noqa: E402
 
 from index.models import SearchRequest  # noqa: E402
 
-NUMBERS = ("build_docs_per_s", "peak_rss_mb", "p50_ms", "p95_ms", "max_ms", "fts5_p50_ms",
-           "fts5_p95_ms", "fts5_build_docs_per_s", "cold_open_ms", "update_reopen_s")
+NUMBERS = (
+    "build_docs_per_s",
+    "peak_rss_mb",
+    "p50_ms",
+    "p95_ms",
+    "max_ms",
+    "fts5_p50_ms",
+    "fts5_p95_ms",
+    "fts5_build_docs_per_s",
+    "cold_open_ms",
+    "update_reopen_s",
+)
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     work = tmp_path_factory.mktemp("bench")
     completed = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench.py"), "--docs", "300", "--seed", "3",
-         "--json", "--cache-dir", str(work)],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            str(BENCHMARKS / "bench.py"),
+            "--docs",
+            "300",
+            "--seed",
+            "3",
+            "--json",
+            "--cache-dir",
+            str(work),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
     return json.loads(completed.stdout)
@@ -100,8 +122,11 @@ def test_fts5_baseline_counts_match_brute_force(tmp_path: Path) -> None:
         assert counted == sum("gpu" in p.hardware_ids for p in papers if "training" in p.topic_ids)
         typed = index.search(SearchRequest(query="tractograph", as_you_type=True))
         finished = index.search(SearchRequest(query="tractography"))
-        assert typed.total == finished.total == sum(
-            "tractography" in p.abstract.lower() for p in papers)
+        assert (
+            typed.total
+            == finished.total
+            == sum("tractography" in p.abstract.lower() for p in papers)
+        )
     finally:
         index.close()
 

@@ -39,14 +39,27 @@ def test_inputs_are_arxiv_records_in_ten_files_and_grow_by_one(tmp_path: Path) -
     assert any(paper.title.startswith("Zymurgical") for paper in grown.papers)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None
-                    or not Path(sys.executable).with_name("paperscope").exists(),
-                    reason="needs tmux and the installed paperscope command")
+@pytest.mark.skipif(
+    shutil.which("tmux") is None or not Path(sys.executable).with_name("paperscope").exists(),
+    reason="needs tmux and the installed paperscope command",
+)
 def test_runs_tiny_and_reports_every_start_with_ratios(tmp_path: Path) -> None:
     completed = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "first_start.py"), "--docs", "40", "--json",
-         "--timeout", "240", "--work-dir", str(tmp_path)],
-        capture_output=True, text=True, timeout=900, check=False,
+        [
+            sys.executable,
+            str(BENCHMARKS / "first_start.py"),
+            "--docs",
+            "40",
+            "--json",
+            "--timeout",
+            "240",
+            "--work-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)

@@ -32,8 +32,9 @@ def test_import_contracts_are_kept() -> None:
 
 
 def test_no_module_imports_itself_through_others() -> None:
-    graph = grimp.build_graph("index", "tui", include_external_packages=False,
-                              exclude_type_checking_imports=False)
+    graph = grimp.build_graph(
+        "index", "tui", include_external_packages=False, exclude_type_checking_imports=False
+    )
     cycles = set()
     for module in sorted(graph.modules):
         for imported in graph.find_modules_directly_imported_by(module):

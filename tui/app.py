@@ -12,35 +12,35 @@ in tmp folders.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App
-from textual.notifications import SeverityLevel
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
 from index.citations import resolve_style, style_label
+from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.models import Library, Paper
 from index.text_safety import for_terminal
-from index.facets.taxonomy import Taxonomy, load_taxonomy
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
-from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
+from tui.library_host import LibraryHost
 from tui.messages import IndexFailed, IndexProgress, IndexReady
+from tui.screens.main import MainScreen
+from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.services.keymap import check_keymap
 from tui.services.load_warnings import count_line
-from tui.startup import freeze_long_lived
 from tui.services.papers import PaperData
-from tui.screens.main import MainScreen
-from tui.settings_actions import SettingsActions
-from tui.library_host import LibraryHost
-from tui.services.user_data import Marks, QueryHistory
 from tui.services.styles import load_style_book
+from tui.services.user_data import Marks, QueryHistory
+from tui.settings_actions import SettingsActions
+from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -62,13 +62,22 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         Binding("q", "quit", "Quit", id="quit", tooltip="Leave paperscope"),
         # F1 first: it also works while typing in the search bar (where "?" is text), so the
         # footer always shows a help key that works.
-        Binding("f1,question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"),
+        Binding(
+            "f1,question_mark", "help", "Help", id="help", tooltip="Every key and the query syntax"
+        ),
         Binding("s", "pick_style", "Style", id="pick_style", tooltip="Pick the citation style"),
     ]
 
-    def __init__(self, settings: AppSettings, taxonomy: Taxonomy, *, library: Library | None = None,
-                 engine: SearchEngine | None = None, show_timings: bool | None = None,
-                 corpus: Sequence[Path] | None = None) -> None:
+    def __init__(
+        self,
+        settings: AppSettings,
+        taxonomy: Taxonomy,
+        *,
+        library: Library | None = None,
+        engine: SearchEngine | None = None,
+        show_timings: bool | None = None,
+        corpus: Sequence[Path] | None = None,
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.taxonomy = taxonomy
@@ -77,12 +86,18 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self._owns_engine = engine is None
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
-        self.style_book = load_style_book(settings.config_path, self.config)  # built-in and the user's
+        self.style_book = load_style_book(
+            settings.config_path, self.config
+        )  # built-in and the user's
         self._warnings += list(self.style_book.warnings)
-        self.config = replace(self.config, key_style=self.style_book.key_style)  # checked by the book
+        self.config = replace(
+            self.config, key_style=self.style_book.key_style
+        )  # checked by the book
         style = resolve_style(self.config.style) or self.config.style  # `APA` and `apa7` are apa
         if style not in self.style_book.names():
-            self._warnings.append(f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}")
+            self._warnings.append(
+                f"{settings.config_path}: unknown style {self.config.style!r}; using {DEFAULT_STYLE}"
+            )
             style = DEFAULT_STYLE
         self.config = replace(self.config, style=style)
         for folder in (settings.data_dir, settings.config_path.parent):
@@ -112,8 +127,12 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         else:
-            self._warnings.append(f"{self.settings.config_path}: unknown theme {self.config.theme!r}")
-        keymap, problems = check_keymap(dict(self.config.keymap), binding_table(self._binding_classes()))
+            self._warnings.append(
+                f"{self.settings.config_path}: unknown theme {self.config.theme!r}"
+            )
+        keymap, problems = check_keymap(
+            dict(self.config.keymap), binding_table(self._binding_classes())
+        )
         self._warnings += [f"{self.settings.config_path}: {problem}" for problem in problems]
         self.set_keymap(keymap)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
@@ -121,9 +140,13 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         if self.library is not None and self.library.warnings:
-            self.notify(f"{count_line(len(self.library.warnings))}: ctrl+p, \"Load problems\" "
-                        "lists them", title="Library", severity="warning", markup=False,
-                        timeout=8)
+            self.notify(
+                f'{count_line(len(self.library.warnings))}: ctrl+p, "Load problems" lists them',
+                title="Library",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
         if self.engine is None:
             self.build_index()
         else:
@@ -134,15 +157,27 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self.apply_user_layer()
         self.start_watching()
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """Every notification, literally: never markup, never a control or bidi character.
 
         Messages quote the user's files (names, URLs, reasons) and their text: a URL with
         `[/bold]` would raise `MarkupError`, `[@click=app.quit]` would become an action.
         """
-        super().notify(for_terminal(str(message)), title=for_terminal(title, one_line=True),
-                       severity=severity, timeout=timeout, markup=False)
+        super().notify(
+            for_terminal(str(message)),
+            title=for_terminal(title, one_line=True),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
         """Push a screen, unless the app is quitting.
@@ -161,8 +196,13 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
 
     # -- the index ----------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False,
-          description="Building the search index")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="index",
+        exit_on_error=False,
+        description="Building the search index",
+    )
     def build_index(self) -> None:
         """Open (or build, on first run) the index without freezing the UI."""
         from index import open_engine
@@ -217,8 +257,12 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         """In a "copy" worker: try every clipboard path, then tell the user what happened."""
         from tui.services.clipboard import copy_text
 
-        outcome = copy_text(text, description=description, writer=self._terminal_writer,
-                            data_dir=self.settings.data_dir)
+        outcome = copy_text(
+            text,
+            description=description,
+            writer=self._terminal_writer,
+            data_dir=self.settings.data_dir,
+        )
         self.call_from_thread(self._deliver, outcome)
 
     def _terminal_writer(self, sequence: str) -> None:
@@ -252,9 +296,14 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         from tui.widgets.results_list import ResultsList
         from tui.widgets.search_bar import SearchBar
 
-        return {"Everywhere": (type(self),), "Main screen": (MainScreen,), "Results": (ResultsList,),
-                "Search bar": (SearchBar,), "Filters": (FacetPanel,),
-                "Reading a paper": (DetailPane, DetailScreen)}
+        return {
+            "Everywhere": (type(self),),
+            "Main screen": (MainScreen,),
+            "Results": (ResultsList,),
+            "Search bar": (SearchBar,),
+            "Filters": (FacetPanel,),
+            "Reading a paper": (DetailPane, DetailScreen),
+        }
 
     def action_show_load_warnings(self) -> None:
         """List every problem found while loading the library, in a scrollable dialog."""
@@ -274,7 +323,10 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         from tui.screens.dialogs import HelpScreen
 
         app: App[Any] = self  # binding_rows takes App[object], and App[None] is not one (invariant)
-        groups = [(context, binding_rows(app, classes)) for context, classes in self._binding_classes().items()]
+        groups = [
+            (context, binding_rows(app, classes))
+            for context, classes in self._binding_classes().items()
+        ]
         self.push_screen(HelpScreen(groups, self.taxonomy))
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
@@ -285,8 +337,12 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
             saved = self.save_screenshot(filename, str(folder))
         except OSError as error:
             where = error.filename or folder
-            self.notify(f"Could not save the screenshot in {where}: {error.strerror or error}",
-                        title="Screenshot", severity="error", markup=False)
+            self.notify(
+                f"Could not save the screenshot in {where}: {error.strerror or error}",
+                title="Screenshot",
+                severity="error",
+                markup=False,
+            )
             return
         self.notify(f"Screenshot saved to {saved}", title="Screenshot", markup=False)
 
@@ -300,16 +356,32 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         """The key the user has for a binding (after their keymap), for hints on screen."""
         keys = dict(self._keymap).get(binding_id)
         if keys is None:
-            keys = next((b.key for classes in self._binding_classes().values() for cls in classes
-                         for b in getattr(cls, "BINDINGS", []) if isinstance(b, Binding) and b.id == binding_id), "")
+            keys = next(
+                (
+                    b.key
+                    for classes in self._binding_classes().values()
+                    for cls in classes
+                    for b in getattr(cls, "BINDINGS", [])
+                    if isinstance(b, Binding) and b.id == binding_id
+                ),
+                "",
+            )
         key = keys.split(",")[0].strip()
         shown = self.get_key_display(Binding(key, "")) if key else ""
-        return key if shown.startswith("^") else shown  # "ctrl+y" reads better than "^y" in a sentence
+        return (
+            key if shown.startswith("^") else shown
+        )  # "ctrl+y" reads better than "^y" in a sentence
 
 
-def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None = None,
-             library: Library | None = None, taxonomy: Taxonomy | None = None,
-             show_timings: bool | None = None, corpus: Sequence[Path] | None = None) -> PaperscopeApp:
+def make_app(
+    settings: AppSettings | None = None,
+    *,
+    engine: SearchEngine | None = None,
+    library: Library | None = None,
+    taxonomy: Taxonomy | None = None,
+    show_timings: bool | None = None,
+    corpus: Sequence[Path] | None = None,
+) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
@@ -327,5 +399,6 @@ def make_app(settings: AppSettings | None = None, *, engine: SearchEngine | None
         from index.library.load import load_library
 
         library = load_library(None, taxonomy)
-    return PaperscopeApp(settings, taxonomy, library=library, engine=engine, show_timings=show_timings,
-                         corpus=corpus)
+    return PaperscopeApp(
+        settings, taxonomy, library=library, engine=engine, show_timings=show_timings, corpus=corpus
+    )

@@ -19,38 +19,63 @@ from tui.screens.library_actions import LIBRARY_COMMANDS
 if TYPE_CHECKING:
     from textual.app import App
 
-__all__ = ["PaperscopeCommands", "COMMANDS", "binding_rows", "binding_table"]
+__all__ = ["COMMANDS", "PaperscopeCommands", "binding_rows", "binding_table"]
 
 # (name in the palette, what it does, action; "app." runs on the app, else on the screen)
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Copy citation", "Copy the current paper's citation in the current style", "copy_citation"),
-    ("Copy citation keys", "Copy the marked (else current) papers' keys in the last key format",
-     "copy_keys"),
+    (
+        "Copy citation keys",
+        "Copy the marked (else current) papers' keys in the last key format",
+        "copy_keys",
+    ),
     ("Mark paper", "Mark or unmark the current paper", "toggle_mark"),
-    ("Copy marked bibliography", "Copy every marked paper as one bibliography", "copy_bibliography"),
-    ("Export marked bibliography", "Write the marked papers' bibliography to a file", "export_bibliography"),
+    (
+        "Copy marked bibliography",
+        "Copy every marked paper as one bibliography",
+        "copy_bibliography",
+    ),
+    (
+        "Export marked bibliography",
+        "Write the marked papers' bibliography to a file",
+        "export_bibliography",
+    ),
     ("Clear marks", "Unmark every paper (asks first)", "clear_marks"),
     ("Marked only", "Show only the marked papers, or every paper again", "marked_only"),
     ("Open link", "Open the paper's DOI, arXiv or URL in a browser", "open_link"),
     ("Citation style", "Pick the citation style, with a preview", "app.pick_style"),
     ("Search", "Move to the search bar", "focus_search"),
-    ("Sort: next order", "Relevance, year (newest), year (oldest), title, first author", "cycle_sort"),
+    (
+        "Sort: next order",
+        "Relevance, year (newest), year (oldest), title, first author",
+        "cycle_sort",
+    ),
     ("Sort by relevance", "Best match first", "sort('relevance')"),
     ("Sort by year, newest first", "Newest first", "sort('year')"),
     ("Sort by year, oldest first", "Oldest first", "sort('year-asc')"),
     ("Sort by title", "A to Z", "sort('title')"),
     ("Sort by first author", "By the first author's family name", "sort('author')"),
     ("Compact view", "One line per paper, or the cards again", "toggle_compact"),
-    ("Show or hide the filters", "Hide the facet panel for more room (narrow terminals)", "toggle_facets"),
+    (
+        "Show or hide the filters",
+        "Hide the facet panel for more room (narrow terminals)",
+        "toggle_facets",
+    ),
     ("Results", "Move to the results", "focus_results"),
     ("Filters", "Move to the facet panel", "focus_facets"),
     ("Clear filters", "Unselect every facet value", "clear_filters"),
     ("Did you mean", "Search for the suggested spelling", "accept_correction"),
-    ("Pick", "Print the marked (else highlighted) papers' citation and leave (paperscope pick)",
-     "app.pick"),
+    (
+        "Pick",
+        "Print the marked (else highlighted) papers' citation and leave (paperscope pick)",
+        "app.pick",
+    ),
     ("Cancel pick", "Leave paperscope pick without printing anything", "app.cancel_pick"),
-    ("Load problems", "List every problem found in your files while loading them",
-     "app.show_load_warnings"),
+    (
+        "Load problems",
+        "List every problem found in your files while loading them",
+        "app.show_load_warnings",
+    ),
     ("Help", "Every key and the query syntax", "app.help"),
     ("Quit", "Leave paperscope", "app.quit"),
 ) + LIBRARY_COMMANDS  # tags, status, saved searches, notes, files
@@ -86,7 +111,9 @@ class PaperscopeCommands(Provider):
         for name, help_text, action in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), partial(self._run, action), help=help_text)
+                yield Hit(
+                    score, matcher.highlight(name), partial(self._run, action), help=help_text
+                )
 
 
 def binding_rows(app: App[object], classes: tuple[type, ...]) -> list[tuple[str, str, str]]:
@@ -105,7 +132,9 @@ def binding_rows(app: App[object], classes: tuple[type, ...]) -> list[tuple[str,
                 continue
             seen.add(binding.id)
             keys = keymap.get(binding.id, binding.key)
-            shown = ", ".join(app.get_key_display(Binding(key.strip(), "")) for key in keys.split(","))
+            shown = ", ".join(
+                app.get_key_display(Binding(key.strip(), "")) for key in keys.split(",")
+            )
             rows.append((shown, binding.tooltip or binding.description, binding.id))
     return rows
 

@@ -55,8 +55,9 @@ class Host(Protocol):
     @property
     def screen(self) -> Screen[Any]: ...
 
-    def copy_papers(self, papers: list[Paper], description: str,
-                    style: str | None = None) -> Any: ...
+    def copy_papers(
+        self, papers: list[Paper], description: str, style: str | None = None
+    ) -> Any: ...
 
     def copy_text_to_clipboard(self, text: str, description: str) -> Any: ...
 
@@ -65,8 +66,15 @@ class Host(Protocol):
     def key_for(self, binding_id: str) -> str: ...
 
     # The Textual `App` methods screens call through the host.
-    def notify(self, message: str, *, title: str = "", severity: Any = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
 
     def push_screen(self, screen: Any, callback: Callable[[Any], Any] | None = None) -> Any: ...
 

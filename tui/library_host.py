@@ -100,8 +100,13 @@ class LibraryHost:
 
     # -- the user's layer -----------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="layer", exit_on_error=False,
-          description="Applying your tags and notes")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="layer",
+        exit_on_error=False,
+        description="Applying your tags and notes",
+    )
     def apply_user_layer(self) -> None:
         """Give the engine the current tags, statuses and notes, then refresh the view."""
         app: Any = self
@@ -109,8 +114,9 @@ class LibraryHost:
         if engine is None:
             return
         with self._layer_lock:
-            engine.set_user_layer(build_user_layer(self.annotations, self._papers(),
-                                                   self.notes_dir))
+            engine.set_user_layer(
+                build_user_layer(self.annotations, self._papers(), self.notes_dir)
+            )
         app.post_message(UserLayerChanged())
 
     # Named handlers, not `@on`: Textual collects `@on` only from its own classes, and this
@@ -137,8 +143,9 @@ class LibraryHost:
         if getattr(self, "_watcher", None) is not None:
             return
         self._stop_watching = threading.Event()
-        self._watcher = threading.Thread(target=self._watch_sources, name="paperscope-watch",
-                                         daemon=True)
+        self._watcher = threading.Thread(
+            target=self._watch_sources, name="paperscope-watch", daemon=True
+        )
         self._watcher.start()
 
     def stop_watching(self) -> None:
@@ -182,7 +189,7 @@ class LibraryHost:
                 lines = describe_changes(library, new_library, changed)
                 library = new_library
                 app.post_message(LibraryReloaded(engine, new_library, lines))
-            except Exception as error:  # noqa: BLE001 - the watcher must outlive one bad read
+            except Exception as error:
                 app.post_message(SourceProblem(f"reloading the library failed: {error}"))
 
     def on_notes_changed(self, message: NotesChanged) -> None:
@@ -199,22 +206,29 @@ class LibraryHost:
         from index import load_library
 
         app: Any = self
-        library = load_library(self.corpus, app.taxonomy,
-                               cache_dir=Path(app.settings.cache_dir) / "library")
+        library = load_library(
+            self.corpus, app.taxonomy, cache_dir=Path(app.settings.cache_dir) / "library"
+        )
         touched = {os.path.realpath(name) for name in changed}
 
         def problems(warnings: Sequence[LoadWarning]) -> Counter[tuple[str, str]]:
             # Without line numbers: an old problem moved down by an added entry is no news.
-            return Counter((os.path.realpath(w.path), w.message) for w in warnings
-                           if os.path.realpath(w.path) in touched)
+            return Counter(
+                (os.path.realpath(w.path), w.message)
+                for w in warnings
+                if os.path.realpath(w.path) in touched
+            )
 
         new_problems = problems(library.warnings) - problems(old.warnings)
-        fresh = [w for w in library.warnings
-                 if (os.path.realpath(w.path), w.message) in new_problems]
+        fresh = [
+            w for w in library.warnings if (os.path.realpath(w.path), w.message) in new_problems
+        ]
         if fresh:
             first = fresh[0]
-            return None, (f"{first} — keeping the papers read before; reading "
-                          f"{os.path.basename(first.path)} again when it changes")
+            return None, (
+                f"{first} — keeping the papers read before; reading "
+                f"{os.path.basename(first.path)} again when it changes"
+            )
         return library, None
 
     def _open(self, library: Library) -> SearchEngine:
@@ -224,8 +238,9 @@ class LibraryHost:
         app: Any = self
         engine = open_engine(library, app.taxonomy, app.settings.cache_dir)
         with self._layer_lock:
-            engine.set_user_layer(build_user_layer(self.annotations, library.papers,
-                                                   self.notes_dir))
+            engine.set_user_layer(
+                build_user_layer(self.annotations, library.papers, self.notes_dir)
+            )
         return engine
 
     def on_library_reloaded(self, message: LibraryReloaded) -> None:
@@ -245,8 +260,7 @@ class LibraryHost:
         self._retired = [previous] if previous is not None and app._owns_engine else []
         app._owns_engine = True
         app.main_screen.library_reloaded()
-        app.notify("; ".join(message.lines) or "library reloaded", title="Library",
-                   markup=False)
+        app.notify("; ".join(message.lines) or "library reloaded", title="Library", markup=False)
 
     def close_retired(self) -> None:
         """Stop watching and close engines replaced by reloads (at exit)."""

@@ -14,16 +14,16 @@ from textual.message import Message
 from index.models import Paper, SearchResult
 
 __all__ = [
-    "QueryChanged",
-    "QuerySubmitted",
     "FacetToggled",
     "HitHighlighted",
-    "PaperChosen",
-    "MoreResultsWanted",
-    "SearchFinished",
+    "IndexFailed",
     "IndexProgress",
     "IndexReady",
-    "IndexFailed",
+    "MoreResultsWanted",
+    "PaperChosen",
+    "QueryChanged",
+    "QuerySubmitted",
+    "SearchFinished",
 ]
 
 

@@ -36,10 +36,22 @@ class PickApp(PaperscopeApp):
     BINDINGS = [
         # Priority, so enter on the results picks instead of opening the detail; disabled
         # (and passed on) everywhere else: the search bar, the facets, dialogs.
-        Binding("enter", "pick", "Pick", priority=True, id="pick",
-                tooltip="Print the citation of the marked papers, or of the highlighted one, and leave"),
-        Binding("escape", "cancel_pick", "Cancel", priority=True, id="cancel_pick",
-                tooltip="Leave without printing anything (exit status 1)"),
+        Binding(
+            "enter",
+            "pick",
+            "Pick",
+            priority=True,
+            id="pick",
+            tooltip="Print the citation of the marked papers, or of the highlighted one, and leave",
+        ),
+        Binding(
+            "escape",
+            "cancel_pick",
+            "Cancel",
+            priority=True,
+            id="cancel_pick",
+            tooltip="Leave without printing anything (exit status 1)",
+        ),
         # The app's own keys again, so the help screen (which lists this class's bindings)
         # shows quit, help, search and style here too; Textual merges the repeats.
         *PaperscopeApp.BINDINGS,

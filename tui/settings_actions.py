@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, cast
 
 from textual.theme import Theme
 
-from index.citations import style_label
 from index.citations.keyformats import is_key_style
 from tui.services.config import Config, ConfigNotWritable, save_config
 from tui.services.user_data import describe_os_error
@@ -40,11 +39,15 @@ class SettingsActions:
 
         def preview(style: str) -> str:
             resolved = app.style_book.resolve(style)
-            return app.papers.format([paper], resolved) if paper else "(highlight a paper to preview)"
+            return (
+                app.papers.format([paper], resolved) if paper else "(highlight a paper to preview)"
+            )
 
         about = f"Preview: {paper.id} · {paper.title}" if paper else "No paper to preview"
-        app.push_screen(StylePicker(app.style_book.choices(), app.config.style, preview, about),
-                        self._style_picked)
+        app.push_screen(
+            StylePicker(app.style_book.choices(), app.config.style, preview, about),
+            self._style_picked,
+        )
 
     def _style_picked(self, style: str | None) -> None:
         app = cast("Host", self)
@@ -73,10 +76,14 @@ class SettingsActions:
                 save_config(app.settings.config_path, config)
             except (OSError, ConfigNotWritable) as error:
                 reason = describe_os_error(error) if isinstance(error, OSError) else str(error)
-                app.notify(f"{what} (not saved: could not save the config: {reason})",
-                           severity="warning", markup=False)
+                app.notify(
+                    f"{what} (not saved: could not save the config: {reason})",
+                    severity="warning",
+                    markup=False,
+                )
                 return
             app.notify(f"{what} (saved)", markup=False)
         else:
-            app.notify(f"{what} (not saved: the config file has errors)", severity="warning", markup=False)
-
+            app.notify(
+                f"{what} (not saved: the config file has errors)", severity="warning", markup=False
+            )

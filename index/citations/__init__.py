@@ -24,8 +24,8 @@ from index.models import Paper
 from index.text_safety import strip_controls
 
 __all__ = [
-    "STYLES",
     "KEY_STYLES",
+    "STYLES",
     "CslStyle",
     "KeyFormatError",
     "StyleFileError",
@@ -74,10 +74,21 @@ _LABELS = {
 # Names people type for a style, folded (lower case, no spaces or underscores), beyond the
 # style ids themselves: `--style APA`, `style = "apa7"`, `chicago-author-date`.
 _ALIASES = {
-    "apa7": "apa", "apa-7": "apa", "ieeetran": "ieee", "chicago-author-date": "chicago",
-    "chicagoauthordate": "chicago", "chicago-authordate": "chicago", "mla9": "mla", "mla-9": "mla",
-    "bib": "bibtex", "csljson": "csl-json", "csl": "csl-json", "json": "csl-json", "md": "markdown",
-    "text": "plain", "txt": "plain",
+    "apa7": "apa",
+    "apa-7": "apa",
+    "ieeetran": "ieee",
+    "chicago-author-date": "chicago",
+    "chicagoauthordate": "chicago",
+    "chicago-authordate": "chicago",
+    "mla9": "mla",
+    "mla-9": "mla",
+    "bib": "bibtex",
+    "csljson": "csl-json",
+    "csl": "csl-json",
+    "json": "csl-json",
+    "md": "markdown",
+    "text": "plain",
+    "txt": "plain",
 }
 
 
@@ -116,7 +127,9 @@ def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
     try:
         return _rendered(papers, style, style.path)
     except Exception as error:  # citeproc-py raises bare exceptions of many kinds
-        raise StyleFileError(style.path, f"citeproc-py cannot render this style ({error})") from None
+        raise StyleFileError(
+            style.path, f"citeproc-py cannot render this style ({error})"
+        ) from None
 
 
 @lru_cache(maxsize=1024)
@@ -189,5 +202,3 @@ def _format(papers: list[Paper], style: str, keys: Mapping[str, str] | None) -> 
         # A single reference is not a numbered list: "[1] " would be pasted as noise.
         return re.sub(r"^\[\d+\]\s*", "", entries[0])
     return "\n".join(entries)
-
-

@@ -117,7 +117,7 @@ def bib_name(name: Name) -> str:
 
 
 def bib_name_list(names: Iterable[Name], complete: bool = True) -> str | None:
-    """"Family, Given and ..." (unambiguous for multi-word names), `and others` if cut."""
+    """ "Family, Given and ..." (unambiguous for multi-word names), `and others` if cut."""
     written = [bib_name(name) for name in names]
     if not written:
         return None

@@ -58,8 +58,7 @@ CSL_FILES = {
 _NS = "{http://purl.org/net/xbiblio/csl}"
 _PLACEHOLDER = {"family": "Zzplaceholder", "given": "Zz"}  # stands for the unknown rest
 # Fields the styles do not need; some styles would print them where they do not belong.
-_NOT_RENDERED = ("abstract", "note", "archive", "archive_location", "citation-key",
-                 "title-short")
+_NOT_RENDERED = ("abstract", "note", "archive", "archive_location", "citation-key", "title-short")
 _UNSPLIT_DASH = "\u2011"  # a non-breaking hyphen citeproc-py does not split page ranges at
 _NO_DATE_TERM = frozenset({"ieee", "acm", "mla"})
 _RENDER_LOCK = threading.Lock()  # a parsed style keeps per-render state: one at a time
@@ -87,12 +86,16 @@ def _style_xml(path: Path, known_authors: int | None) -> bytes:
         elif inherited is not None and element.get("initialize-with") is None:
             element.set("initialize-with", inherited)
     if known_authors is not None:
-        for element in root.iter(f"{_NS}style", f"{_NS}bibliography", f"{_NS}citation",
-                                 f"{_NS}name"):
+        for element in root.iter(
+            f"{_NS}style", f"{_NS}bibliography", f"{_NS}citation", f"{_NS}name"
+        ):
             element.set("et-al-min", str(known_authors + 1))
             element.set("et-al-use-first", str(known_authors))
-            for attribute in ("et-al-use-last", "et-al-subsequent-min",
-                              "et-al-subsequent-use-first"):
+            for attribute in (
+                "et-al-use-last",
+                "et-al-subsequent-min",
+                "et-al-subsequent-use-first",
+            ):
                 element.attrib.pop(attribute, None)
     return etree.tostring(root, xml_declaration=True, encoding="utf-8")
 
@@ -140,8 +143,9 @@ def _render_item(paper: Paper, key: str, style: str) -> dict[str, Any]:
     return item
 
 
-def _bibliography(style: str, known_authors: int | None,
-                  items: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def _bibliography(
+    style: str, known_authors: int | None, items: list[dict[str, Any]]
+) -> list[tuple[str, str]]:
     """(item id, entry text) in the order the style sorts the bibliography."""
     parsed = load_style(style, known_authors)
     bibliography = CitationStylesBibliography(parsed, CiteProcJSON(items), formatter.plain)
@@ -164,9 +168,9 @@ def _without_repeated_title(text: str, title: str) -> str:
     if second < 0:
         return text
     start, end = second, second + len(needle)
-    if start > 0 and text[start - 1] in "\u201c\"":
+    if start > 0 and text[start - 1] in '\u201c"':
         start -= 1
-    while end < len(text) and text[end] in "\u201d\".,":
+    while end < len(text) and text[end] in '\u201d".,':
         end += 1
     return (text[:start].rstrip() + " " + text[end:].lstrip()).strip()
 
@@ -200,8 +204,7 @@ def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
         order = list(entries)
         # Where the style's own et-al rule already hid the placeholder, the entry is right;
         # elsewhere the known names are followed by "et al." through a style variant.
-        cut = {i: len(p.authors) for i, p in ids.items()
-               if _PLACEHOLDER["family"] in entries[i]}
+        cut = {i: len(p.authors) for i, p in ids.items() if _PLACEHOLDER["family"] in entries[i]}
         for known in sorted(set(cut.values())):
             variant = dict(_bibliography(style, known, items))
             entries.update({i: variant[i] for i, n in cut.items() if n == known})

@@ -53,16 +53,24 @@ class StyleFileError(ValueError):
 def _check(root: etree._Element, path: Path) -> str:
     """The style's title, or a StyleFileError saying what makes it unusable."""
     if root.tag != f"{_NS}style":
-        raise StyleFileError(path, f"not a CSL style (the root element is <{etree.QName(root).localname}>, "
-                                   "not <style> in the CSL namespace)")
+        raise StyleFileError(
+            path,
+            f"not a CSL style (the root element is <{etree.QName(root).localname}>, "
+            "not <style> in the CSL namespace)",
+        )
     title = (root.findtext(f"{_NS}info/{_NS}title") or "").strip()
     parent = root.find(f"{_NS}info/{_NS}link[@rel='independent-parent']")
     if parent is not None:
-        raise StyleFileError(path, "a dependent CSL style (it only points to "
-                                   f"{parent.get('href', 'its parent')}); download that parent "
-                                   "style's .csl file instead")
+        raise StyleFileError(
+            path,
+            "a dependent CSL style (it only points to "
+            f"{parent.get('href', 'its parent')}); download that parent "
+            "style's .csl file instead",
+        )
     if root.find(f"{_NS}bibliography") is None:
-        raise StyleFileError(path, "this CSL style has no <bibliography>, which is what paperscope prints")
+        raise StyleFileError(
+            path, "this CSL style has no <bibliography>, which is what paperscope prints"
+        )
     return title
 
 
@@ -93,7 +101,9 @@ def read_csl_style(path: Path, name: str | None = None) -> CslStyle:
     return CslStyle(name or path.stem, path, title or path.stem)
 
 
-def read_style_folder(folder: Path, reserved: frozenset[str] = frozenset()) -> tuple[list[CslStyle], list[str]]:
+def read_style_folder(
+    folder: Path, reserved: frozenset[str] = frozenset()
+) -> tuple[list[CslStyle], list[str]]:
     """Every usable `.csl` file in `folder`, by name, and one warning per file that is not.
 
     Args:
@@ -107,8 +117,9 @@ def read_style_folder(folder: Path, reserved: frozenset[str] = frozenset()) -> t
     warnings: list[str] = []
     for path in sorted(folder.glob("*.csl")):
         if path.stem in reserved:
-            warnings.append(f"{path}: named like the built-in style {path.stem!r}; "
-                            "rename the file to use it")
+            warnings.append(
+                f"{path}: named like the built-in style {path.stem!r}; rename the file to use it"
+            )
             continue
         try:
             styles.append(read_csl_style(path))

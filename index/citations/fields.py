@@ -14,8 +14,28 @@ from dataclasses import dataclass
 from index.models import Name, Paper
 
 # Lowercase name parts that belong to the family name ("Ludwig van Beethoven").
-_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
-                        "la", "le", "dos", "das", "ter", "ten", "bin", "al"})
+_PARTICLES = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "du",
+        "la",
+        "le",
+        "dos",
+        "das",
+        "ter",
+        "ten",
+        "bin",
+        "al",
+    }
+)
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _ARXIV_VENUE = re.compile(r"^\s*arxiv\b", re.IGNORECASE)
 _PROCEEDINGS_TYPES = frozenset({"inproceedings", "conference", "proceedings"})
@@ -57,8 +77,9 @@ def split_name(full: str) -> PersonName:
     particle: list[str] = []
     while words and words[-1].lower() in _PARTICLES and words[-1].islower():
         particle.insert(0, words.pop())
-    return PersonName(given=" ".join(words), family=family, particle=" ".join(particle),
-                      suffix=suffix)
+    return PersonName(
+        given=" ".join(words), family=family, particle=" ".join(particle), suffix=suffix
+    )
 
 
 def paper_names(paper: Paper) -> tuple[Name, ...]:
@@ -77,8 +98,14 @@ def paper_names(paper: Paper) -> tuple[Name, ...]:
         if not split.given:
             names.append(Name(literal=split.family))
         else:
-            names.append(Name(family=split.family, given=split.given,
-                              particle=split.particle, suffix=split.suffix))
+            names.append(
+                Name(
+                    family=split.family,
+                    given=split.given,
+                    particle=split.particle,
+                    suffix=split.suffix,
+                )
+            )
     return tuple(names)
 
 
@@ -101,8 +128,12 @@ def kind(paper: Paper) -> str:
     entry = paper.entry_type.lower()
     if is_preprint(paper):
         return "preprint"
-    if (entry == "misc" and not (paper.booktitle or paper.journal) and paper.venue
-            and "tutorial" in paper.venue.lower()):
+    if (
+        entry == "misc"
+        and not (paper.booktitle or paper.journal)
+        and paper.venue
+        and "tutorial" in paper.venue.lower()
+    ):
         return "tutorial"
     if entry in _PROCEEDINGS_TYPES or (entry == "misc" and paper.booktitle):
         return "conference"

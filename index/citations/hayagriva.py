@@ -117,12 +117,17 @@ def _person(name: PersonName | Name) -> str | dict[str, str]:
         return whole
     parts = (name.family, name.given, name.particle, name.suffix)
     if not any("," in part for part in parts) and _hayagriva_split(name.family_full) == (
-        name.particle, name.family
+        name.particle,
+        name.family,
     ):
         middle = [name.suffix] if name.suffix else []
         return ", ".join([name.family_full, *middle, name.given])
-    record = {"name": name.family, "given-name": name.given, "prefix": name.particle,
-              "suffix": name.suffix}
+    record = {
+        "name": name.family,
+        "given-name": name.given,
+        "prefix": name.particle,
+        "suffix": name.suffix,
+    }
     return {field: value for field, value in record.items() if value}
 
 
@@ -138,7 +143,11 @@ def _url(url: str | None) -> str | None:
     if not url:
         return None
     parts = urlsplit(url.strip())
-    if parts.scheme in ("http", "https", "ftp") and parts.netloc and not re.search(r"\s", url.strip()):
+    if (
+        parts.scheme in ("http", "https", "ftp")
+        and parts.netloc
+        and not re.search(r"\s", url.strip())
+    ):
         return url.strip()
     return None
 
@@ -163,12 +172,16 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     elif first:
         entry["page-range"] = f"{first}-{last}" if last else first
     if paper.doi:
-        serial["doi"] = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", paper.doi.strip(), flags=re.I)
+        serial["doi"] = re.sub(
+            r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", paper.doi.strip(), flags=re.I
+        )
     if paper.arxiv:
         serial["arxiv"] = paper.arxiv.strip()
     if serial:
         entry["serial-number"] = serial
-    url = _url(paper.url) or (arxiv_url(paper.arxiv) if paper_kind == "preprint" and paper.arxiv else None)
+    url = _url(paper.url) or (
+        arxiv_url(paper.arxiv) if paper_kind == "preprint" and paper.arxiv else None
+    )
     if url:
         entry["url"] = url
     venue = container(paper)
@@ -211,5 +224,12 @@ def hayagriva_yaml(papers: Sequence[Paper], keys: dict[str, str]) -> str:
     """
     if not papers:
         return "{}\n"
-    return str(yaml.safe_dump(hayagriva_entries(papers, keys), allow_unicode=True,
-                              sort_keys=False, default_flow_style=False, width=100))
+    return str(
+        yaml.safe_dump(
+            hayagriva_entries(papers, keys),
+            allow_unicode=True,
+            sort_keys=False,
+            default_flow_style=False,
+            width=100,
+        )
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["KEY_STYLES", "KeyFormatError", "format_keys", "split_key_style", "is_key_style"]
+__all__ = ["KEY_STYLES", "KeyFormatError", "format_keys", "is_key_style", "split_key_style"]
 
 KEY_STYLES: tuple[str, ...] = ("key", "latex", "pandoc", "typst", "org")
 DEFAULT_LATEX_COMMAND = "cite"

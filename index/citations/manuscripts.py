@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
-__all__ = ["CitedKey", "SYNTAXES", "cited_keys", "syntax_for"]
+__all__ = ["SYNTAXES", "CitedKey", "cited_keys", "syntax_for"]
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,16 @@ class CitedKey:
 
 
 _EXTENSIONS = {
-    ".tex": "latex", ".ltx": "latex", ".latex": "latex", ".sty": "latex", ".cls": "latex",
+    ".tex": "latex",
+    ".ltx": "latex",
+    ".latex": "latex",
+    ".sty": "latex",
+    ".cls": "latex",
     ".aux": "aux",
-    ".md": "markdown", ".markdown": "markdown", ".qmd": "markdown", ".rmd": "markdown",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".qmd": "markdown",
+    ".rmd": "markdown",
     ".pmd": "markdown",
     ".typ": "typst",
     ".org": "org",
@@ -67,6 +74,7 @@ def _line_of(text: str) -> Callable[[int], int]:
 
 # -- LaTeX ---------------------------------------------------------------------------------
 
+
 def _latex_comments(text: str) -> str:
     """Blanks `%` to the end of the line, unless the `%` is escaped (`\\%`; `\\\\%` is not)."""
     out = []
@@ -74,7 +82,7 @@ def _latex_comments(text: str) -> str:
     while i < n:
         char = text[i]
         if char == "\\" and i + 1 < n:
-            out.append(text[i:i + 2])
+            out.append(text[i : i + 2])
             i += 2
             continue
         if char == "%":
@@ -90,8 +98,17 @@ def _latex_comments(text: str) -> str:
 
 _CITE_COMMAND = re.compile(r"\\([A-Za-z]*[cC]ite[A-Za-z]*|nocite)(\*?)")
 # Commands with "cite" in their name that take no keys.
-_NOT_CITATIONS = frozenset({"citestyle", "citetext", "citeindextrue", "citeindexfalse",
-                            "citeform", "citename", "citenumfont"})
+_NOT_CITATIONS = frozenset(
+    {
+        "citestyle",
+        "citetext",
+        "citeindextrue",
+        "citeindexfalse",
+        "citeform",
+        "citename",
+        "citenumfont",
+    }
+)
 _CLOSERS = {"[": "]", "(": ")", "{": "}"}
 
 
@@ -148,7 +165,7 @@ def _latex_keys(text: str) -> list[tuple[str, int]]:
             if end is None:
                 break
             offset = j + 1
-            for part in text[j + 1:end - 1].split(","):
+            for part in text[j + 1 : end - 1].split(","):
                 key = part.strip()
                 if key and key != "*":
                     found.append((key, offset + part.find(key)))
@@ -183,8 +200,9 @@ _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s<>\"')\]]*|\bmailto:[^\s<>)\]]*")
 # An e-mail address: the `@` has a word character (or `.`, `+`, `-`) right before it.
-_PANDOC_KEY = re.compile(r"(?<![\w.+\-@\\])-?@(?:\{([^{}\n]+)\}|([\w][\w:.#$%&\-+?<>~/]*))",
-                         re.UNICODE)
+_PANDOC_KEY = re.compile(
+    r"(?<![\w.+\-@\\])-?@(?:\{([^{}\n]+)\}|([\w][\w:.#$%&\-+?<>~/]*))", re.UNICODE
+)
 _PANDOC_TRAILING = ":.#$%&-+?<>~/"
 
 
@@ -198,13 +216,15 @@ def _markdown_fences(text: str) -> str:
         indent = len(line) - len(stripped)
         if fence is None:
             match = re.match(r"(`{3,}|~{3,})", stripped) if indent <= 3 else None
-            if match and not (match.group(1)[0] == "`" and "`" in stripped[len(match.group(1)):]):
+            if match and not (match.group(1)[0] == "`" and "`" in stripped[len(match.group(1)) :]):
                 fence = match.group(1)
                 out.append(" " * len(line))
                 continue
             out.append(line)
         else:
-            if indent <= 3 and re.fullmatch(re.escape(fence[0]) + f"{{{len(fence)},}}[ \t]*", stripped):
+            if indent <= 3 and re.fullmatch(
+                re.escape(fence[0]) + f"{{{len(fence)},}}[ \t]*", stripped
+            ):
                 fence = None
             out.append(" " * len(line))
     return "\n".join(out)
@@ -227,6 +247,7 @@ def _markdown_keys(text: str) -> list[tuple[str, int]]:
 
 # -- Typst ---------------------------------------------------------------------------------
 
+
 def _typst_skipped(text: str) -> str:
     """Blanks raw text (backtick runs), `//` line comments and `/* */` block comments."""
     out = []
@@ -234,7 +255,7 @@ def _typst_skipped(text: str) -> str:
     while i < n:
         char = text[i]
         if char == "\\" and i + 1 < n:
-            out.append(text[i:i + 2])
+            out.append(text[i : i + 2])
             i += 2
             continue
         if char == "`":
@@ -305,8 +326,10 @@ def _typst_keys(text: str) -> list[tuple[str, int]]:
 
 # -- Org -----------------------------------------------------------------------------------
 
-_ORG_BLOCK = re.compile(r"^[ \t]*#\+begin_(src|example|export|comment)\b.*?^[ \t]*#\+end_\1\b[^\n]*",
-                        re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_ORG_BLOCK = re.compile(
+    r"^[ \t]*#\+begin_(src|example|export|comment)\b.*?^[ \t]*#\+end_\1\b[^\n]*",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
 _ORG_COMMENT = re.compile(r"^[ \t]*#(?:[ \t][^\n]*)?$", re.MULTILINE)
 _ORG_CITE = re.compile(r"\[cite(?:/[^:\]\s]*)?:([^\]]*)\]", re.IGNORECASE)
 _ORG_KEY = re.compile(r"(?<![\w])@([\w\-.:?!`'/*+|(){}<>&^$#%~]+)", re.UNICODE)

@@ -46,7 +46,8 @@ def ris_record(paper: Paper, key: str) -> str:
     tags: list[tuple[str, str | None]] = [("TY", _RIS_TYPES[paper_kind]), ("ID", key)]
     for name in paper_names(paper):
         written = name.literal or ", ".join(
-            p for p in (name.family_full, name.given, name.suffix) if p)
+            p for p in (name.family_full, name.given, name.suffix) if p
+        )
         tags.append(("AU", written))
     tags += [
         ("TI", cited_title(paper)),
@@ -66,8 +67,11 @@ def ris_record(paper: Paper, key: str) -> str:
     tags += [("KW", keyword) for keyword in paper.keywords]
     tags += [("N1", remark) for remark in notes(paper)]
     tags.append(("ER", ""))
-    return "\n".join(f"{tag}  - {value}".rstrip() + ("" if tag != "ER" else " ")
-                     for tag, value in tags if value is not None)
+    return "\n".join(
+        f"{tag}  - {value}".rstrip() + ("" if tag != "ER" else " ")
+        for tag, value in tags
+        if value is not None
+    )
 
 
 def ris_records(papers: Sequence[Paper], keys: dict[str, str]) -> str:
@@ -106,7 +110,11 @@ def markdown_link(paper: Paper) -> str:
 def plain_line(paper: Paper) -> str:
     """Authors, title, venue and year, and the link: one readable line."""
     authors = _author_line(paper)
-    parts = [authors if authors.endswith(".") else authors + ".", cited_title(paper).rstrip(".") + ".", _venue_year(paper).rstrip(".") + "."]
+    parts = [
+        authors if authors.endswith(".") else authors + ".",
+        cited_title(paper).rstrip(".") + ".",
+        _venue_year(paper).rstrip(".") + ".",
+    ]
     link = best_link(paper)
     if link:
         parts.append(link)

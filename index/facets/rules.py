@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["AnchorScanner", "Rule", "Text", "compile_rule", "anchors", "required", "normalise_name"]
+__all__ = ["AnchorScanner", "Rule", "Text", "anchors", "compile_rule", "normalise_name", "required"]
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015]+")
 
@@ -138,13 +138,16 @@ class AnchorScanner:
                 node = node.setdefault(char, {})
             node[""] = {}
         self.regex = re.compile(f"(?<!\\w)(?=({_trie_pattern(trie)}))")
-        self.prefixes = {a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
-                         for a in self.anchors}
+        self.prefixes = {
+            a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
+            for a in self.anchors
+        }
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:
-    branches = [re.escape(char) + _trie_pattern(child)
-                for char, child in sorted(node.items()) if char]
+    branches = [
+        re.escape(char) + _trie_pattern(child) for char, child in sorted(node.items()) if char
+    ]
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
@@ -179,7 +182,7 @@ def _lower_pattern(pattern: str) -> str:
         char = pattern[i]
         if char == "\\" and i + 1 < len(pattern):
             end = i + 2
-            if pattern[i + 1] == "N" and pattern[end:end + 1] == "{":
+            if pattern[i + 1] == "N" and pattern[end : end + 1] == "{":
                 end = pattern.find("}", end) + 1 or len(pattern)
             out.append(pattern[i:end])
             i = end
@@ -239,7 +242,7 @@ def _split_top(pattern: str) -> list[str]:
 def _branch_anchors(branch: str) -> tuple[str, ...]:
     if branch.startswith("(?:") or (branch.startswith("(") and not branch.startswith("(?")):
         close = _closing_paren(branch)
-        if close is None or branch[close + 1:close + 2] in ("?", "*", "{"):
+        if close is None or branch[close + 1 : close + 2] in ("?", "*", "{"):
             return ()
         inner = branch[3:close] if branch.startswith("(?:") else branch[1:close]
         return anchors(inner)
@@ -255,14 +258,14 @@ def _branch_anchors(branch: str) -> tuple[str, ...]:
             i += 2
         else:
             break
-    if literal and branch[i:i + 1] in ("?", "*", "{"):
+    if literal and branch[i : i + 1] in ("?", "*", "{"):
         literal.pop()  # a quantified last character is optional
         i = len(branch)  # and nothing after it is certain to follow
     text = "".join(literal).lower()
     rest = branch[i:]
     if rest.startswith("(?:") or (rest.startswith("(") and not rest.startswith("(?")):
         close = _closing_paren(rest)  # a group right after the literal: extend through it
-        if close is not None and rest[close + 1:close + 2] not in ("?", "*", "{"):
+        if close is not None and rest[close + 1 : close + 2] not in ("?", "*", "{"):
             tails = anchors(rest[3:close] if rest.startswith("(?:") else rest[1:close])
             if tails:
                 return tuple(text + tail for tail in tails)
@@ -282,7 +285,7 @@ def required(pattern: str) -> tuple[str, ...]:
         step = 1
         if char == "\\":
             step = 2
-            nxt = pattern[i + 1:i + 2]
+            nxt = pattern[i + 1 : i + 2]
             if depth == 0 and nxt and not nxt.isalnum():
                 current += nxt
                 i += step
@@ -294,7 +297,7 @@ def required(pattern: str) -> tuple[str, ...]:
         elif char == ")":
             depth -= 1
         elif depth == 0 and (char.isalnum() or char in " -_"):  # noqa: SIM102 - the elif chain
-            if pattern[i + 1:i + 2] not in ("?", "*", "{"):
+            if pattern[i + 1 : i + 2] not in ("?", "*", "{"):
                 current += char
                 i += 1
                 continue

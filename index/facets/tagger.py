@@ -19,15 +19,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from index.facets.rules import AnchorScanner, Rule, Text, compile_rule, normalise_name
-from index.models import Label, Paper, replace
 from index.facets.taxonomy import FACETS, FacetValue, Taxonomy
+from index.models import Label, Paper, replace
 
-__all__ = ["tag_paper", "tag_papers", "explain"]
+__all__ = ["explain", "tag_paper", "tag_papers"]
 
 STRONG, WEAK = 1.0, 0.5
 _URL_RE = re.compile(r"(?:https?://|www\.)\S+")
-_SAME_LENGTH = str.maketrans({**{c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
-                              "\u00a0": " ", "\u2009": " ", "\u202f": " "})
+_SAME_LENGTH = str.maketrans(
+    {**dict.fromkeys("‐‑‒–—―−", "-"), "\u00a0": " ", "\u2009": " ", "\u202f": " "}
+)
 _SOURCE = "from the source"
 
 
@@ -62,8 +63,9 @@ class _Matcher:
                     self._index(rule)
         self.scanner = AnchorScanner(self.by_anchor)
         self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
-        self.ancestors = {f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)}
-                          for f in FACETS}
+        self.ancestors = {
+            f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)} for f in FACETS
+        }
 
     @staticmethod
     def _compile(value: FacetValue) -> _ValueRules:
@@ -99,9 +101,7 @@ class _Matcher:
         # a rule whose other required text is missing cannot match either (one `in` each)
         return {r for r in found if not r.contains or all(c in low for c in r.contains)}
 
-    def evidence(
-        self, facet: str, doc: Text, venue: str, candidates: set[Rule]
-    ) -> list[_Evidence]:
+    def evidence(self, facet: str, doc: Text, venue: str, candidates: set[Rule]) -> list[_Evidence]:
         """What each value with any evidence scored, in taxonomy order."""
         found = []
         venue_doc = Text(venue) if venue else None  # one per paper: its anchors are cached
@@ -217,8 +217,11 @@ def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
         for value_id in list(reasons):
             for ancestor in matcher.ancestors[facet].get(value_id, ()):
                 reasons.setdefault(ancestor, [f"implied by {value_id}"])
-        result[facet] = tuple(Label(value_id, "; ".join(reasons[value_id]))
-                              for value_id in matcher.order[facet] if value_id in reasons)
+        result[facet] = tuple(
+            Label(value_id, "; ".join(reasons[value_id]))
+            for value_id in matcher.order[facet]
+            if value_id in reasons
+        )
     return replace(paper, topics=result["topic"], hardware=result["hardware"])
 
 
@@ -229,6 +232,8 @@ def tag_papers(papers: Iterable[Paper], taxonomy: Taxonomy) -> tuple[Paper, ...]
 
 def explain(paper: Paper) -> list[str]:
     """One line per label, `topic training: matched "pipeline parallel"`, for `show`."""
-    return [f"{facet} {label.value}: {label.reason}"
-            for facet, labels in (("topic", paper.topics), ("hardware", paper.hardware))
-            for label in labels]
+    return [
+        f"{facet} {label.value}: {label.reason}"
+        for facet, labels in (("topic", paper.topics), ("hardware", paper.hardware))
+        for label in labels
+    ]

@@ -44,8 +44,14 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["FACETS", "FacetValue", "Taxonomy", "TaxonomyError", "arxiv_category_name",
-           "load_taxonomy"]
+__all__ = [
+    "FACETS",
+    "FacetValue",
+    "Taxonomy",
+    "TaxonomyError",
+    "arxiv_category_name",
+    "load_taxonomy",
+]
 
 FACETS = ("topic", "hardware")
 RULE_LISTS = ("aliases", "signals", "cased", "weak", "venue", "not", "not_cased")
@@ -55,9 +61,9 @@ _ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
 # Keys older taxonomies used for the guessed topic, which no longer exists.
 _REMOVED = {
     "hints": "'hints' is no longer used (a paper with no evidence gets no topic); "
-             "move a pattern that is real evidence to 'weak', or delete the list",
+    "move a pattern that is real evidence to 'weak', or delete the list",
     "fallback_topic": "'fallback_topic' is no longer used: a paper with no evidence "
-                      "gets no topic; delete the setting",
+    "gets no topic; delete the setting",
 }
 # Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
 # 2: no guessed topic for a paper without evidence; a phrase two weak rules match counts once.
@@ -203,20 +209,26 @@ def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
                 if not isinstance(table, dict):
                     raise _error(label, text, None, key, "[settings] must be a table")
                 for name in table:
-                    raise _error(label, text, None, name,
-                                 _REMOVED.get(name, f"unknown setting {name!r}"))
+                    raise _error(
+                        label, text, None, name, _REMOVED.get(name, f"unknown setting {name!r}")
+                    )
                 continue
             if key not in FACETS or not isinstance(table, dict):
-                raise _error(label, text, None, key, f"unknown table [{key}]; "
-                             "expected [topic.ID], [hardware.ID] or [settings]")
+                raise _error(
+                    label,
+                    text,
+                    None,
+                    key,
+                    f"unknown table [{key}]; expected [topic.ID], [hardware.ID] or [settings]",
+                )
             for value_id, fields in table.items():
                 _merge(values[key], key, value_id, fields, label, text, check_patterns)
                 where[(key, value_id)] = (label, text)
-    built = {f: tuple(_build(f, i, d, where[(f, i)]) for i, d in values[f].items())
-             for f in FACETS}
+    built = {f: tuple(_build(f, i, d, where[(f, i)]) for i, d in values[f].items()) for f in FACETS}
     _check_parents(built, where)
-    return Taxonomy(topics=built["topic"], hardware=built["hardware"],
-                    files=tuple(str(p) for p in files))
+    return Taxonomy(
+        topics=built["topic"], hardware=built["hardware"], files=tuple(str(p) for p in files)
+    )
 
 
 def _read(path: Path) -> tuple[str, dict[str, Any]]:
@@ -233,14 +245,19 @@ def _read(path: Path) -> tuple[str, dict[str, Any]]:
         found = re.search(r"\s*\(at line (\d+), column (\d+)\)", message)
         line = getattr(exc, "lineno", None) or (int(found.group(1)) if found else None)
         if found:
-            message = message[: found.start()] + message[found.end():]
+            message = message[: found.start()] + message[found.end() :]
         where = f"{path}:{line}" if line else str(path)
         raise TaxonomyError(f"{where}: TOML syntax error: {message.strip()}") from None
 
 
 def _merge(
-    known: dict[str, dict[str, Any]], facet: str, value_id: str, fields: Any,
-    path: str, text: str, check_patterns: bool = True,
+    known: dict[str, dict[str, Any]],
+    facet: str,
+    value_id: str,
+    fields: Any,
+    path: str,
+    text: str,
+    check_patterns: bool = True,
 ) -> None:
     """Fold one value table into the values read so far, checking every key's type.
 
@@ -250,8 +267,13 @@ def _merge(
     if not isinstance(fields, dict):
         raise _error(path, text, facet, value_id, f"{facet}.{value_id} must be a table")
     if not _ID_RE.match(value_id):
-        raise _error(path, text, facet, value_id,
-                     f"bad id {value_id!r}: use lowercase letters, digits, '.', '_', '-'")
+        raise _error(
+            path,
+            text,
+            facet,
+            value_id,
+            f"bad id {value_id!r}: use lowercase letters, digits, '.', '_', '-'",
+        )
     current = known.setdefault(value_id, {})
     extend = fields.get("extend", False)
     if not isinstance(extend, bool):
@@ -281,22 +303,32 @@ def _merge(
                 try:
                     compile_rule(pattern, cased=key in ("cased", "not_cased"))
                 except re.error as exc:
-                    raise fail(f"bad regex {pattern!r} in {facet}.{value_id}.{key}: {exc}",
-                               needle=pattern) from None
+                    raise fail(
+                        f"bad regex {pattern!r} in {facet}.{value_id}.{key}: {exc}", needle=pattern
+                    ) from None
                 if re.fullmatch(pattern, ""):  # it would fire at every word of every paper
-                    raise fail(f"regex {pattern!r} in {facet}.{value_id}.{key} matches empty "
-                               "text", needle=pattern)
+                    raise fail(
+                        f"regex {pattern!r} in {facet}.{value_id}.{key} matches empty text",
+                        needle=pattern,
+                    )
         current[key] = [*current.get(key, []), *item] if extend else list(item)
 
 
 def _build(facet: str, value_id: str, data: dict[str, Any], at: tuple[str, str]) -> FacetValue:
     for key in ("label", "description"):
         if key not in data:
-            raise _error(at[0], at[1], facet, value_id,
-                         f"new value {facet}.{value_id} needs a {key}")
+            raise _error(
+                at[0], at[1], facet, value_id, f"new value {facet}.{value_id} needs a {key}"
+            )
     lists = {("not_" if key == "not" else key): tuple(data.get(key, ())) for key in RULE_LISTS}
-    return FacetValue(facet=facet, id=value_id, label=data["label"],
-                      description=data["description"], parent=data.get("parent"), **lists)
+    return FacetValue(
+        facet=facet,
+        id=value_id,
+        label=data["label"],
+        description=data["description"],
+        parent=data.get("parent"),
+        **lists,
+    )
 
 
 def _check_parents(
@@ -310,21 +342,37 @@ def _check_parents(
                 continue
             path, text = where[(facet, value.id)]
             if value.parent not in parents:
-                raise _error(path, text, facet, value.id,
-                             f"unknown parent {value.parent!r} for {facet}.{value.id}",
-                             key="parent")
+                raise _error(
+                    path,
+                    text,
+                    facet,
+                    value.id,
+                    f"unknown parent {value.parent!r} for {facet}.{value.id}",
+                    key="parent",
+                )
             seen: set[str] = {value.id}
             node: str | None = value.parent
             while node is not None:
                 if node in seen:
-                    raise _error(path, text, facet, value.id,
-                                 f"{facet}.{value.id}: parents form a loop", key="parent")
+                    raise _error(
+                        path,
+                        text,
+                        facet,
+                        value.id,
+                        f"{facet}.{value.id}: parents form a loop",
+                        key="parent",
+                    )
                 seen.add(node)
                 node = parents.get(node)
 
 
 def _error(
-    path: str, text: str, facet: str | None, name: str, message: str, key: str | None = None,
+    path: str,
+    text: str,
+    facet: str | None,
+    name: str,
+    message: str,
+    key: str | None = None,
     needle: str | None = None,
 ) -> TaxonomyError:
     """A TaxonomyError pointing at the table (and key, when given) the message is about.
@@ -334,7 +382,7 @@ def _error(
     """
     line = _locate(text, facet, name, key) if text else None
     if line and needle:  # a list item: the line that holds it, within the same table
-        for number, content in enumerate(text.splitlines()[line - 1:], line):
+        for number, content in enumerate(text.splitlines()[line - 1 :], line):
             if number > line and content.lstrip().startswith("["):
                 break
             if needle in content:

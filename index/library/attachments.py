@@ -26,8 +26,17 @@ from urllib.parse import unquote, urlparse
 __all__ = ["parse_file_field", "parse_ris_links", "resolve_attachment"]
 
 _WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
-_LATEX = (("$\\backslash$", "\\"), ("{\\_}", "_"), ("\\_", "_"), ("{\\&}", "&"), ("\\&", "&"),
-          ("{\\~}", "~"), ("\\~{}", "~"), ("{\\$}", "$"), ("\\$", "$"))
+_LATEX = (
+    ("$\\backslash$", "\\"),
+    ("{\\_}", "_"),
+    ("\\_", "_"),
+    ("{\\&}", "&"),
+    ("\\&", "&"),
+    ("{\\~}", "~"),
+    ("\\~{}", "~"),
+    ("{\\$}", "$"),
+    ("\\$", "$"),
+)
 # A file type as the last `:` part: `PDF`, `pdf`, `application/pdf`, `text/html`.
 _TYPE = re.compile(r"^(?:[A-Za-z0-9.+-]{1,20}|[a-z]+/[A-Za-z0-9.+-]+)$")
 
@@ -40,7 +49,7 @@ def _split(text: str, separator: str) -> list[str]:
     while i < len(text):
         char = text[i]
         if char == "\\" and i + 1 < len(text):
-            current.append(text[i: i + 2])
+            current.append(text[i : i + 2])
             i += 2
             continue
         if char == separator:

@@ -124,10 +124,17 @@ def identity(path: Path, companions: Sequence[Path] = ()) -> Identity | None:
 
 def tag_digest(paper: Paper) -> bytes:
     """A digest of everything `tag_paper` reads, so equal inputs reuse earlier labels."""
-    blob = pickle.dumps((paper.title, paper.abstract, paper.venue, paper.keywords,
-                         [(label.value, label.reason) for label in paper.topics],
-                         [(label.value, label.reason) for label in paper.hardware]),
-                        protocol=4)
+    blob = pickle.dumps(
+        (
+            paper.title,
+            paper.abstract,
+            paper.venue,
+            paper.keywords,
+            [(label.value, label.reason) for label in paper.topics],
+            [(label.value, label.reason) for label in paper.hardware],
+        ),
+        protocol=4,
+    )
     return hashlib.blake2b(blob, digest_size=16).digest()
 
 
@@ -168,16 +175,20 @@ class LibraryCache:
         if found is None:
             return {}
         try:
-            return {digest: (paper.topics, paper.hardware)
-                    for digest, paper in zip(found["digests"], found["library"].papers)}
+            return {
+                digest: (paper.topics, paper.hardware)
+                for digest, paper in zip(found["digests"], found["library"].papers)
+            }
         except (KeyError, TypeError, AttributeError):
             return {}
 
-    def write_library(self, inputs: Sequence[str] | None, key: Any, library: Library,
-                      digests: Sequence[bytes]) -> None:
+    def write_library(
+        self, inputs: Sequence[str] | None, key: Any, library: Library, digests: Sequence[bytes]
+    ) -> None:
         """Store the library, with each paper's `tag_digest` taken before tagging."""
-        self._write(self._library_path(inputs), {"key": key},
-                    {"library": library, "digests": list(digests)})
+        self._write(
+            self._library_path(inputs), {"key": key}, {"library": library, "digests": list(digests)}
+        )
 
     # ---- one file's parse result --------------------------------------------------------
 
@@ -186,13 +197,20 @@ class LibraryCache:
 
     def read_file(self, file_identity: Identity, shown: str) -> Any | None:
         """The cached parse result of this exact file version, else None."""
-        found = self._read(self._file_path(file_identity, shown),
-                           {"file": file_identity, "shown": shown}, tagged=False)
+        found = self._read(
+            self._file_path(file_identity, shown),
+            {"file": file_identity, "shown": shown},
+            tagged=False,
+        )
         return None if found is None else found.get("result")
 
     def write_file(self, file_identity: Identity, shown: str, result: Any) -> None:
-        self._write(self._file_path(file_identity, shown),
-                    {"file": file_identity, "shown": shown}, {"result": result}, tagged=False)
+        self._write(
+            self._file_path(file_identity, shown),
+            {"file": file_identity, "shown": shown},
+            {"result": result},
+            tagged=False,
+        )
 
     # ---- the file format: a small header pickle, then the payload pickle ----------------
 
@@ -202,8 +220,9 @@ class LibraryCache:
             header["taxonomy"] = self.taxonomy
         return header
 
-    def _read(self, path: Path, extra: dict[str, Any], tagged: bool = True
-              ) -> dict[str, Any] | None:
+    def _read(
+        self, path: Path, extra: dict[str, Any], tagged: bool = True
+    ) -> dict[str, Any] | None:
         """The payload when the header matches; None for a miss or any kind of damage.
 
         The header is read first, so a stale multi-megabyte library is never unpickled.
@@ -213,21 +232,22 @@ class LibraryCache:
             with open(path, "rb") as handle:
                 header = pickle.load(handle)
                 if not isinstance(header, dict) or any(
-                        header.get(name) != value for name, value in expected.items()):
+                    header.get(name) != value for name, value in expected.items()
+                ):
                     return None
                 payload = pickle.load(handle)
         except Exception:  # missing, truncated, corrupt, from another version: rebuild
             return None
         return payload if isinstance(payload, dict) else None
 
-    def _write(self, path: Path, extra: dict[str, Any], payload: dict[str, Any],
-               tagged: bool = True) -> None:
+    def _write(
+        self, path: Path, extra: dict[str, Any], payload: dict[str, Any], tagged: bool = True
+    ) -> None:
         """Write header and payload through a temporary file and a rename; never raise."""
         tmp_name = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                            dir=path.parent)
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(self._header(extra, tagged), handle, protocol=pickle.HIGHEST_PROTOCOL)
                 pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)

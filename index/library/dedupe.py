@@ -22,12 +22,12 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from index.models import Paper, replace
 from index.library.evidence import arxiv_key, doi_key, is_placeholder
 from index.library.grouping import MergeGroups
 from index.library.normalize import words
+from index.models import Paper, replace
 
-__all__ = ["MERGE_AT", "RELATE_AT", "similarity", "merge_group", "dedupe"]
+__all__ = ["MERGE_AT", "RELATE_AT", "dedupe", "merge_group", "similarity"]
 
 SHINGLE = 3
 # Shared fraction of the shorter text's shingles at which two texts are one paper. On the
@@ -83,13 +83,17 @@ def _shingles(ids: array[int]) -> frozenset[bytes]:
     count = len(ids) - SHINGLE + 1
     if count <= 0:
         return frozenset()
-    slices = _SLICES[:count] if count <= len(_SLICES) else [
-        slice(k * _WIDTH, (k + SHINGLE) * _WIDTH) for k in range(count)]
+    slices = (
+        _SLICES[:count]
+        if count <= len(_SLICES)
+        else [slice(k * _WIDTH, (k + SHINGLE) * _WIDTH) for k in range(count)]
+    )
     return frozenset(map(ids.tobytes().__getitem__, slices))
 
 
-def _score(a: array[int], a_grams: frozenset[bytes] | None, b: array[int],
-           b_grams: frozenset[bytes] | None) -> float:
+def _score(
+    a: array[int], a_grams: frozenset[bytes] | None, b: array[int], b_grams: frozenset[bytes] | None
+) -> float:
     """Containment of the shorter text (by words) in the longer; grams built if not given."""
     if not a or not b:
         return 0.0
@@ -131,26 +135,53 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
         abstract = longest
     updates: dict[str, object] = {"abstract": abstract}
     for paper in ordered[1:]:
-        for name in ("short_name", "year", "month", "venue", "booktitle", "journal", "volume",
-                     "number", "pages", "publisher", "doi", "arxiv", "url", "citation_key",
-                     "note"):
+        for name in (
+            "short_name",
+            "year",
+            "month",
+            "venue",
+            "booktitle",
+            "journal",
+            "volume",
+            "number",
+            "pages",
+            "publisher",
+            "doi",
+            "arxiv",
+            "url",
+            "citation_key",
+            "note",
+        ):
             if updates.get(name, getattr(merged, name)) is None and getattr(paper, name):
                 updates[name] = getattr(paper, name)
         if not merged.authors and paper.authors and "authors" not in updates:
             updates["authors"] = paper.authors
             updates["names"] = paper.names  # the same people in parts, when known
             updates["authors_complete"] = paper.authors_complete
-        elif (not merged.names and paper.names and "names" not in updates
-              and paper.authors == updates.get("authors", merged.authors)):
+        elif (
+            not merged.names
+            and paper.names
+            and "names" not in updates
+            and paper.authors == updates.get("authors", merged.authors)
+        ):
             updates["names"] = paper.names
         if not merged.editors and paper.editors and "editors" not in updates:
             updates["editors"] = paper.editors
     sources = []
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
-    lists: dict[str, list[str]] = {name: [] for name in (
-        "keywords", "related", "collections", "attachments", "source_notes", "categories",
-        "merge_reasons")}
+    lists: dict[str, list[str]] = {
+        name: []
+        for name in (
+            "keywords",
+            "related",
+            "collections",
+            "attachments",
+            "source_notes",
+            "categories",
+            "merge_reasons",
+        )
+    }
     for paper in ordered:
         for name, values in lists.items():
             values += [v for v in getattr(paper, name) if v not in values]
@@ -203,12 +234,19 @@ def dedupe(
     order = sorted(members_of.items(), key=lambda item: item[1][0])
     position = {i: n for n, (_, members) in enumerate(order) for i in members}
     merged = [
-        _keep_curated_id(merge_group([papers[i] for i in members], why.get(root, ())),
-                         [papers[i] for i in members if pinned[i]])
+        _keep_curated_id(
+            merge_group([papers[i] for i in members], why.get(root, ())),
+            [papers[i] for i in members if pinned[i]],
+        )
         for root, members in order
     ]
-    links = sorted({(min(position[a], position[b]), max(position[a], position[b]))
-                    for a, b in groups.related if position[a] != position[b]})
+    links = sorted(
+        {
+            (min(position[a], position[b]), max(position[a], position[b]))
+            for a, b in groups.related
+            if position[a] != position[b]
+        }
+    )
     return merged, links, [any(pinned[i] for i in members) for _, members in order]
 
 
@@ -256,8 +294,9 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
                     pool.extend(holders)  # type: ignore[arg-type]
                 holders.append(i)  # type: ignore[union-attr]
         sizes = texts.sizes
-        candidates = {j for j, count in Counter(pool).items()
-                      if count >= threshold * min(size, sizes[j])}
+        candidates = {
+            j for j, count in Counter(pool).items() if count >= threshold * min(size, sizes[j])
+        }
         if shorts:  # earlier short texts this one starts with
             for k in range(1, min(len(ids), _SHORT)):
                 candidates.update(shorts.get(tuple(ids[:k]), ()))
@@ -273,7 +312,10 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
 
 
 def _short_candidates(
-    ids: array[int], grams: frozenset[bytes], i: int, owners: dict[bytes, int | list[int]],
+    ids: array[int],
+    grams: frozenset[bytes],
+    i: int,
+    owners: dict[bytes, int | list[int]],
     openings: dict[tuple[int, ...], list[int]],
 ) -> set[int]:
     """The earlier texts a short text can score anything with (a superset, never less).

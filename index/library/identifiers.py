@@ -16,15 +16,31 @@ __all__ = ["bare_doi", "find_arxiv", "find_month", "find_year"]
 
 _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
-ARXIV_ID = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?![\w])",
-                      re.IGNORECASE)
+ARXIV_ID = re.compile(
+    r"(?<![\w.])(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?![\w])", re.IGNORECASE
+)
 _ARXIV_HINT = re.compile(r"arxiv", re.IGNORECASE)
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2}|21[0-9]{2})(?!\d)")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_FULL = ("january", "february", "march", "april", "may", "june", "july", "august",
-         "september", "october", "november", "december")
-_MONTH_NAMES = {**{name: n for n, name in enumerate(_MONTHS, 1)},
-                **{name: n for n, name in enumerate(_FULL, 1)}, "sept": 9}
+_FULL = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH_NAMES = {
+    **{name: n for n, name in enumerate(_MONTHS, 1)},
+    **{name: n for n, name in enumerate(_FULL, 1)},
+    "sept": 9,
+}
 _ISO_MONTH = re.compile(r"(?<!\d)\d{4}-(\d{2})(?:-\d{2})?(?!\d)")
 
 
@@ -41,9 +57,15 @@ def bare_doi(value: str | None) -> str | None:
     return text.rstrip(".,;") or None
 
 
-def find_arxiv(*, eprint: str | None = None, archive: str | None = None,
-               journal: str | None = None, volume: str | None = None,
-               number: str | None = None, url: str | None = None) -> str | None:
+def find_arxiv(
+    *,
+    eprint: str | None = None,
+    archive: str | None = None,
+    journal: str | None = None,
+    volume: str | None = None,
+    number: str | None = None,
+    url: str | None = None,
+) -> str | None:
     """The arXiv id a record gives, from the first field that holds one, without version.
 
     `eprint` counts when it is an arXiv-shaped id (or `archive`, BibTeX's `archiveprefix`
@@ -51,8 +73,11 @@ def find_arxiv(*, eprint: str | None = None, archive: str | None = None,
     record, where publishers' exports put it (`abs/2401.00001`).
     """
     candidates: list[str | None] = []
-    if eprint and (archive is None or _ARXIV_HINT.search(archive) or ARXIV_ID.fullmatch(
-            eprint.strip().removeprefix("arXiv:").removeprefix("arxiv:"))):
+    if eprint and (
+        archive is None
+        or _ARXIV_HINT.search(archive)
+        or ARXIV_ID.fullmatch(eprint.strip().removeprefix("arXiv:").removeprefix("arxiv:"))
+    ):
         candidates.append(eprint)
     if journal and _ARXIV_HINT.search(journal):
         candidates += [journal, volume, number]

@@ -34,8 +34,9 @@ def identities(paper: Paper) -> tuple[str, ...]:
     if paper.doi:
         found.append("doi:" + _DOI_PREFIX.sub("", paper.doi.strip()).lower())
     if paper.arxiv:
-        found.append("arxiv:" + _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", paper.arxiv.strip())
-                                                   .lower()))
+        found.append(
+            "arxiv:" + _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", paper.arxiv.strip()).lower())
+        )
     if paper.citation_key:
         found.append("key:" + paper.citation_key.strip())
     if paper.title and not paper.title_inferred:

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["slugify", "paper_slug", "title_words", "IdAllocator", "ID_PATTERN"]
+__all__ = ["ID_PATTERN", "IdAllocator", "paper_slug", "slugify", "title_words"]
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _STOPWORDS = {"a", "an", "the", "on", "of", "for", "to", "in", "and", "towards", "toward"}

@@ -14,13 +14,65 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 
 __all__ = ["make_converter"]
 
-_CITATIONS = ("cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear",
-              "parencite", "textcite", "autocite", "footcite", "nocite")
+_CITATIONS = (
+    "cite",
+    "citep",
+    "citet",
+    "citealp",
+    "citealt",
+    "citeauthor",
+    "citeyear",
+    "parencite",
+    "textcite",
+    "autocite",
+    "footcite",
+    "nocite",
+)
 
 
 # Font and spacing declarations pylatexenc does not know: they change looks, not words.
 _DECLARATIONS = frozenset(
-    ["em", "bf", "it", "sl", "sc", "rm", "tt", "sf", "up", "md", "bfseries", "itshape", "scshape", "slshape", "upshape", "mdseries", "rmfamily", "sffamily", "ttfamily", "normalfont", "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge", "relax", "protect", "noindent", "nocorr", "null", "unskip", "xspace", "ensuremath"])
+    [
+        "em",
+        "bf",
+        "it",
+        "sl",
+        "sc",
+        "rm",
+        "tt",
+        "sf",
+        "up",
+        "md",
+        "bfseries",
+        "itshape",
+        "scshape",
+        "slshape",
+        "upshape",
+        "mdseries",
+        "rmfamily",
+        "sffamily",
+        "ttfamily",
+        "normalfont",
+        "tiny",
+        "scriptsize",
+        "footnotesize",
+        "small",
+        "normalsize",
+        "large",
+        "Large",
+        "LARGE",
+        "huge",
+        "Huge",
+        "relax",
+        "protect",
+        "noindent",
+        "nocorr",
+        "null",
+        "unskip",
+        "xspace",
+        "ensuremath",
+    ]
+)
 
 
 def _unknown(node: Any, macroname: str) -> str:
@@ -46,10 +98,12 @@ def make_converter() -> LatexNodes2Text:
     """The converter `normalize` uses: inline math as text, unknown macros kept by name."""
     context = get_default_latex_context_db()
     context.add_context_category(
-        "paperscope-bibliography", prepend=True,
+        "paperscope-bibliography",
+        prepend=True,
         macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
         # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$` written
         # back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
-        + [MacroTextSpec("textasciicircum", "^")])
+        + [MacroTextSpec("textasciicircum", "^")],
+    )
     context.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
     return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)

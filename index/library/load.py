@@ -12,17 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from index.assets import bundled_corpus_files, bundled_metadata
-from index.library.dedupe import dedupe, merge_group
 from index.facets.tagger import tag_paper
-from index.library.ids import IdAllocator, paper_slug, slugify, title_words
+from index.facets.taxonomy import Taxonomy
 from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
+from index.library.dedupe import dedupe, merge_group
+from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.loaders import FileResult, companions, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
 from index.models import Library, LoadWarning, Paper, replace
-from index.facets.taxonomy import Taxonomy
 
-__all__ = ["load_library", "input_files", "library_files", "LoadProgress"]
+__all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
 
 # (step, done, total): "reading files", "merging duplicates", "tagging". Only a first load
 # of a large library is slow enough to show it (100,000 papers: about a minute).
@@ -56,8 +56,11 @@ def library_files(paths: Sequence[Path] | None) -> tuple[str, ...]:
 
 def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:
     if record_file is None:
-        stem = sidecar_path.name[: -len(SIDECAR_SUFFIX)] if sidecar_path.name.endswith(
-            SIDECAR_SUFFIX) else sidecar_path.stem
+        stem = (
+            sidecar_path.name[: -len(SIDECAR_SUFFIX)]
+            if sidecar_path.name.endswith(SIDECAR_SUFFIX)
+            else sidecar_path.stem
+        )
         return (sidecar_path.parent / f"{stem}.txt").resolve()
     return (sidecar_path.parent / record_file).resolve()
 
@@ -99,16 +102,21 @@ def _apply_sidecars(
     return result, pinned
 
 
-def _assign_ids(papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning]) -> list[Paper]:
+def _assign_ids(
+    papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning]
+) -> list[Paper]:
     allocator = IdAllocator()
     ids: list[str | None] = [None] * len(papers)
     for i, paper in enumerate(papers):
         if pinned[i]:
             ids[i] = allocator.allocate(paper.id)
             if ids[i] != slugify(paper.id):
-                warnings.append(LoadWarning(str(paper.sources[0].path) if paper.sources else "",
-                                            f"curated id {paper.id!r} is used twice; "
-                                            f"renamed {ids[i]!r}"))
+                warnings.append(
+                    LoadWarning(
+                        str(paper.sources[0].path) if paper.sources else "",
+                        f"curated id {paper.id!r} is used twice; renamed {ids[i]!r}",
+                    )
+                )
     for i, paper in enumerate(papers):
         if ids[i] is None:
             if paper.authors or paper.year or not paper.title_inferred:
@@ -120,7 +128,10 @@ def _assign_ids(papers: list[Paper], pinned: list[bool], warnings: list[LoadWarn
 
 
 def load_library(
-    paths: Sequence[Path] | None, taxonomy: Taxonomy, *, cache_dir: Path | None = None,
+    paths: Sequence[Path] | None,
+    taxonomy: Taxonomy,
+    *,
+    cache_dir: Path | None = None,
     progress: LoadProgress | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
@@ -144,8 +155,9 @@ def _quiet(step: str, done: int, total: int) -> None:
     pass
 
 
-def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None,
-                  progress: LoadProgress) -> Library:
+def _load_library(
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None, progress: LoadProgress
+) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
         files = input_files(None)
@@ -198,22 +210,28 @@ def _load_library(paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: P
     else:
         digests = [tag_digest(paper) for paper in merged]
         known = cache.previous_tags(inputs)
-        tagging = (_retag(paper, known.get(digest), taxonomy)
-                   for paper, digest in zip(merged, digests))
+        tagging = (
+            _retag(paper, known.get(digest), taxonomy) for paper, digest in zip(merged, digests)
+        )
     tagged = tuple(_counted(tagging, progress, len(merged)))
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
     names, stamped = _read_files(files, stamps)
     # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
-    library = Library(papers=_share_equal_values(tagged), warnings=tuple(dict.fromkeys(warnings)),
-                      files=names, stamps=stamped)
+    library = Library(
+        papers=_share_equal_values(tagged),
+        warnings=tuple(dict.fromkeys(warnings)),
+        files=names,
+        stamps=stamped,
+    )
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
     return library
 
 
-def _read_files(files: Sequence[Path], stamps: Sequence[Stamp | None]
-                ) -> tuple[tuple[str, ...], tuple[Stamp | None, ...]]:
+def _read_files(
+    files: Sequence[Path], stamps: Sequence[Stamp | None]
+) -> tuple[tuple[str, ...], tuple[Stamp | None, ...]]:
     """`Library.files` and `Library.stamps`: every file read, with each one's companions.
 
     The companions (present or not) are for the index's freshness check: a Zotero library
@@ -244,8 +262,9 @@ def _share_macros(files: Sequence[Path], shown: Sequence[str], results: list[Fil
             results[n] = load_file(files[n], shown[n], shared)
 
 
-def _load_file(file: Path, shown: str, cache: LibraryCache | None,
-               file_identity: Identity | None) -> FileResult:
+def _load_file(
+    file: Path, shown: str, cache: LibraryCache | None, file_identity: Identity | None
+) -> FileResult:
     """One file's parse result, from the cache when this exact version was parsed before."""
     if cache is None or file_identity is None:
         return load_file(file, shown)
@@ -313,7 +332,9 @@ def _link(papers: list[Paper], links: list[tuple[int, int]]) -> list[Paper]:
             if other in by_id:
                 related[by_id[other]].append(papers[i].id)
     return [
-        replace(paper, related=tuple(dict.fromkeys(
-            r for r in related[i] if r in by_id and r != paper.id)))
+        replace(
+            paper,
+            related=tuple(dict.fromkeys(r for r in related[i] if r in by_id and r != paper.id)),
+        )
         for i, paper in enumerate(papers)
     ]

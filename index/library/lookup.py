@@ -58,6 +58,9 @@ class PaperLookup:
 
 def unknown_paper_message(name: str, suggestions: list[str]) -> str:
     """One line for a name that is no paper: the closest names, or where to look."""
-    hint = (f"; did you mean {', '.join(suggestions)}?" if suggestions
-            else "; `paperscope list` shows every id")
+    hint = (
+        f"; did you mean {', '.join(suggestions)}?"
+        if suggestions
+        else "; `paperscope list` shows every id"
+    )
     return f"unknown paper id or citation key {name!r}{hint}"

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from index.library.latex_context import make_converter
 
-__all__ = ["clean_text", "latex_to_unicode", "fold", "words"]
+__all__ = ["clean_text", "fold", "latex_to_unicode", "words"]
 
 # CSI / OSC / two-byte ESC sequences, so "\x1b[31mred" becomes "red", not "[31mred".
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
@@ -66,8 +66,13 @@ def _already_clean(text: str) -> bool:
     and every whitespace but the plain space, so single spaces, no padding and NFC are
     all that is left to check.
     """
-    return (text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
-            and (text.isascii() or unicodedata.is_normalized("NFC", text)))
+    return (
+        text.isprintable()
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+        and (text.isascii() or unicodedata.is_normalized("NFC", text))
+    )
 
 
 def clean_text(text: str | None) -> str:
@@ -104,7 +109,7 @@ def _latex_by_pieces(text: str) -> str | None:
     pieces = []
     last = 0
     for match in _ISLAND.finditer(text):
-        plain = text[last:match.start()]
+        plain = text[last : match.start()]
         if LATEX_SYNTAX.search(plain):
             return None
         pieces += [plain, _latex(match.group())]
@@ -141,8 +146,14 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     """
     if not text:
         return ""
-    if not full and isinstance(text, str) and "$" not in text and "\\" not in text \
-            and "`" not in text and _already_clean(text):
+    if (
+        not full
+        and isinstance(text, str)
+        and "$" not in text
+        and "\\" not in text
+        and "`" not in text
+        and _already_clean(text)
+    ):
         return text  # no math, no macros, nothing to clean
     text = _strip_controls(str(text))
     if full and not LATEX_SYNTAX.search(text):
@@ -163,8 +174,20 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     return clean_text(converted.replace("\u00a0", " "))
 
 
-_FOLD_MAP = str.maketrans({"×": "x", "χ": "x", "–": "-", "—": "-", "’": "'", "‘": "'",
-                           "“": '"', "”": '"', "®": "", "™": ""})
+_FOLD_MAP = str.maketrans(
+    {
+        "×": "x",
+        "χ": "x",
+        "–": "-",
+        "—": "-",
+        "’": "'",
+        "‘": "'",
+        "“": '"',
+        "”": '"',
+        "®": "",
+        "™": "",
+    }
+)
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 

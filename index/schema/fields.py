@@ -19,6 +19,7 @@ from typing import Any
 from whoosh import columns, fields
 from whoosh.analysis import IDAnalyzer
 
+from index.models import Paper
 from index.schema.analysis import (
     AUTHOR_GAP,
     MAX_GRAM,
@@ -31,10 +32,9 @@ from index.schema.analysis import (
     prefix_analyzer,
     stem_analyzer,
 )
-from index.models import Paper
 from index.schema.venues import short_venue
 
-__all__ = ["AUTHOR_GAP", "MAX_GRAM", "cached_stem", "fold_analyzer", "build_schema", "document"]
+__all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
 SCHEMA_VERSION = 8
 
@@ -119,8 +119,12 @@ _PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
 def _plain(value: Any) -> Any:
     """A field value as JSON data: tuples of small dataclasses (sources, labels) as dicts."""
     if isinstance(value, tuple):
-        return [{name: getattr(item, name) for name in item.__dataclass_fields__}
-                if hasattr(item, "__dataclass_fields__") else item for item in value]
+        return [
+            {name: getattr(item, name) for name in item.__dataclass_fields__}
+            if hasattr(item, "__dataclass_fields__")
+            else item
+            for item in value
+        ]
     return value
 
 

@@ -35,20 +35,26 @@ _CUT = re.compile(
 # A journal-ref: abbreviated journal name, then volume and pages ("Phys.Rev.D76:013009,2007",
 # "JHEP 0712:005,2007", "Phys. Lett. B 659:1-7,2008").
 _JOURNAL_REF = re.compile(r"^(?P<name>[A-Za-z][A-Za-z.&' -]*?[A-Za-z.])\s*\d+\s*[:(,]\s*\d")
-_SMALL = frozenset("a an and as at by for from in of on or the to via with de der des du la le"
-                   .split())
+_SMALL = frozenset(
+    "a an and as at by for from in of on or the to via with de der des du la le".split()
+)
 # Words that say a mixed-case name is English, where headline case is the convention.
 _ENGLISH = frozenset({"of", "on", "the", "and", "for"})
 # Publishers' and venues' acronyms, upper-cased wherever a lower-case copy appears.
-_ACRONYMS = frozenset("ieee acm siam usenix vldb aaai ijcai icml iclr cvpr iccv eccv acl emnlp "
-                      "naacl kdd osdi sosp nsdi pldi popl asplos isca micro hpca sigplan sigmod "
-                      "sigcomm sigir mlsys".split())
+_ACRONYMS = frozenset(
+    "ieee acm siam usenix vldb aaai ijcai icml iclr cvpr iccv eccv acl emnlp "
+    "naacl kdd osdi sosp nsdi pldi popl asplos isca micro hpca sigplan sigmod "
+    "sigcomm sigir mlsys".split()
+)
 # Venues no spelling rule joins; matched on the folded short name.
 _ALIASES = {
-    "nips": "NeurIPS", "neurips": "NeurIPS",
+    "nips": "NeurIPS",
+    "neurips": "NeurIPS",
     "advances in neural information processing systems": "NeurIPS",
-    "arxiv": "arXiv preprint", "arxiv preprint": "arXiv preprint",
-    "arxiv e-prints": "arXiv preprint", "arxiv e-print": "arXiv preprint",
+    "arxiv": "arXiv preprint",
+    "arxiv preprint": "arXiv preprint",
+    "arxiv e-prints": "arXiv preprint",
+    "arxiv e-print": "arXiv preprint",
     "corr": "arXiv preprint",
 }
 
@@ -73,9 +79,7 @@ def _headline(text: str) -> str:
     for n, word in enumerate(words):
         if word in _ACRONYMS:
             out.append(word.upper())
-        elif any(ch.isupper() for ch in word) or not word[:1].isalpha():
-            out.append(word)
-        elif n and word in _SMALL:
+        elif any(ch.isupper() for ch in word) or not word[:1].isalpha() or (n and word in _SMALL):
             out.append(word)
         else:
             out.append(word[:1].upper() + word[1:])

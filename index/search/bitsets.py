@@ -91,34 +91,45 @@ class FacetMasks:
 
     def __init__(self, reader: IndexReader) -> None:
         self.size = reader.doc_count_all()
-        deleted = [d for d in range(self.size) if reader.is_deleted(d)] if (
-            reader.has_deletions()) else []
+        deleted = (
+            [d for d in range(self.size) if reader.is_deleted(d)]
+            if (reader.has_deletions())
+            else []
+        )
         self.live = ((1 << self.size) - 1) & ~mask_of(deleted, self.size)
         self.ids: list[str] = _column(reader, "id")
         self.venues: list[str] = _column(reader, "venue_facet")
         # Multi-valued facets: each document's values, from its column.
         self.lists: dict[str, list[tuple[str, ...]]] = {
-            facet: [tuple(value.decode("utf-8").split("\x1f")) if value else ()
-                    for value in _column(reader, f"{facet}_list")]
+            facet: [
+                tuple(value.decode("utf-8").split("\x1f")) if value else ()
+                for value in _column(reader, f"{facet}_list")
+            ]
             for facet in ("author", "keyword", "category")
         }
         self.authors = self.lists["author"]
         # Venue and author frequencies come from the columns: walking a lexicon of 100,000
         # names through Whoosh's merged reader would cost seconds.
         venues = Counter(venue for venue in self.venues if venue)
-        counts = {facet: Counter(value for values in column for value in values)
-                  for facet, column in self.lists.items()}
+        counts = {
+            facet: Counter(value for values in column for value in values)
+            for facet, column in self.lists.items()
+        }
         self.masks: dict[str, dict[str, int]] = {
             "topic": self._field_masks(reader, "topic"),
             "hardware": self._field_masks(reader, "hw"),
             "year": self._field_masks(reader, "year_facet"),
             "venue": self._value_masks(reader, "venue_facet", venues),
-            **{facet: self._value_masks(reader, f"{facet}_facet", counts[facet])
-               for facet in self.lists},
+            **{
+                facet: self._value_masks(reader, f"{facet}_facet", counts[facet])
+                for facet in self.lists
+            },
         }
         self.masks["year"].pop("", None)
-        self._reader_fields = {"venue": "venue_facet",
-                               **{facet: f"{facet}_facet" for facet in self.lists}}
+        self._reader_fields = {
+            "venue": "venue_facet",
+            **{facet: f"{facet}_facet" for facet in self.lists},
+        }
         years = {int(year): mask for year, mask in self.masks["year"].items()}
         year_of = [0] * self.size
         dated = 0
@@ -133,11 +144,12 @@ class FacetMasks:
             self.masks["year"][NO_YEAR] = undated
         titles = _column(reader, "title_sort")
         live = set(bits(self.live))
-        self.order_title = [d for d in sorted(range(self.size), key=titles.__getitem__)
-                            if d in live]
-        self.order_year = [d for d in sorted(range(self.size),
-                                             key=lambda d: (-year_of[d], titles[d]))
-                           if d in live]
+        self.order_title = [
+            d for d in sorted(range(self.size), key=titles.__getitem__) if d in live
+        ]
+        self.order_year = [
+            d for d in sorted(range(self.size), key=lambda d: (-year_of[d], titles[d])) if d in live
+        ]
         self.year_of = year_of
         self._titles = titles
         self._extra: dict[tuple[str, str], int] = {}
@@ -147,8 +159,13 @@ class FacetMasks:
         """Oldest first (papers without a year last), then by title; built on first use."""
         live = set(bits(self.live))
         titles, year_of = self._titles, self.year_of
-        return [d for d in sorted(range(self.size), key=lambda d: (year_of[d] == 0, year_of[d], titles[d]))
-                if d in live]
+        return [
+            d
+            for d in sorted(
+                range(self.size), key=lambda d: (year_of[d] == 0, year_of[d], titles[d])
+            )
+            if d in live
+        ]
 
     @cached_property
     def order_author(self) -> list[int]:
@@ -180,8 +197,9 @@ class FacetMasks:
             for text in reader.lexicon(fieldname)
         }
 
-    def _value_masks(self, reader: IndexReader, fieldname: str,
-                     counts: Counter[str]) -> dict[str, int]:
+    def _value_masks(
+        self, reader: IndexReader, fieldname: str, counts: Counter[str]
+    ) -> dict[str, int]:
         """Masks for the TOP_MASKS most frequent values of a large field."""
         top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_MASKS]
         masks = {}
@@ -225,8 +243,7 @@ class FacetMasks:
                 counter.pop("", None)
             ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
             return ranked[:limit]
-        counts = [(value, (mask & within).bit_count())
-                  for value, mask in self.masks[facet].items()]
+        counts = [(value, (mask & within).bit_count()) for value, mask in self.masks[facet].items()]
         ranked = sorted((c for c in counts if c[1]), key=lambda item: (-item[1], item[0]))
         return ranked[:limit]
 

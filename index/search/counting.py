@@ -12,8 +12,8 @@ from typing import Any
 from whoosh.reading import IndexReader
 
 from index.facets import taxonomy as _taxonomy
-from index.search.bitsets import NO_YEAR, FacetMasks
 from index.models import FacetCount, SearchRequest
+from index.search.bitsets import NO_YEAR, FacetMasks
 
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue and author lists show this many values (plus any selected ones).
@@ -27,8 +27,9 @@ def arxiv_category_name(category: str) -> str | None:
     return lookup(category) if lookup is not None else None
 
 
-def selection_masks(masks: FacetMasks, request: SearchRequest,
-                    reader: IndexReader) -> dict[str, int]:
+def selection_masks(
+    masks: FacetMasks, request: SearchRequest, reader: IndexReader
+) -> dict[str, int]:
     """Facet -> documents allowed by that facet's selections (only selected facets)."""
     chosen: dict[str, frozenset[str]] = {
         "topic": request.topics,
@@ -50,15 +51,24 @@ def selection_masks(masks: FacetMasks, request: SearchRequest,
         low, high = request.year_range
         mask = 0
         for year, year_mask in masks.masks["year"].items():
-            if year != NO_YEAR and (low is None or int(year) >= low) and (high is None or int(year) <= high):
+            if (
+                year != NO_YEAR
+                and (low is None or int(year) >= low)
+                and (high is None or int(year) <= high)
+            ):
                 mask |= year_mask
         out["year"] = out.get("year", masks.live) & mask
     return out
 
 
-def facet_counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, base: int,
-                 selected: dict[str, int], reader: IndexReader
-                 ) -> dict[str, tuple[FacetCount, ...]]:
+def facet_counts(
+    masks: FacetMasks,
+    taxonomy: Any,
+    request: SearchRequest,
+    base: int,
+    selected: dict[str, int],
+    reader: IndexReader,
+) -> dict[str, tuple[FacetCount, ...]]:
     """Every facet's counts over `base` (the query's matches), disjunctively."""
     out: dict[str, tuple[FacetCount, ...]] = {}
     for facet in FACETS:
@@ -73,13 +83,24 @@ def facet_counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, base:
 def _chosen(request: SearchRequest, facet: str) -> frozenset[str]:
     if facet == "year":
         return frozenset(str(year) for year in request.years)
-    return {"topic": request.topics, "hardware": request.hardware, "venue": request.venues,
-            "author": request.authors, "keyword": request.keywords,
-            "category": request.categories}[facet]
+    return {
+        "topic": request.topics,
+        "hardware": request.hardware,
+        "venue": request.venues,
+        "author": request.authors,
+        "keyword": request.keywords,
+        "category": request.categories,
+    }[facet]
 
 
-def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str,
-            within: int, reader: IndexReader) -> tuple[FacetCount, ...]:
+def _counts(
+    masks: FacetMasks,
+    taxonomy: Any,
+    request: SearchRequest,
+    facet: str,
+    within: int,
+    reader: IndexReader,
+) -> tuple[FacetCount, ...]:
     chosen = _chosen(request, facet)
     if facet in ("topic", "hardware"):
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
@@ -87,29 +108,41 @@ def _counts(masks: FacetMasks, taxonomy: Any, request: SearchRequest, facet: str
         rows = [(v.id, v.label, v.parent) for v in vocabulary]
         rows += [(value, value, None) for value in sorted(masks.masks[facet]) if value not in known]
         return tuple(
-            FacetCount(facet, value, label,
-                       (masks.masks[facet].get(value, 0) & within).bit_count(),
-                       value in chosen, parent)
+            FacetCount(
+                facet,
+                value,
+                label,
+                (masks.masks[facet].get(value, 0) & within).bit_count(),
+                value in chosen,
+                parent,
+            )
             for value, label, parent in rows
         )
     if facet == "year":
         years = sorted(masks.masks["year"], key=int, reverse=True)
         return tuple(
-            FacetCount("year", year, "no year" if year == NO_YEAR else year,
-                       (masks.masks["year"][year] & within).bit_count(),
-                       year in chosen)
+            FacetCount(
+                "year",
+                year,
+                "no year" if year == NO_YEAR else year,
+                (masks.masks["year"][year] & within).bit_count(),
+                year in chosen,
+            )
             for year in years
         )
     top = masks.top_counts(facet, within, TOP_VALUES)
     shown = {value for value, _ in top}
-    top += [(value, (masks.value_mask(facet, value, reader) & within).bit_count())
-            for value in sorted(chosen - shown)]
+    top += [
+        (value, (masks.value_mask(facet, value, reader) & within).bit_count())
+        for value in sorted(chosen - shown)
+    ]
     label = category_label if facet == "category" else str
-    return tuple(FacetCount(facet, value, label(value), count, value in chosen)
-                 for value, count in top)
+    return tuple(
+        FacetCount(facet, value, label(value), count, value in chosen) for value, count in top
+    )
 
 
 def category_label(category: str) -> str:
-    """"hep-ph" -> "High Energy Physics - Phenomenology (hep-ph)", from arXiv's own table."""
+    """ "hep-ph" -> "High Energy Physics - Phenomenology (hep-ph)", from arXiv's own table."""
     name = arxiv_category_name(category)
     return f"{name} ({category})" if name else category

@@ -24,17 +24,17 @@ from whoosh import query as wq
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
-from index.search.counting import facet_counts, selection_masks
-from index.search.prefixes import read_letters, verified, worth_verifying
-from index.search.tables import read_table
-from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
-from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
-from index.search.parser import QueryBuilder
-from index.search.ranking import top_rows
-from index.search.highlight import Highlighter
-from index.search.spelling import Lexicon, correct, read_words
-from index.search.user_layer import LAYER_FIELDS, LayerMasks, UserLayer, source_facets
 from index.facets.taxonomy import Taxonomy
+from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
+from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
+from index.search.counting import facet_counts, selection_masks
+from index.search.highlight import Highlighter
+from index.search.parser import QueryBuilder
+from index.search.prefixes import read_letters, verified, worth_verifying
+from index.search.ranking import top_rows
+from index.search.spelling import Lexicon, correct, read_words
+from index.search.tables import read_table
+from index.search.user_layer import LAYER_FIELDS, LayerMasks, UserLayer, source_facets
 from index.whoosh_ext.blocks import phrase_ids
 
 __all__ = ["OpenedIndex", "SearchEngine"]
@@ -176,18 +176,19 @@ class SearchEngine(Generic[OpenedT]):
             return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
         with self._searcher() as searcher:
             with self._parse_lock:
-                parsed = self._builder.parse(request.query, searcher.reader(),
-                                             request.as_you_type)
+                parsed = self._builder.parse(request.query, searcher.reader(), request.as_you_type)
             masks = self.masks
-            base = masks.live if parsed.query is None else self._mask(
-                searcher, parsed.query, parsed.prefixes, layer, generation)
+            base = (
+                masks.live
+                if parsed.query is None
+                else self._mask(searcher, parsed.query, parsed.prefixes, layer, generation)
+            )
             selected = selection_masks(masks, request, searcher.reader())
             selected.update(layer.selections(request))
             final = base
             for mask in selected.values():
                 final &= mask
-            facets = facet_counts(masks, self.taxonomy, request, base, selected,
-                                  searcher.reader())
+            facets = facet_counts(masks, self.taxonomy, request, base, selected, searcher.reader())
             for facet, counts in layer.counts(request, base, selected).items():
                 # The index counts the source's keywords itself (with or without the
                 # library loaded); the layer adds the user's own facets and collections.
@@ -196,8 +197,14 @@ class SearchEngine(Generic[OpenedT]):
             if parsed.query is not None and _uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
                 ranking = replace(parsed, query=_without_layer(parsed.query))
-            ranked = top_rows(searcher, self.masks, ranking, request, final,
-                              final != base or ranking is not parsed)
+            ranked = top_rows(
+                searcher,
+                self.masks,
+                ranking,
+                request,
+                final,
+                final != base or ranking is not parsed,
+            )
             highlighter = Highlighter(parsed.terms)
             hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)
             total = final.bit_count()
@@ -214,17 +221,28 @@ class SearchEngine(Generic[OpenedT]):
                     self._match_masks.store(key, known)
                 correction = known or None
         result = SearchResult(
-            request=request, total=total, hits=hits, facets=facets,
-            elapsed_ms=(time.perf_counter() - started) * 1000, notice=parsed.notice,
-            correction=correction, partial=parsed.partial, terms=parsed.terms,
+            request=request,
+            total=total,
+            hits=hits,
+            facets=facets,
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            notice=parsed.notice,
+            correction=correction,
+            partial=parsed.partial,
+            terms=parsed.terms,
             library_size=self.size,
         )
         self._results.store((request, generation), result)
         return result
 
-    def _mask(self, searcher: Searcher, q: wq.Query,
-              prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None,
-              layer: LayerMasks | None = None, generation: int = 0) -> int:
+    def _mask(
+        self,
+        searcher: Searcher,
+        q: wq.Query,
+        prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None,
+        layer: LayerMasks | None = None,
+        generation: int = 0,
+    ) -> int:
         """The documents matching `q`; a plain word's or prefix's also match in notes."""
         layer = layer or self._layer
         if isinstance(q, wq.Term) and q.fieldname in LAYER_FIELDS:
@@ -234,17 +252,22 @@ class SearchEngine(Generic[OpenedT]):
             if prefixes and q in prefixes:
                 mask |= layer.note_prefix(prefixes[q][0]) & self.masks.live
             elif isinstance(q, wq.Or):
-                stems = [c.text for c in q.subqueries
-                         if type(c) is wq.Term and c.fieldname == "abstract"]
-                if stems and any(getattr(c, "fieldname", None) == "title"
-                                 for c in q.subqueries):
+                stems = [
+                    c.text for c in q.subqueries if type(c) is wq.Term and c.fieldname == "abstract"
+                ]
+                if stems and any(getattr(c, "fieldname", None) == "title" for c in q.subqueries):
                     for stem in stems:
                         mask |= layer.note_stems.get(str(stem), 0) & self.masks.live
         return mask
 
-    def _index_mask(self, searcher: Searcher, q: wq.Query,
-                    prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None,
-                    layer: LayerMasks, generation: int) -> int:
+    def _index_mask(
+        self,
+        searcher: Searcher,
+        q: wq.Query,
+        prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None,
+        layer: LayerMasks,
+        generation: int,
+    ) -> int:
         """The documents matching `q`, with each AND-ed part's match set cached.
 
         `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
@@ -273,16 +296,21 @@ class SearchEngine(Generic[OpenedT]):
                     break
                 prefix, fields = prefixes[child]
                 if rest and worth_verifying(prefix, mask.bit_count(), self.masks.size):
-                    mask = verified(mask, prefix, fields,
-                                    lambda docnum: self._paper_at(searcher, docnum),
-                                    self.masks.size)
+                    mask = verified(
+                        mask,
+                        prefix,
+                        fields,
+                        lambda docnum: self._paper_at(searcher, docnum),
+                        self.masks.size,
+                    )
                 else:
                     mask &= self._mask(searcher, child, prefixes, layer, generation)
         elif isinstance(q, wq.Not):
             mask = live & ~self._mask(searcher, q.query, prefixes, layer, generation)
         elif isinstance(q, wq.AndNot):
-            mask = (self._mask(searcher, q.a, prefixes, layer, generation)
-                    & ~self._mask(searcher, q.b, prefixes, layer, generation))
+            mask = self._mask(searcher, q.a, prefixes, layer, generation) & ~self._mask(
+                searcher, q.b, prefixes, layer, generation
+            )
         elif isinstance(q, wq.NullQuery.__class__):
             mask = 0
         elif isinstance(q, wq.Or):
@@ -325,25 +353,33 @@ class SearchEngine(Generic[OpenedT]):
                 terms = [field.to_bytes(word) for word in q.words]
             except ValueError:  # Whoosh's phrase matcher matches nothing then
                 return 0
-            found = phrase_ids(searcher.reader(), q.fieldname, terms, q.slop,
-                               member_test(candidates, size))
+            found = phrase_ids(
+                searcher.reader(), q.fieldname, terms, q.slop, member_test(candidates, size)
+            )
         if found is None:
             found = list(searcher.docs_for_query(q))
         return mask_of(found, size)
 
-    def _hit(self, searcher: Searcher, docnum: int, score: float,
-             highlighter: Highlighter) -> Hit:
+    def _hit(self, searcher: Searcher, docnum: int, score: float, highlighter: Highlighter) -> Hit:
         paper = self._paper_at(searcher, docnum)
         matched: list[str] = []
         if highlighter:
-            for name, text in (("title", paper.title), ("short_name", paper.short_name or ""),
-                               ("authors", " ".join(paper.authors)),
-                               ("abstract", paper.abstract), ("venue", paper.venue or "")):
+            for name, text in (
+                ("title", paper.title),
+                ("short_name", paper.short_name or ""),
+                ("authors", " ".join(paper.authors)),
+                ("abstract", paper.abstract),
+                ("venue", paper.venue or ""),
+            ):
                 if text and highlighter.any_in(text):
                     matched.append(name)
-        return Hit(paper=paper, score=score, matched_fields=tuple(matched),
-                   snippet=highlighter.fragment(paper.abstract),
-                   title=highlighter.whole(paper.title))
+        return Hit(
+            paper=paper,
+            score=score,
+            matched_fields=tuple(matched),
+            snippet=highlighter.fragment(paper.abstract),
+            title=highlighter.whole(paper.title),
+        )
 
     def _paper_at(self, searcher: Searcher, docnum: int) -> Paper:
         paper_id = self.masks.ids[docnum]
@@ -376,8 +412,9 @@ class SearchEngine(Generic[OpenedT]):
             if docnum is None:
                 return ()
             text = f"{paper.title} {paper.abstract}"
-            results = searcher.more_like(docnum, "abstract", text=text, top=limit,
-                                         numterms=12, normalize=True)
+            results = searcher.more_like(
+                docnum, "abstract", text=text, top=limit, numterms=12, normalize=True
+            )
             return tuple(self._paper_at(searcher, hit.docnum) for hit in results)
 
     def highlight(self, text: str, terms: Sequence[str]) -> Snippet:

@@ -30,8 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
-from index.search.prefixes import PrefixExpander
-from index.search.tables import PrefixTable
+from index.schema.analysis import stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
     NGRAM_FIELDS,
@@ -40,10 +39,9 @@ from index.schema.fields import (
     cached_stem,
     fold_analyzer,
 )
-from index.schema.analysis import stem_analyzer
 from index.search.highlight import fold
+from index.search.prefixes import PrefixExpander
 from index.search.spelling import Lexicon
-from index.whoosh_ext.internals import fuzzy_expansions
 from index.search.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -57,6 +55,8 @@ from index.search.syntax import (
     quote_key,
     year_range,
 )
+from index.search.tables import PrefixTable
+from index.whoosh_ext.internals import fuzzy_expansions
 
 # Fields holding stems: a fuzzy word there is matched against the surface words.
 STEMMED = ("title", "abstract")
@@ -137,9 +137,12 @@ class QueryBuilder:
         children: facet value id -> the ids it implies (itself and its descendants).
     """
 
-    def __init__(self, children: dict[str, tuple[str, ...]] | None = None,
-                 prefix_table: PrefixTable | None = None,
-                 lexicon: Lexicon | None = None) -> None:
+    def __init__(
+        self,
+        children: dict[str, tuple[str, ...]] | None = None,
+        prefix_table: PrefixTable | None = None,
+        lexicon: Lexicon | None = None,
+    ) -> None:
         self.schema = build_schema()
         # Fields answered from the user's layer, not the index (index.search.user_layer):
         # known to the parser only, so `tag:toread` parses as a term the engine looks up.
@@ -151,15 +154,22 @@ class QueryBuilder:
         self.children = children or {}
         self.parser = MultifieldParser(list(TEXT_FIELDS), self.schema, group=AndGroup)
         self.parser.remove_plugin_class(OperatorsPlugin)
-        self.parser.add_plugin(
-            OperatorsPlugin(Not=r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[\w\"(]))")
-        )
+        self.parser.add_plugin(OperatorsPlugin(Not=r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[\w\"(]))"))
         self.parser.add_plugin(FuzzyTermPlugin())
-        self.parser.add_plugin(FieldAliasPlugin({
-            "authors": ["author", "by"], "hw": ["hardware"], "topic": ["topics"],
-            "short_name": ["name"], "tag": ["tags"], "keyword": ["keywords", "kw"],
-            "collection": ["collections"], "note": ["notes"],
-        }))
+        self.parser.add_plugin(
+            FieldAliasPlugin(
+                {
+                    "authors": ["author", "by"],
+                    "hw": ["hardware"],
+                    "topic": ["topics"],
+                    "short_name": ["name"],
+                    "tag": ["tags"],
+                    "keyword": ["keywords", "kw"],
+                    "collection": ["collections"],
+                    "note": ["notes"],
+                }
+            )
+        )
         self._fold = fold_analyzer()
 
     # -- parsing -------------------------------------------------------------------------
@@ -192,13 +202,20 @@ class QueryBuilder:
                 problem = str(error) or type(error).__name__
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
-            bare = re.sub(r"\b(?:year|doi|arxiv|topics?|hw|hardware|id|key|tags?|status|keywords?|"
-                          r"kw|collections?):\S*", " ", stripped)
+            bare = re.sub(
+                r"\b(?:year|doi|arxiv|topics?|hw|hardware|id|key|tags?|status|keywords?|"
+                r"kw|collections?):\S*",
+                " ",
+                stripped,
+            )
             bare = re.sub(r"\b\w+:", " ", bare)
             words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in OPERATORS]
             plain = " ".join(w.lower() for w in words)
-            result.notice = "Could not parse the query" + (f" ({problem})" if problem else "") + (
-                "; searched the words instead" if plain else "; showing every paper")
+            result.notice = (
+                "Could not parse the query"
+                + (f" ({problem})" if problem else "")
+                + ("; searched the words instead" if plain else "; showing every paper")
+            )
             result.text = prepared = plain
             result.forget_marks()
             if not plain:
@@ -206,11 +223,12 @@ class QueryBuilder:
             typing = typing and stripped[-1].isalnum()
             q = self.parser.parse(self._mark(plain, result) if typing else plain)
         if unclosed and result.notice is None:
-            result.notice = ("Open quote: searched as a phrase, its last word as a prefix"
-                             if typed_phrase else
-                             "Unclosed quote: searched up to the end as a phrase")
-        result.terms = tuple(positive_words(
-            result.marked or prepared, result.last))
+            result.notice = (
+                "Open quote: searched as a phrase, its last word as a prefix"
+                if typed_phrase
+                else "Unclosed quote: searched up to the end as a phrase"
+            )
+        result.terms = tuple(positive_words(result.marked or prepared, result.last))
         result.query = self._rewrite(q, reader, result)
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
@@ -246,16 +264,21 @@ class QueryBuilder:
     def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
         last = result.last
         if last is not None:
-            if isinstance(q, wq.Or) and q.subqueries and all(
-                is_placeholder(s) for s in q.subqueries
+            if (
+                isinstance(q, wq.Or)
+                and q.subqueries
+                and all(is_placeholder(s) for s in q.subqueries)
             ):
                 fields = tuple(s.fieldname for s in q.subqueries)
                 return self.prefix_words(last, fields, reader, result)
             if is_placeholder(q):
                 return self.prefix_words(last, (q.fieldname,), reader, result)
-        if isinstance(q, wq.Or) and q.subqueries and all(
-            isinstance(s, wq.Prefix) and s.fieldname in TEXT_FIELDS for s in q.subqueries
-        ) and len({s.text for s in q.subqueries}) == 1:
+        if (
+            isinstance(q, wq.Or)
+            and q.subqueries
+            and all(isinstance(s, wq.Prefix) and s.fieldname in TEXT_FIELDS for s in q.subqueries)
+            and len({s.text for s in q.subqueries}) == 1
+        ):
             fields = tuple(s.fieldname for s in q.subqueries)
             return self.prefix_words(q.subqueries[0].text, fields, reader, result)
         if isinstance(q, wq.Prefix) and q.fieldname in TEXT_FIELDS:
@@ -274,8 +297,7 @@ class QueryBuilder:
             prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else max(q.prefixlength, 1)
             if len(q.text) <= 3:  # `a~2` is within two edits of every short word
                 maxdist = min(maxdist, 1)
-            q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength,
-                             q.constantscore)
+            q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength, q.constantscore)
             if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
                 found = fuzzy_expansions(q, reader, 8)
                 result.terms += tuple(t for t in found if t not in result.terms)
@@ -303,8 +325,9 @@ class QueryBuilder:
         terms = [wq.Term(q.fieldname, s, boost=q.boost) for s in stems]
         return terms[0] if len(terms) == 1 else wq.Or(terms)
 
-    def prefix_words(self, text: str, fields: tuple[str, ...], reader: IndexReader,
-                     result: Parsed) -> wq.Query:
+    def prefix_words(
+        self, text: str, fields: tuple[str, ...], reader: IndexReader, result: Parsed
+    ) -> wq.Query:
         """`micro-b*`: whole words "micro", then anything starting with "b"."""
         words = [token.text for token in self._fold(text)]
         if not words:
@@ -326,11 +349,10 @@ class QueryBuilder:
             return wq.NullQuery
         return terms[0] if len(terms) == 1 else wq.Or(terms)
 
-    def _prefix(self, prefix: str, fields: tuple[str, ...], reader: IndexReader,
-                result: Parsed) -> wq.Query:
-        scored: list[wq.Query] = [
-            wq.Term(f, t) for f in fields for t in self._analyzed(f, prefix)
-        ]
+    def _prefix(
+        self, prefix: str, fields: tuple[str, ...], reader: IndexReader, result: Parsed
+    ) -> wq.Query:
+        scored: list[wq.Query] = [wq.Term(f, t) for f in fields for t in self._analyzed(f, prefix)]
         expansion: list[wq.Query] = []
         scan = list(fields)
         if set(NGRAM_FIELDS) <= set(fields) and len(prefix) <= MAX_GRAM:
@@ -348,8 +370,7 @@ class QueryBuilder:
         result.prefixes[node] = (prefix, fields)
         return node
 
-    def expand(self, reader: IndexReader, fieldname: str, prefix: str,
-               result: Parsed) -> list[str]:
+    def expand(self, reader: IndexReader, fieldname: str, prefix: str, result: Parsed) -> list[str]:
         """The field's terms that start with `prefix`, capped when the prefix is short."""
         terms, partial = self.expander.expand(reader, fieldname, prefix)
         result.partial = result.partial or partial

@@ -38,10 +38,10 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_text_atomic
 from index.models import Paper
+from index.search.bitsets import bits, mask_of, posting_ids
 from index.search.highlight import fold
 from index.search.syntax import walk
 from index.search.tables import TABLE_PREFIX, PrefixTable, prefix_frequencies
-from index.search.bitsets import bits, mask_of, posting_ids
 from index.whoosh_ext.internals import segment_id
 
 # A prefix this short expands to at most PREFIX_CAP terms (the most frequent) per field;
@@ -72,15 +72,17 @@ def short_prefixes(table: PrefixTable, size: int) -> list[str]:
         top = completions[0][1] if completions and completions[0][0] else 0
         if len(prefix) == 2 and isinstance(top, int) and top >= TWO_LETTER_SHARE * size:
             twos.append((-top, prefix))
-    return list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][
-        :TWO_LETTER_MAX]
+    return (
+        list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][:TWO_LETTER_MAX]
+    )
 
 
 def _term_leaves(q: wq.Query) -> Iterator[wq.Term] | None:
     """The terms of a pure union (Or / ConstantScore / Term), or None for anything else."""
     nodes = list(walk(q))
-    if not all(type(node) is wq.Term or isinstance(node, (wq.Or, wq.ConstantScoreQuery))
-               for node in nodes):
+    if not all(
+        type(node) is wq.Term or isinstance(node, (wq.Or, wq.ConstantScoreQuery)) for node in nodes
+    ):
         return None
     return (node for node in nodes if type(node) is wq.Term)
 
@@ -121,8 +123,9 @@ def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query])
                 data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
                 masks[repr(node)] = base64.b64encode(data).decode("ascii")
         segments[segment] = masks
-    write_text_atomic(Path(folder) / LETTERS_FILE,
-                      json.dumps({"format": FORMAT, "segments": segments}))
+    write_text_atomic(
+        Path(folder) / LETTERS_FILE, json.dumps({"format": FORMAT, "segments": segments})
+    )
 
 
 def _read_segments(folder: Path) -> dict[str, dict[str, str]]:
@@ -131,7 +134,8 @@ def _read_segments(folder: Path) -> dict[str, dict[str, str]]:
         data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
         segments = data["segments"] if data.get("format") == FORMAT else {}
         if isinstance(segments, dict) and all(
-                isinstance(masks, dict) for masks in segments.values()):
+            isinstance(masks, dict) for masks in segments.values()
+        ):
             return segments
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
@@ -186,8 +190,9 @@ class PrefixExpander:
     def expand(self, reader: IndexReader, fieldname: str, prefix: str) -> tuple[list[str], bool]:
         """The completions to search for, and whether they were capped (a partial result)."""
         partial = False
-        listed = self.table.get(fieldname, {}).get(prefix) if (
-            len(prefix) <= TABLE_PREFIX) else None
+        listed = (
+            self.table.get(fieldname, {}).get(prefix) if (len(prefix) <= TABLE_PREFIX) else None
+        )
         if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in self.table):
             listed = listed or []
             if listed and listed[-1][0] == "":  # the table kept only the top completions
@@ -230,19 +235,26 @@ def worth_verifying(prefix: str, candidates: int, library_size: int) -> bool:
     return len(prefix) <= 2 and candidates <= min(VERIFY_LIMIT, library_size // VERIFY_SHARE)
 
 
-def verified(mask: int, prefix: str, fields: tuple[str, ...],
-             paper_at: Callable[[int], Paper], size: int) -> int:
+def verified(
+    mask: int, prefix: str, fields: tuple[str, ...], paper_at: Callable[[int], Paper], size: int
+) -> int:
     """The documents of `mask` with a word starting with `prefix` in one of `fields`."""
     pattern = re.compile(r"(?<!\w)" + re.escape(prefix), re.IGNORECASE)
     keep = []
     for docnum in bits(mask):
         paper = paper_at(docnum)
-        text = " ".join(filter(None, (
-            paper.title if "title" in fields else "",
-            paper.short_name if "short_name" in fields else "",
-            " ".join(paper.authors) if "authors" in fields else "",
-            paper.abstract if "abstract" in fields else "",
-            paper.venue if "venue" in fields else "")))
+        text = " ".join(
+            filter(
+                None,
+                (
+                    paper.title if "title" in fields else "",
+                    paper.short_name if "short_name" in fields else "",
+                    " ".join(paper.authors) if "authors" in fields else "",
+                    paper.abstract if "abstract" in fields else "",
+                    paper.venue if "venue" in fields else "",
+                ),
+            )
+        )
         if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
             keep.append(docnum)
     return mask_of(keep, size)

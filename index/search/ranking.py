@@ -17,10 +17,10 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
-from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
 from index.models import SearchRequest
-from index.search.parser import Parsed
 from index.schema.fields import TEXT_FIELDS
+from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
+from index.search.parser import Parsed
 from index.search.syntax import walk
 from index.whoosh_ext.blocks import scored_blocks
 
@@ -62,8 +62,7 @@ def scored_terms(q: wq.Query) -> list[ScoredTerm]:
     return list(dict.fromkeys(found))
 
 
-def score(searcher: Searcher, terms: list[ScoredTerm], final: int,
-          size: int) -> dict[int, float]:
+def score(searcher: Searcher, terms: list[ScoredTerm], final: int, size: int) -> dict[int, float]:
     """docnum -> BM25F score, for the documents of `final` holding any of `terms`."""
     test = member_test(final, size)
     scores: dict[int, float] = defaultdict(float)
@@ -90,8 +89,11 @@ def _split_prefix(q: wq.Query) -> list[wq.Query] | None:
     """For a node built by `QueryBuilder._prefix`: its scored whole-word terms, else None."""
     if isinstance(q, wq.ConstantScoreQuery):
         return []
-    if isinstance(q, wq.Or) and q.subqueries and isinstance(q.subqueries[-1],
-                                                            wq.ConstantScoreQuery):
+    if (
+        isinstance(q, wq.Or)
+        and q.subqueries
+        and isinstance(q.subqueries[-1], wq.ConstantScoreQuery)
+    ):
         return list(q.subqueries[:-1])
     return None
 
@@ -123,8 +125,14 @@ def ranking_query(q: wq.Query) -> wq.Query | None:
     return q
 
 
-def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: SearchRequest,
-             final: int, filtered: bool) -> list[tuple[float, int]]:
+def top_rows(
+    searcher: Searcher,
+    masks: FacetMasks,
+    parsed: Parsed,
+    request: SearchRequest,
+    final: int,
+    filtered: bool,
+) -> list[tuple[float, int]]:
     """The (score, docnum) pairs of the rows to show, best first."""
     limit = max(0, request.limit)
     if not final or limit == 0:
@@ -141,22 +149,24 @@ def top_rows(searcher: Searcher, masks: FacetMasks, parsed: Parsed, request: Sea
             return in_order(masks, masks.order_year, final, limit)
         scores = score(searcher, terms, final, masks.size)
         year_of = masks.year_of
-        top = heapq.nsmallest(limit, scores.items(),
-                              key=lambda item: (-item[1], -year_of[item[0]], item[0]))
+        top = heapq.nsmallest(
+            limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], item[0])
+        )
         return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
     big = count > 4 * limit
     unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
-        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or))
+        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
+    )
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
-    results = searcher.search(scoring, limit=limit if big and not unions else None,
-                              filter=allow)
+    results = searcher.search(scoring, limit=limit if big and not unions else None, filter=allow)
     year_of = masks.year_of
     ranked = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
-    return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final,
-                      limit)
+    return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final, limit)
 
-def _fill(masks: FacetMasks, out: list[tuple[float, int]], final: int,
-          limit: int) -> list[tuple[float, int]]:
+
+def _fill(
+    masks: FacetMasks, out: list[tuple[float, int]], final: int, limit: int
+) -> list[tuple[float, int]]:
     """Tops up scored rows with unscored matches (a prefix's expansions), newest first."""
     if len(out) < limit:
         seen = {docnum for _, docnum in out}
@@ -164,7 +174,10 @@ def _fill(masks: FacetMasks, out: list[tuple[float, int]], final: int,
         out += [(0.0, d) for _, d in rest if d not in seen][: limit - len(out)]
     return out
 
-def in_order(masks: FacetMasks, order: list[int], final: int, limit: int) -> list[tuple[float, int]]:
+
+def in_order(
+    masks: FacetMasks, order: list[int], final: int, limit: int
+) -> list[tuple[float, int]]:
     """The first `limit` documents of `order` that are in `final`."""
     if final.bit_count() * 20 < len(order):
         wanted = set(bits(final))

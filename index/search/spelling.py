@@ -20,8 +20,8 @@ from functools import cached_property
 from pathlib import Path
 
 from whoosh.automata.fsa import find_all_matches
-from whoosh.reading import IndexReader
 from whoosh.automata.lev import levenshtein_automaton
+from whoosh.reading import IndexReader
 from whoosh.spelling import ListCorrector
 from whoosh.support.charset import accent_map
 
@@ -43,8 +43,10 @@ def count_words(counts: Counter[str], paper: Paper) -> None:
 
 
 def write_words(folder: Path, counts: Counter[str]) -> None:
-    write_text_atomic(Path(folder) / WORDS_FILE,
-                      json.dumps(dict(counts), ensure_ascii=False, separators=(",", ":")))
+    write_text_atomic(
+        Path(folder) / WORDS_FILE,
+        json.dumps(dict(counts), ensure_ascii=False, separators=(",", ":")),
+    )
 
 
 def read_words(folder: Path) -> Counter[str] | None:
@@ -114,16 +116,25 @@ def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) 
     changed = False
     fixed: list[str] = []
     for word in words:
-        known = any(reader.doc_frequency(f, w) for f, w in (
-            ("abstract", cached_stem(word)), ("title", cached_stem(word)), ("authors", word),
-            ("short_name", word), ("venue", word), ("prefix", word)))
+        known = any(
+            reader.doc_frequency(f, w)
+            for f, w in (
+                ("abstract", cached_stem(word)),
+                ("title", cached_stem(word)),
+                ("authors", word),
+                ("short_name", word),
+                ("venue", word),
+                ("prefix", word),
+            )
+        )
         suggestion = None
         # No real word is longer than ~30 letters, and an edit-distance walk for a long
         # pasted token costs far more than the search it follows: not suggested.
         if not known and 3 < len(word) <= MAX_SUGGEST_CHARS:
             for fieldname in ("short_name", "authors"):
                 found = reader.corrector(fieldname).suggest(
-                    word, limit=1, maxdist=2 if len(word) > 5 else 1, prefix=1)
+                    word, limit=1, maxdist=2 if len(word) > 5 else 1, prefix=1
+                )
                 if found:
                     suggestion = found[0]
                     break

@@ -24,10 +24,28 @@ _LAST_WORD = re.compile(r"(?:^|(?<=[\s(]))(?:(?P<field>\w+):)?(?P<word>[\w][\w.-
 PLACEHOLDER = "qqtypingqq"
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Fields whose values are whole ids: a partial id is not completed as a prefix.
-_ID_FIELDS = {"year", "doi", "arxiv", "topic", "topics", "hw", "hardware", "id", "key",
-              # the user's layer (index.search.user_layer): whole values, or whole note words
-              "tag", "tags", "status", "keyword", "keywords", "kw", "collection",
-              "collections", "note", "notes"}
+_ID_FIELDS = {
+    "year",
+    "doi",
+    "arxiv",
+    "topic",
+    "topics",
+    "hw",
+    "hardware",
+    "id",
+    "key",
+    # the user's layer (index.search.user_layer): whole values, or whole note words
+    "tag",
+    "tags",
+    "status",
+    "keyword",
+    "keywords",
+    "kw",
+    "collection",
+    "collections",
+    "note",
+    "notes",
+}
 # `key:westfahl:space`: a citation key may hold colons and any punctuation but spaces and
 # quotes; it is quoted as one literal term before Whoosh would split it at the colon.
 KEY_VALUE = re.compile(r"(?<![\w:])key:(?!')([^\s'\"()]+)")
@@ -77,8 +95,9 @@ def mistake(text: str) -> str | None:
     for match in re.finditer(r"\byear:(\[[^\]]*\]\)*|\S+)", text):
         if not re.fullmatch(r"\d{1,4}\)*|\[\d* ?TO ?\d*\]\)*", match.group(1)):
             return f"year:{match.group(1)} is not a year or range like 2020..2024"
-    match = re.search(r"(^|\s)(AND|OR|ANDNOT|ANDMAYBE|NOT)\s*$|^\s*(AND|OR|ANDNOT|ANDMAYBE)\s",
-                      text)
+    match = re.search(
+        r"(^|\s)(AND|OR|ANDNOT|ANDMAYBE|NOT)\s*$|^\s*(AND|OR|ANDNOT|ANDMAYBE)\s", text
+    )
     if match:
         return f"{(match.group(2) or match.group(3))} needs a word on each side"
     return None
@@ -151,8 +170,10 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
-    id_values = (r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id|key|tags?|status|keywords?|kw"
-                 r"|collections?):(?:\"[^\"]*\"?|\S+)")
+    id_values = (
+        r"\b(?:year|doi|arxiv|topic|topics|hw|hardware|id|key|tags?|status|keywords?|kw"
+        r"|collections?):(?:\"[^\"]*\"?|\S+)"
+    )
     text = re.sub(id_values, " ", text)
     text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
     words: list[str] = []

@@ -59,8 +59,10 @@ def build_table(reader: IndexReader, cap: int) -> PrefixTable:
             for length in range(1, min(TABLE_PREFIX, len(term)) + 1):
                 groups.setdefault(term[:length], []).append((frequency, term))
         table[fieldname] = {
-            prefix: [[term, freq] for freq, term in
-                     sorted(items, key=lambda item: (-item[0], item[1]))[:cap]]
+            prefix: [
+                [term, freq]
+                for freq, term in sorted(items, key=lambda item: (-item[0], item[1]))[:cap]
+            ]
             + ([["", len(items)]] if len(items) > cap else [])  # marks a capped list
             for prefix, items in groups.items()
         }
@@ -89,7 +91,11 @@ def _well_formed(data: object) -> bool:
             return False
         for listed in table.values():
             if not isinstance(listed, list) or not all(
-                    isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-                    and isinstance(item[1], int) for item in listed):
+                isinstance(item, list)
+                and len(item) == 2
+                and isinstance(item[0], str)
+                and isinstance(item[1], int)
+                for item in listed
+            ):
                 return False
     return True

@@ -25,12 +25,22 @@ from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
 from index.schema.analysis import fold_analyzer, stem_analyzer
 from index.search.bitsets import mask_of
 
-__all__ = ["UserLayer", "LayerMasks", "LAYER_FIELDS", "LAYER_FACETS", "normalize_status",
-           "source_facets"]
+__all__ = [
+    "LAYER_FACETS",
+    "LAYER_FIELDS",
+    "LayerMasks",
+    "UserLayer",
+    "normalize_status",
+    "source_facets",
+]
 
 # Facet -> the SearchRequest attribute holding its selection.
-LAYER_FACETS = {"tag": "tags", "status": "statuses", "keyword": "keywords",
-                "collection": "collections"}
+LAYER_FACETS = {
+    "tag": "tags",
+    "status": "statuses",
+    "keyword": "keywords",
+    "collection": "collections",
+}
 # Query fields answered from the layer, not the index ("note" is the notes' words).
 LAYER_FIELDS = (*LAYER_FACETS, "note")
 _STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "todo": "to-read", "new": "unread"}
@@ -91,8 +101,13 @@ class LayerMasks:
         live: the index's live documents.
     """
 
-    def __init__(self, layer: UserLayer, source: Mapping[str, Mapping[str, Iterable[str]]],
-                 ids: Sequence[str], live: int) -> None:
+    def __init__(
+        self,
+        layer: UserLayer,
+        source: Mapping[str, Mapping[str, Iterable[str]]],
+        ids: Sequence[str],
+        live: int,
+    ) -> None:
         size = len(ids)
         self.live = live
         docnum: dict[str, int] = {}
@@ -116,8 +131,10 @@ class LayerMasks:
         self.statuses_in_use = bool(anything)
         for status in READING_STATUSES:  # every status is a facet row, even when empty
             statuses.setdefault(status, 0)
-        self._lookup = {facet: {value.lower(): m for value, m in values.items()}
-                        for facet, values in self.masks.items()}
+        self._lookup = {
+            facet: {value.lower(): m for value, m in values.items()}
+            for facet, values in self.masks.items()
+        }
         self.note_stems: dict[str, int] = {}
         self.note_words: dict[str, int] = {}
         stems: dict[str, set[int]] = {}
@@ -167,8 +184,9 @@ class LayerMasks:
                 out[facet] = allowed
         return out
 
-    def counts(self, request: SearchRequest, base: int,
-               selected: Mapping[str, int]) -> dict[str, tuple[FacetCount, ...]]:
+    def counts(
+        self, request: SearchRequest, base: int, selected: Mapping[str, int]
+    ) -> dict[str, tuple[FacetCount, ...]]:
         """Each layer facet's counts over `base`, disjunctively (its own selection left out)."""
         out: dict[str, tuple[FacetCount, ...]] = {}
         for facet, attribute in LAYER_FACETS.items():
@@ -179,8 +197,10 @@ class LayerMasks:
                 if other != facet:
                     within &= other_mask
             chosen: frozenset[str] = getattr(request, attribute)
-            rows = [(value, (value_mask & within).bit_count())
-                    for value, value_mask in self.masks[facet].items()]
+            rows = [
+                (value, (value_mask & within).bit_count())
+                for value, value_mask in self.masks[facet].items()
+            ]
             if facet == "status":
                 order = {value: n for n, value in enumerate(READING_STATUSES)}
                 rows.sort(key=lambda row: order.get(row[0], len(order)))
@@ -190,8 +210,14 @@ class LayerMasks:
                 shown += [row for row in rows[TOP_VALUES:] if row[0] in chosen]
                 rows = [row for row in shown if row[1] or row[0] in chosen]
             out[facet] = tuple(
-                FacetCount(facet, value, value, count, value in chosen,
-                           value.rsplit("/", 1)[0] if facet == "collection" and "/" in value
-                           else None)
-                for value, count in rows)
+                FacetCount(
+                    facet,
+                    value,
+                    value,
+                    count,
+                    value in chosen,
+                    value.rsplit("/", 1)[0] if facet == "collection" and "/" in value else None,
+                )
+                for value, count in rows
+            )
         return out

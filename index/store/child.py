@@ -32,8 +32,10 @@ Progress = Any  # index.store.writer.Progress (the writer imports this module, n
 # Started by the parent: restores its import path (as multiprocessing's "spawn" does), so
 # the child imports the very `index` package and Whoosh the caller uses, never one that
 # happens to sit in the current directory.
-_BOOT = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-         "from index.store.child_main import main; main(sys.argv[2:])")
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from index.store.child_main import main; main(sys.argv[2:])"
+)
 # Seconds the child gets to clean up after its input is cut off, before it is killed.
 _GRACE_S = 10.0
 
@@ -64,8 +66,9 @@ def _last_line(log: IO[bytes]) -> str:
     return lines[-1] if lines else "no output"
 
 
-def build_in_child(path: Path, papers: Sequence[Paper], progress: Progress | None,
-                   procs: int) -> dict[str, float] | None:
+def build_in_child(
+    path: Path, papers: Sequence[Paper], progress: Progress | None, procs: int
+) -> dict[str, float] | None:
     """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
 
     Returns the build process tree's peak memory as the child measured it.
@@ -73,17 +76,26 @@ def build_in_child(path: Path, papers: Sequence[Paper], progress: Progress | Non
     Raises:
         BuildFailed: the child failed or could not start (one-line message).
     """
-    command = [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(path),
-               str(len(papers)), str(procs)]
+    command = [
+        sys.executable,
+        "-c",
+        _BOOT,
+        json.dumps(sys.path),
+        str(path),
+        str(len(papers)),
+        str(procs),
+    ]
     with tempfile.TemporaryFile() as log:
         try:
-            child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=log, close_fds=True)
+            child = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, close_fds=True
+            )
         except OSError as error:
             raise BuildFailed(f"cannot start the build process: {error}") from None
         assert child.stdin is not None and child.stdout is not None
-        feeder = threading.Thread(target=_feed, args=(child.stdin, papers),
-                                  name="paperscope-build-feed", daemon=True)
+        feeder = threading.Thread(
+            target=_feed, args=(child.stdin, papers), name="paperscope-build-feed", daemon=True
+        )
         feeder.start()
         result: dict[str, float] | None = None
         finished = False

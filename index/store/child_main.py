@@ -77,9 +77,8 @@ def main(argv: Sequence[str]) -> None:
         out.flush()
 
     try:
-        build_into(path, _read_papers(sys.stdin.buffer, total), report, total=total,
-                   procs=procs)
-    except BaseException as error:  # noqa: BLE001 - reported to the parent as one line
+        build_into(path, _read_papers(sys.stdin.buffer, total), report, total=total, procs=procs)
+    except BaseException as error:
         message = " ".join(str(error).split()) or type(error).__name__
         sys.stderr.write(f"{type(error).__name__}: {message}\n")
         sys.stderr.flush()

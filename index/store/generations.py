@@ -33,10 +33,10 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.store.child import BuildFailed
-from index.store.writer import Progress, build, update_in_place
 from index.models import Library, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
+from index.store.child import BuildFailed
+from index.store.writer import Progress, build, update_in_place
 
 try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
     import fcntl
@@ -159,15 +159,16 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     recorded = old.get("files")
     # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
     # `_read_stats`); a stat can only compare the first two.
-    if (old.get("schema") != SCHEMA_VERSION
-            or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
-            or not isinstance(recorded, dict)
-            or {name: list(stats)[:2] for name, stats in recorded.items()} != _file_stats(files)):
+    if (
+        old.get("schema") != SCHEMA_VERSION
+        or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
+        or not isinstance(recorded, dict)
+        or {name: list(stats)[:2] for name, stats in recorded.items()} != _file_stats(files)
+    ):
         return None
     papers = old.get("papers")
     path = folder / current["dir"]  # type: ignore[index]
-    ix = _open_checked(path, papers if isinstance(papers, int) else None,
-                       current.get("checksums"))  # type: ignore[union-attr]
+    ix = _open_checked(path, papers if isinstance(papers, int) else None, current.get("checksums"))  # type: ignore[union-attr]
     if ix is None:
         return None
     return Opened(ix, path, "up to date", ix.doc_count(), time.perf_counter() - started)
@@ -226,8 +227,11 @@ def checksums(path: Path) -> dict[str, list[Any]]:
     """
     sums: dict[str, list[Any]] = {}
     for entry in sorted(os.scandir(path), key=lambda e: e.name):
-        if not entry.is_file(follow_symlinks=False) or entry.name == IN_USE_FILE \
-                or "LOCK" in entry.name.upper():
+        if (
+            not entry.is_file(follow_symlinks=False)
+            or entry.name == IN_USE_FILE
+            or "LOCK" in entry.name.upper()
+        ):
             continue
         digest = hashlib.sha256()
         with open(entry.path, "rb") as handle:
@@ -242,7 +246,8 @@ def damage(path: Path, recorded: Any) -> str | None:
     if recorded is None:
         return None  # an index from before checksums were recorded: trusted as before
     if not isinstance(recorded, dict) or not all(
-            isinstance(v, list) and len(v) == 2 for v in recorded.values()):
+        isinstance(v, list) and len(v) == 2 for v in recorded.values()
+    ):
         return "its recorded checksums are malformed"
     for name, (size, _digest) in recorded.items():
         file = path / str(name)
@@ -319,8 +324,9 @@ def _open_checked(path: Path, expected_docs: int | None, recorded: Any = None) -
         return None
 
 
-def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
-                progress: Progress | None) -> tuple[Path, float | None]:
+def _full_build(
+    folder: Path, library: Library, manifest: dict[str, Any], progress: Progress | None
+) -> tuple[Path, float | None]:
     """Builds into a fresh folder and publishes it.
 
     Returns the new generation's path and the build's peak memory when it was measured.
@@ -345,8 +351,10 @@ def _full_build(folder: Path, library: Library, manifest: dict[str, Any],
 
 def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
     previous = _read_current(folder)
-    write_text_atomic(folder / "current.json", json.dumps(
-        {"dir": gen, "manifest": manifest, "checksums": checksums(folder / gen)}))
+    write_text_atomic(
+        folder / "current.json",
+        json.dumps({"dir": gen, "manifest": manifest, "checksums": checksums(folder / gen)}),
+    )
     keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
     for old in folder.glob("gen-*"):
         if old.name not in keep and not _in_use(old):  # an open app keeps its generation
@@ -358,8 +366,14 @@ def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
     return {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
 
 
-def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: bool = False,
-               progress: Progress | None = None) -> Opened:
+def open_index(
+    library: Library,
+    taxonomy: Any,
+    cache_dir: Path,
+    *,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+) -> Opened:
     """Opens this library's index, building or refreshing it first when it is stale.
 
     Raises:
@@ -398,8 +412,14 @@ def open_index(library: Library, taxonomy: Any, cache_dir: Path, *, rebuild: boo
         raise IndexUnavailable(f"cannot write the index under {folder}: {error}") from None
 
 
-def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: bool,
-             progress: Progress | None, done: Callable[..., Opened]) -> Opened:
+def _refresh(
+    folder: Path,
+    library: Library,
+    manifest: dict[str, Any],
+    rebuild: bool,
+    progress: Progress | None,
+    done: Callable[..., Opened],
+) -> Opened:
     """Under the build lock: reuse, update in place, or rebuild."""
     current = _read_current(folder)  # another process may have finished meanwhile
     old = current.get("manifest", {}) if current else {}
@@ -409,15 +429,19 @@ def _refresh(folder: Path, library: Library, manifest: dict[str, Any], rebuild: 
         ix = _open_checked(path, manifest["papers"], recorded)
         if ix is not None:
             return done(ix, path, "up to date")
-    if (current and path is not None and not rebuild
-            and len(library.papers) >= INCREMENTAL_MIN_PAPERS
-            and {k: old.get(k) for k in ("schema", "taxonomy")}
-            == {k: manifest[k] for k in ("schema", "taxonomy")}
-            and old.get("content") is None and manifest["content"] is None):
+    if (
+        current
+        and path is not None
+        and not rebuild
+        and len(library.papers) >= INCREMENTAL_MIN_PAPERS
+        and {k: old.get(k) for k in ("schema", "taxonomy")}
+        == {k: manifest[k] for k in ("schema", "taxonomy")}
+        and old.get("content") is None
+        and manifest["content"] is None
+    ):
         ix = _open_checked(path, old.get("papers"), recorded)
         if ix is not None:
-            count = update_in_place(ix, path, library, _changed_files(old, manifest),
-                                    progress)
+            count = update_in_place(ix, path, library, _changed_files(old, manifest), progress)
             # The short-prefix table is kept: a few changed papers barely move the most
             # frequent completions, and rewriting it would cost more than the update.
             if count is not None and ix.doc_count() == manifest["papers"]:

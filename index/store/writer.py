@@ -21,16 +21,15 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
 
-from index.store.child import build_in_child
-from index.search.prefixes import short_prefixes, write_letters
-from index.search.tables import read_table, write_table
 from index.models import Library, Paper
-from index.whoosh_ext.pool import fast_pool
-from index.whoosh_ext.internals import start_writer_tasks
-from index.search.parser import QueryBuilder
-from index.search.prefixes import PREFIX_CAP
 from index.schema.fields import build_schema, document, paper_digest
+from index.search.parser import QueryBuilder
+from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
+from index.search.tables import read_table, write_table
+from index.store.child import build_in_child
+from index.whoosh_ext.internals import start_writer_tasks
+from index.whoosh_ext.pool import fast_pool
 
 Progress = Callable[[int, int], None]
 # Builds this large run in a fresh process (index.store.child) with two writer processes;
@@ -44,8 +43,9 @@ INCREMENTAL_MAX_SHARE = 0.25
 LIMIT_MB = 64
 
 
-def build(path: Path, papers: Sequence[Paper], progress: Progress | None
-          ) -> dict[str, float] | None:
+def build(
+    path: Path, papers: Sequence[Paper], progress: Progress | None
+) -> dict[str, float] | None:
     """Builds a complete index of `papers` in the empty folder `path`.
 
     A large library is built by a fresh interpreter fed a stream of the papers: the
@@ -63,9 +63,14 @@ def build(path: Path, papers: Sequence[Paper], progress: Progress | None
     return None
 
 
-def build_into(path: Path, papers: Iterable[Paper | tuple[Paper, str]],
-               progress: Progress | None, *, total: int | None = None,
-               procs: int = 1) -> None:
+def build_into(
+    path: Path,
+    papers: Iterable[Paper | tuple[Paper, str]],
+    progress: Progress | None,
+    *,
+    total: int | None = None,
+    procs: int = 1,
+) -> None:
     """Builds a complete index of `papers` in the empty folder `path`, with its tables.
 
     `papers` may carry each paper's `paper_json` already (the build process is sent it),
@@ -104,8 +109,13 @@ def _store_letters(path: Path, reader: IndexReader) -> None:
     write_letters(path, reader, nodes)
 
 
-def _write_all(ix: Index, papers: Iterable[Paper | tuple[Paper, str]], total: int,
-               progress: Progress | None, procs: int) -> Counter[str]:
+def _write_all(
+    ix: Index,
+    papers: Iterable[Paper | tuple[Paper, str]],
+    total: int,
+    progress: Progress | None,
+    procs: int,
+) -> Counter[str]:
     """Adds every paper and commits; returns the surface-word counts (index.search.spelling).
 
     With two procs, two forked workers analyze while this process only prepares the
@@ -148,8 +158,9 @@ def _cancel(writer: Any) -> None:
                 task.join(5)
 
 
-def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str],
-                    progress: Progress | None) -> int | None:
+def update_in_place(
+    ix: Index, folder: Path, library: Library, changed: set[str], progress: Progress | None
+) -> int | None:
     """Re-indexes the changed papers of the changed files in place.
 
     Only papers whose content digest differs from the indexed one are rewritten (a file of
@@ -158,8 +169,11 @@ def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str]
     """
     # Sources may name a file as the user did or by its bare name (the bundled corpus).
     names = changed | {os.path.basename(name) for name in changed}
-    touched = [p for p in library.papers
-               if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)]
+    touched = [
+        p
+        for p in library.papers
+        if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)
+    ]
     wanted = {paper.id for paper in library.papers}
     try:
         with fast_pool():  # the writer makes its pool now
@@ -204,5 +218,3 @@ def update_in_place(ix: Index, folder: Path, library: Library, changed: set[str]
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         _store_letters(folder, reader)
     return len(papers)
-
-

@@ -19,8 +19,10 @@ __all__ = ["FAST_PATHS", "TESTED_WHOOSH", "fast_paths_enabled"]
 # The whoosh-reloaded release the fast paths were written and tested against.
 TESTED_WHOOSH = (2, 7, 5)
 # Off on any other release, and when PAPERSCOPE_WHOOSH_STOCK=1 (to test the stock paths).
-FAST_PATHS = (tuple(whoosh.__version__[:3]) == TESTED_WHOOSH
-              and os.environ.get("PAPERSCOPE_WHOOSH_STOCK") != "1")
+FAST_PATHS = (
+    tuple(whoosh.__version__[:3]) == TESTED_WHOOSH
+    and os.environ.get("PAPERSCOPE_WHOOSH_STOCK") != "1"
+)
 
 
 def fast_paths_enabled() -> bool:

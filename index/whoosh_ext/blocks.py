@@ -68,8 +68,9 @@ def scored_blocks(matcher: Any) -> Iterator[tuple[Sequence[int], Sequence[float]
         leaf._next_block()
 
 
-def phrase_ids(reader: Any, fieldname: str, terms: Sequence[bytes], slop: int,
-               candidates: bytes) -> list[int] | None:
+def phrase_ids(
+    reader: Any, fieldname: str, terms: Sequence[bytes], slop: int, candidates: bytes
+) -> list[int] | None:
     """The candidates holding `terms` as a phrase, as Whoosh's `Phrase` matches it.
 
     `candidates` is a membership table (`index.search.bitsets.member_test`) of the
@@ -119,8 +120,7 @@ def phrase_ids(reader: Any, fieldname: str, terms: Sequence[bytes], slop: int,
                     if slop == 1:
                         ends = {p for p in positions if p - 1 in before}
                     else:
-                        ends = {p for p in positions
-                                if any(0 < p - e <= slop for e in before)}
+                        ends = {p for p in positions if any(0 < p - e <= slop for e in before)}
                     if ends:
                         ahead[docnum] = ends
                 if block._lastblock:

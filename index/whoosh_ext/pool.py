@@ -49,7 +49,7 @@ class BatchedPostingPool(PostingPool):
     def _write_run(self, f: Any, items: Iterable[tuple[Any, ...]]) -> None:
         if isinstance(items, list):
             for start in range(0, len(items), BATCH):
-                pickle.dump(items[start:start + BATCH], f, pickle.HIGHEST_PROTOCOL)
+                pickle.dump(items[start : start + BATCH], f, pickle.HIGHEST_PROTOCOL)
         else:
             batch: list[tuple[Any, ...]] = []
             for item in items:
@@ -83,8 +83,9 @@ def _lengths_of(lengths: Any, fieldname: str) -> list[int | None] | None:
     return table + [None] * (lengths.doc_count_all() + 1 - len(table))
 
 
-def fast_add_postings(self: W3FieldWriter, schema: Any, lengths: Any,
-                      items: Iterable[tuple[Any, ...]]) -> None:
+def fast_add_postings(
+    self: W3FieldWriter, schema: Any, lengths: Any, items: Iterable[tuple[Any, ...]]
+) -> None:
     """`FieldWriter.add_postings` for Whoosh 3 segments, with the same checks and output."""
     if lengths is None or not hasattr(lengths, "column_reader"):
         FieldWriter.add_postings(self, schema, lengths, items)
@@ -97,8 +98,7 @@ def fast_add_postings(self: W3FieldWriter, schema: Any, lengths: Any,
         if lastfn is not None and fieldname < lastfn:
             raise OutOfOrderError(f"Field {lastfn!r} .. {fieldname!r}")
         if fieldname == lastfn and lasttext and btext < lasttext:
-            raise OutOfOrderError(
-                f"Term {lastfn}:{lasttext!r} .. {fieldname}:{btext!r}")
+            raise OutOfOrderError(f"Term {lastfn}:{lasttext!r} .. {fieldname}:{btext!r}")
         if fieldname != lastfn:
             if lasttext is not None:
                 self.finish_term()

@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,10 @@ class Terminal:
     def tmux(self, *args: str) -> str:
         return subprocess.run(
             [TMUX or "tmux", "-L", self.socket, *args],
-            capture_output=True, text=True, check=True, timeout=20,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=20,
         ).stdout
 
     def screen(self) -> str:
@@ -91,21 +95,41 @@ def terminal(tmp_path: Path, size: tuple[int, int]) -> Iterator[Terminal]:
     # (or whether) tmux reports a dead pane.
     status_file = tmp_path / "exit-status"
     command = (
-        "env " + " ".join(f"{k}={v}" for k, v in env.items())
+        "env "
+        + " ".join(f"{k}={v}" for k, v in env.items())
         + f" {PAPERSCOPE}; echo $? > {status_file}"
     )
     term = Terminal(socket, "e2e", status_file)
     subprocess.run(
-        [TMUX or "tmux", "-L", socket, "-f", os.devnull, "new-session", "-d", "-s", "e2e",
-         "-x", str(size[0]), "-y", str(size[1]), "--", "sh", "-c", command],
-        check=True, timeout=20,
+        [
+            TMUX or "tmux",
+            "-L",
+            socket,
+            "-f",
+            os.devnull,
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            str(size[0]),
+            "-y",
+            str(size[1]),
+            "--",
+            "sh",
+            "-c",
+            command,
+        ],
+        check=True,
+        timeout=20,
     )
     term.tmux("set-option", "-t", "e2e", "remain-on-exit", "on")
     try:
         yield term
     finally:
-        subprocess.run([TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True,
-                       check=False)
+        subprocess.run(
+            [TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True, check=False
+        )
 
 
 def test_type_a_query_read_the_screen_and_quit(terminal: Terminal) -> None:
@@ -115,7 +139,7 @@ def test_type_a_query_read_the_screen_and_quit(terminal: Terminal) -> None:
     terminal.keys("/")  # the app starts on the results: / to type
     terminal.keys("dynamic micro-batching", literal=True)
     screen = terminal.wait_for(lambda s: _status(s, 1))
-    results = screen[screen.index("Papers"):]
+    results = screen[screen.index("Papers") :]
     assert "DynaPipe" in results
 
     # Tab leaves the search bar (the footer then shows the facets' keys); q quits cleanly.
@@ -154,7 +178,7 @@ def test_at_80x24_help_sort_and_a_whole_abstract_by_keys(terminal: Terminal) -> 
         if "↓ more" not in before:
             break
         terminal.keys("Space")
-        seen += terminal.wait_for(lambda s, before=before: s != before)
+        seen += terminal.wait_for(partial(str.__ne__, before))
     assert "↓ more" not in terminal.screen()
     words = " ".join(seen.split())
     assert "Sources" in words and "Citation" in words

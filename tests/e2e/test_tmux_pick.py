@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tests.e2e.test_tmux import PAPERSCOPE, TMUX, Terminal
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (.ci/run installs it)")
@@ -30,22 +31,42 @@ def shell(tmp_path: Path) -> Iterator[Terminal]:
     status_file = tmp_path / "exit-status"
     # The shell does what a user's script does: command substitution, then use the value.
     command = (
-        "env " + " ".join(f"{k}={v}" for k, v in env.items())
+        "env "
+        + " ".join(f"{k}={v}" for k, v in env.items())
         + f" sh -c 'key=$({PAPERSCOPE} pick --style pandoc pipeline); status=$?;"
-        + f" printf %s \"$key\" > {picked}; echo $status > {status_file}'"
+        + f' printf %s "$key" > {picked}; echo $status > {status_file}\''
     )
     term = Terminal(socket, "pick", status_file)
     subprocess.run(
-        [TMUX or "tmux", "-L", socket, "-f", os.devnull, "new-session", "-d", "-s", "pick",
-         "-x", "120", "-y", "36", "--", "sh", "-c", command],
-        check=True, timeout=20,
+        [
+            TMUX or "tmux",
+            "-L",
+            socket,
+            "-f",
+            os.devnull,
+            "new-session",
+            "-d",
+            "-s",
+            "pick",
+            "-x",
+            "120",
+            "-y",
+            "36",
+            "--",
+            "sh",
+            "-c",
+            command,
+        ],
+        check=True,
+        timeout=20,
     )
     term.tmux("set-option", "-t", "pick", "remain-on-exit", "on")
     try:
         yield term
     finally:
-        subprocess.run([TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True,
-                       check=False)
+        subprocess.run(
+            [TMUX or "tmux", "-L", socket, "kill-server"], capture_output=True, check=False
+        )
 
 
 def test_command_substitution_gets_the_picked_key_and_the_app_is_drawn(

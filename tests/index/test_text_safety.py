@@ -9,9 +9,11 @@ from index.text_safety import for_terminal, is_terminal_safe, strip_controls
 
 
 def test_every_format_private_use_and_surrogate_character_is_removed() -> None:
-    missed = [hex(code) for code in range(sys.maxunicode + 1)
-              if unicodedata.category(chr(code)) in ("Cf", "Co", "Cs")
-              and for_terminal(chr(code)) != ""]
+    missed = [
+        hex(code)
+        for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)) in ("Cf", "Co", "Cs") and for_terminal(chr(code)) != ""
+    ]
     assert missed == []
 
 

@@ -9,14 +9,18 @@ import unicodedata
 from pathlib import Path
 
 GOOD_WORD = "zanzibarquux"
-GOOD_BIB = ("@article{good2020,\n  title = {Zanzibarquux pipelines for scheduling},\n"
-            "  author = {Good Author},\n  year = {2020},\n"
-            f"  abstract = {{A good paper about {GOOD_WORD} pipeline scheduling.}}\n}}\n")
+GOOD_BIB = (
+    "@article{good2020,\n  title = {Zanzibarquux pipelines for scheduling},\n"
+    "  author = {Good Author},\n  year = {2020},\n"
+    f"  abstract = {{A good paper about {GOOD_WORD} pipeline scheduling.}}\n}}\n"
+)
 # A title that tries everything at once: an OSC 52 clipboard write, a retitle, a clear
 # screen, bidi overrides, tag characters, private use, Rich markup and a Textual action.
-EVIL_TEXT = ("Evil \x1b]52;c;UFdORUQ=\x07 \x1b]0;retitled\x07\x1b[2J title \u202eexe.txt\u202c "
-             "\u2066iso\u2069 \u061c \U000e0041\U000e007f \ue000 [bold]x[/bold] "
-             "[@click=app.quit]click[/] end")
+EVIL_TEXT = (
+    "Evil \x1b]52;c;UFdORUQ=\x07 \x1b]0;retitled\x07\x1b[2J title \u202eexe.txt\u202c "
+    "\u2066iso\u2069 \u061c \U000e0041\U000e007f \ue000 [bold]x[/bold] "
+    "[@click=app.quit]click[/] end"
+)
 EVIL_NAME = "evil\x1b]0;PWNED\x07\u202e.bib"
 
 
@@ -51,27 +55,72 @@ def write_hostile_corpus(root: Path) -> dict[str, str]:
     add("good.bib", "good", GOOD_BIB)
     add("deep100k.json", "JSON nested 100,000 deep", "[" * 100_000 + "]" * 100_000)
     add("deep1k.json", "JSON nested 1,000 deep", "[" * 1_000 + "]" * 1_000)
-    add("deep.jsonl", "a JSONL line nested 1,000 deep",
-        json.dumps({"title": "Deep neighbour line", "abstract": "ok"}) + "\n"
-        + "{\"a\":" * 1_000 + "1" + "}" * 1_000 + "\n")
-    add("latin1.txt", "Latin-1 bytes", "Caf\xe9 na\xefve abstract about caching.\n".encode("latin-1"))
-    add("utf16.bib", "UTF-16 with BOM", "\ufeff" + GOOD_BIB.replace("good2020", "utf16")
+    add(
+        "deep.jsonl",
+        "a JSONL line nested 1,000 deep",
+        json.dumps({"title": "Deep neighbour line", "abstract": "ok"})
+        + "\n"
+        + '{"a":' * 1_000
+        + "1"
+        + "}" * 1_000
+        + "\n",
+    )
+    add(
+        "latin1.txt",
+        "Latin-1 bytes",
+        "Caf\xe9 na\xefve abstract about caching.\n".encode("latin-1"),
+    )
+    add(
+        "utf16.bib",
+        "UTF-16 with BOM",
+        "\ufeff"
+        + GOOD_BIB.replace("good2020", "utf16")
         .replace("Zanzibarquux pipelines", "Sixteen bit pipelines")
-        .replace(GOOD_WORD, "sixteenbitword"))
+        .replace(GOOD_WORD, "sixteenbitword"),
+    )
     add("binary.txt", "binary bytes", b"\x00\x01\x02" * 1000)
     add("empty.json", "empty", b"")
-    add("huge-abstract.jsonl", "a 5 MB abstract",
-        json.dumps({"title": "Huge abstract paper", "abstract": "word " * 1_000_000}) + "\n")
-    add("many-authors.json", "100,000 authors", json.dumps(
-        [{"type": "article-journal", "title": "Many authors paper",
-          "author": [{"family": f"F{i}", "given": f"G{i}"} for i in range(100_000)]}]))
-    add("csl-types.json", "CSL-JSON with wrong types", json.dumps([
-        {"type": "article-journal", "title": 12345, "author": "Smith, John", "issued": "2020",
-         "DOI": ["10.1/a", "10.1/b"], "abstract": "Wrong types everywhere."}]))
-    add(EVIL_NAME, "a file name with escapes and bidi, holding hostile text",
+    add(
+        "huge-abstract.jsonl",
+        "a 5 MB abstract",
+        json.dumps({"title": "Huge abstract paper", "abstract": "word " * 1_000_000}) + "\n",
+    )
+    add(
+        "many-authors.json",
+        "100,000 authors",
+        json.dumps(
+            [
+                {
+                    "type": "article-journal",
+                    "title": "Many authors paper",
+                    "author": [{"family": f"F{i}", "given": f"G{i}"} for i in range(100_000)],
+                }
+            ]
+        ),
+    )
+    add(
+        "csl-types.json",
+        "CSL-JSON with wrong types",
+        json.dumps(
+            [
+                {
+                    "type": "article-journal",
+                    "title": 12345,
+                    "author": "Smith, John",
+                    "issued": "2020",
+                    "DOI": ["10.1/a", "10.1/b"],
+                    "abstract": "Wrong types everywhere.",
+                }
+            ]
+        ),
+    )
+    add(
+        EVIL_NAME,
+        "a file name with escapes and bidi, holding hostile text",
         f"@article{{evil1,\n  title = {{{EVIL_TEXT}}},\n  author = {{Mal \u202eIcious}},\n"
         f"  year = {{2021}},\n  abstract = {{{EVIL_TEXT}}},\n  url = {{javascript:alert(1)}}\n}}\n"
-        "@article{broken,\n  title = {no closing brace\n")
+        "@article{broken,\n  title = {no closing brace\n",
+    )
     big = root / "huge.json"
     with open(big, "wb") as handle:
         handle.truncate(200 * 1024 * 1024)  # sparse: 200 MB on paper, nothing on disk

@@ -42,10 +42,16 @@ async def test_o_refuses_a_hostile_link_and_renders_it_literally(
     tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened: list[str] = []
-    monkeypatch.setattr("tui.screens.paper_actions.launch_browser",
-                        lambda url, env: opened.append(url))
-    paper = Paper(id="quokka", title="Quokka links", url=LINKS[name],
-                  abstract="quokka " + EVIL_TEXT, sources=(Source("x.bib"),))
+    monkeypatch.setattr(
+        "tui.screens.paper_actions.launch_browser", lambda url, env: opened.append(url)
+    )
+    paper = Paper(
+        id="quokka",
+        title="Quokka links",
+        url=LINKS[name],
+        abstract="quokka " + EVIL_TEXT,
+        sources=(Source("x.bib"),),
+    )
     app = app_with(tmp_path, [paper])
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -130,8 +136,10 @@ async def test_a_5_mb_abstract_shows_without_freezing(
     from index.library.load import load_library
 
     source = tmp_path / "huge.jsonl"
-    source.write_text(json.dumps({"title": "Quokka huge", "abstract": "quokka words " * 400_000})
-                      + "\n", encoding="utf-8")
+    source.write_text(
+        json.dumps({"title": "Quokka huge", "abstract": "quokka words " * 400_000}) + "\n",
+        encoding="utf-8",
+    )
     taxonomy = load_taxonomy()
     library = load_library([source], taxonomy)
     assert any("cut to" in str(w) for w in library.warnings)

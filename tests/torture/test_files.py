@@ -11,8 +11,8 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,8 +21,7 @@ from index.library.load import load_library
 from index.library.loaders import files as files_module
 from index.library.loaders.guards import MAX_ABSTRACT_CHARS, MAX_AUTHORS
 from index.text_safety import for_terminal
-from tests.torture.hostile import (EVIL_NAME, GOOD_WORD, assert_terminal_safe,
-                                   write_hostile_corpus)
+from tests.torture.hostile import EVIL_NAME, GOOD_WORD, assert_terminal_safe, write_hostile_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -63,8 +62,10 @@ def test_every_bad_file_is_one_warning_naming_it_and_the_rest_loads(
     assert any("symlink loop" in line for line in by_file["loop-a.bib"])
     assert any("cut to" in line for line in by_file["huge-abstract.jsonl"])
     assert any("authors cut" in line for line in by_file["many-authors.json"])
-    assert any("skipped `DOI` (a list" in line and "`author` (text" in line
-               for line in by_file["csl-types.json"])
+    assert any(
+        "skipped `DOI` (a list" in line and "`author` (text" in line
+        for line in by_file["csl-types.json"]
+    )
     huge = next(p for p in library.papers if p.title == "Huge abstract paper")
     assert len(huge.abstract) <= MAX_ABSTRACT_CHARS + 2
     many = next(p for p in library.papers if p.title == "Many authors paper")
@@ -77,7 +78,8 @@ def test_an_unreadable_subfolder_is_one_warning(
     tmp_path: Path, taxonomy: Taxonomy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "good.bib").write_text(
-        "@misc{a, title={Readable paper}, year={2020}}\n", encoding="utf-8")
+        "@misc{a, title={Readable paper}, year={2020}}\n", encoding="utf-8"
+    )
     locked = tmp_path / "locked"
     locked.mkdir()
     (locked / "secret.bib").write_text("@misc{b, title={Hidden}}\n", encoding="utf-8")
@@ -92,7 +94,8 @@ def test_an_unreadable_subfolder_is_one_warning(
     library = load_library([tmp_path], taxonomy)
     assert [p.title for p in library.papers] == ["Readable paper"]
     assert [str(w) for w in library.warnings] == [
-        f"{locked}: folder cannot be read (permission denied); skipped"]
+        f"{locked}: folder cannot be read (permission denied); skipped"
+    ]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can enter any folder")
@@ -129,30 +132,53 @@ def test_a_file_changing_while_read_is_read_again_then_warned(
     text, warnings = files_module.read_text(path, "moving.bib")
     assert text is not None and "Moving" in text
     assert [w.message for w in warnings] == [
-        "file changed while being read; what was read is used, reload to be sure"]
+        "file changed while being read; what was read is used, reload to be sure"
+    ]
 
 
 def cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "tui", *args], capture_output=True,
-                          env=env, cwd=REPO, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tui", *args],
+        capture_output=True,
+        env=env,
+        cwd=REPO,
+        timeout=300,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     home = tmp_path_factory.mktemp("home")
-    base = {k: v for k, v in os.environ.items()
-            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SSH_TTY", "SSH_CONNECTION", "TMUX")}
-    base.update(PAPERSCOPE_DATA_DIR=str(home / "data"), PAPERSCOPE_CACHE_DIR=str(home / "cache"),
-                PAPERSCOPE_CONFIG=str(home / "config.toml"), PYTHONPATH=str(REPO),
-                PATH=str(home))  # no clipboard tools
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SSH_TTY", "SSH_CONNECTION", "TMUX")
+    }
+    base.update(
+        PAPERSCOPE_DATA_DIR=str(home / "data"),
+        PAPERSCOPE_CACHE_DIR=str(home / "cache"),
+        PAPERSCOPE_CONFIG=str(home / "config.toml"),
+        PYTHONPATH=str(REPO),
+        PATH=str(home),
+    )  # no clipboard tools
     return base
 
 
-@pytest.mark.parametrize("command", [
-    ["list"], ["search", "pipeline"], ["search", "evil"], ["show", "evil1"],
-    ["cite", "evil1", "--style", "apa"], ["cite", "evil1", "--style", "bibtex"], ["facets"],
-    ["list", "--json"], ["export", "evil", "--format", "bibtex"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["list"],
+        ["search", "pipeline"],
+        ["search", "evil"],
+        ["show", "evil1"],
+        ["cite", "evil1", "--style", "apa"],
+        ["cite", "evil1", "--style", "bibtex"],
+        ["facets"],
+        ["list", "--json"],
+        ["export", "evil", "--format", "bibtex"],
+    ],
+)
 def test_cli_output_is_terminal_safe_and_complete(
     command: list[str], corpus: tuple[Path, dict[str, str]], env: dict[str, str]
 ) -> None:

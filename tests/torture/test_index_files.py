@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from index import open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import load_library
 from index.models import Library, SearchRequest
-from index import open_engine
 from index.store.generations import open_index
 
 
@@ -33,8 +33,10 @@ def library(taxonomy: Taxonomy) -> Library:
 def answers(library: Library, taxonomy: Taxonomy, cache: Path) -> tuple[str, list[list[str]]]:
     engine = open_engine(library, taxonomy, cache)
     try:
-        found = [[hit.paper.id for hit in engine.search(SearchRequest(query=q, limit=100)).hits]
-                 for q in ("pipeline", "g", "training gpu", "a")]
+        found = [
+            [hit.paper.id for hit in engine.search(SearchRequest(query=q, limit=100)).hits]
+            for q in ("pipeline", "g", "training gpu", "a")
+        ]
         return engine.opened.action, found
     finally:
         engine.close()
@@ -58,8 +60,9 @@ def altered_mask(path: Path) -> None:
     letters = path / "letters.json"
     data = letters.read_text(encoding="utf-8")
     index = next(i for i, ch in enumerate(data) if ch.isdigit())
-    letters.write_text(data[:index] + str((int(data[index]) + 1) % 10) + data[index + 1:],
-                       encoding="utf-8")
+    letters.write_text(
+        data[:index] + str((int(data[index]) + 1) % 10) + data[index + 1 :], encoding="utf-8"
+    )
 
 
 def random_bytes_in_a_segment(path: Path) -> None:
@@ -79,8 +82,9 @@ def missing(path: Path) -> None:
     (path / "letters.json").unlink()
 
 
-@pytest.mark.parametrize("harm", [wrong_types, altered_mask, random_bytes_in_a_segment,
-                                  truncated, missing])
+@pytest.mark.parametrize(
+    "harm", [wrong_types, altered_mask, random_bytes_in_a_segment, truncated, missing]
+)
 def test_a_damaged_index_file_is_rebuilt_with_the_same_answers(
     tmp_path: Path, library: Library, taxonomy: Taxonomy, harm: Callable[[Path], None]
 ) -> None:
@@ -106,7 +110,7 @@ def test_an_open_engine_keeps_its_generation_while_others_rebuild(
         while not stop.is_set():
             try:
                 engine.search(SearchRequest(query=queries[i % 4] + " " * (i % 7), limit=5))
-            except BaseException as error:  # noqa: BLE001 - any failure is the finding
+            except BaseException as error:
                 errors.append(error)
                 return
             i += 1
@@ -149,17 +153,25 @@ def test_a_file_changed_after_it_was_read_is_never_served_as_indexed(
 def _cli_env(tmp_path: Path) -> dict[str, str]:
     repo = Path(__file__).resolve().parents[2]
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "TMUX", "SSH_TTY")}
-    env.update(PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"), PAPERSCOPE_DATA_DIR=str(tmp_path / "d"),
-               PAPERSCOPE_CONFIG=str(tmp_path / "c.toml"), PYTHONPATH=str(repo))
+    env.update(
+        PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"),
+        PAPERSCOPE_DATA_DIR=str(tmp_path / "d"),
+        PAPERSCOPE_CONFIG=str(tmp_path / "c.toml"),
+        PYTHONPATH=str(repo),
+    )
     return env
 
 
 def _corpus(tmp_path: Path, count: int = 400) -> Path:
     source = tmp_path / "many.bib"
-    source.write_text("".join(
-        f"@article{{p{i}, title={{Paper {i} on pipeline scheduling number {i}}}, year={{{2000 + i % 25}}},"
-        f" abstract={{Words about topic{i % 17} and gpu training {i}.}}}}\n" for i in range(count)),
-        encoding="utf-8")
+    source.write_text(
+        "".join(
+            f"@article{{p{i}, title={{Paper {i} on pipeline scheduling number {i}}}, year={{{2000 + i % 25}}},"
+            f" abstract={{Words about topic{i % 17} and gpu training {i}.}}}}\n"
+            for i in range(count)
+        ),
+        encoding="utf-8",
+    )
     return source
 
 
@@ -171,22 +183,39 @@ def test_two_rebuilds_at_once_and_a_killed_one_leave_a_serving_index(tmp_path: P
     env = _cli_env(tmp_path)
     source = _corpus(tmp_path)
     command = [sys.executable, "-m", "tui", "--corpus", str(source)]
-    first = subprocess.run([*command, "index"], env=env, capture_output=True, timeout=300,
-                           check=False)
+    first = subprocess.run(
+        [*command, "index"], env=env, capture_output=True, timeout=300, check=False
+    )
     assert first.returncode == 0, first.stderr
-    both = [subprocess.Popen([*command, "index", "--rebuild"], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE) for _ in range(2)]
+    both = [
+        subprocess.Popen(
+            [*command, "index", "--rebuild"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
     outputs = [process.communicate(timeout=300) for process in both]
     assert [process.returncode for process in both] == [0, 0], outputs
     assert not any(b"Traceback" in err for _, err in outputs)
     for delay in (0.3, 0.8, 1.5):  # killed at different moments of a rebuild
-        process = subprocess.Popen([*command, "index", "--rebuild"], env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*command, "index", "--rebuild"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         process.kill()
         process.wait()
-        found = subprocess.run([*command, "search", "pipeline", "--limit", "3", "--summary"], env=env,
-                               capture_output=True, timeout=300, check=False)
+        found = subprocess.run(
+            [*command, "search", "pipeline", "--limit", "3", "--summary"],
+            env=env,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
         assert found.returncode == 0 and b"Traceback" not in found.stderr, found.stderr
         assert b"400 of 400 papers match" in found.stderr or b"papers match" in found.stderr
         assert found.stdout.count(b"\n") >= 3

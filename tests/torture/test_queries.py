@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from index import open_engine
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.models import SearchRequest
 from index.search.engine import SearchEngine
-from index import open_engine
 
 HOSTILE_QUERIES = {
     "100 KB single word": "a" * 100_000,
@@ -62,8 +62,9 @@ def test_a_hostile_query_answers_quickly_and_never_raises(
     assert elapsed < max(20 * normal, 0.5), (name, elapsed, normal)
 
 
-@pytest.mark.parametrize("name", ["100 KB single word", "100 KB of words",
-                                  "1,000 nested parentheses"])
+@pytest.mark.parametrize(
+    "name", ["100 KB single word", "100 KB of words", "1,000 nested parentheses"]
+)
 def test_a_capped_query_says_so(engine: SearchEngine, name: str) -> None:
     result = engine.search(SearchRequest(query=HOSTILE_QUERIES[name]))
     assert result.notice and "capped" in result.notice
@@ -82,6 +83,7 @@ def test_fuzzy_words_match_the_unstemmed_surface_words(
     """The README's own examples: Whoosh stems `pipelne` to `pipeln`, two edits from
     `pipeline`; the typed word is compared with the words as written instead."""
     result = engine.search(SearchRequest(query=query, limit=50))
-    matching = [hit for hit in result.hits
-                if expected in (hit.paper.title + hit.paper.abstract).lower()]
+    matching = [
+        hit for hit in result.hits if expected in (hit.paper.title + hit.paper.abstract).lower()
+    ]
     assert len(matching) >= 2 and result.hits[0] in matching

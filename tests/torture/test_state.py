@@ -4,9 +4,9 @@ land where the user means, and the user's config keeps everything paperscope doe
 from __future__ import annotations
 
 import errno
-import stat
 import hashlib
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -41,7 +41,9 @@ def test_a_full_disk_is_a_notice_and_the_next_save_retries(
     assert Marks(tmp_path / "marks.json").ids == ("a", "b")
 
 
-def test_no_free_temporary_name_is_a_notice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_free_temporary_name_is_a_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def taken(*args: object) -> int:
         raise FileExistsError(errno.EEXIST, "File exists")
 
@@ -68,8 +70,11 @@ def test_a_damaged_marks_file_is_left_untouched_and_never_overwritten(
 
 def test_the_users_config_keeps_comments_order_and_unknown_tables(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('# mine\ntheme = "nord"  # dark\nfuture = 1\n\n[export]\nfolder = "~/x"\n'
-                    '\n[keymap]\ncopy_citation = "y"\n', encoding="utf-8")
+    path.write_text(
+        '# mine\ntheme = "nord"  # dark\nfuture = 1\n\n[export]\nfolder = "~/x"\n'
+        '\n[keymap]\ncopy_citation = "y"\n',
+        encoding="utf-8",
+    )
     config, warnings = load_config(path)
     assert warnings == []
     save_config(path, Config(style="ieee", theme=config.theme, keymap=config.keymap))

@@ -9,10 +9,10 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from index.search.engine import SearchEngine
 from index import open_engine
-from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.library.load import load_library
+from index.search.engine import SearchEngine
 
 
 @pytest.fixture(autouse=True)

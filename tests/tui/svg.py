@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 
-__all__ = ["split_edge_spaces", "keep_svg_spaces"]
+__all__ = ["keep_svg_spaces", "split_edge_spaces"]
 
 _EDGE = Style.from_meta({"edge_space": True})  # invisible; keeps the pieces apart
 
@@ -35,7 +35,11 @@ def split_edge_spaces(segments: Iterable[Segment]) -> list[Segment]:
             out.append(Segment(text, edge))
             continue
         start = text.index(core)
-        for piece, piece_style in ((text[:start], edge), (core, style), (text[start + len(core):], edge)):
+        for piece, piece_style in (
+            (text[:start], edge),
+            (core, style),
+            (text[start + len(core) :], edge),
+        ):
             if piece:
                 out.append(Segment(piece, piece_style))
     return out

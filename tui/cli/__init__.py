@@ -27,8 +27,15 @@ from tui.cli import (
 from tui.cli.context import CliContext, UserError
 from tui.startup import resume_collector
 
-COMMAND_MODULES = (library_cmds, search_cmds, cite_cmds, cited_cmds, pick_cmd, check_cmds,
-                   user_cmds)
+COMMAND_MODULES = (
+    library_cmds,
+    search_cmds,
+    cite_cmds,
+    cited_cmds,
+    pick_cmd,
+    check_cmds,
+    user_cmds,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -72,10 +79,21 @@ def build_parser() -> argparse.ArgumentParser:
     # `paperscope list --corpus X` works too: every command also takes the two options after
     # its name (SUPPRESS: not given there, the values given before the command stay).
     for command in subparsers.choices.values():
-        command.add_argument("--corpus", action="append", type=Path, metavar="PATH",
-                             default=argparse.SUPPRESS, help="as before the command")
-        command.add_argument("--taxonomy", type=Path, metavar="FILE", default=argparse.SUPPRESS,
-                             help="as before the command")
+        command.add_argument(
+            "--corpus",
+            action="append",
+            type=Path,
+            metavar="PATH",
+            default=argparse.SUPPRESS,
+            help="as before the command",
+        )
+        command.add_argument(
+            "--taxonomy",
+            type=Path,
+            metavar="FILE",
+            default=argparse.SUPPRESS,
+            help="as before the command",
+        )
     return parser
 
 
@@ -92,8 +110,10 @@ def _corpus(args: argparse.Namespace) -> list[Path] | None:
         found = default_data_dir(Path.home())
         if found is None:
             looked = ", ".join(str(p) for p in data_dir_candidates(Path.home()))
-            raise UserError(f"no Zotero library found (looked for zotero.sqlite in {looked}); "
-                            "name its folder with --corpus")
+            raise UserError(
+                f"no Zotero library found (looked for zotero.sqlite in {looked}); "
+                "name its folder with --corpus"
+            )
         corpus.append(found)
     return corpus or None
 

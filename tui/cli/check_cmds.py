@@ -17,7 +17,8 @@ from tui.services.load_warnings import count_line
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `check` to the parser."""
     parser = subparsers.add_parser(
-        "check", help="list every problem found in the library's files (exit 1 if any)")
+        "check", help="list every problem found in the library's files (exit 1 if any)"
+    )
     parser.set_defaults(func=check_library)
 
 
@@ -30,9 +31,14 @@ def check_library(context: CliContext, args: argparse.Namespace) -> int:
         out.write(f"{warning}\n")
     files = len(library.files)
     if library.warnings:
-        print(f"{count_line(len(library.warnings))} ({len(library.papers)} papers loaded "
-              f"from {files} file{'s' if files != 1 else ''})", file=sys.stderr)
+        print(
+            f"{count_line(len(library.warnings))} ({len(library.papers)} papers loaded "
+            f"from {files} file{'s' if files != 1 else ''})",
+            file=sys.stderr,
+        )
         return 1
-    print(f"no problems: {len(library.papers)} papers from {files} file"
-          f"{'s' if files != 1 else ''}", file=sys.stderr)
+    print(
+        f"no problems: {len(library.papers)} papers from {files} file{'s' if files != 1 else ''}",
+        file=sys.stderr,
+    )
     return 0

@@ -26,9 +26,9 @@ from index.citations import (
 )
 from index.models import Paper
 from index.text_safety import for_terminal, strip_controls
-from tui.services import paths
 from tui.cli.context import CliContext, UserError
 from tui.cli.search_cmds import add_filter_arguments, request_from_args
+from tui.services import paths
 
 if TYPE_CHECKING:
     from tui.services.styles import StyleBook
@@ -41,11 +41,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `cite`, `styles` and `export` to the parser."""
     cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
     cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")
-    cite.add_argument("--style", metavar="NAME",
-                      help="citation style (see `styles`), latex:COMMAND, or a .csl file "
-                      "(default: the config's, else apa)")
-    cite.add_argument("--copy", action="store_true",
-                      help="also copy it: system clipboard, else the terminal's (OSC 52)")
+    cite.add_argument(
+        "--style",
+        metavar="NAME",
+        help="citation style (see `styles`), latex:COMMAND, or a .csl file "
+        "(default: the config's, else apa)",
+    )
+    cite.add_argument(
+        "--copy",
+        action="store_true",
+        help="also copy it: system clipboard, else the terminal's (OSC 52)",
+    )
     cite.add_argument("--json", action="store_true", help="style, ids and text as one JSON object")
     cite.set_defaults(func=cite_command)
 
@@ -54,16 +60,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     styles.set_defaults(func=styles_command)
 
     export = subparsers.add_parser("export", help="write matching papers as a bibliography file")
-    export.add_argument("query", nargs="*", metavar="QUERY",
-                        help="a search query (default: every paper the filters allow)")
+    export.add_argument(
+        "query",
+        nargs="*",
+        metavar="QUERY",
+        help="a search query (default: every paper the filters allow)",
+    )
     add_filter_arguments(export)
-    export.add_argument("--format", default="bibtex", metavar="FORMAT",
-                        help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)")
-    export.add_argument("-o", "--output", type=Path, metavar="FILE",
-                        help="write to FILE (atomically) instead of standard output")
+    export.add_argument(
+        "--format",
+        default="bibtex",
+        metavar="FORMAT",
+        help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)",
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (atomically) instead of standard output",
+    )
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    export.add_argument("--json", action="store_true",
-                        help="what was written (papers, format, file) as JSON on stderr")
+    export.add_argument(
+        "--json",
+        action="store_true",
+        help="what was written (papers, format, file) as JSON on stderr",
+    )
     export.set_defaults(func=export_command)
 
 
@@ -89,8 +111,11 @@ def resolve_style(context: CliContext, name: str | None) -> str:
     try:
         return book.resolve(name or default)
     except UnknownStyleError:
-        raise UserError(f"unknown citation style {name or default!r}; choose one of: "
-                        + ", ".join(book.names()) + ", latex:COMMAND or a .csl file") from None
+        raise UserError(
+            f"unknown citation style {name or default!r}; choose one of: "
+            + ", ".join(book.names())
+            + ", latex:COMMAND or a .csl file"
+        ) from None
     except (StyleFileError, KeyFormatError) as error:
         raise UserError(str(error)) from None
 
@@ -119,8 +144,12 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     papers = _papers(context, args.ids)
     text = formatted(papers, style, citation_keys(context.library.papers))
     if getattr(args, "json", False):
-        print(json.dumps({"style": str(style), "ids": [p.id for p in papers], "text": text},
-                         ensure_ascii=False))
+        print(
+            json.dumps(
+                {"style": str(style), "ids": [p.id for p in papers], "text": text},
+                ensure_ascii=False,
+            )
+        )
     else:
         print(for_terminal(text))
     if not args.copy:
@@ -129,8 +158,7 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
 
     what = "citation" if len(papers) == 1 else "bibliography"
     sys.stdout.flush()
-    outcome = copy_text(text, description=f"{style_label(style)} {what}",
-                        data_dir=paths.data_dir())
+    outcome = copy_text(text, description=f"{style_label(style)} {what}", data_dir=paths.data_dir())
     print(f"paperscope: {for_terminal(outcome.message, one_line=True)}", file=sys.stderr)
     return 0 if outcome.copied else 1
 
@@ -160,8 +188,9 @@ def _matching(context: CliContext, args: argparse.Namespace, query: str) -> list
     filtered = bool(args.topic or args.hardware or args.year)
     if not query and not filtered:
         return list(papers)
-    request = request_from_args(args, query, context, limit=len(papers),
-                                sort="relevance" if query else "year")
+    request = request_from_args(
+        args, query, context, limit=len(papers), sort="relevance" if query else "year"
+    )
     result = context.engine.search(request)
     if result.notice:
         context.warn(result.notice)
@@ -184,12 +213,12 @@ def _provenance(args: argparse.Namespace, query: str, count: int) -> list[str]:
     ]
 
 
-def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
-                provenance: list[str]) -> str:
+def export_text(papers: list[Paper], fmt: str, keys: dict[str, str], provenance: list[str]) -> str:
     """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
     if fmt == "jsonl":
-        body = "".join(strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n"
-                       for p in papers)
+        body = "".join(
+            strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers
+        )
         return body
     if fmt == "hayagriva":
         from index.citations.hayagriva import hayagriva_yaml
@@ -205,8 +234,9 @@ def export_text(papers: list[Paper], fmt: str, keys: dict[str, str],
 def export_command(context: CliContext, args: argparse.Namespace) -> int:
     """Writes the matching papers to `-o FILE` (atomically) or standard output."""
     if args.format not in EXPORT_CHOICES:
-        raise UserError(f"unknown export format {args.format!r}; choose one of: "
-                        + ", ".join(EXPORT_CHOICES))
+        raise UserError(
+            f"unknown export format {args.format!r}; choose one of: " + ", ".join(EXPORT_CHOICES)
+        )
     query = " ".join(args.query).strip()
     papers = _matching(context, args, query)
     keys = citation_keys(context.library.papers)
@@ -231,13 +261,26 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
         try:
             write_text_atomic(args.output, text)
         except OSError as error:
-            raise UserError(f"{args.output}: cannot write ({error.strerror or error}); "
-                            "nothing exported") from None
+            raise UserError(
+                f"{args.output}: cannot write ({error.strerror or error}); nothing exported"
+            ) from None
     where = f" to {args.output}" if args.output else ""
     if getattr(args, "json", False):
-        print(json.dumps({"papers": len(papers), "format": args.format,
-                          "output": str(args.output) if args.output else None}), file=sys.stderr)
+        print(
+            json.dumps(
+                {
+                    "papers": len(papers),
+                    "format": args.format,
+                    "output": str(args.output) if args.output else None,
+                }
+            ),
+            file=sys.stderr,
+        )
     else:
-        print(for_terminal(f"paperscope: exported {len(papers)} papers as {args.format}{where}",
-                           one_line=True), file=sys.stderr)
+        print(
+            for_terminal(
+                f"paperscope: exported {len(papers)} papers as {args.format}{where}", one_line=True
+            ),
+            file=sys.stderr,
+        )
     return 0

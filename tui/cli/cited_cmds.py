@@ -25,15 +25,26 @@ _EMPTY = {"csl-json": "[]", "hayagriva": "{}"}
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `cited` to the parser."""
     cited = subparsers.add_parser(
-        "cited", help="write the bibliography of the papers a manuscript cites",
+        "cited",
+        help="write the bibliography of the papers a manuscript cites",
         description="Reads the citations in LaTeX (.tex, .aux), pandoc Markdown (.md), "
         "Typst (.typ) or Org (.org) files and writes the bibliography of exactly those "
-        "papers, in order of first citation. Exit 1 if a key is unknown.")
+        "papers, in order of first citation. Exit 1 if a key is unknown.",
+    )
     cited.add_argument("files", nargs="+", type=Path, metavar="FILE", help="manuscript files")
-    cited.add_argument("--style", default="bibtex", metavar="NAME",
-                       help="citation style (see `styles`), or hayagriva for Typst (default bibtex)")
-    cited.add_argument("-o", "--output", type=Path, metavar="FILE",
-                       help="write to FILE (atomically) instead of standard output")
+    cited.add_argument(
+        "--style",
+        default="bibtex",
+        metavar="NAME",
+        help="citation style (see `styles`), or hayagriva for Typst (default bibtex)",
+    )
+    cited.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write to FILE (atomically) instead of standard output",
+    )
     cited.set_defaults(func=cited_command)
 
 
@@ -113,8 +124,10 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
             write_text_atomic(args.output, text)
         except OSError as error:
             raise UserError(f"{args.output}: cannot write ({error.strerror or error})") from None
-        print(f"paperscope: wrote {len(cited_papers)} cited papers to {args.output}", file=sys.stderr)
+        print(
+            f"paperscope: wrote {len(cited_papers)} cited papers to {args.output}", file=sys.stderr
+        )
     return 1 if unknown else 0
 
 
-__all__ = ["register", "cited_command", "key_index", "SYNTAXES"]
+__all__ = ["SYNTAXES", "cited_command", "key_index", "register"]

@@ -11,22 +11,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index.library.load import load_library
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
+from index.library.load import load_library
 from index.text_safety import for_terminal
+from tui.cli.progress import LoadNotice, ProgressBar
 from tui.services import paths
 from tui.services.load_warnings import summary_lines
-from tui.cli.progress import LoadNotice, ProgressBar
 from tui.startup import collect_load_garbage, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.library.lookup import PaperLookup
-    from index.models import Paper
+    from index.models import Library, Paper
     from index.search.engine import SearchEngine
+    from index.store.generations import Opened
     from tui.services.annotations import Annotations
     from tui.services.saved_searches import SavedSearches
-    from index.store.generations import Opened
-    from index.models import Library
 
 
 class UserError(Exception):
@@ -66,8 +65,9 @@ class CliContext:
         # 100k-paper library reads one file; its warnings are cached but not printed again.
         notice = LoadNotice(sys.stderr)
         try:
-            library = load_library(self.corpus, self.taxonomy,
-                                   cache_dir=paths.cache_dir() / "library", progress=notice)
+            library = load_library(
+                self.corpus, self.taxonomy, cache_dir=paths.cache_dir() / "library", progress=notice
+            )
         finally:
             notice.finish()
         del notice  # its timer's cycles go with the parsers' in the one collection below
@@ -121,8 +121,9 @@ class CliContext:
         from tui.services.layer import notes_dir
 
         notes = notes_dir(paths.data_dir())
-        return (not (paths.data_dir() / "annotations.json").exists()
-                and not (notes.is_dir() and any(notes.glob("*.md"))))
+        return not (paths.data_dir() / "annotations.json").exists() and not (
+            notes.is_dir() and any(notes.glob("*.md"))
+        )
 
     def open_engine(self, rebuild: bool = False) -> SearchEngine[Opened]:
         """Opens (or rebuilds) the index under the cache directory, progress on stderr."""
@@ -131,8 +132,9 @@ class CliContext:
 
         bar = ProgressBar("indexing", sys.stderr)
         try:
-            engine = open_engine(self.library, self.taxonomy, paths.cache_dir(),
-                                 rebuild=rebuild, progress=bar)
+            engine = open_engine(
+                self.library, self.taxonomy, paths.cache_dir(), rebuild=rebuild, progress=bar
+            )
         except IndexUnavailable as error:
             raise UserError(str(error)) from None
         finally:
@@ -167,8 +169,9 @@ class CliContext:
         """Give the engine the user's current tags, statuses and notes."""
         from tui.services.layer import build_user_layer, notes_dir
 
-        engine.set_user_layer(build_user_layer(self.annotations, self.library.papers,
-                                               notes_dir(paths.data_dir())))
+        engine.set_user_layer(
+            build_user_layer(self.annotations, self.library.papers, notes_dir(paths.data_dir()))
+        )
 
     def resolve_papers(self, ids: list[str]) -> list[Paper]:
         """The papers named by paperscope ids or citation keys, in order.

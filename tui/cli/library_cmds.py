@@ -57,13 +57,13 @@ def paper_details(paper: Paper) -> dict[str, Any]:
     return details
 
 
-
-
 def list_papers(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every paper: a readable line each, or JSON Lines."""
     out = sys.stdout
     # The app's first screen: newest first, then by title (papers without a year last).
-    papers = sorted(context.library.papers, key=lambda p: (p.year is None, -(p.year or 0), p.title.casefold()))
+    papers = sorted(
+        context.library.papers, key=lambda p: (p.year is None, -(p.year or 0), p.title.casefold())
+    )
     for paper in papers:
         if args.json:
             out.write(strip_controls(json.dumps(paper_summary(paper), ensure_ascii=False)) + "\n")
@@ -92,7 +92,9 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         return 0
     lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
     if paper.authors:
-        lines.append("  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al."))
+        lines.append(
+            "  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al.")
+        )
     else:
         lines.append("  (authors unknown)")
     rows = [
@@ -124,14 +126,19 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     width = shutil.get_terminal_size((100, 24)).columns
     lines += [f"{name:>11}: {value}" for name, value in rows if value not in (None, "")]
     for title, labels in (("topics", paper.topics), ("hardware", paper.hardware)):
-        lines.append(f"{title:>11}: " + (", ".join(l.value for l in labels) or "(none)"))
+        lines.append(f"{title:>11}: " + (", ".join(label.value for label in labels) or "(none)"))
         lines += [f"{'':>13}{label.value}: {label.reason}" for label in labels]
     lines.append(f"{'sources':>11}: " + "; ".join(str(source) for source in paper.sources))
     if paper.merge_reasons:  # why several records became this one paper
         lines.append(f"{'merged':>11}: " + paper.merge_reasons[0])
         lines += [f"{'':>13}{reason}" for reason in paper.merge_reasons[1:]]
     lines.append("")
-    lines += textwrap.wrap(paper.abstract, max(40, width - 1), break_long_words=False,
-                           break_on_hyphens=False) if paper.abstract else ["(no abstract)"]
+    lines += (
+        textwrap.wrap(
+            paper.abstract, max(40, width - 1), break_long_words=False, break_on_hyphens=False
+        )
+        if paper.abstract
+        else ["(no abstract)"]
+    )
     print(for_terminal("\n".join(lines)))
     return 0

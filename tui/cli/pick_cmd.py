@@ -23,13 +23,19 @@ from tui.startup import resume_collector
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `pick` to the parser."""
     pick = subparsers.add_parser(
-        "pick", help="choose papers in the app and print their citation",
+        "pick",
+        help="choose papers in the app and print their citation",
         description="Opens the app to search and choose; enter on a result prints the "
         "citation of the marked papers (m), or of the highlighted one, and exits 0; esc or "
-        "q prints nothing and exits 1. Enter in the search bar moves to the results.")
+        "q prints nothing and exits 1. Enter in the search bar moves to the results.",
+    )
     pick.add_argument("query", nargs="*", metavar="QUERY", help="what the search starts with")
-    pick.add_argument("--style", default="key", metavar="NAME",
-                      help="citation style of the output (see `styles`; default key)")
+    pick.add_argument(
+        "--style",
+        default="key",
+        metavar="NAME",
+        help="citation style of the output (see `styles`; default key)",
+    )
     pick.set_defaults(func=pick_command)
 
 
@@ -47,8 +53,10 @@ def terminal() -> Iterator[None]:
         if sys.stdin.isatty() and sys.stderr.isatty():
             yield
             return
-        raise UserError("pick needs a terminal to draw on and there is none here; run it in "
-                        "a terminal, a terminal buffer (Emacs vterm) or `tmux display-popup`") from None
+        raise UserError(
+            "pick needs a terminal to draw on and there is none here; run it in "
+            "a terminal, a terminal buffer (Emacs vterm) or `tmux display-popup`"
+        ) from None
     saved = {fd: os.dup(fd) for fd in (0, 1, 2)}
     try:
         sys.stdout.flush()
@@ -76,8 +84,8 @@ def run(app: object) -> str | None:
 
 def pick_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints the picked citation and exits 0; nothing and 1 when cancelled."""
-    from tui.services.config import AppSettings
     from tui.pick_mode import PickApp
+    from tui.services.config import AppSettings
 
     style = resolve_style(context, args.style)
     # Exported COLUMNS and LINES win over the terminal's own size in Rich and Textual (and
@@ -85,8 +93,13 @@ def pick_command(context: CliContext, args: argparse.Namespace) -> int:
     for name in ("COLUMNS", "LINES"):
         os.environ.pop(name, None)
     library = context.library  # problems in the user's files are printed before the app starts
-    app = PickApp(AppSettings.from_environment(), context.taxonomy, library=library,
-                  pick_style=style, query=" ".join(args.query))
+    app = PickApp(
+        AppSettings.from_environment(),
+        context.taxonomy,
+        library=library,
+        pick_style=style,
+        query=" ".join(args.query),
+    )
     resume_collector()
     picked = run(app)
     if picked is None or app.return_code:

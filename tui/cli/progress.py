@@ -52,8 +52,9 @@ class ProgressBar(_StderrLine):
                 self.shown = True
             return
         filled = self.width * done // max(1, total)
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] "
-                          f"{done}/{total}")
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] {done}/{total}"
+        )
         self.stream.flush()
         self.shown = True
 
@@ -67,8 +68,13 @@ class LoadNotice(_StderrLine):
     the steps in place; a log file gets the headline alone, once.
     """
 
-    def __init__(self, stream: TextIO, *, after: float = NOTICE_AFTER,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        after: float = NOTICE_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         super().__init__(stream)
         self.after = after
         self.clock = clock
@@ -89,8 +95,9 @@ class LoadNotice(_StderrLine):
         now = self.clock()
         if now - self.started < self.after:
             return
-        if not self.shown or (self._tty and (
-                new_step or done == total or now - self._drawn_at >= REDRAW_EVERY)):
+        if not self.shown or (
+            self._tty and (new_step or done == total or now - self._drawn_at >= REDRAW_EVERY)
+        ):
             self._draw()
 
     def _draw(self) -> None:

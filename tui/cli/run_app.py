@@ -17,14 +17,20 @@ def run_app(context: CliContext) -> int:
     # Without a terminal Textual would write escape codes into the file and wait for keys
     # that never come: say what to run instead, before loading anything.
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UserError("the app needs a terminal (stdin and stdout); for scripts use a command: "
-                        "paperscope list, search QUERY, show ID, cite ID (see --help)")
+        raise UserError(
+            "the app needs a terminal (stdin and stdout); for scripts use a command: "
+            "paperscope list, search QUERY, show ID, cite ID (see --help)"
+        )
     from tui.app import make_app
     from tui.services.config import AppSettings
 
     library = context.library  # a slow first load says so on stderr (LoadNotice)
-    app = make_app(AppSettings.from_environment(), library=library, taxonomy=context.taxonomy,
-                   corpus=context.corpus)
+    app = make_app(
+        AppSettings.from_environment(),
+        library=library,
+        taxonomy=context.taxonomy,
+        corpus=context.corpus,
+    )
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     app.run()
     return app.return_code or 0

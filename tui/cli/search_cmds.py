@@ -23,21 +23,43 @@ from tui.cli.library_cmds import paper_summary
 from tui.services.annotations import normalize_tag
 
 
-
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds `--topic ID`, `--hardware ID` (both repeatable) and `--year A..B`."""
-    parser.add_argument("--topic", action="append", default=[], metavar="ID",
-                        help="only papers with this topic (repeat for any of several)")
-    parser.add_argument("--hardware", action="append", default=[], metavar="ID",
-                        help="only papers for this hardware; a parent like gpu includes its "
-                        "children (repeat for any of several)")
-    parser.add_argument("--year", metavar="A..B",
-                        help="only papers from these years: 2021, 2020..2024, 2022.., ..2019")
-    parser.add_argument("--tag", action="append", default=[], metavar="TAG",
-                        help="only papers with this tag of yours (repeat for any of several)")
-    parser.add_argument("--status", action="append", default=[], metavar="STATUS",
-                        help="only papers with this reading status: unread, to-read, reading, "
-                        "read (repeat for any of several)")
+    parser.add_argument(
+        "--topic",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only papers with this topic (repeat for any of several)",
+    )
+    parser.add_argument(
+        "--hardware",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only papers for this hardware; a parent like gpu includes its "
+        "children (repeat for any of several)",
+    )
+    parser.add_argument(
+        "--year",
+        metavar="A..B",
+        help="only papers from these years: 2021, 2020..2024, 2022.., ..2019",
+    )
+    parser.add_argument(
+        "--tag",
+        action="append",
+        default=[],
+        metavar="TAG",
+        help="only papers with this tag of yours (repeat for any of several)",
+    )
+    parser.add_argument(
+        "--status",
+        action="append",
+        default=[],
+        metavar="STATUS",
+        help="only papers with this reading status: unread, to-read, reading, "
+        "read (repeat for any of several)",
+    )
 
 
 def parse_year_range(text: str) -> tuple[int | None, int | None]:
@@ -51,18 +73,22 @@ def parse_year_range(text: str) -> tuple[int | None, int | None]:
     return low, high
 
 
-def request_from_args(args: argparse.Namespace, query: str, context: CliContext | None = None,
-                      **options: Any) -> SearchRequest:
+def request_from_args(
+    args: argparse.Namespace, query: str, context: CliContext | None = None, **options: Any
+) -> SearchRequest:
     """The SearchRequest for the filter arguments; unknown facet ids are a `UserError`."""
     topics = frozenset(getattr(args, "topic", None) or ())
     hardware = frozenset(getattr(args, "hardware", None) or ())
     if context is not None:
-        for flag, chosen, values in (("--topic", topics, context.taxonomy.topics),
-                                     ("--hardware", hardware, context.taxonomy.hardware)):
+        for flag, chosen, values in (
+            ("--topic", topics, context.taxonomy.topics),
+            ("--hardware", hardware, context.taxonomy.hardware),
+        ):
             known = [value.id for value in values]
             for value in sorted(chosen - set(known)):
-                raise UserError(f"{flag} {value!r} is not a known value; known: "
-                                + ", ".join(known))
+                raise UserError(
+                    f"{flag} {value!r} is not a known value; known: " + ", ".join(known)
+                )
     if context is not None:
         # `hw:trainium` in the query matches nothing, silently: say so, as --hardware does.
         from tui.view.facets import unknown_facet_values
@@ -74,36 +100,56 @@ def request_from_args(args: argparse.Namespace, query: str, context: CliContext 
     for status in getattr(args, "status", None) or ():
         value = normalize_status(status)
         if value is None:
-            raise UserError(f"--status {status!r} is not a reading status; known: "
-                            + ", ".join(READING_STATUSES))
+            raise UserError(
+                f"--status {status!r} is not a reading status; known: "
+                + ", ".join(READING_STATUSES)
+            )
         statuses.add(value)
     tags = frozenset(t for t in (normalize_tag(t) for t in getattr(args, "tag", None) or ()) if t)
     return SearchRequest(
-        query=query, topics=topics, hardware=hardware,
-        year_range=parse_year_range(year) if year else None, tags=tags,
-        statuses=frozenset(statuses), **options,
+        query=query,
+        topics=topics,
+        hardware=hardware,
+        year_range=parse_year_range(year) if year else None,
+        tags=tags,
+        statuses=frozenset(statuses),
+        **options,
     )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `search`, `facets` and `index` to the parser."""
     search = subparsers.add_parser("search", help="search the library (Whoosh query syntax)")
-    search.add_argument("query", nargs="*", metavar="QUERY",
-                        help='words (all must match), "phrases", prefix*, fuzzy~, -excluded, '
-                        "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
-                        "hw: doi: arxiv: tag: status: note: keyword:")
+    search.add_argument(
+        "query",
+        nargs="*",
+        metavar="QUERY",
+        help='words (all must match), "phrases", prefix*, fuzzy~, -excluded, '
+        "AND/OR/NOT, title: author: abstract: venue: year:2020..2024 topic: "
+        "hw: doi: arxiv: tag: status: note: keyword:",
+    )
     add_filter_arguments(search)
-    search.add_argument("--save", metavar="NAME",
-                        help="also save this search (query and filters) under NAME")
-    search.add_argument("--saved", metavar="NAME",
-                        help="run the saved search NAME (words given too narrow it)")
-    search.add_argument("--sort", choices=typing.get_args(SortOrder), default="relevance",
-                        help="relevance, year (newest first), year-asc (oldest first), title, author")
-    search.add_argument("--limit", type=int, default=20, metavar="N",
-                        help="show at most N papers (default 20)")
+    search.add_argument(
+        "--save", metavar="NAME", help="also save this search (query and filters) under NAME"
+    )
+    search.add_argument(
+        "--saved", metavar="NAME", help="run the saved search NAME (words given too narrow it)"
+    )
+    search.add_argument(
+        "--sort",
+        choices=typing.get_args(SortOrder),
+        default="relevance",
+        help="relevance, year (newest first), year-asc (oldest first), title, author",
+    )
+    search.add_argument(
+        "--limit", type=int, default=20, metavar="N", help="show at most N papers (default 20)"
+    )
     search.add_argument("--json", action="store_true", help="one JSON object a line")
-    search.add_argument("--summary", action="store_true",
-                        help="also print the counts and top facet values on stderr")
+    search.add_argument(
+        "--summary",
+        action="store_true",
+        help="also print the counts and top facet values on stderr",
+    )
     search.set_defaults(func=search_command)
 
     facets = subparsers.add_parser("facets", help="facet counts for a query (or everything)")
@@ -119,8 +165,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _summary(result: SearchResult, facets: bool) -> str:
-    parts = [f"{result.total:,} of {result.library_size:,} papers match "
-             f"({result.elapsed_ms:.1f} ms)"] if facets else []
+    parts = (
+        [f"{result.total:,} of {result.library_size:,} papers match ({result.elapsed_ms:.1f} ms)"]
+        if facets
+        else []
+    )
     for name, counts in result.facets.items() if facets else ():
         top = sorted((c for c in counts if c.count), key=lambda c: -c.count)[:5]
         if top:
@@ -138,8 +187,9 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints the ranked papers: a readable table, or JSON Lines."""
     if args.limit < 0:
         raise UserError(f"--limit {args.limit}: must be 0 or more")
-    request = request_from_args(args, " ".join(args.query), context, sort=args.sort,
-                                limit=args.limit)
+    request = request_from_args(
+        args, " ".join(args.query), context, sort=args.sort, limit=args.limit
+    )
     if args.saved:
         request = _with_saved(context, args.saved, request)
     elif not request.query.strip() and not request.filter_count:
@@ -159,14 +209,19 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
         paper = hit.paper
         if args.json:
             row = paper_summary(paper)
-            row.update(score=round(hit.score, 4), snippet=hit.snippet.plain,
-                       matched_fields=list(hit.matched_fields))
+            row.update(
+                score=round(hit.score, 4),
+                snippet=hit.snippet.plain,
+                matched_fields=list(hit.matched_fields),
+            )
             out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
             score = f"{hit.score:6.2f}  " if scored else ""
-            out.write(f"{rank:>3}. {paper.id:<32} {year:<5} {score}"
-                      f"{for_terminal(paper.title, one_line=True)}\n")
+            out.write(
+                f"{rank:>3}. {paper.id:<32} {year:<5} {score}"
+                f"{for_terminal(paper.title, one_line=True)}\n"
+            )
             if hit.snippet.plain:
                 out.write(f"     {for_terminal(hit.snippet.marked('*', '*'), one_line=True)}\n")
     summary = _summary(result, args.summary)
@@ -185,19 +240,34 @@ def _with_saved(context: CliContext, name: str, given: SearchRequest) -> SearchR
     saved = store.get(name)
     if saved is None:
         known = ", ".join(store.names)
-        raise UserError(f"no saved search named {name!r}"
-                        + (f"; saved: {known}" if known else "; there are no saved searches"))
+        raise UserError(
+            f"no saved search named {name!r}"
+            + (f"; saved: {known}" if known else "; there are no saved searches")
+        )
     query = " ".join(part for part in (saved.query, given.query) if part.strip())
-    union = {attribute: getattr(saved, attribute) | getattr(given, attribute)
-             for attribute in ("topics", "hardware", "tags", "statuses")}
-    return replace(saved, query=query, sort=given.sort if given.sort != "relevance"
-                   else saved.sort, limit=given.limit,
-                   year_range=given.year_range or saved.year_range, **union)
+    union = {
+        attribute: getattr(saved, attribute) | getattr(given, attribute)
+        for attribute in ("topics", "hardware", "tags", "statuses")
+    }
+    return replace(
+        saved,
+        query=query,
+        sort=given.sort if given.sort != "relevance" else saved.sort,
+        limit=given.limit,
+        year_range=given.year_range or saved.year_range,
+        **union,
+    )
 
 
 def _facet_row(count: FacetCount) -> dict[str, Any]:
-    return {"facet": count.facet, "value": count.value, "label": count.label,
-            "count": count.count, "selected": count.selected, "parent": count.parent}
+    return {
+        "facet": count.facet,
+        "value": count.value,
+        "label": count.label,
+        "count": count.count,
+        "selected": count.selected,
+        "parent": count.parent,
+    }
 
 
 def facets_command(context: CliContext, args: argparse.Namespace) -> int:
@@ -209,8 +279,10 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
     count_width = max((len(f"{c.count:,}") for c in every), default=1)
     for name, counts in result.facets.items():
         # Each section is aligned on its own: one long venue must not push the topics apart.
-        value_width = max((len(for_terminal(c.value, one_line=True)) + (2 if c.parent else 0)
-                           for c in counts), default=8)
+        value_width = max(
+            (len(for_terminal(c.value, one_line=True)) + (2 if c.parent else 0) for c in counts),
+            default=8,
+        )
         if not args.json:
             out.write(f"{name}\n")
         for count in counts:
@@ -225,9 +297,14 @@ def facets_command(context: CliContext, args: argparse.Namespace) -> int:
                 label = for_terminal(count.label, one_line=True)
                 label = f"  {label}" if count.label != count.value else ""
                 out.write(f"  {mark}{value:<{value_width}}  {count.count:>{count_width},}{label}\n")
-    print(for_terminal(f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
-                       + (f"; {result.notice}" if result.notice else ""), one_line=True),
-          file=sys.stderr)
+    print(
+        for_terminal(
+            f"paperscope: {result.total} papers match ({result.elapsed_ms:.1f} ms)"
+            + (f"; {result.notice}" if result.notice else ""),
+            one_line=True,
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -236,10 +313,21 @@ def index_command(context: CliContext, args: argparse.Namespace) -> int:
     engine = context.open_engine(rebuild=args.rebuild)
     opened = engine.opened
     if getattr(args, "json", False):
-        print(json.dumps({"action": opened.action, "papers": opened.doc_count,
-                          "seconds": round(opened.seconds, 3), "path": str(opened.path)}))
+        print(
+            json.dumps(
+                {
+                    "action": opened.action,
+                    "papers": opened.doc_count,
+                    "seconds": round(opened.seconds, 3),
+                    "path": str(opened.path),
+                }
+            )
+        )
         return 0
-    print(for_terminal(f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s "
-                       f"({opened.path})"))
+    print(
+        for_terminal(
+            f"{opened.action}: {opened.doc_count} papers in {opened.seconds:.2f} s ({opened.path})"
+        )
+    )
     engine.close()
     return 0

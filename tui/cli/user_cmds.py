@@ -21,15 +21,19 @@ from tui.services.annotations import normalize_tag
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds `tag`, `status` and `saved` to the parser."""
     tag = subparsers.add_parser(
-        "tag", help="add (+TAG) and remove (-TAG) your own tags on papers",
-        description="paperscope tag ID... +TAG -TAG: ids are paperscope ids or citation keys")
+        "tag",
+        help="add (+TAG) and remove (-TAG) your own tags on papers",
+        description="paperscope tag ID... +TAG -TAG: ids are paperscope ids or citation keys",
+    )
     # REMAINDER: `-toread` is a tag to remove, not an option.
     tag.add_argument("items", nargs=argparse.REMAINDER, metavar="ID... +TAG -TAG")
     tag.set_defaults(func=tag_command)
 
     status = subparsers.add_parser(
-        "status", help="set the reading status of papers: " + " / ".join(READING_STATUSES),
-        description="paperscope status ID... STATUS")
+        "status",
+        help="set the reading status of papers: " + " / ".join(READING_STATUSES),
+        description="paperscope status ID... STATUS",
+    )
     status.add_argument("items", nargs="+", metavar="ID... STATUS")
     status.set_defaults(func=status_command)
 
@@ -69,8 +73,9 @@ def status_command(context: CliContext, args: argparse.Namespace) -> int:
     *ids, status = args.items
     value = normalize_status(status)
     if value is None:
-        raise UserError(f"unknown reading status {status!r}; use one of: "
-                        + ", ".join(READING_STATUSES))
+        raise UserError(
+            f"unknown reading status {status!r}; use one of: " + ", ".join(READING_STATUSES)
+        )
     if not ids:
         raise UserError("status: name at least one paper id before the status")
     papers = context.resolve_papers(ids)
@@ -90,8 +95,9 @@ def saved_command(context: CliContext, args: argparse.Namespace) -> int:
             else:
                 done = store.rename(*args.rename)
         except KeyError as error:
-            raise UserError(f"no saved search named {error.args[0]!r}"
-                            + _known(store.names)) from None
+            raise UserError(
+                f"no saved search named {error.args[0]!r}" + _known(store.names)
+            ) from None
         except ValueError as error:
             raise UserError(str(error)) from None
         if not done:
@@ -102,14 +108,19 @@ def saved_command(context: CliContext, args: argparse.Namespace) -> int:
     for name, request in store:
         result = context.engine.search(replace(request, limit=0))
         if args.json:
-            row = {"name": name, "count": result.total, "query": request.query,
-                   "filters": request.filter_count}
+            row = {
+                "name": name,
+                "count": result.total,
+                "query": request.query,
+                "filters": request.filter_count,
+            }
             out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             what = request.query or "(every paper)"
             if request.filter_count:
-                what += f" + {request.filter_count} filter" + ("s" if request.filter_count > 1
-                                                               else "")
+                what += f" + {request.filter_count} filter" + (
+                    "s" if request.filter_count > 1 else ""
+                )
             out.write(for_terminal(f"{result.total:>6}  {name}  {what}", one_line=True) + "\n")
     if not len(store):
         print("paperscope: no saved searches yet (search QUERY --save NAME)", file=sys.stderr)

@@ -26,8 +26,13 @@ class PaperScreen(PaperActions, Screen[None]):
         """Worker state messages stop at the screen that ran the worker: hand errors up."""
         self._app.report_worker_state(event.worker)
 
-    @work(thread=True, exclusive=True, group="detail", exit_on_error=False,
-          description="Loading the paper's details")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="detail",
+        exit_on_error=False,
+        description="Loading the paper's details",
+    )
     def load_detail(self, paper_id: str, terms: tuple[str, ...]) -> None:
         """Build the detail (similar papers, citation) off the UI thread; stale ones are dropped."""
         detail = self._app.papers.detail(paper_id, terms, self._app.style)

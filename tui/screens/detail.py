@@ -27,8 +27,13 @@ class DetailScreen(PaperScreen):
 
     BINDINGS = [
         *PAPER_BINDINGS,
-        Binding("escape", "back", "Back", id="detail.back",
-                tooltip="Back to the paper this one was opened from, else to the results"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="detail.back",
+            tooltip="Back to the paper this one was opened from, else to the results",
+        ),
     ]
 
     def __init__(self, paper_id: str, terms: tuple[str, ...]) -> None:

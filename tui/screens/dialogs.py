@@ -19,7 +19,14 @@ from textual.widgets.option_list import Option
 from index.text_safety import for_terminal
 from tui.widgets.render import Body
 
-__all__ = ["HelpScreen", "StylePicker", "CopyFallback", "ConfirmDialog", "QUERY_SYNTAX", "MOVING_AROUND"]
+__all__ = [
+    "MOVING_AROUND",
+    "QUERY_SYNTAX",
+    "ConfirmDialog",
+    "CopyFallback",
+    "HelpScreen",
+    "StylePicker",
+]
 
 QUERY_SYNTAX = """\
 Query syntax
@@ -63,14 +70,28 @@ class HelpScreen(ModalScreen[None]):
     """Every key (as remapped by the user's keymap) by context, the query syntax, the facet ids."""
 
     BINDINGS = [
-        Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close", tooltip="Close the help"),
+        Binding(
+            "escape,q,question_mark,f1",
+            "dismiss",
+            "Close",
+            id="help.close",
+            tooltip="Close the help",
+        ),
         Binding("j", "scroll('down')", "Scroll", show=False, id="help.down", tooltip="Scroll down"),
         Binding("k", "scroll('up')", "Scroll up", show=False, id="help.up", tooltip="Scroll up"),
-        Binding("space", "scroll('page_down')", "Page", show=False, id="help.page", tooltip="Scroll a page"),
+        Binding(
+            "space",
+            "scroll('page_down')",
+            "Page",
+            show=False,
+            id="help.page",
+            tooltip="Scroll a page",
+        ),
     ]
 
-    def __init__(self, groups: Sequence[tuple[str, Sequence[tuple[str, str, str]]]],
-                 taxonomy: object = None) -> None:
+    def __init__(
+        self, groups: Sequence[tuple[str, Sequence[tuple[str, str, str]]]], taxonomy: object = None
+    ) -> None:
         """Args: groups: (context, rows of (keys, what it does, binding id)); taxonomy: for the ids."""
         super().__init__()
         self._groups = groups
@@ -93,11 +114,17 @@ class HelpScreen(ModalScreen[None]):
             parts += [Text(f"\n{context}", "bold"), Padding(keys, (0, 0, 0, 2))]
         parts.append(Text("\n" + QUERY_SYNTAX))
         if self._taxonomy is not None:
-            parts += [Text("Topic and hardware ids (for topic:x and hw:x)", "bold"),
-                      Padding(_facet_ids(self._taxonomy), (0, 0, 0, 2))]
+            parts += [
+                Text("Topic and hardware ids (for topic:x and hw:x)", "bold"),
+                Padding(_facet_ids(self._taxonomy), (0, 0, 0, 2)),
+            ]
         ids = [binding_id for _, rows in self._groups for _, _, binding_id in rows]
-        parts += [Text('\nRemap a key in the config file: [keymap] toggle_mark = "space"; the ids:', "dim"),
-                  Padding(Text("  ".join(dict.fromkeys(ids)), "dim"), (0, 0, 0, 2))]
+        parts += [
+            Text(
+                '\nRemap a key in the config file: [keymap] toggle_mark = "space"; the ids:', "dim"
+            ),
+            Padding(Text("  ".join(dict.fromkeys(ids)), "dim"), (0, 0, 0, 2)),
+        ]
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"
             yield Body(Group(*parts))
@@ -106,16 +133,23 @@ class HelpScreen(ModalScreen[None]):
     def action_scroll(self, where: str) -> None:
         """Read the help by keys, as a paper is read."""
         body = self.query_one("#help-body", VerticalScroll)
-        {"down": body.scroll_down, "up": body.scroll_up, "page_down": body.scroll_page_down}[where](animate=False)
+        {"down": body.scroll_down, "up": body.scroll_up, "page_down": body.scroll_page_down}[where](
+            animate=False
+        )
 
 
 class StylePicker(ModalScreen[str | None]):
     """Every citation style with a live preview of the current paper; enter keeps one."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="styles.cancel", tooltip="Keep the old style")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="styles.cancel", tooltip="Keep the old style")
+    ]
 
     def __init__(
-        self, styles: Sequence[tuple[str, str]], current: str, preview: Callable[[str], str],
+        self,
+        styles: Sequence[tuple[str, str]],
+        current: str,
+        preview: Callable[[str], str],
         about: str = "",
     ) -> None:
         """Args: styles: (style id, label); preview: style id -> the citation text;
@@ -129,9 +163,12 @@ class StylePicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="style-picker") as box:
             box.border_title = "Citation style"
-            yield OptionList(*(Option(Text(label), id=style) for style, label in self._styles),
-                             id="style-list")
-            yield Static(Text(self._about, "dim", no_wrap=True, overflow="ellipsis"), id="style-about")
+            yield OptionList(
+                *(Option(Text(label), id=style) for style, label in self._styles), id="style-list"
+            )
+            yield Static(
+                Text(self._about, "dim", no_wrap=True, overflow="ellipsis"), id="style-about"
+            )
             yield Static(id="style-preview")
         yield Footer()
 
@@ -185,7 +222,9 @@ class ConfirmDialog(ModalScreen[bool]):
 
     BINDINGS = [
         Binding("y,enter", "answer(True)", "Yes", id="confirm.yes", tooltip="Do it"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no", tooltip="Leave things as they are"),
+        Binding(
+            "n,escape", "answer(False)", "No", id="confirm.no", tooltip="Leave things as they are"
+        ),
     ]
 
     def __init__(self, title: str, question: str) -> None:

@@ -24,16 +24,35 @@ from textual.widgets import Footer, Input, Static
 
 from index.citations import STYLES, style_label
 
-__all__ = ["ExportDialog", "export_target", "EXTENSIONS", "format_for", "MissingFolder"]
+__all__ = ["EXTENSIONS", "ExportDialog", "MissingFolder", "export_target", "format_for"]
 
 # The file extension each citation style's text is saved with.
-EXTENSIONS = {"bibtex": "bib", "biblatex": "bib", "csl-json": "json", "ris": "ris",
-              "markdown": "md", "hayagriva": "yml"}
+EXTENSIONS = {
+    "bibtex": "bib",
+    "biblatex": "bib",
+    "csl-json": "json",
+    "ris": "ris",
+    "markdown": "md",
+    "hayagriva": "yml",
+}
 # Extension -> the format it means, whatever the current style.
-BY_EXTENSION = {"bib": "bibtex", "ris": "ris", "json": "csl-json", "yml": "hayagriva",
-                "yaml": "hayagriva", "md": "markdown"}
+BY_EXTENSION = {
+    "bib": "bibtex",
+    "ris": "ris",
+    "json": "csl-json",
+    "yml": "hayagriva",
+    "yaml": "hayagriva",
+    "md": "markdown",
+}
 # The formats ctrl+t steps through: the file formats first, then the text styles.
-CYCLE = ("bibtex", "biblatex", "ris", "csl-json", "hayagriva", *(s for s in STYLES if s not in EXTENSIONS))
+CYCLE = (
+    "bibtex",
+    "biblatex",
+    "ris",
+    "csl-json",
+    "hayagriva",
+    *(s for s in STYLES if s not in EXTENSIONS),
+)
 
 
 class MissingFolder(str):
@@ -88,9 +107,20 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
     """Asks for the file to export to; dismissed with (checked path, format), or None."""
 
     BINDINGS = [
-        Binding("ctrl+t", "next_format", "Format", id="export.format",
-                tooltip="Write another format (the file's extension follows)"),
-        Binding("escape", "cancel", "Cancel", id="export.cancel", tooltip="Close without writing anything"),
+        Binding(
+            "ctrl+t",
+            "next_format",
+            "Format",
+            id="export.format",
+            tooltip="Write another format (the file's extension follows)",
+        ),
+        Binding(
+            "escape",
+            "cancel",
+            "Cancel",
+            id="export.cancel",
+            tooltip="Close without writing anything",
+        ),
     ]
 
     def __init__(self, count: int, style: str, default: Path, cwd: Path) -> None:
@@ -109,8 +139,14 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
             yield Static(id="export-format")
             yield Input(str(self._default), id="export-path")
             yield Static(id="export-message")
-            yield Static(Text("The format follows the file name (.bib .ris .json .yml); "
-                              "ctrl+t picks another. Enter writes, esc cancels.", "dim"), id="export-help")
+            yield Static(
+                Text(
+                    "The format follows the file name (.bib .ris .json .yml); "
+                    "ctrl+t picks another. Enter writes, esc cancels.",
+                    "dim",
+                ),
+                id="export-help",
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -129,7 +165,9 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
         if available(fmt):
             line = Text.assemble("Format: ", (style_label(fmt), "bold"))
         else:
-            line = Text.assemble("Format: ", (fmt, "bold"), (" (not available yet: ctrl+t picks another)", "italic"))
+            line = Text.assemble(
+                "Format: ", (fmt, "bold"), (" (not available yet: ctrl+t picks another)", "italic")
+            )
         self.query_one("#export-format", Static).update(line)
 
     def _say(self, message: str) -> None:

@@ -26,32 +26,88 @@ from tui.services.notes import create_note, editor_command
 if TYPE_CHECKING:
     from tui.app import PaperscopeApp
 
-__all__ = ["LIBRARY_BINDINGS", "LIBRARY_COMMANDS", "LibraryActions", "launch_editor",
-           "system_opener"]
+__all__ = [
+    "LIBRARY_BINDINGS",
+    "LIBRARY_COMMANDS",
+    "LibraryActions",
+    "launch_editor",
+    "system_opener",
+]
 
 LIBRARY_BINDINGS = [
-    Binding("t", "edit_tags", "Tags", show=False, id="edit_tags",
-            tooltip="Add or remove your tags on the marked papers, or the highlighted one"),
-    Binding("R", "cycle_status", "Status", show=False, id="cycle_status",
-            tooltip="Next reading status: unread, to-read, reading, read"),
-    Binding("w", "save_search", "Save search", show=False, id="save_search",
-            tooltip="Save the query and the selected filters under a name"),
-    Binding("W", "manage_saved", "Saved searches", show=False, id="manage_saved",
-            tooltip="Recall, rename or delete saved searches"),
-    Binding("n", "edit_note", "Note", show=False, id="edit_note",
-            tooltip="Write the paper's note in your editor ($VISUAL, $EDITOR)"),
-    Binding("O", "open_attachment", "Open file", show=False, id="open_attachment",
-            tooltip="Open the paper's first attached file (PDF) with the system's opener"),
-    *(Binding(str(n), f"recall_saved({n})", f"Saved {n}", show=False, id=f"recall_saved_{n}",
-              tooltip=f"Recall saved search {n}") for n in range(1, 10)),
+    Binding(
+        "t",
+        "edit_tags",
+        "Tags",
+        show=False,
+        id="edit_tags",
+        tooltip="Add or remove your tags on the marked papers, or the highlighted one",
+    ),
+    Binding(
+        "R",
+        "cycle_status",
+        "Status",
+        show=False,
+        id="cycle_status",
+        tooltip="Next reading status: unread, to-read, reading, read",
+    ),
+    Binding(
+        "w",
+        "save_search",
+        "Save search",
+        show=False,
+        id="save_search",
+        tooltip="Save the query and the selected filters under a name",
+    ),
+    Binding(
+        "W",
+        "manage_saved",
+        "Saved searches",
+        show=False,
+        id="manage_saved",
+        tooltip="Recall, rename or delete saved searches",
+    ),
+    Binding(
+        "n",
+        "edit_note",
+        "Note",
+        show=False,
+        id="edit_note",
+        tooltip="Write the paper's note in your editor ($VISUAL, $EDITOR)",
+    ),
+    Binding(
+        "O",
+        "open_attachment",
+        "Open file",
+        show=False,
+        id="open_attachment",
+        tooltip="Open the paper's first attached file (PDF) with the system's opener",
+    ),
+    *(
+        Binding(
+            str(n),
+            f"recall_saved({n})",
+            f"Saved {n}",
+            show=False,
+            id=f"recall_saved_{n}",
+            tooltip=f"Recall saved search {n}",
+        )
+        for n in range(1, 10)
+    ),
 ]
 
 
 # The palette's names for these actions (tui.commands offers them with the others).
 LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Tags", "Add or remove your tags on the marked or highlighted papers", "edit_tags"),
-    *((f"Status: {status}", f"Set the reading status to {status}",
-       f"set_reading_status('{status}')") for status in READING_STATUSES),
+    *(
+        (
+            f"Status: {status}",
+            f"Set the reading status to {status}",
+            f"set_reading_status('{status}')",
+        )
+        for status in READING_STATUSES
+    ),
     ("Save search", "Save the query and selected filters under a name", "save_search"),
     ("Saved searches", "Recall, rename or delete a saved search", "manage_saved"),
     ("Note", "Write the paper's note in your editor", "edit_note"),
@@ -75,13 +131,14 @@ def launch_editor(app: Any, command: Sequence[str], path: Path) -> str | None:
     return None
 
 
-def system_opener(environ: Mapping[str, str] | None = None,
-                  which: Callable[[str], str | None] = shutil.which) -> str | None:
+def system_opener(
+    environ: Mapping[str, str] | None = None, which: Callable[[str], str | None] = shutil.which
+) -> str | None:
     """The program that opens a file as the desktop would, or None (none, or over SSH)."""
     env = os.environ if environ is None else environ
     if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
         return None  # it would open on the remote machine's desktop, if anywhere
-    for program in (("open",) if sys.platform == "darwin" else ("xdg-open", "gio")):
+    for program in ("open",) if sys.platform == "darwin" else ("xdg-open", "gio"):
         found = which(program)
         if found:
             return found
@@ -125,8 +182,9 @@ class LibraryActions:
             return
         app = self._host
         current = " ".join(app.annotations.tags_of(papers[0])) if len(papers) == 1 else ""
-        help_text = (f"Tags for {what}: words or +word add, -word removes; tab completes. "
-                     + (f"Now: {current}" if current else ""))
+        help_text = f"Tags for {what}: words or +word add, -word removes; tab completes. " + (
+            f"Now: {current}" if current else ""
+        )
         dialog = TextDialog("Tags", help_text, suggester=TagSuggester(app.annotations.all_tags()))
 
         def done(text: str | None) -> None:
@@ -175,8 +233,11 @@ class LibraryActions:
 
         request: SearchRequest = self.request  # type: ignore[attr-defined]
         app = self._host
-        dialog = TextDialog("Save this search", "A name for the query and the selected "
-                            "filters (1-9 recall the first nine):", request.query.strip()[:40])
+        dialog = TextDialog(
+            "Save this search",
+            "A name for the query and the selected filters (1-9 recall the first nine):",
+            request.query.strip()[:40],
+        )
 
         def done(name: str | None) -> None:
             if name is None or not name.strip():
@@ -188,8 +249,9 @@ class LibraryActions:
                 return
             app.report_save(app.saved_searches, saved)
             number = app.saved_searches.names.index(" ".join(name.split())) + 1
-            self._notify(f"Saved as {' '.join(name.split())!r}"
-                         + (f" (key {number})" if number <= 9 else ""))
+            self._notify(
+                f"Saved as {' '.join(name.split())!r}" + (f" (key {number})" if number <= 9 else "")
+            )
             self.count_saved()
 
         app.push_screen(dialog, done)
@@ -240,6 +302,7 @@ class LibraryActions:
                 self._notify(f"Deleted the saved search {name!r}")
                 self.count_saved()
             elif action == "rename":
+
                 def renamed(new: str | None) -> None:
                     if not new or not new.strip():
                         return
@@ -251,21 +314,29 @@ class LibraryActions:
                     self._notify(f"Renamed {name!r} to {' '.join(new.split())!r}")
                     self.count_saved()
 
-                app.push_screen(TextDialog("Rename saved search", f"A new name for {name!r}:",
-                                           name), renamed)
+                app.push_screen(
+                    TextDialog("Rename saved search", f"A new name for {name!r}:", name), renamed
+                )
 
         app.push_screen(SavedSearchesDialog(rows), done)
 
-    @work(thread=True, exclusive=True, group="saved", exit_on_error=False,
-          description="Counting saved searches")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="saved",
+        exit_on_error=False,
+        description="Counting saved searches",
+    )
     def count_saved(self) -> None:
         """Each saved search's live count, for the facet panel's Saved section."""
         app = self._host
         engine = app.engine
         if engine is None:
             return
-        counts = {name: engine.search(replace(request, limit=0)).total
-                  for name, request in app.saved_searches}
+        counts = {
+            name: engine.search(replace(request, limit=0)).total
+            for name, request in app.saved_searches
+        }
         app.call_from_thread(self._show_saved_counts, counts)
 
     def _show_saved_counts(self, counts: dict[str, int]) -> None:
@@ -278,15 +349,24 @@ class LibraryActions:
             panel = self.query_one(FacetPanel)  # type: ignore[attr-defined]
             panel.show_facets(self.with_saved(facet_view(result, self._host.taxonomy)))
 
-    def with_saved(self, view: dict[str, tuple[FacetCount, ...]]) -> dict[str, tuple[FacetCount, ...]]:
+    def with_saved(
+        self, view: dict[str, tuple[FacetCount, ...]]
+    ) -> dict[str, tuple[FacetCount, ...]]:
         """The facet view with the Saved section (each saved search and its live count)."""
         counts = self._saved_counts
         if counts is None:
             return view
         current = _request_key(self.request)  # type: ignore[attr-defined]
-        rows = tuple(FacetCount("saved", name, (f"{n}. " if n <= 9 else "") + name,
-                                counts.get(name, 0), _request_key(request) == current)
-                     for n, (name, request) in enumerate(self._host.saved_searches, 1))
+        rows = tuple(
+            FacetCount(
+                "saved",
+                name,
+                (f"{n}. " if n <= 9 else "") + name,
+                counts.get(name, 0),
+                _request_key(request) == current,
+            )
+            for n, (name, request) in enumerate(self._host.saved_searches, 1)
+        )
         return {"saved": rows, **view}
 
     # -- refreshes from the app ------------------------------------------------------------
@@ -320,8 +400,10 @@ class LibraryActions:
         try:
             path = create_note(app.notes_dir, paper)
         except OSError as error:
-            self._notify(f"Cannot create the note in {app.notes_dir}: "
-                         f"{error.strerror or error}", severity="error")
+            self._notify(
+                f"Cannot create the note in {app.notes_dir}: {error.strerror or error}",
+                severity="error",
+            )
             return
         command = editor_command()
         if command is None:
@@ -340,8 +422,9 @@ class LibraryActions:
             return
         present = [p for p in paper.attachments if os.path.exists(p)]
         if not present:
-            self._notify(f"The attached file is missing: {paper.attachments[0]}",
-                         severity="warning")
+            self._notify(
+                f"The attached file is missing: {paper.attachments[0]}", severity="warning"
+            )
             return
         path = present[0]
         opener = system_opener()
@@ -353,11 +436,17 @@ class LibraryActions:
             app.copy_text_to_clipboard(path, "the file's path")
             return
         try:
-            subprocess.Popen([opener, path], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
+            subprocess.Popen(
+                [opener, path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError as error:
-            self._notify(f"{opener} failed: {error.strerror or error}; the file is {path}",
-                         severity="warning")
+            self._notify(
+                f"{opener} failed: {error.strerror or error}; the file is {path}",
+                severity="warning",
+            )
             return
         self._notify(f"Opening {os.path.basename(path)}")

@@ -19,7 +19,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-__all__ = ["TextDialog", "TagSuggester", "SavedSearchesDialog"]
+__all__ = ["SavedSearchesDialog", "TagSuggester", "TextDialog"]
 
 _CSS = """
 TextDialog, SavedSearchesDialog { align: center middle; }
@@ -41,7 +41,7 @@ class TagSuggester(Suggester):
     async def get_suggestion(self, value: str) -> str | None:
         head, _, word = value.rpartition(" ")
         sign = word[:1] if word[:1] in "+-" else ""
-        typed = word[len(sign):].lower()
+        typed = word[len(sign) :].lower()
         if not typed:
             return None
         for tag in self._tags:
@@ -54,11 +54,19 @@ class TextDialog(ModalScreen[str | None]):
     """One line of text: enter dismisses with it, esc with None."""
 
     DEFAULT_CSS = _CSS
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="library_dialog.cancel",
-                        tooltip="Close without changing anything")]
+    BINDINGS = [
+        Binding(
+            "escape",
+            "cancel",
+            "Cancel",
+            id="library_dialog.cancel",
+            tooltip="Close without changing anything",
+        )
+    ]
 
-    def __init__(self, title: str, help_text: str, value: str = "",
-                 suggester: Suggester | None = None) -> None:
+    def __init__(
+        self, title: str, help_text: str, value: str = "", suggester: Suggester | None = None
+    ) -> None:
         super().__init__()
         self._title = title
         self._help = help_text
@@ -94,10 +102,20 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
     DEFAULT_CSS = _CSS
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="saved_dialog.cancel", tooltip="Close"),
-        Binding("r", "act('rename')", "Rename", id="saved_dialog.rename",
-                tooltip="Rename the highlighted saved search"),
-        Binding("d", "act('delete')", "Delete", id="saved_dialog.delete",
-                tooltip="Delete the highlighted saved search"),
+        Binding(
+            "r",
+            "act('rename')",
+            "Rename",
+            id="saved_dialog.rename",
+            tooltip="Rename the highlighted saved search",
+        ),
+        Binding(
+            "d",
+            "act('delete')",
+            "Delete",
+            id="saved_dialog.delete",
+            tooltip="Delete the highlighted saved search",
+        ),
     ]
 
     def __init__(self, rows: Sequence[tuple[str, int | None]]) -> None:
@@ -107,8 +125,7 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="library-dialog") as box:
             box.border_title = "Saved searches"
-            yield Static(Text("enter: recall · r: rename · d: delete · esc: close"),
-                         classes="help")
+            yield Static(Text("enter: recall · r: rename · d: delete · esc: close"), classes="help")
             options = []
             for number, (name, count) in enumerate(self._rows, 1):
                 label = Text(f"{number if number <= 9 else ' '}  ")

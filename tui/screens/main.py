@@ -16,39 +16,50 @@ import time
 from dataclasses import replace
 
 from textual import events, on, work
-from textual.widget import Widget
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Footer, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
-    FacetToggled, HitHighlighted, IndexFailed, IndexProgress, IndexReady, MoreResultsWanted,
-    PaperChosen, QueryChanged, QuerySubmitted, SearchFinished,
+    FacetToggled,
+    HitHighlighted,
+    IndexFailed,
+    IndexProgress,
+    IndexReady,
+    MoreResultsWanted,
+    PaperChosen,
+    QueryChanged,
+    QuerySubmitted,
+    SearchFinished,
 )
 from tui.screens.base import PaperScreen
 from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
+from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.services.papers import PaperDetail
 from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
-from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
 from tui.widgets.status_line import StatusLine
 
-__all__ = ["MainScreen", "PAGE", "SORTS"]
+__all__ = ["PAGE", "SORTS", "MainScreen"]
 
 PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches the end
 CORRECTION_PAUSE = 0.3  # seconds of no typing before "did you mean" is looked up
 # The sort orders the sort key cycles through, with what the results' border says.
 SORTS: tuple[tuple[str, str], ...] = (
-    ("relevance", "best match first"), ("year", "newest first"), ("year-asc", "oldest first"),
-    ("title", "by title"), ("author", "by first author"),
+    ("relevance", "best match first"),
+    ("year", "newest first"),
+    ("year-asc", "oldest first"),
+    ("title", "by title"),
+    ("author", "by first author"),
 )
 
 
@@ -59,39 +70,111 @@ class MainScreen(LibraryActions, PaperScreen):
         # A priority binding: it runs before the app hands the next keys to the focused
         # widget, so "/dyn" typed fast lands in the search bar, not in the results. Off
         # while the bar has the focus (see `check_action`), where "/" is text.
-        Binding("slash", "focus_search", "Search", id="focus_search", priority=True,
-                tooltip="Type a search (the search bar)"),
+        Binding(
+            "slash",
+            "focus_search",
+            "Search",
+            id="focus_search",
+            priority=True,
+            tooltip="Type a search (the search bar)",
+        ),
         # Enter in the search bar, for the same reason: "gpu", enter, j typed fast moves
         # the cursor instead of searching for "gpuj". Off everywhere else.
-        Binding("enter", "submit_search", "Done typing", show=False, id="submit_search", priority=True,
-                tooltip="In the search bar: keep the query and move to the results"),
+        Binding(
+            "enter",
+            "submit_search",
+            "Done typing",
+            show=False,
+            id="submit_search",
+            priority=True,
+            tooltip="In the search bar: keep the query and move to the results",
+        ),
         *PAPER_BINDINGS,
-        Binding("S", "cycle_sort", "Sort", id="cycle_sort",
-                tooltip="Next sort order: relevance, year (newest, oldest), title, first author"),
-        Binding("v", "toggle_compact", "View", show=False, id="toggle_compact",
-                tooltip="One line per paper, or the cards again"),
-        Binding("M", "marked_only", "Marked only", show=False, id="marked_only",
-                tooltip="Show only the marked papers, or every paper again"),
-        Binding("X", "clear_marks", "Clear marks", show=False, id="clear_marks",
-                tooltip="Unmark every paper (asks first)"),
-        Binding("F", "toggle_facets", "Hide filters", show=False, id="toggle_facets",
-                tooltip="Hide or show the facet panel"),
+        Binding(
+            "S",
+            "cycle_sort",
+            "Sort",
+            id="cycle_sort",
+            tooltip="Next sort order: relevance, year (newest, oldest), title, first author",
+        ),
+        Binding(
+            "v",
+            "toggle_compact",
+            "View",
+            show=False,
+            id="toggle_compact",
+            tooltip="One line per paper, or the cards again",
+        ),
+        Binding(
+            "M",
+            "marked_only",
+            "Marked only",
+            show=False,
+            id="marked_only",
+            tooltip="Show only the marked papers, or every paper again",
+        ),
+        Binding(
+            "X",
+            "clear_marks",
+            "Clear marks",
+            show=False,
+            id="clear_marks",
+            tooltip="Unmark every paper (asks first)",
+        ),
+        Binding(
+            "F",
+            "toggle_facets",
+            "Hide filters",
+            show=False,
+            id="toggle_facets",
+            tooltip="Hide or show the facet panel",
+        ),
         *LIBRARY_BINDINGS,  # tags, status, saved searches, notes, files (library_actions)
-        Binding("escape", "back", "Back", show=False, id="back",
-                tooltip="Step back: detail or filters, results, search bar; clear the bar; results again"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            show=False,
+            id="back",
+            tooltip="Step back: detail or filters, results, search bar; clear the bar; results again",
+        ),
         # Shown in the footer only when they would do something (see `check_action`).
-        Binding("ctrl+y", "accept_correction", "Did you mean", id="accept_correction",
-                tooltip="Search for the suggested spelling"),
-        Binding("x", "clear_filters", "Clear filters", id="clear_filters",
-                tooltip="Unselect every facet value, typed topic: and hw: filters too"),
-        Binding("f", "focus_facets", "Facets", show=False, id="focus_facets",
-                tooltip="Move to the facet panel"),
-        Binding("r", "focus_results", "Results", show=False, id="focus_results",
-                tooltip="Move to the results"),
+        Binding(
+            "ctrl+y",
+            "accept_correction",
+            "Did you mean",
+            id="accept_correction",
+            tooltip="Search for the suggested spelling",
+        ),
+        Binding(
+            "x",
+            "clear_filters",
+            "Clear filters",
+            id="clear_filters",
+            tooltip="Unselect every facet value, typed topic: and hw: filters too",
+        ),
+        Binding(
+            "f",
+            "focus_facets",
+            "Facets",
+            show=False,
+            id="focus_facets",
+            tooltip="Move to the facet panel",
+        ),
+        Binding(
+            "r",
+            "focus_results",
+            "Results",
+            show=False,
+            id="focus_results",
+            tooltip="Move to the results",
+        ),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (150, "-xwide")]
 
-    request: reactive[SearchRequest] = reactive(SearchRequest(as_you_type=True, limit=PAGE), init=False)
+    request: reactive[SearchRequest] = reactive(
+        SearchRequest(as_you_type=True, limit=PAGE), init=False
+    )
     marked_only: reactive[bool] = reactive(False, init=False)
 
     def __init__(self) -> None:
@@ -147,7 +230,9 @@ class MainScreen(LibraryActions, PaperScreen):
         if widget is pane or (widget is not None and pane in widget.ancestors):
             return
         paper = self.query_one(ResultsList).highlighted
-        if pane.trail or (pane.detail is not None and paper is not None and pane.detail.paper.id != paper.id):
+        if pane.trail or (
+            pane.detail is not None and paper is not None and pane.detail.paper.id != paper.id
+        ):
             pane.trail.clear()
             if self.wide and paper is not None:
                 self.load_detail(paper.id, self._terms())
@@ -232,7 +317,12 @@ class MainScreen(LibraryActions, PaperScreen):
             return
         result = engine.search(request)
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
-        if result.total or result.correction or not request.as_you_type or not request.query.strip():
+        if (
+            result.total
+            or result.correction
+            or not request.as_you_type
+            or not request.query.strip()
+        ):
             return
         # The engine offers no spelling while the last word is still being typed (it is a
         # prefix of the word meant). Once the user pauses, ask again with the word finished;
@@ -242,8 +332,9 @@ class MainScreen(LibraryActions, PaperScreen):
             return
         finished = engine.search(replace(request, as_you_type=False))
         if finished.correction and not worker.is_cancelled:
-            self.post_message(SearchFinished(replace(result, correction=finished.correction),
-                                             follow_up=True))
+            self.post_message(
+                SearchFinished(replace(result, correction=finished.correction), follow_up=True)
+            )
 
     def _marked_result(self, request: SearchRequest) -> SearchResult:
         """The search's matches that are marked (every match is ranked, then filtered)."""
@@ -264,19 +355,29 @@ class MainScreen(LibraryActions, PaperScreen):
             return
         previous = self.result
         self.result = result
-        more = previous is not None and replace(previous.request, limit=result.request.limit) == result.request
-        fix, clear, timings = (self._app.key_for("accept_correction"), self._app.key_for("clear_filters"),
-                               self._app.show_timings)
+        more = (
+            previous is not None
+            and replace(previous.request, limit=result.request.limit) == result.request
+        )
+        fix, clear, timings = (
+            self._app.key_for("accept_correction"),
+            self._app.key_for("clear_filters"),
+            self._app.show_timings,
+        )
         empty = empty_message(result, fix, clear)
         if self.marked_only and not result.total:
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
-        self.query_one(FacetPanel).show_facets(self.with_saved(facet_view(result, self._app.taxonomy)))
+        self.query_one(FacetPanel).show_facets(
+            self.with_saved(facet_view(result, self._app.taxonomy))
+        )
         self.refresh_bindings()
         unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
         marked = self.marked_only
         self.query_one(StatusLine).show_result(
-            result, lambda r: status_line(r, fix, timings=timings, unknown=unknown, marked_only=marked))
+            result,
+            lambda r: status_line(r, fix, timings=timings, unknown=unknown, marked_only=marked),
+        )
 
     def show_index_progress(self, done: int, total: int) -> None:
         """The first run builds the index: a progress bar where the results will be."""
@@ -284,7 +385,8 @@ class MainScreen(LibraryActions, PaperScreen):
         bar.display = True
         bar.update(total=max(1, total), progress=done)
         self.query_one(ResultsList).show_hits(
-            (), empty_message="Building the search index for the first time; it is kept for next time."
+            (),
+            empty_message="Building the search index for the first time; it is kept for next time.",
         )
         self.query_one(StatusLine).show_message(f"Indexing… {done:,} of {total:,} papers")
 
@@ -333,7 +435,11 @@ class MainScreen(LibraryActions, PaperScreen):
     @on(MoreResultsWanted)
     def load_more(self) -> None:
         result = self.result
-        if result is not None and result.request == self.request and result.total > len(result.hits):
+        if (
+            result is not None
+            and result.request == self.request
+            and result.total > len(result.hits)
+        ):
             self.request = replace(self.request, limit=self.request.limit + PAGE)
 
     # -- the detail ---------------------------------------------------------------------
@@ -378,7 +484,9 @@ class MainScreen(LibraryActions, PaperScreen):
         self.query_one(ResultsList).set_marks(marks)
         self.query_one(DetailPane).set_marks(marks)
         count = len(marks)
-        self.query_one("#results-column").border_subtitle = f"● {count:,} marked" if count else "no marks"
+        self.query_one("#results-column").border_subtitle = (
+            f"● {count:,} marked" if count else "no marks"
+        )
         if self.marked_only:
             self.start_search()
 

@@ -26,22 +26,54 @@ from tui.widgets.detail_pane import paper_links
 if TYPE_CHECKING:
     from tui.host import Host
 
-__all__ = ["PaperActions", "PAPER_BINDINGS", "checked_link", "launch_browser"]
+__all__ = ["PAPER_BINDINGS", "PaperActions", "checked_link", "launch_browser"]
 
 PAPER_BINDINGS = [
-    Binding("c", "copy_citation", "Copy", id="copy_citation",
-            tooltip="Copy the paper's citation in the current style"),
-    Binding("y", "copy_keys", "Copy key", id="copy_keys",
-            tooltip="Copy the citation keys of the marked papers (else the current one) "
-                    "in the last key format picked (key, LaTeX, pandoc, Typst, Org)"),
-    Binding("m", "toggle_mark", "Mark", id="toggle_mark",
-            tooltip="Mark or unmark the paper for a bibliography"),
-    Binding("b", "copy_bibliography", "Copy marked", id="copy_bibliography",
-            tooltip="Copy every marked paper as one bibliography"),
-    Binding("e", "export_bibliography", "Export marked", show=False, id="export_bibliography",
-            tooltip="Write every marked paper as one bibliography to a file"),
-    Binding("o", "open_link", "Open link", show=False, id="open_link",
-            tooltip="Open the paper's DOI, arXiv or URL in a browser"),
+    Binding(
+        "c",
+        "copy_citation",
+        "Copy",
+        id="copy_citation",
+        tooltip="Copy the paper's citation in the current style",
+    ),
+    Binding(
+        "y",
+        "copy_keys",
+        "Copy key",
+        id="copy_keys",
+        tooltip="Copy the citation keys of the marked papers (else the current one) "
+        "in the last key format picked (key, LaTeX, pandoc, Typst, Org)",
+    ),
+    Binding(
+        "m",
+        "toggle_mark",
+        "Mark",
+        id="toggle_mark",
+        tooltip="Mark or unmark the paper for a bibliography",
+    ),
+    Binding(
+        "b",
+        "copy_bibliography",
+        "Copy marked",
+        id="copy_bibliography",
+        tooltip="Copy every marked paper as one bibliography",
+    ),
+    Binding(
+        "e",
+        "export_bibliography",
+        "Export marked",
+        show=False,
+        id="export_bibliography",
+        tooltip="Write every marked paper as one bibliography to a file",
+    ),
+    Binding(
+        "o",
+        "open_link",
+        "Open link",
+        show=False,
+        id="open_link",
+        tooltip="Open the paper's DOI, arXiv or URL in a browser",
+    ),
 ]
 
 
@@ -74,7 +106,9 @@ class PaperActions:
         if not papers:
             paper = self.current_paper
             if paper is None:
-                self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
+                self._app.notify(
+                    "No paper to copy: search, then highlight one.", severity="warning"
+                )
                 return
             papers, what = [paper], f"for {paper.id}"
         self._app.copy_papers(papers, what, style=self._app.key_style)
@@ -88,8 +122,12 @@ class PaperActions:
         marked = marks.toggle(paper.id)
         message = f"{'Marked' if marked else 'Unmarked'} {paper.id} ({len(marks)} marked)"
         if marks.save_error:
-            self._app.notify(f"{message}, but {marks.save_error}", title="Marks",
-                             severity="warning", markup=False)
+            self._app.notify(
+                f"{message}, but {marks.save_error}",
+                title="Marks",
+                severity="warning",
+                markup=False,
+            )
         else:
             self._app.notify(message, markup=False)
         self.refresh_marks()
@@ -110,7 +148,9 @@ class PaperActions:
                 self._app.notify(f"Cleared {count} marks")
 
         papers = "paper" if count == 1 else "papers"
-        self._app.push_screen(ConfirmDialog("Clear marks", f"Unmark {count} marked {papers}?"), answered)
+        self._app.push_screen(
+            ConfirmDialog("Clear marks", f"Unmark {count} marked {papers}?"), answered
+        )
 
     def _marked_papers(self) -> list[Paper]:
         return self._app.papers.by_id(self._app.marks.ids)
@@ -151,12 +191,19 @@ class PaperActions:
             write_text_atomic(path, text if text.endswith("\n") else text + "\n")
         except OSError as error:
             reason = error.strerror or str(error)
-            self._app.call_from_thread(self._app.notify, f"Could not write {path}: {reason}",
-                                       title="Export", severity="error", markup=False)
+            self._app.call_from_thread(
+                self._app.notify,
+                f"Could not write {path}: {reason}",
+                title="Export",
+                severity="error",
+                markup=False,
+            )
             return
         self._app.call_from_thread(
-            self._app.notify, f"Exported {len(papers)} papers ({style_label(style)}) to {path}",
-            title="Exported", markup=False,
+            self._app.notify,
+            f"Exported {len(papers)} papers ({style_label(style)}) to {path}",
+            title="Exported",
+            markup=False,
         )
 
     def action_open_link(self) -> None:
@@ -173,8 +220,12 @@ class PaperActions:
         checked = [checked_link(link) for link in links]
         url = next((url for url, _ in checked if url is not None), None)
         if url is None:  # say why the best one was refused
-            self._app.notify(f"Not opening {shown_link(links[0])}: {checked[0][1]}.",
-                             title="Open link", severity="warning", markup=False)
+            self._app.notify(
+                f"Not opening {shown_link(links[0])}: {checked[0][1]}.",
+                title="Open link",
+                severity="warning",
+                markup=False,
+            )
             return
         self._open_link(url)
 
@@ -183,11 +234,17 @@ class PaperActions:
         """Launch the browser off the UI thread; when none opens, copy the link instead."""
         failure = launch_browser(url, os.environ)
         if failure is None:
-            self._app.call_from_thread(self._app.notify, f"Opening {shown_link(url)}",
-                                       title="Open link", markup=False)
+            self._app.call_from_thread(
+                self._app.notify, f"Opening {shown_link(url)}", title="Open link", markup=False
+            )
             return
-        self._app.call_from_thread(self._app.notify, f"{failure}: copying the link instead.",
-                                   title="Open link", severity="warning", markup=False)
+        self._app.call_from_thread(
+            self._app.notify,
+            f"{failure}: copying the link instead.",
+            title="Open link",
+            severity="warning",
+            markup=False,
+        )
         self._app.call_from_thread(self._app.copy_text_to_clipboard, url, "link")
 
 
@@ -232,8 +289,9 @@ def launch_browser(url: str, env: Mapping[str, str]) -> str | None:
     """
     if env.get("SSH_TTY") or env.get("SSH_CONNECTION"):
         return "Over SSH a browser would open on the remote machine"
-    graphical = (sys.platform in ("darwin", "win32") or env.get("DISPLAY")
-                 or env.get("WAYLAND_DISPLAY"))
+    graphical = (
+        sys.platform in ("darwin", "win32") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")
+    )
     if not graphical:
         return "No graphical browser here (no DISPLAY)"
     try:

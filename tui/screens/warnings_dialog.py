@@ -23,8 +23,15 @@ __all__ = ["LoadWarningsDialog"]
 class LoadWarningsDialog(ModalScreen[None]):
     """Every load warning; esc or q closes it."""
 
-    BINDINGS = [Binding("escape,q", "dismiss", "Close", id="warnings.close",
-                        tooltip="Close the list of problems")]
+    BINDINGS = [
+        Binding(
+            "escape,q",
+            "dismiss",
+            "Close",
+            id="warnings.close",
+            tooltip="Close the list of problems",
+        )
+    ]
     DEFAULT_CSS = """
     LoadWarningsDialog { align: center middle; }
     LoadWarningsDialog > #warnings-body {
@@ -40,6 +47,8 @@ class LoadWarningsDialog(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="warnings-body") as scroll:
             scroll.border_title = count_line(len(self._lines)) if self._lines else "No problems"
-            text = Text("\n".join(self._lines) if self._lines else
-                        "Every file loaded without a problem.", no_wrap=False)
+            text = Text(
+                "\n".join(self._lines) if self._lines else "Every file loaded without a problem.",
+                no_wrap=False,
+            )
             yield Static(text, id="warnings-text")

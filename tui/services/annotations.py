@@ -24,7 +24,7 @@ from index.models import READING_STATUSES, Paper
 from index.search.user_layer import normalize_status
 from tui.services.user_data import StoredJson, read_json
 
-__all__ = ["Annotations", "STATUSES", "normalize_status", "normalize_tag", "DEFAULT_STATUS"]
+__all__ = ["DEFAULT_STATUS", "STATUSES", "Annotations", "normalize_status", "normalize_tag"]
 
 STATUSES = READING_STATUSES
 DEFAULT_STATUS = "unread"
@@ -68,8 +68,9 @@ class Annotations(StoredJson):
         super().__init__(path)
         self._records: list[dict[str, Any]] = []
         if path is not None:
-            data, warning = read_json(path, _valid, 'a JSON object {"papers": [...]}',
-                                      {"papers": []})
+            data, warning = read_json(
+                path, _valid, 'a JSON object {"papers": [...]}', {"papers": []}
+            )
             self._records = [dict(record) for record in data["papers"]]
             self._loaded(warning)
         self._reindex()
@@ -144,11 +145,14 @@ class Annotations(StoredJson):
         statuses: dict[str, set[str]] = {}
         with self._lock:
             self._collect(papers, tags, statuses)
-        return {"tag": {k: frozenset(v) for k, v in tags.items()},
-                "status": {k: frozenset(v) for k, v in statuses.items()}}
+        return {
+            "tag": {k: frozenset(v) for k, v in tags.items()},
+            "status": {k: frozenset(v) for k, v in statuses.items()},
+        }
 
-    def _collect(self, papers: Iterable[Paper], tags: dict[str, set[str]],
-                 statuses: dict[str, set[str]]) -> None:
+    def _collect(
+        self, papers: Iterable[Paper], tags: dict[str, set[str]], statuses: dict[str, set[str]]
+    ) -> None:
         for paper in papers:
             record = self._find(paper)
             if record is None:
@@ -161,8 +165,9 @@ class Annotations(StoredJson):
 
     # -- changing ------------------------------------------------------------------------
 
-    def change_tags(self, papers: Iterable[Paper], add: Iterable[str] = (),
-                    remove: Iterable[str] = ()) -> bool:
+    def change_tags(
+        self, papers: Iterable[Paper], add: Iterable[str] = (), remove: Iterable[str] = ()
+    ) -> bool:
         """Add and remove tags on every paper; returns whether the change was saved.
 
         The tags are normalised (`normalize_tag`); empty ones are ignored.
@@ -186,8 +191,9 @@ class Annotations(StoredJson):
         """
         value = normalize_status(status)
         if value is None:
-            raise ValueError(f"unknown reading status {status!r}; use one of: "
-                             + ", ".join(STATUSES))
+            raise ValueError(
+                f"unknown reading status {status!r}; use one of: " + ", ".join(STATUSES)
+            )
         with self._lock:
             for paper in papers:
                 self._record(paper)["status"] = value

@@ -132,8 +132,10 @@ def _system_copy(text: str, timeout: float) -> str | None:
             pyperclip.copy(text)
         except pyperclip.PyperclipException as error:
             if "could not find a copy/paste mechanism" in str(error):
-                return ("no system clipboard tool such as xclip, xsel or wl-copy "
-                        f"({type(error).__name__})")
+                return (
+                    "no system clipboard tool such as xclip, xsel or wl-copy "
+                    f"({type(error).__name__})"
+                )
             raise
         if pyperclip.paste() != text:
             return "the system clipboard did not take the text (is there a display?)"
@@ -142,11 +144,18 @@ def _system_copy(text: str, timeout: float) -> str | None:
     return _in_thread(task, timeout, "the system clipboard")
 
 
-def run_tool(args: list[str], text: str, env: Mapping[str, str],
-             timeout: float) -> subprocess.CompletedProcess[bytes]:
+def run_tool(
+    args: list[str], text: str, env: Mapping[str, str], timeout: float
+) -> subprocess.CompletedProcess[bytes]:
     """Runs a clipboard command with `text` on stdin (tests replace this)."""
-    return subprocess.run(args, input=text.encode("utf-8"), capture_output=True,
-                          timeout=timeout, env=dict(env), check=False)
+    return subprocess.run(
+        args,
+        input=text.encode("utf-8"),
+        capture_output=True,
+        timeout=timeout,
+        env=dict(env),
+        check=False,
+    )
 
 
 def _tmux_copy(text: str, env: Mapping[str, str], timeout: float) -> str | None:
@@ -180,8 +189,9 @@ def _terminal(stream: TextIO | None) -> TextIO | None:
     return None
 
 
-def _osc52_copy(text: str, writer: Callable[[str], None] | None, env: Mapping[str, str],
-                terminal: TextIO | None) -> str | None:
+def _osc52_copy(
+    text: str, writer: Callable[[str], None] | None, env: Mapping[str, str], terminal: TextIO | None
+) -> str | None:
     """Sends `text` to the terminal clipboard; returns why it could not, or None."""
     plain = osc52_sequence(text)
     if plain is None:
@@ -210,15 +220,17 @@ def _osc52_copy(text: str, writer: Callable[[str], None] | None, env: Mapping[st
 def _save(text: str, description: str, data_dir: Path | None, reasons: list[str]) -> CopyOutcome:
     why = "; ".join(reasons)
     if data_dir is None:
-        return CopyOutcome("none", f"Could not copy the {description}: {why}", None, text,
-                           description, why)
+        return CopyOutcome(
+            "none", f"Could not copy the {description}: {why}", None, text, description, why
+        )
     path = Path(data_dir) / SAVED_FILE_NAME
     try:
         write_text_atomic(path, text if text.endswith("\n") else text + "\n")
     except OSError as error:
         why = f"{why}; could not save to {path}: {error.strerror or error}"
-        return CopyOutcome("none", f"Could not copy the {description}: {why}", None, text,
-                           description, why)
+        return CopyOutcome(
+            "none", f"Could not copy the {description}: {why}", None, text, description, why
+        )
     message = f"No clipboard available ({why}); saved the {description} to {path}"
     return CopyOutcome("file", message, path, text, description, why)
 
@@ -258,14 +270,17 @@ def copy_text(
     else:
         failure = _system_copy(text, timeout)
         if failure is None:
-            return CopyOutcome("system", f"Copied {description} (system clipboard)", None,
-                               text, description)
+            return CopyOutcome(
+                "system", f"Copied {description} (system clipboard)", None, text, description
+            )
         reasons.append(failure)
     if env.get("TMUX"):
         failure = _tmux_copy(text, env, timeout)
         if failure is None:
-            message = (f"Copied {description} to tmux's paste buffer (prefix ] pastes it; "
-                       "tmux forwards it to the terminal's clipboard where allowed)")
+            message = (
+                f"Copied {description} to tmux's paste buffer (prefix ] pastes it; "
+                "tmux forwards it to the terminal's clipboard where allowed)"
+            )
             return CopyOutcome("tmux", message, None, text, description, "; ".join(reasons))
         reasons.append(failure)
         # tmux itself failed: an OSC 52 through it cannot be trusted either, so the text

@@ -27,8 +27,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-__all__ = ["Config", "AppSettings", "ConfigNotWritable", "load_config", "save_config", "DEFAULT_STYLE",
-           "DEFAULT_THEME"]
+__all__ = [
+    "DEFAULT_STYLE",
+    "DEFAULT_THEME",
+    "AppSettings",
+    "Config",
+    "ConfigNotWritable",
+    "load_config",
+    "save_config",
+]
 
 DEFAULT_STYLE = "apa"
 DEFAULT_THEME = "textual-dark"
@@ -69,8 +76,10 @@ class Config:
         for name, value in (("style", self.style), ("theme", self.theme)):
             if document.get(name) != value:
                 document[name] = value
-        optional = (("key_style", self.key_style, DEFAULT_KEY_STYLE),
-                    ("latex_command", self.latex_command, DEFAULT_LATEX_COMMAND))
+        optional = (
+            ("key_style", self.key_style, DEFAULT_KEY_STYLE),
+            ("latex_command", self.latex_command, DEFAULT_LATEX_COMMAND),
+        )
         for name, value, default in optional:  # written once they differ from the default
             if document.get(name) != value and (value != default or name in document):
                 document[name] = value
@@ -129,7 +138,7 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
             warnings.append(f"{where}: `debug` must be true or false; using false")
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
-        warnings.append(f"{where}: [keymap] must be a table of binding id = \"keys\"; ignored")
+        warnings.append(f'{where}: [keymap] must be a table of binding id = "keys"; ignored')
         keymap = {}
     good: dict[str, str] = {}
     for binding_id, keys in keymap.items():
@@ -176,4 +185,3 @@ def save_config(path: Path, config: Config) -> None:
     except UnicodeDecodeError:
         raise ConfigNotWritable("not UTF-8 text; left as it was") from None
     write_text_atomic(path, config.to_toml(existing))
-

@@ -22,8 +22,11 @@ def notes_dir(data_dir: Path) -> Path:
     return Path(data_dir) / "notes"
 
 
-def build_user_layer(annotations: Annotations, papers: Sequence[Paper],
-                     notes: Path | None) -> UserLayer:
+def build_user_layer(
+    annotations: Annotations, papers: Sequence[Paper], notes: Path | None
+) -> UserLayer:
     """Tags and statuses of `papers`, and the text of their notes under `notes`."""
-    return UserLayer(facets=annotations.layer(papers),
-                     notes=read_notes(notes, papers) if notes is not None else {})
+    return UserLayer(
+        facets=annotations.layer(papers),
+        notes=read_notes(notes, papers) if notes is not None else {},
+    )

@@ -19,7 +19,7 @@ CHECK_COMMAND = "paperscope check"
 
 
 def count_line(count: int) -> str:
-    """"3 problems in your files" (for the app's notice and the CLI's last line)."""
+    """ "3 problems in your files" (for the app's notice and the CLI's last line)."""
     return f"{count} problem{'s' if count != 1 else ''} in your files"
 
 
@@ -28,6 +28,7 @@ def summary_lines(warnings: Sequence[LoadWarning], limit: int = SHOWN) -> list[s
     lines = [str(warning) for warning in warnings[:limit]]
     hidden = len(warnings) - limit
     if hidden > 0:
-        lines.append(f"... and {hidden} more ({count_line(len(warnings))}); "
-                     f"`{CHECK_COMMAND}` lists them all")
+        lines.append(
+            f"... and {hidden} more ({count_line(len(warnings))}); `{CHECK_COMMAND}` lists them all"
+        )
     return lines

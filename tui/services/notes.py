@@ -18,8 +18,15 @@ from pathlib import Path
 from index.atomic import write_text_atomic
 from index.models import Paper
 
-__all__ = ["note_name", "note_path", "read_notes", "fingerprint", "editor_command",
-           "create_note", "MAX_NOTE_BYTES"]
+__all__ = [
+    "MAX_NOTE_BYTES",
+    "create_note",
+    "editor_command",
+    "fingerprint",
+    "note_name",
+    "note_path",
+    "read_notes",
+]
 
 # A note larger than this is not a note (a pasted PDF?): it is read only this far.
 MAX_NOTE_BYTES = 1 << 20
@@ -86,8 +93,9 @@ def create_note(notes_dir: Path, paper: Paper) -> Path:
     return path
 
 
-def editor_command(environ: dict[str, str] | None = None,
-                   which: object = shutil.which) -> Sequence[str] | None:
+def editor_command(
+    environ: dict[str, str] | None = None, which: object = shutil.which
+) -> Sequence[str] | None:
     """The editor to run: `$VISUAL`, then `$EDITOR`, then `vi` or `nano` if installed."""
     env = os.environ if environ is None else environ
     for variable in ("VISUAL", "EDITOR"):

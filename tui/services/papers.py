@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from index.citations import citation_keys, format_citation, style_label
-
-from index.models import Library, Paper, SearchRequest, Snippet
 from index.facets.taxonomy import Taxonomy
+from index.models import Library, Paper, SearchRequest, Snippet
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -48,8 +47,9 @@ class PaperData:
         engine: returns the open engine, or None while the index is still being built.
     """
 
-    def __init__(self, taxonomy: Taxonomy, library: Library | None,
-                 engine: Callable[[], SearchEngine | None]) -> None:
+    def __init__(
+        self, taxonomy: Taxonomy, library: Library | None, engine: Callable[[], SearchEngine | None]
+    ) -> None:
         self._taxonomy = taxonomy
         self._library = library
         self._engine = engine
@@ -93,13 +93,18 @@ class PaperData:
         paper = engine.paper(paper_id) if engine else None
         if paper is None or engine is None:
             return None
-        abstract = engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
+        abstract = (
+            engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
+        )
         related = tuple(self.by_id(paper.related))
-        similar = tuple(p for p in engine.more_like_this(paper.id, limit=5) if p.id not in paper.related)
+        similar = tuple(
+            p for p in engine.more_like_this(paper.id, limit=5) if p.id not in paper.related
+        )
         try:
             citation = self.format([paper], style)
         except ValueError as error:  # a key a key format cannot hold, a broken user style
             citation = f"(cannot format this citation: {error})"
         extra = self.extras(paper) if self.extras is not None else ()
-        return PaperDetail(paper, abstract, related, similar, citation, style_label(style), terms,
-                           extra)
+        return PaperDetail(
+            paper, abstract, related, similar, citation, style_label(style), terms, extra
+        )

@@ -17,12 +17,11 @@ from typing import Any
 from index.models import SearchRequest
 from tui.services.user_data import StoredJson, read_json
 
-__all__ = ["SavedSearches", "request_from_dict", "request_to_dict", "MAX_NAME"]
+__all__ = ["MAX_NAME", "SavedSearches", "request_from_dict", "request_to_dict"]
 
 MAX_NAME = 60
 # SearchRequest attributes that hold a selection (sets of strings, or of years).
-_SETS = ("topics", "hardware", "venues", "authors", "tags", "statuses", "keywords",
-         "collections")
+_SETS = ("topics", "hardware", "venues", "authors", "tags", "statuses", "keywords", "collections")
 
 
 def request_to_dict(request: SearchRequest) -> dict[str, Any]:
@@ -46,8 +45,7 @@ def request_from_dict(data: dict[str, Any]) -> SearchRequest:
     values: dict[str, Any] = {"query": str(data.get("query", ""))}
     for name in _SETS:
         values[name] = frozenset(str(v) for v in data.get(name, ()) or ())
-    values["years"] = frozenset(int(y) for y in data.get("years", ()) or ()
-                                if isinstance(y, int))
+    values["years"] = frozenset(int(y) for y in data.get("years", ()) or () if isinstance(y, int))
     year_range = data.get("year_range")
     if isinstance(year_range, list) and len(year_range) == 2:
         values["year_range"] = tuple(year_range)
@@ -57,9 +55,16 @@ def request_from_dict(data: dict[str, Any]) -> SearchRequest:
 
 
 def _valid(data: Any) -> bool:
-    return (isinstance(data, dict) and isinstance(data.get("searches"), list)
-            and all(isinstance(s, dict) and isinstance(s.get("name"), str)
-                    and isinstance(s.get("request"), dict) for s in data["searches"]))
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("searches"), list)
+        and all(
+            isinstance(s, dict)
+            and isinstance(s.get("name"), str)
+            and isinstance(s.get("request"), dict)
+            for s in data["searches"]
+        )
+    )
 
 
 class SavedSearches(StoredJson):
@@ -75,8 +80,9 @@ class SavedSearches(StoredJson):
         super().__init__(path)
         self._items: list[dict[str, Any]] = []
         if path is not None:
-            data, warning = read_json(path, _valid, 'a JSON object {"searches": [...]}',
-                                      {"searches": []})
+            data, warning = read_json(
+                path, _valid, 'a JSON object {"searches": [...]}', {"searches": []}
+            )
             self._items = list(data["searches"])
             self._loaded(warning)
 

@@ -94,8 +94,9 @@ def load_style_book(config_path: Path, config: Config) -> StyleBook:
         command = DEFAULT_LATEX_COMMAND
     key_style = config.key_style
     if split_key_style(key_style)[0] not in KEY_STYLES:
-        warnings.append(f"{config_path}: key_style {key_style!r} is not one of "
-                        f"{', '.join(KEY_STYLES)}; using {DEFAULT_KEY_STYLE}")
+        warnings.append(
+            f"{config_path}: key_style {key_style!r} is not one of "
+            f"{', '.join(KEY_STYLES)}; using {DEFAULT_KEY_STYLE}"
+        )
         key_style = DEFAULT_KEY_STYLE
     return StyleBook({style: style for style in custom}, command, key_style, tuple(warnings))
-

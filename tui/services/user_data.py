@@ -17,13 +17,14 @@ from typing import Any
 
 from index.atomic import write_text_atomic
 
-__all__ = ["QueryHistory", "Marks", "HISTORY_LIMIT", "StoredJson", "describe_os_error", "read_json"]
+__all__ = ["HISTORY_LIMIT", "Marks", "QueryHistory", "StoredJson", "describe_os_error", "read_json"]
 
 HISTORY_LIMIT = 200
 
 
-def read_json(path: Path, valid: Callable[[Any], bool], expected: str,
-              empty: Any) -> tuple[Any, str | None]:
+def read_json(
+    path: Path, valid: Callable[[Any], bool], expected: str, empty: Any
+) -> tuple[Any, str | None]:
     """The JSON value in `path` when `valid` accepts it, else `empty` and why not.
 
     Args:
@@ -46,8 +47,12 @@ def read_json(path: Path, valid: Callable[[Any], bool], expected: str,
 
 def _read_strings(path: Path) -> tuple[list[str], str | None]:
     """A JSON list of strings from `path`, or an empty list and the reason it was unusable."""
-    return read_json(path, lambda data: isinstance(data, list) and all(
-        isinstance(item, str) for item in data), "a JSON list of strings", [])
+    return read_json(
+        path,
+        lambda data: isinstance(data, list) and all(isinstance(item, str) for item in data),
+        "a JSON list of strings",
+        [],
+    )
 
 
 def describe_os_error(error: OSError) -> str:
@@ -95,12 +100,13 @@ class StoredJson:
             return True
         if not self._writable:
             # A damaged file is the user's to inspect: never overwrite it.
-            self.save_error = (f"could not save {self.what}: {self.path} is damaged and is "
-                               "left as it was (kept for this session only)")
+            self.save_error = (
+                f"could not save {self.what}: {self.path} is damaged and is "
+                "left as it was (kept for this session only)"
+            )
             return False
         try:
-            write_text_atomic(self.path, json.dumps(self._payload(), ensure_ascii=False,
-                                                    indent=1))
+            write_text_atomic(self.path, json.dumps(self._payload(), ensure_ascii=False, indent=1))
         except OSError as error:
             self.save_error = f"could not save {self.what}: {describe_os_error(error)}"
             return False

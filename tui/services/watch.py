@@ -18,7 +18,7 @@ from pathlib import Path
 
 from index.models import Library
 
-__all__ = ["Fingerprint", "sources_fingerprint", "changed_files", "describe_changes"]
+__all__ = ["Fingerprint", "changed_files", "describe_changes", "sources_fingerprint"]
 
 Fingerprint = dict[str, tuple[int, int, int]]  # path -> (size, mtime_ns, inode)
 

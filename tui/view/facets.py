@@ -14,7 +14,8 @@ from dataclasses import replace
 from index.models import FacetCount, SearchResult
 from tui.view.filters import REQUEST_FIELDS, typed_filters
 
-__all__ = ["facet_view", "status_line", "empty_message", "unknown_facet_values"]
+__all__ = ["empty_message", "facet_view", "status_line", "unknown_facet_values"]
+
 
 def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
     """The result's facet counts, with every taxonomy value listed and typed filters selected.
@@ -27,13 +28,19 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
     for facet in REQUEST_FIELDS:
         counts = list(result.facets.get(facet, ()))
         known = {count.value for count in counts}
-        for value in getattr(taxonomy, {"topic": "topics"}.get(facet, facet), ()) if facet in ("topic", "hardware") else ():
+        for value in (
+            getattr(taxonomy, {"topic": "topics"}.get(facet, facet), ())
+            if facet in ("topic", "hardware")
+            else ()
+        ):
             if value.id not in known:
                 counts.append(FacetCount(facet, value.id, value.label, 0, parent=value.parent))
         chosen = getattr(result.request, REQUEST_FIELDS[facet])
         selected = {str(v) for v in chosen} | set(typed.get(facet, {}))
         view[facet] = tuple(
-            replace(count, selected=True) if count.value in selected and not count.selected else count
+            replace(count, selected=True)
+            if count.value in selected and not count.selected
+            else count
             for count in counts
         )
     return view
@@ -51,20 +58,31 @@ def unknown_facet_values(query: str, taxonomy: object) -> list[str]:
     """
     notices: list[str] = []
     for facet, values in typed_filters(query).items():
-        known = [value.id for value in getattr(taxonomy, "topics" if facet == "topic" else "hardware", ())]
+        known = [
+            value.id
+            for value in getattr(taxonomy, "topics" if facet == "topic" else "hardware", ())
+        ]
         prefix = "topic" if facet == "topic" else "hw"
         for value in values:
             if value in known:
                 continue
             near = [k for k in known if value in k] or difflib.get_close_matches(value, known, n=1)
             hint = f" (did you mean {prefix}:{near[0]}?)" if near else " (? lists the ids)"
-            notices.append(f"{prefix}:{value} is not a {'topic' if facet == 'topic' else 'hardware'} id{hint}")
+            notices.append(
+                f"{prefix}:{value} is not a {'topic' if facet == 'topic' else 'hardware'} id{hint}"
+            )
     return notices
 
 
-def status_line(result: SearchResult, correction_key: str, *, timings: bool = False,
-                unknown: Sequence[str] = (), marked_only: bool = False) -> str:
-    """"12 of 4,698 papers · 2 filters", plus any notice from the engine.
+def status_line(
+    result: SearchResult,
+    correction_key: str,
+    *,
+    timings: bool = False,
+    unknown: Sequence[str] = (),
+    marked_only: bool = False,
+) -> str:
+    """ "12 of 4,698 papers · 2 filters", plus any notice from the engine.
 
     Args:
         timings: add the search time and "prefix matches capped" (the `debug` setting).
@@ -76,9 +94,11 @@ def status_line(result: SearchResult, correction_key: str, *, timings: bool = Fa
     )
     # Only what is worth the room: the pane is narrow, and "0 filters" says nothing.
     shown = f"{result.total:,} marked" if marked_only else f"{result.total:,}"
-    parts = [f"{shown} of {_plural(result.library_size, 'paper')}",
-             *([f"{result.elapsed_ms:.0f} ms"] if timings else []),
-             *([_plural(filters, "filter")] if filters else [])]
+    parts = [
+        f"{shown} of {_plural(result.library_size, 'paper')}",
+        *([f"{result.elapsed_ms:.0f} ms"] if timings else []),
+        *([_plural(filters, "filter")] if filters else []),
+    ]
     if result.partial and timings:
         parts.append("prefix matches capped")
     if result.correction and result.total:
@@ -100,7 +120,9 @@ def empty_message(result: SearchResult, correction_key: str, clear_key: str) -> 
         lines = ["No paper has these words side by side yet."]
         tips = 'Inside quotes a word counts once typed in full: finish it, or close the quote (")'
     elif result.correction:
-        lines.append(f"Did you mean \u201c{result.correction}\u201d? Press {correction_key} to search for it.")
+        lines.append(
+            f"Did you mean \u201c{result.correction}\u201d? Press {correction_key} to search for it."
+        )
     if result.request.filter_count:
         tips += f", or press {clear_key} to clear the filters"
     return "\n".join([*lines, tips + "."])

@@ -14,14 +14,27 @@ from typing import Any
 
 from index.models import SearchRequest
 
-__all__ = ["REQUEST_FIELDS", "typed_filters", "toggle_value", "without_selection", "without_typed_filters"]
+__all__ = [
+    "REQUEST_FIELDS",
+    "toggle_value",
+    "typed_filters",
+    "without_selection",
+    "without_typed_filters",
+]
 
 # facet name -> the `SearchRequest` field holding its selected values
-REQUEST_FIELDS = {"topic": "topics", "hardware": "hardware", "year": "years",
-                  "venue": "venues", "author": "authors",
-                  # the user's layer and the source's tags (index.search.user_layer)
-                  "tag": "tags", "status": "statuses", "keyword": "keywords",
-                  "collection": "collections"}
+REQUEST_FIELDS = {
+    "topic": "topics",
+    "hardware": "hardware",
+    "year": "years",
+    "venue": "venues",
+    "author": "authors",
+    # the user's layer and the source's tags (index.search.user_layer)
+    "tag": "tags",
+    "status": "statuses",
+    "keyword": "keywords",
+    "collection": "collections",
+}
 _PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
 _TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
 
@@ -36,7 +49,9 @@ def typed_filters(query: str) -> dict[str, dict[str, re.Pattern[str]]]:
     for match in _TOKEN.finditer(query):
         facet = _PREFIXES[match["field"].lower()]
         value = match["value"].strip('"').lower()
-        found.setdefault(facet, {})[value] = re.compile(r"(?<!\S)" + re.escape(match[0]) + r"(?!\S)")
+        found.setdefault(facet, {})[value] = re.compile(
+            r"(?<!\S)" + re.escape(match[0]) + r"(?!\S)"
+        )
     return found
 
 

@@ -14,20 +14,22 @@ from index.models import Paper
 from tui.services.annotations import Annotations
 from tui.services.notes import MAX_NOTE_BYTES, note_path
 
-__all__ = ["user_rows", "NOTE_PREVIEW"]
+__all__ = ["NOTE_PREVIEW", "user_rows"]
 
 NOTE_PREVIEW = 2000  # characters of the note shown in the detail
 
 
-def user_rows(paper: Paper, annotations: Annotations,
-              notes: Path | None) -> tuple[tuple[str, str], ...]:
+def user_rows(
+    paper: Paper, annotations: Annotations, notes: Path | None
+) -> tuple[tuple[str, str], ...]:
     """(heading, text) pairs: Yours, Note, Source tags, Collections, Files."""
     rows: list[tuple[str, str]] = []
     tags = annotations.tags_of(paper)
     status = annotations.status_of(paper)
     if tags or status != "unread":  # nothing set: no row (the keys are in the help)
-        rows.append(("Yours", f"status: {status}"
-                     + (f" · tags: {', '.join(tags)}" if tags else "")))
+        rows.append(
+            ("Yours", f"status: {status}" + (f" · tags: {', '.join(tags)}" if tags else ""))
+        )
     if notes is not None:
         path = note_path(notes, paper)
         try:
@@ -47,6 +49,13 @@ def user_rows(paper: Paper, annotations: Annotations,
     if paper.source_notes:
         rows.append(("Source notes", "\n\n".join(paper.source_notes)))
     if paper.attachments:
-        rows.append(("Files", "\n".join(
-            path if os.path.exists(path) else f"{path}  (missing)" for path in paper.attachments)))
+        rows.append(
+            (
+                "Files",
+                "\n".join(
+                    path if os.path.exists(path) else f"{path}  (missing)"
+                    for path in paper.attachments
+                ),
+            )
+        )
     return tuple(rows)

@@ -32,12 +32,15 @@ from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
 from tui.widgets.render import Body, Labeler, clean, snippet_text
 
-__all__ = ["DetailPane", "paper_links", "detail_body", "venue_line"]
+__all__ = ["DetailPane", "detail_body", "paper_links", "venue_line"]
 
 EMPTY_HINT = Text.assemble(
     ("No paper selected.\n\n", "bold"),
-    ("Highlight a result to read its abstract, topics and hardware with the reasons they "
-     "were given, its sources, linked versions, similar papers and its citation here.", "dim"),
+    (
+        "Highlight a result to read its abstract, topics and hardware with the reasons they "
+        "were given, its sources, linked versions, similar papers and its citation here.",
+        "dim",
+    ),
 )
 MORE = "↓ more"
 RELATIONS = {"linked": "a linked version of", "similar": "similar to"}
@@ -56,7 +59,7 @@ def paper_links(paper: Paper) -> list[str]:
 
 
 def venue_line(paper: Paper) -> str:
-    """"Venue · pp. 542-559 · 2024": the pages once, even when the venue text has them too."""
+    """ "Venue · pp. 542-559 · 2024": the pages once, even when the venue text has them too."""
     venue = clean(paper.venue, one_line=True).strip() if paper.venue else ""
     pages = clean(paper.pages, one_line=True).strip() if paper.pages else ""
     if pages:
@@ -79,7 +82,9 @@ class _Identifiers:
     def __init__(self, rows: list[tuple[str, str]]) -> None:
         self.rows = rows
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
         width = options.max_width
         name_width = max((len(name) for name, _ in self.rows), default=0)
         for name, value in self.rows:
@@ -113,10 +118,21 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
         parts.append(snippet_text(detail.abstract, match_style=match_style))
     else:
         parts.append(Text(clean(paper.abstract) or "no abstract", "" if paper.abstract else "dim"))
-    ids = [(name, clean(value, one_line=True).strip()) for name, value in (
-        ("DOI", paper.doi), ("arXiv", paper.arxiv), ("URL", paper.url), ("Id", paper.id)) if value]
+    ids = [
+        (name, clean(value, one_line=True).strip())
+        for name, value in (
+            ("DOI", paper.doi),
+            ("arXiv", paper.arxiv),
+            ("URL", paper.url),
+            ("Id", paper.id),
+        )
+        if value
+    ]
     parts += [Text("\nIdentifiers", "bold"), Padding(_Identifiers(ids), (0, 0, 0, 2))]
-    for heading, facet, labels in (("Topics", "topic", paper.topics), ("Hardware", "hardware", paper.hardware)):
+    for heading, facet, labels in (
+        ("Topics", "topic", paper.topics),
+        ("Hardware", "hardware", paper.hardware),
+    ):
         parts.append(Text(f"\n{heading}", "bold"))
         if not labels:
             parts.append(Padding(Text("none", "dim"), (0, 0, 0, 2)))
@@ -124,9 +140,13 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
             name = Text(clean(labeler(facet, label.value), one_line=True))
             name.append(f"  {'topic' if facet == 'topic' else 'hw'}:{label.value}", "dim")
             parts.append(Padding(name, (0, 0, 0, 2)))
-            parts.append(Padding(Text(clean(label.reason, one_line=True), "dim italic"), (0, 0, 0, 4)))
+            parts.append(
+                Padding(Text(clean(label.reason, one_line=True), "dim italic"), (0, 0, 0, 4))
+            )
     parts.append(Text("\nSources", "bold"))
-    parts.extend(Padding(Text(clean(str(source), one_line=True)), (0, 0, 0, 2)) for source in paper.sources)
+    parts.extend(
+        Padding(Text(clean(str(source), one_line=True)), (0, 0, 0, 2)) for source in paper.sources
+    )
     for heading, text in detail.extra:
         parts.append(Text(f"\n{heading}", "bold"))
         parts.append(Padding(Text(clean(text)), (0, 0, 0, 2)))
@@ -143,16 +163,44 @@ class DetailPane(VerticalScroll, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("down,j", "read_down", "Scroll", show=False, id="detail.down", tooltip="Scroll down a line"),
-        Binding("up,k", "read_up", "Scroll up", show=False, id="detail.up", tooltip="Scroll up a line"),
-        Binding("space,pagedown", "read_page_down", "Page", id="detail.page_down", key_display="space",
-                tooltip="Scroll down a page"),
-        Binding("b,pageup", "read_page_up", "Page up", show=False, id="detail.page_up",
-                tooltip="Scroll up a page"),
-        Binding("g,home", "read_home", "Top", show=False, id="detail.top", tooltip="Back to the title"),
+        Binding(
+            "down,j",
+            "read_down",
+            "Scroll",
+            show=False,
+            id="detail.down",
+            tooltip="Scroll down a line",
+        ),
+        Binding(
+            "up,k", "read_up", "Scroll up", show=False, id="detail.up", tooltip="Scroll up a line"
+        ),
+        Binding(
+            "space,pagedown",
+            "read_page_down",
+            "Page",
+            id="detail.page_down",
+            key_display="space",
+            tooltip="Scroll down a page",
+        ),
+        Binding(
+            "b,pageup",
+            "read_page_up",
+            "Page up",
+            show=False,
+            id="detail.page_up",
+            tooltip="Scroll up a page",
+        ),
+        Binding(
+            "g,home", "read_home", "Top", show=False, id="detail.top", tooltip="Back to the title"
+        ),
         Binding("G,end", "read_end", "End", show=False, id="detail.end", tooltip="To the end"),
-        Binding("tab", "similar", "Similar", id="detail.similar",
-                tooltip="Move to the linked and similar papers (enter opens one)"),
+        Binding(
+            "tab",
+            "similar",
+            "Similar",
+            id="detail.similar",
+            tooltip="Move to the linked and similar papers (enter opens one)",
+        ),
     ]
 
     detail: PaperDetail | None = None
@@ -167,8 +215,11 @@ class DetailPane(VerticalScroll, can_focus=True):
         yield Body(id="detail-body")
         yield Static("Citation", id="detail-citation-title", classes="detail-heading detail-part")
         yield Body(id="detail-citation", classes="detail-part")
-        yield Static("Linked versions and more like this  (tab, then enter opens one)",
-                     id="detail-similar-title", classes="detail-heading detail-part")
+        yield Static(
+            "Linked versions and more like this  (tab, then enter opens one)",
+            id="detail-similar-title",
+            classes="detail-heading detail-part",
+        )
         yield OptionList(id="detail-similar", classes="detail-part")
 
     def on_mount(self) -> None:
@@ -191,7 +242,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.set_class(marked, "-marked")
 
     def _show_more(self) -> None:
-        """"↓ more" in the bottom border while the pane can scroll further down."""
+        """ "↓ more" in the bottom border while the pane can scroll further down."""
         self.border_subtitle = MORE if self.scroll_y < self.max_scroll_y else ""
 
     # -- reading by keys ------------------------------------------------------------------

@@ -24,12 +24,21 @@ from index.models import FacetCount
 from tui.messages import FacetToggled
 from tui.widgets.render import clean, sparkline
 
-__all__ = ["FacetPanel", "SECTIONS", "TOP_VALUES"]
+__all__ = ["SECTIONS", "TOP_VALUES", "FacetPanel"]
 
-SECTIONS = (("saved", "Saved"), ("status", "Reading"), ("tag", "My tags"),
-            ("topic", "Topics"), ("hardware", "Hardware"), ("year", "Year"),
-            ("venue", "Venue"), ("author", "Author"), ("keyword", "Source tags"),
-            ("category", "arXiv category"), ("collection", "Collections"))
+SECTIONS = (
+    ("saved", "Saved"),
+    ("status", "Reading"),
+    ("tag", "My tags"),
+    ("topic", "Topics"),
+    ("hardware", "Hardware"),
+    ("year", "Year"),
+    ("venue", "Venue"),
+    ("author", "Author"),
+    ("keyword", "Source tags"),
+    ("category", "arXiv category"),
+    ("collection", "Collections"),
+)
 # Sections left out while they have no values (a library without tags, no saved searches).
 OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
@@ -47,14 +56,29 @@ class FacetPanel(Tree[NodeData]):
     """
 
     BINDINGS = [
-        Binding("enter", "select_cursor", "Select", id="facets.select",
-                tooltip="Select or unselect the value (or fold the section)"),
+        Binding(
+            "enter",
+            "select_cursor",
+            "Select",
+            id="facets.select",
+            tooltip="Select or unselect the value (or fold the section)",
+        ),
         Binding("j", "cursor_down", "Down", show=False, id="facets.down", tooltip="Next value"),
         Binding("k", "cursor_up", "Up", show=False, id="facets.up", tooltip="Previous value"),
-        Binding("right,l", "unfold", "Unfold", id="facets.unfold",
-                tooltip="Unfold the section or hardware group (or go into it)"),
-        Binding("left,h", "fold", "Fold", id="facets.fold",
-                tooltip="Fold the section or group (or go to the one it is in)"),
+        Binding(
+            "right,l",
+            "unfold",
+            "Unfold",
+            id="facets.unfold",
+            tooltip="Unfold the section or hardware group (or go into it)",
+        ),
+        Binding(
+            "left,h",
+            "fold",
+            "Fold",
+            id="facets.fold",
+            tooltip="Fold the section or group (or go to the one it is in)",
+        ),
     ]
 
     COMPONENT_CLASSES = {"facet-panel--zero", "facet-panel--selected", "facet-panel--count"}
@@ -102,12 +126,17 @@ class FacetPanel(Tree[NodeData]):
                 heading.append(" " + sparkline(v.count for v in ordered))
             chosen = sum(1 for v in values if v.selected)
             if chosen:
-                heading.append(f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected"))
+                heading.append(
+                    f" ({chosen})", style=self.get_component_rich_style("facet-panel--selected")
+                )
             # A section appearing later (the first saved search or tag) opens expanded.
             fresh = facet not in self._sections_seen
             self._sections_seen.add(facet)
-            section = self.root.add(heading, data=(facet, None),
-                                    expand=not self._built or fresh or (facet, None) in expanded)
+            section = self.root.add(
+                heading,
+                data=(facet, None),
+                expand=not self._built or fresh or (facet, None) in expanded,
+            )
             if facet == "year":  # newest first, "no year" last
                 values = sorted(values, key=lambda v: (v.value != "0", v.value), reverse=True)
             self._add_values(section, values, expanded)
@@ -148,7 +177,9 @@ class FacetPanel(Tree[NodeData]):
         elif node.parent is not None and node.parent is not self.root:
             self.cursor_line = node.parent.line
 
-    def _add_values(self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]) -> None:
+    def _add_values(
+        self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]
+    ) -> None:
         """Values under their section; hardware children under their parent value."""
         present = {v.value for v in values}
         children: dict[str, list[FacetCount]] = {}
@@ -162,7 +193,9 @@ class FacetPanel(Tree[NodeData]):
             self._counts[data] = value
             # The stored label is the short form ("○ Name 12"); `render_label` fits it to
             # the panel's width at draw time, so a resize needs no rebuild.
-            label = Text(f"{'●' if value.selected else '○'} {value.label or value.value} {value.count}")
+            label = Text(
+                f"{'●' if value.selected else '○'} {value.label or value.value} {value.count}"
+            )
             if kids:
                 expand = data in expanded or any(k.selected for k in kids)
                 node = parent.add(label, data=data, expand=expand)
@@ -199,7 +232,7 @@ class FacetPanel(Tree[NodeData]):
         return 1
 
     def _label(self, value: FacetCount, room: int) -> Text:
-        """"○ Name   12": the name cut to fit, one space at least, the count at the right."""
+        """ "○ Name   12": the name cut to fit, one space at least, the count at the right."""
         style = self.get_component_rich_style
         # Every count gets the widest count's room, so names are cut at one column too.
         count = str(value.count).rjust(self._count_width)

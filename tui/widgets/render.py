@@ -18,10 +18,11 @@ from textual.widgets import Static
 from index.models import Paper, Snippet
 from index.text_safety import for_terminal
 
-__all__ = ["clean", "snippet_text", "short_authors", "meta_line", "Labeler", "sparkline", "Body"]
+__all__ = ["Body", "Labeler", "clean", "meta_line", "short_authors", "snippet_text", "sparkline"]
 
 Labeler = Callable[[str, str], str]
 """(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
+
 
 def clean(text: str, *, one_line: bool = False) -> str:
     """Make untrusted text safe to show: see `index.text_safety.for_terminal`.
@@ -37,17 +38,23 @@ _SPARK = "▁▂▃▄▅▆▇█"
 
 
 def snippet_text(
-    snippet: Snippet, *, match_style: Style | str, base_style: Style | str = "", one_line: bool = False
+    snippet: Snippet,
+    *,
+    match_style: Style | str,
+    base_style: Style | str = "",
+    one_line: bool = False,
 ) -> Text:
     """A highlighted snippet as `Text`, each segment appended literally."""
     text = Text(style=base_style)
     for segment in snippet.segments:
-        text.append(clean(segment.text, one_line=one_line), match_style if segment.highlighted else "")
+        text.append(
+            clean(segment.text, one_line=one_line), match_style if segment.highlighted else ""
+        )
     return text
 
 
 def short_authors(paper: Paper, limit: int = 3) -> str:
-    """"A, B, C, et al." so a row shows who wrote it without wrapping."""
+    """ "A, B, C, et al." so a row shows who wrote it without wrapping."""
     names = [clean(name, one_line=True) for name in paper.authors[:limit]]
     if len(paper.authors) > limit or (names and not paper.authors_complete):
         names.append("et al.")
@@ -55,7 +62,7 @@ def short_authors(paper: Paper, limit: int = 3) -> str:
 
 
 def meta_line(paper: Paper) -> str:
-    """"authors · year · venue", the second line of a result row."""
+    """ "authors · year · venue", the second line of a result row."""
     parts = [short_authors(paper), str(paper.year) if paper.year else "n.d."]
     if paper.venue:
         parts.append(clean(paper.venue, one_line=True))
@@ -68,7 +75,9 @@ def sparkline(counts: Iterable[int]) -> str:
     top = max(values, default=0)
     if top <= 0:
         return "".join(_SPARK[0] for _ in values)
-    return "".join(_SPARK[min(len(_SPARK) - 1, (v * (len(_SPARK) - 1) + top - 1) // top)] for v in values)
+    return "".join(
+        _SPARK[min(len(_SPARK) - 1, (v * (len(_SPARK) - 1) + top - 1) // top)] for v in values
+    )
 
 
 class Body(Static):

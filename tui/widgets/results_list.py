@@ -24,7 +24,7 @@ from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
 from tui.widgets.render import Labeler, clean, meta_line, snippet_text
 
-__all__ = ["ResultsList", "ROW_HEIGHT"]
+__all__ = ["ROW_HEIGHT", "ResultsList"]
 
 ROW_HEIGHT = 4  # title, authors · year · venue, chips, snippet
 
@@ -37,15 +37,37 @@ class ResultsList(ScrollView, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("down,j", "cursor_down", "Down", show=False, id="results.down", tooltip="Next paper"),
+        Binding(
+            "down,j", "cursor_down", "Down", show=False, id="results.down", tooltip="Next paper"
+        ),
         Binding("up,k", "cursor_up", "Up", show=False, id="results.up", tooltip="Previous paper"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="results.page_down",
-                tooltip="One screen of papers down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="results.page_up",
-                tooltip="One screen of papers up"),
+        Binding(
+            "pagedown",
+            "page_down",
+            "Page down",
+            show=False,
+            id="results.page_down",
+            tooltip="One screen of papers down",
+        ),
+        Binding(
+            "pageup",
+            "page_up",
+            "Page up",
+            show=False,
+            id="results.page_up",
+            tooltip="One screen of papers up",
+        ),
         Binding("home,g", "first", "First", show=False, id="results.first", tooltip="First paper"),
-        Binding("end,G", "last", "Last", show=False, id="results.last", tooltip="Last loaded paper"),
-        Binding("enter", "open", "Open", id="results.open", tooltip="Open the paper full screen, to read it"),
+        Binding(
+            "end,G", "last", "Last", show=False, id="results.last", tooltip="Last loaded paper"
+        ),
+        Binding(
+            "enter",
+            "open",
+            "Open",
+            id="results.open",
+            tooltip="Open the paper full screen, to read it",
+        ),
     ]
 
     COMPONENT_CLASSES = {
@@ -97,7 +119,9 @@ class ResultsList(ScrollView, can_focus=True):
     def _scroll_to_cursor(self) -> None:
         if self._hits:
             height = self.row_height
-            self.scroll_to_region(Region(0, self.cursor * height, 1, height), animate=False, force=True)
+            self.scroll_to_region(
+                Region(0, self.cursor * height, 1, height), animate=False, force=True
+            )
 
     @property
     def hits(self) -> tuple[Hit, ...]:
@@ -108,7 +132,9 @@ class ResultsList(ScrollView, can_focus=True):
         """The paper under the cursor, if any."""
         return self._hits[self.cursor].paper if 0 <= self.cursor < len(self._hits) else None
 
-    def show_hits(self, hits: tuple[Hit, ...], *, empty_message: str = "", keep: bool = False) -> None:
+    def show_hits(
+        self, hits: tuple[Hit, ...], *, empty_message: str = "", keep: bool = False
+    ) -> None:
         """Replace the rows; `keep` keeps the cursor on the same paper (more results loaded)."""
         current = self.highlighted
         self._hits = hits
@@ -200,7 +226,9 @@ class ResultsList(ScrollView, can_focus=True):
                 # cursor's colour fills the whole card, title included; the bar marks it
                 # even in a theme where that colour is faint.
                 style = base + self.get_component_rich_style("results-list--cursor")
-                bar = Text("▌", style=self.get_component_rich_style("results-list--bar", partial=True))
+                bar = Text(
+                    "▌", style=self.get_component_rich_style("results-list--bar", partial=True)
+                )
                 text = bar + text[1:]  # the mark (●) stays in the second column
             self._strips[key] = self._to_strip(text, width, style)
         return self._strips[key]
@@ -211,7 +239,10 @@ class ResultsList(ScrollView, can_focus=True):
             return []
         style = self.get_component_rich_style("results-list--empty")
         text = Text(self._empty_message, style=style)
-        return [Text(), *(Text("  ") + line for line in text.wrap(self.app.console, max(1, width - 4)))]
+        return [
+            Text(),
+            *(Text("  ") + line for line in text.wrap(self.app.console, max(1, width - 4))),
+        ]
 
     def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
         text.truncate(max(0, width), overflow="ellipsis")
@@ -231,7 +262,9 @@ class ResultsList(ScrollView, can_focus=True):
             title_style = style("results-list--title")
             if hit.title.segments:
                 title = snippet_text(
-                    hit.title, match_style=style("results-list--match"), base_style=title_style,
+                    hit.title,
+                    match_style=style("results-list--match"),
+                    base_style=title_style,
                     one_line=True,
                 )
             else:
@@ -249,13 +282,17 @@ class ResultsList(ScrollView, can_focus=True):
                 ("hardware", paper.hardware_ids, "results-list--hardware"),
             ):
                 for value in labels:
-                    text.append(f" {clean(self._labeler(facet, value), one_line=True)} ", style(chip))
+                    text.append(
+                        f" {clean(self._labeler(facet, value), one_line=True)} ", style(chip)
+                    )
                     text.append(" ")
             return text
         snippet_style = style("results-list--snippet")
         if hit.snippet.segments:
             snippet = snippet_text(
-                hit.snippet, match_style=style("results-list--match"), base_style=snippet_style,
+                hit.snippet,
+                match_style=style("results-list--match"),
+                base_style=snippet_style,
                 one_line=True,
             )
         else:

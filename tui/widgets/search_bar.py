@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from tui.messages import QueryChanged, QuerySubmitted
 
-__all__ = ["SearchBar", "PLACEHOLDER"]
+__all__ = ["PLACEHOLDER", "SearchBar"]
 
 PLACEHOLDER = 'Search (/): words, "a phrase", topic:training hw:gpu, -word   F1: help'
 
@@ -26,10 +26,22 @@ class SearchBar(Input):
     """
 
     BINDINGS = [
-        Binding("up", "history_back", "Older query", show=False, id="search.history_back",
-                tooltip="Show the previous query from the history"),
-        Binding("down", "history_forward", "Newer query", show=False, id="search.history_forward",
-                tooltip="Show the next query from the history, or move to the results"),
+        Binding(
+            "up",
+            "history_back",
+            "Older query",
+            show=False,
+            id="search.history_back",
+            tooltip="Show the previous query from the history",
+        ),
+        Binding(
+            "down",
+            "history_forward",
+            "Newer query",
+            show=False,
+            id="search.history_forward",
+            tooltip="Show the next query from the history, or move to the results",
+        ),
     ]
 
     def __init__(

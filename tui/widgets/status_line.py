@@ -18,7 +18,7 @@ from textual.widgets import Static
 from index.models import SearchResult
 from index.text_safety import for_terminal
 
-__all__ = ["StatusLine", "NOTICE_PAUSE"]
+__all__ = ["NOTICE_PAUSE", "StatusLine"]
 
 NOTICE_PAUSE = 1.0  # seconds of no typing before a notice joins the line
 

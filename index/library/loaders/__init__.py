@@ -14,9 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from index.library.loaders.bibtex import parse_bibtex
+from index.library.loaders.files import (
+    SIDECAR_SUFFIX,
+    SUPPORTED_SUFFIXES,
+    Stamp,
+    discover,
+    read_text_stamped,
+)
 from index.library.loaders.guards import bound_paper, guarded_parse
-from index.library.loaders.files import (SIDECAR_SUFFIX, SUPPORTED_SUFFIXES, Stamp, discover,
-                                         read_text_stamped)
 from index.library.loaders.json_files import load_json, load_json_lines
 from index.library.loaders.ris import load_ris, looks_like_ris
 from index.library.loaders.sidecar import SidecarRecord
@@ -25,8 +30,14 @@ from index.library.loaders.zotero import is_zotero_database, load_zotero
 from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
 
-__all__ = ["FileResult", "load_file", "discover", "companions", "SUPPORTED_SUFFIXES",
-           "SIDECAR_SUFFIX"]
+__all__ = [
+    "SIDECAR_SUFFIX",
+    "SUPPORTED_SUFFIXES",
+    "FileResult",
+    "companions",
+    "discover",
+    "load_file",
+]
 
 
 @dataclass
@@ -99,8 +110,7 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
     """
     if _is_database(path):
         empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
-        (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown,
-                                                   empty)
+        (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown, empty)
         return FileResult(papers=papers, warnings=warnings + failed)
     text, warnings, stamp = read_text_stamped(path, shown)
     result = FileResult(warnings=warnings, stamp=stamp)
@@ -108,8 +118,9 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
         return result
     kind = _kind(path, text)
     nothing: Parsed = ([], [], [])
-    parsed, failed = guarded_parse(lambda: _parse(kind, text, shown, macros, result), shown,
-                                   nothing)
+    parsed, failed = guarded_parse(
+        lambda: _parse(kind, text, shown, macros, result), shown, nothing
+    )
     papers, records, more = parsed
     result.sidecar.extend(records)
     more = more + failed
@@ -118,8 +129,9 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
     return result
 
 
-def _parse(kind: str, text: str, shown: str, macros: Mapping[str, str] | None,
-           result: FileResult) -> Parsed:
+def _parse(
+    kind: str, text: str, shown: str, macros: Mapping[str, str] | None, result: FileResult
+) -> Parsed:
     """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it).
 
     A BibTeX file's macros go on `result`, for the other files of the load.
@@ -136,11 +148,13 @@ def _parse(kind: str, text: str, shown: str, macros: Mapping[str, str] | None,
         return bib.papers, [], bib.warnings
     papers, more = load_text(text, shown)
     if not papers and not more:
-        more = [LoadWarning(shown, "no abstracts found (paragraphs must be separated "
-                            "by a blank line)")]
+        more = [
+            LoadWarning(shown, "no abstracts found (paragraphs must be separated by a blank line)")
+        ]
     return papers, [], more
 
 
-def _with_no_records(loaded: tuple[list[Paper], list[LoadWarning]]
-                     ) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
+def _with_no_records(
+    loaded: tuple[list[Paper], list[LoadWarning]],
+) -> tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]:
     return loaded[0], [], loaded[1]

@@ -22,15 +22,55 @@ from dataclasses import dataclass
 __all__ = ["Record", "inherit"]
 
 # Fields a child never takes from its parent: they describe the parent itself.
-_OWN = frozenset({
-    "title", "subtitle", "titleaddon", "shorttitle", "abstract", "keywords", "crossref",
-    "xdata", "xref", "ids", "key", "label", "doi", "url", "eprint", "eprinttype",
-    "archiveprefix", "pages", "note", "annotation", "annote", "file", "entryset", "related",
-    "shorthand", "sortkey", "indextitle", "isbn", "pagetotal", "urldate", "author",
-})
+_OWN = frozenset(
+    {
+        "title",
+        "subtitle",
+        "titleaddon",
+        "shorttitle",
+        "abstract",
+        "keywords",
+        "crossref",
+        "xdata",
+        "xref",
+        "ids",
+        "key",
+        "label",
+        "doi",
+        "url",
+        "eprint",
+        "eprinttype",
+        "archiveprefix",
+        "pages",
+        "note",
+        "annotation",
+        "annote",
+        "file",
+        "entryset",
+        "related",
+        "shorthand",
+        "sortkey",
+        "indextitle",
+        "isbn",
+        "pagetotal",
+        "urldate",
+        "author",
+    }
+)
 # Parent types whose title is the child's booktitle (BibLaTeX's inheritance table).
-_CONTAINERS = frozenset({"proceedings", "mvproceedings", "book", "mvbook", "collection",
-                         "mvcollection", "reference", "mvreference", "periodical"})
+_CONTAINERS = frozenset(
+    {
+        "proceedings",
+        "mvproceedings",
+        "book",
+        "mvbook",
+        "collection",
+        "mvcollection",
+        "reference",
+        "mvreference",
+        "periodical",
+    }
+)
 _DEPTH = 8  # parents of parents (an mvbook above a book); deeper is a cycle
 
 
@@ -100,12 +140,16 @@ def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record,
     for record in records:
         if record.values.get("crossref") or record.values.get("xdata"):
             _resolve(record, by_key)
-        elif volume is not None and record.entry_type == "inproceedings" and not (
-                record.values.get("booktitle") or record.values.get("year")):
+        elif (
+            volume is not None
+            and record.entry_type == "inproceedings"
+            and not (record.values.get("booktitle") or record.values.get("year"))
+        ):
             parents.add(id(volume))
             _supply(record, volume, False)
     papers = [
-        r for r in records
+        r
+        for r in records
         if r.entry_type not in ("xdata", "set")
         and (id(r) not in parents or r.values.get("abstract"))
     ]

@@ -58,11 +58,21 @@ def name_parts(raw: str) -> Name:
         parts = parse_single_name_into_parts(raw, strict=False)
     except Exception:  # bibtexparser raises for names it cannot split: keep the text whole
         return Name(literal=latex_to_unicode(raw, full=True))
-    if not parts.first and not parts.von and not parts.jr and len(parts.last) == 1 \
-            and _is_one_group(parts.last[0]) and " " in parts.last[0].strip("{}").strip():
+    if (
+        not parts.first
+        and not parts.von
+        and not parts.jr
+        and len(parts.last) == 1
+        and _is_one_group(parts.last[0])
+        and " " in parts.last[0].strip("{}").strip()
+    ):
         return Name(literal=_decode(parts.last))
-    return Name(family=_decode(parts.last), given=_decode(parts.first),
-                particle=_decode(parts.von), suffix=_decode(parts.jr))
+    return Name(
+        family=_decode(parts.last),
+        given=_decode(parts.first),
+        particle=_decode(parts.von),
+        suffix=_decode(parts.jr),
+    )
 
 
 def parse_names(value: str) -> tuple[tuple[Name, ...], bool]:

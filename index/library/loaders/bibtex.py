@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
 from index.library.loaders.bibinherit import Record, inherit
 from index.library.loaders.bibnames import parse_names
-from index.library.attachments import parse_file_field
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Paper, Source
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bibtexparser import model
     from bibtexparser.library import Library as BibLibrary
 
-__all__ = ["BibResult", "parse_bibtex", "load_bibtex", "split_names", "person_name"]
+__all__ = ["BibResult", "load_bibtex", "parse_bibtex", "person_name", "split_names"]
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CONCAT = re.compile(r"\s*#\s*")
@@ -98,9 +98,9 @@ def _resolve(raw: str, strings: Mapping[str, str], undefined: set[str]) -> str:
     """A raw field value with `#` concatenation, quotes, braces and macros resolved."""
     pieces = []
     for piece in _split_top(raw.strip(), _CONCAT):
-        if len(piece) >= 2 and piece[0] == "{" and piece[-1] == "}":
-            pieces.append(piece[1:-1])
-        elif len(piece) >= 2 and piece[0] == '"' and piece[-1] == '"':
+        if (len(piece) >= 2 and piece[0] == "{" and piece[-1] == "}") or (
+            len(piece) >= 2 and piece[0] == '"' and piece[-1] == '"'
+        ):
             pieces.append(piece[1:-1])
         elif piece.isdigit():
             pieces.append(piece)
@@ -150,8 +150,11 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         editors=editors,
         authors_complete=complete,
         year=find_year(year_text, text("date")),
-        month=find_month(values.get("month"), text("date"),
-                         year_text if year_text and not year_text.isdigit() else None),
+        month=find_month(
+            values.get("month"),
+            text("date"),
+            year_text if year_text and not year_text.isdigit() else None,
+        ),
         venue=container or journal or text("howpublished", "institution", "school"),
         entry_type=record.entry_type,
         booktitle=container,
@@ -161,22 +164,27 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         pages=(text("pages") or "").replace("--", "-").replace("–", "-") or None,
         publisher=text("publisher", "organization"),
         doi=bare_doi(text("doi")),
-        arxiv=find_arxiv(eprint=text("eprint", "arxiv", "arxivid"),
-                         archive=text("archiveprefix", "eprinttype"), journal=journal,
-                         volume=text("volume"), number=text("number"), url=text("url")),
+        arxiv=find_arxiv(
+            eprint=text("eprint", "arxiv", "arxivid"),
+            archive=text("archiveprefix", "eprinttype"),
+            journal=journal,
+            volume=text("volume"),
+            number=text("number"),
+            url=text("url"),
+        ),
         url=text("url"),
         abstract=latex_to_unicode(values.get("abstract", ""), full=True),
         keywords=_keywords(values.get("keywords", "")),
         # Raw, not LaTeX-decoded: backslashes in paths are the path's own.
-        attachments=parse_file_field(values["file"], Path(shown).parent) if values.get("file")
+        attachments=parse_file_field(values["file"], Path(shown).parent)
+        if values.get("file")
         else (),
         sources=(Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
     )
 
 
-def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]
-             ) -> list[model.Entry]:
+def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]) -> list[model.Entry]:
     """Every entry, the ones behind duplicate-key or duplicate-field errors included."""
     from bibtexparser import model
 
@@ -188,19 +196,30 @@ def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]
             entries.append(duplicate)
             if not failed.key.strip():  # two keyless entries: each is reported as keyless
                 continue
-            warnings.append(LoadWarning(shown, f"duplicate BibTeX key {failed.key!r}; "
-                                        "both entries kept under different ids", line))
+            warnings.append(
+                LoadWarning(
+                    shown,
+                    f"duplicate BibTeX key {failed.key!r}; both entries kept under different ids",
+                    line,
+                )
+            )
             continue
         if isinstance(failed, model.DuplicateFieldKeyBlock) and isinstance(duplicate, model.Entry):
             entries.append(duplicate)
-            warnings.append(LoadWarning(shown, "a field appears twice in entry "
-                                        f"{duplicate.key!r}; the last value kept", line))
+            warnings.append(
+                LoadWarning(
+                    shown,
+                    f"a field appears twice in entry {duplicate.key!r}; the last value kept",
+                    line,
+                )
+            )
             continue
         if isinstance(failed, model.DuplicateBlockKeyBlock):
             continue
         first_line = (failed.raw or "").strip().splitlines()[0][:60] if failed.raw else ""
-        warnings.append(LoadWarning(
-            shown, f"malformed BibTeX entry skipped: {clean_text(first_line)!r}", line))
+        warnings.append(
+            LoadWarning(shown, f"malformed BibTeX entry skipped: {clean_text(first_line)!r}", line)
+        )
     entries.sort(key=lambda e: e.start_line or 0)
     return entries
 
@@ -247,34 +266,49 @@ def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None)
         for macro in used:
             users.setdefault(macro, []).append(record)
         if not record.key:
-            warnings.append(LoadWarning(shown, f"@{entry.entry_type}{{, has no key; loaded "
-                                        "with an id made from its authors and title", line))
+            warnings.append(
+                LoadWarning(
+                    shown,
+                    f"@{entry.entry_type}{{, has no key; loaded "
+                    "with an id made from its authors and title",
+                    line,
+                )
+            )
         records.append(record)
     result.undefined = frozenset(macro.lower() for macro in users)
     for macro, where in sorted(users.items(), key=lambda item: item[1][0].line):
         if len(where) == 1:
             message = f"{_name(where[0].key)} uses undefined @string macro {macro!r}"
         else:
-            message = (f"{len(where)} entries use undefined @string macro {macro!r} "
-                       f"(first {_name(where[0].key)})")
+            message = (
+                f"{len(where)} entries use undefined @string macro {macro!r} "
+                f"(first {_name(where[0].key)})"
+            )
         warnings.append(LoadWarning(shown, message + "; kept as written", where[0].line))
     papers, missing = inherit(records)
     if missing:  # one line for the file: a folder's parents often live in another file
         record, parent = missing[0]
         parents = len({key.lower() for _, key in missing})
-        more = (f" ({len(missing)} references to {parents} entries in all)"
-                if len(missing) > 1 else "")
-        warnings.append(LoadWarning(
-            shown, f"{_name(record.key)} names crossref/xdata {parent!r}, which is not in "
-            f"this file{more}; fields are not inherited from missing entries", record.line))
+        more = (
+            f" ({len(missing)} references to {parents} entries in all)" if len(missing) > 1 else ""
+        )
+        warnings.append(
+            LoadWarning(
+                shown,
+                f"{_name(record.key)} names crossref/xdata {parent!r}, which is not in "
+                f"this file{more}; fields are not inherited from missing entries",
+                record.line,
+            )
+        )
     result.papers = [_record_to_paper(record, shown) for record in papers]
     if not result.papers and not warnings and not library.strings and not records:
         warnings.append(LoadWarning(shown, "no BibTeX entries found"))
     return result
 
 
-def load_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None
-                ) -> tuple[list[Paper], list[LoadWarning]]:
+def load_bibtex(
+    text: str, shown: str, macros: Mapping[str, str] | None = None
+) -> tuple[list[Paper], list[LoadWarning]]:
     """`parse_bibtex`'s papers and warnings, for callers that need no macros."""
     result = parse_bibtex(text, shown, macros)
     return result.papers, result.warnings

@@ -69,14 +69,18 @@ def csl_names(people: Any) -> tuple[tuple[Name, ...], bool]:
         if (literal or family).lower() in _OTHERS:
             complete = False
             continue
-        if literal or (family and not person.get("given")
-                       and not person.get("non-dropping-particle")):
+        if literal or (
+            family and not person.get("given") and not person.get("non-dropping-particle")
+        ):
             if literal or family:
                 names.append(Name(literal=literal or family))
             continue
-        name = Name(family=family, given=_part(person, "given"),
-                    particle=_part(person, "dropping-particle", "non-dropping-particle"),
-                    suffix=_part(person, "suffix"))
+        name = Name(
+            family=family,
+            given=_part(person, "given"),
+            particle=_part(person, "dropping-particle", "non-dropping-particle"),
+            suffix=_part(person, "suffix"),
+        )
         if str(name):
             names.append(name)
     return tuple(names), complete

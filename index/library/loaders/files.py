@@ -22,8 +22,14 @@ from index.models import LoadWarning
 # (size, mtime_ns, SHA-256 of the bytes) of a file as it was read.
 Stamp = tuple[int, int, str]
 
-__all__ = ["SUPPORTED_SUFFIXES", "SIDECAR_SUFFIX", "Stamp", "discover", "read_text",
-           "read_text_stamped"]
+__all__ = [
+    "SIDECAR_SUFFIX",
+    "SUPPORTED_SUFFIXES",
+    "Stamp",
+    "discover",
+    "read_text",
+    "read_text_stamped",
+]
 
 # File name endings paperscope reads; anything else in a folder is ignored silently.
 SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson", ".ris")
@@ -32,8 +38,6 @@ SIDECAR_SUFFIX = ".meta.json"
 # A folder holding this file is a Zotero data folder: its library is read, not its files.
 ZOTERO_DATABASE = "zotero.sqlite"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
-
-
 
 
 def _supported(path: Path) -> bool:
@@ -79,8 +83,9 @@ def _walk(root: Path, warnings: list[LoadWarning]) -> list[Path]:
             if regular:
                 found.append(path)
             else:
-                warnings.append(LoadWarning(str(path), "not a regular file (a FIFO, socket or "
-                                            "device); skipped"))
+                warnings.append(
+                    LoadWarning(str(path), "not a regular file (a FIFO, socket or device); skipped")
+                )
     return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
@@ -119,8 +124,12 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
         if stat.S_ISDIR(mode):
             files = _walk(path, warnings)
             if not files:
-                warnings.append(LoadWarning(str(path), "folder holds no supported files "
-                                            f"({', '.join(SUPPORTED_SUFFIXES)})"))
+                warnings.append(
+                    LoadWarning(
+                        str(path),
+                        f"folder holds no supported files ({', '.join(SUPPORTED_SUFFIXES)})",
+                    )
+                )
             for file in files:
                 add(file)
         elif stat.S_ISREG(mode):
@@ -129,8 +138,9 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
             if path.suffix.lower() == ".txt" and sidecar.is_file():
                 add(sidecar)
         else:
-            warnings.append(LoadWarning(str(path), "not a regular file (a FIFO, socket or "
-                                        "device); skipped"))
+            warnings.append(
+                LoadWarning(str(path), "not a regular file (a FIFO, socket or device); skipped")
+            )
     return found, warnings
 
 
@@ -159,8 +169,17 @@ def read_stamped(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning
             if not stat.S_ISREG(before.st_mode):
                 return None, [LoadWarning(shown, "not a regular file; skipped")], None
             if before.st_size > _MAX_BYTES:
-                return None, [LoadWarning(shown, f"file is too large ({before.st_size:,} bytes; "
-                                          f"the limit is {_MAX_BYTES:,}); skipped")], None
+                return (
+                    None,
+                    [
+                        LoadWarning(
+                            shown,
+                            f"file is too large ({before.st_size:,} bytes; "
+                            f"the limit is {_MAX_BYTES:,}); skipped",
+                        )
+                    ],
+                    None,
+                )
             os.lseek(fd, 0, os.SEEK_SET)
             chunks, total = [], 0
             while total <= _MAX_BYTES:
@@ -170,16 +189,32 @@ def read_stamped(path: Path, shown: str) -> tuple[bytes | None, list[LoadWarning
                 chunks.append(chunk)
                 total += len(chunk)
             if total > _MAX_BYTES:
-                return None, [LoadWarning(shown, f"file grew past the size limit ({_MAX_BYTES:,} "
-                                          "bytes) while being read; skipped")], None
+                return (
+                    None,
+                    [
+                        LoadWarning(
+                            shown,
+                            f"file grew past the size limit ({_MAX_BYTES:,} "
+                            "bytes) while being read; skipped",
+                        )
+                    ],
+                    None,
+                )
             after = os.fstat(fd)
             data = b"".join(chunks)
             stamp = (len(data), after.st_mtime_ns, hashlib.sha256(data).hexdigest())
             if (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns):
                 return data, [], stamp
         # Still changing: what was read is used, stamped so the next start reads it again.
-        return data, [LoadWarning(shown, "file changed while being read; what "
-                                  "was read is used, reload to be sure")], (-1, -1, "")
+        return (
+            data,
+            [
+                LoadWarning(
+                    shown, "file changed while being read; what was read is used, reload to be sure"
+                )
+            ],
+            (-1, -1, ""),
+        )
     except OSError as error:
         return None, [LoadWarning(shown, f"cannot read: {_why(error)}")], None
     finally:
@@ -198,8 +233,7 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[LoadWarning]]:
     return text, warnings
 
 
-def read_text_stamped(path: Path, shown: str
-                      ) -> tuple[str | None, list[LoadWarning], Stamp | None]:
+def read_text_stamped(path: Path, shown: str) -> tuple[str | None, list[LoadWarning], Stamp | None]:
     """`read_text`, with the stamp of the read (see `read_stamped`)."""
     data, warnings, stamp = read_stamped(path, shown)
     text, more = _decode(data, shown) if data is not None else (None, [])
@@ -209,12 +243,17 @@ def read_text_stamped(path: Path, shown: str
 def _decode(data: bytes, shown: str) -> tuple[str | None, list[LoadWarning]]:
     """The bytes as text; UTF-16/32 by their byte-order mark, UTF-8 otherwise."""
     warnings: list[LoadWarning] = []
-    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+    for bom, codec in (
+        (b"\xff\xfe\x00\x00", "utf-32-le"),
+        (b"\x00\x00\xfe\xff", "utf-32-be"),
+        (b"\xff\xfe", "utf-16-le"),
+        (b"\xfe\xff", "utf-16-be"),
+    ):
         if data.startswith(bom):
-            text = data[len(bom):].decode(codec, errors="replace")
+            text = data[len(bom) :].decode(codec, errors="replace")
             return (text if text.strip() else None), warnings + (
-                [] if text.strip() else [LoadWarning(shown, "file is empty")])
+                [] if text.strip() else [LoadWarning(shown, "file is empty")]
+            )
     if not data.strip():
         return None, warnings + [LoadWarning(shown, "file is empty")]
     if b"\x00" in data[:8192]:

@@ -18,8 +18,14 @@ from typing import Any, TypeVar
 
 from index.models import LoadWarning, Paper, replace
 
-__all__ = ["guarded_parse", "bound_paper", "check_csl_types",
-           "MAX_ABSTRACT_CHARS", "MAX_AUTHORS", "MAX_FIELD_CHARS"]
+__all__ = [
+    "MAX_ABSTRACT_CHARS",
+    "MAX_AUTHORS",
+    "MAX_FIELD_CHARS",
+    "bound_paper",
+    "check_csl_types",
+    "guarded_parse",
+]
 
 # Far beyond any real abstract (the longest arXiv abstracts are ~2,000 characters), small
 # enough that indexing, highlighting and drawing one paper stay instant.
@@ -37,14 +43,20 @@ def guarded_parse(parse: Callable[[], T], shown: str, empty: T) -> tuple[T, list
     try:
         return parse(), []
     except RecursionError:
-        return empty, [LoadWarning(shown, "nested too deeply to read (more than about 900 "
-                                   "levels); skipped")]
+        return empty, [
+            LoadWarning(shown, "nested too deeply to read (more than about 900 levels); skipped")
+        ]
     except MemoryError:
         return empty, [LoadWarning(shown, "too large to parse in memory; skipped")]
     except Exception as error:  # a loader bug or a case it never met: one line, not a traceback
         detail = (str(error).strip().splitlines() or [""])[0][:160]
-        return empty, [LoadWarning(shown, f"could not be parsed ({type(error).__name__}"
-                                   f"{': ' + detail if detail else ''}); skipped")]
+        return empty, [
+            LoadWarning(
+                shown,
+                f"could not be parsed ({type(error).__name__}"
+                f"{': ' + detail if detail else ''}); skipped",
+            )
+        ]
 
 
 def _cut(text: str, limit: int) -> str:
@@ -57,25 +69,56 @@ def bound_paper(paper: Paper, shown: str, warnings: list[LoadWarning]) -> Paper:
     line = paper.sources[0].line if paper.sources else None
     if len(paper.abstract) > MAX_ABSTRACT_CHARS:
         changes["abstract"] = _cut(paper.abstract, MAX_ABSTRACT_CHARS)
-        warnings.append(LoadWarning(shown, f"abstract of {len(paper.abstract):,} characters cut "
-                                    f"to {MAX_ABSTRACT_CHARS:,}", line))
+        warnings.append(
+            LoadWarning(
+                shown,
+                f"abstract of {len(paper.abstract):,} characters cut to {MAX_ABSTRACT_CHARS:,}",
+                line,
+            )
+        )
     if len(paper.authors) > MAX_AUTHORS:
-        changes.update(authors=paper.authors[:MAX_AUTHORS], names=paper.names[:MAX_AUTHORS],
-                       authors_complete=False)
-        warnings.append(LoadWarning(shown, f"{len(paper.authors):,} authors cut to the first "
-                                    f"{MAX_AUTHORS:,} (shown as et al.)", line))
+        changes.update(
+            authors=paper.authors[:MAX_AUTHORS],
+            names=paper.names[:MAX_AUTHORS],
+            authors_complete=False,
+        )
+        warnings.append(
+            LoadWarning(
+                shown,
+                f"{len(paper.authors):,} authors cut to the first "
+                f"{MAX_AUTHORS:,} (shown as et al.)",
+                line,
+            )
+        )
     for name in ("title", "venue", "booktitle", "journal", "publisher", "doi", "url"):
         value = getattr(paper, name)
         if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
             changes[name] = _cut(value, MAX_FIELD_CHARS)
-            warnings.append(LoadWarning(shown, f"{name} of {len(value):,} characters cut to "
-                                        f"{MAX_FIELD_CHARS:,}", line))
+            warnings.append(
+                LoadWarning(
+                    shown, f"{name} of {len(value):,} characters cut to {MAX_FIELD_CHARS:,}", line
+                )
+            )
     return replace(paper, **changes) if changes else paper
 
 
 # CSL-JSON fields and the type each must have; a record with any of `_CSL_MARKERS` is CSL.
-_CSL_TEXT = ("title", "abstract", "DOI", "URL", "container-title", "publisher", "page",
-             "volume", "issue", "note", "collection-title", "event", "ISBN", "ISSN")
+_CSL_TEXT = (
+    "title",
+    "abstract",
+    "DOI",
+    "URL",
+    "container-title",
+    "publisher",
+    "page",
+    "volume",
+    "issue",
+    "note",
+    "collection-title",
+    "event",
+    "ISBN",
+    "ISSN",
+)
 _CSL_NAMES = ("author", "editor")
 _CSL_DATES = ("issued",)
 _CSL_MARKERS = ("issued", "container-title", "DOI", "URL", "author", "type")
@@ -83,12 +126,19 @@ _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d|21\d\d)\b")
 
 
 def _type_name(value: Any) -> str:
-    return {list: "a list", dict: "an object", str: "text", bool: "true/false",
-            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return {
+        list: "a list",
+        dict: "an object",
+        str: "text",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
-def check_csl_types(record: Mapping[str, Any], shown: str, line: int | None,
-                    what: str, warnings: list[LoadWarning]) -> Mapping[str, Any]:
+def check_csl_types(
+    record: Mapping[str, Any], shown: str, line: int | None, what: str, warnings: list[LoadWarning]
+) -> Mapping[str, Any]:
     """`record` with CSL fields of the wrong type repaired or dropped, each one reported."""
     if not any(key in record for key in _CSL_MARKERS) or "authors_parsed" in record:
         return record  # not CSL-JSON (arXiv metadata and paperscope's own records differ)
@@ -113,13 +163,15 @@ def check_csl_types(record: Mapping[str, Any], shown: str, line: int | None,
             continue
         names = [item for item in value if isinstance(item, Mapping)]
         if len(names) != len(value):
-            skipped.append(f"{len(value) - len(names)} of {len(value)} `{key}` entries "
-                           "(not name objects)")
+            skipped.append(
+                f"{len(value) - len(names)} of {len(value)} `{key}` entries (not name objects)"
+            )
             fixed[key] = names
     for key in _CSL_DATES:
         value = fixed.get(key)
-        if value is None or (isinstance(value, Mapping)
-                             and isinstance(value.get("date-parts", []), list)):
+        if value is None or (
+            isinstance(value, Mapping) and isinstance(value.get("date-parts", []), list)
+        ):
             continue
         year = _YEAR.search(str(value)) if isinstance(value, (str, int)) else None
         if year:

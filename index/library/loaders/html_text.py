@@ -17,11 +17,38 @@ from index.library.normalize import clean_text
 __all__ = ["html_to_text"]
 
 # Elements whose start or end begins a new line of text.
-_BLOCKS = frozenset({
-    "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption",
-    "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p",
-    "pre", "section", "table", "tr", "ul",
-})
+_BLOCKS = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "br",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "figcaption",
+        "figure",
+        "footer",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "tr",
+        "ul",
+    }
+)
 _HIDDEN = frozenset({"script", "style", "head", "title", "template"})
 
 

@@ -93,8 +93,9 @@ def load_json_lines(text: str, shown: str) -> tuple[list[Paper], list[LoadWarnin
             warnings.append(LoadWarning(shown, f"malformed JSON line: {error.msg}", number))
             continue
         except RecursionError:
-            warnings.append(LoadWarning(shown, "JSON line nested too deeply to read; skipped",
-                                        number))
+            warnings.append(
+                LoadWarning(shown, "JSON line nested too deeply to read; skipped", number)
+            )
             continue
         paper = _convert(record, shown, number, "line", warnings)
         if paper is not None:
@@ -114,10 +115,10 @@ def _convert(
     try:
         paper = record_to_paper(record, Source(shown, line))
     except (TypeError, ValueError, AttributeError, IndexError) as error:
-        warnings.append(LoadWarning(shown, f"{what} has an unusable value ({error}); skipped",
-                                    line))
+        warnings.append(
+            LoadWarning(shown, f"{what} has an unusable value ({error}); skipped", line)
+        )
         return None
     if paper is None:
-        warnings.append(LoadWarning(shown, f"{what} has neither title nor abstract; skipped",
-                                    line))
+        warnings.append(LoadWarning(shown, f"{what} has neither title nor abstract; skipped", line))
     return paper

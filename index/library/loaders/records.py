@@ -10,23 +10,31 @@ file may even mix them.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
-from index.models import Name, Paper, Source, replace
 from index.library.normalize import clean_text, latex_to_unicode
+from index.models import Name, Paper, Source, replace
 
-__all__ = ["record_to_paper", "as_strings"]
+__all__ = ["as_strings", "record_to_paper"]
 
 _CSL_TYPES = {
-    "article-journal": "article", "article": "article", "paper-conference": "inproceedings",
-    "chapter": "incollection", "book": "book", "thesis": "phdthesis", "report": "techreport",
-    "webpage": "misc", "manuscript": "unpublished", "speech": "misc", "dataset": "misc",
+    "article-journal": "article",
+    "article": "article",
+    "paper-conference": "inproceedings",
+    "chapter": "incollection",
+    "book": "book",
+    "thesis": "phdthesis",
+    "report": "techreport",
+    "webpage": "misc",
+    "manuscript": "unpublished",
+    "speech": "misc",
+    "dataset": "misc",
 }
 
 
@@ -59,14 +67,20 @@ def _arxiv_names(record: Mapping[str, Any]) -> tuple[tuple[Name, ...], bool]:
         for part in parsed:
             if isinstance(part, list) and part:
                 family, given, suffix = (latex_to_unicode(str(p)) for p in (*part, "", "")[:3])
-                names.append(Name(family=family, given=given, suffix=suffix)
-                             if given else Name(literal=family))
+                names.append(
+                    Name(family=family, given=given, suffix=suffix)
+                    if given
+                    else Name(literal=family)
+                )
     else:
         raw = latex_to_unicode(str(record.get("authors") or ""))
         for author in (a.strip() for a in re.split(r",\s*|\s+and\s+", raw) if a.strip()):
             words = author.split()
-            names.append(Name(family=words[-1], given=" ".join(words[:-1]))
-                         if len(words) > 1 else Name(literal=author))
+            names.append(
+                Name(family=words[-1], given=" ".join(words[:-1]))
+                if len(words) > 1
+                else Name(literal=author)
+            )
     complete = not any(str(n).lower() in ("others", "et al.", "et al") for n in names)
     return tuple(n for n in names if str(n).lower() not in ("others", "et al.", "et al")), complete
 
@@ -74,8 +88,11 @@ def _arxiv_names(record: Mapping[str, Any]) -> tuple[tuple[Name, ...], bool]:
 def _arxiv(record: Mapping[str, Any], source: Source) -> Paper:
     names, complete = _arxiv_names(record)
     versions = record.get("versions")
-    first_version = versions[0].get("created") if isinstance(versions, list) and versions \
-        and isinstance(versions[0], dict) else None
+    first_version = (
+        versions[0].get("created")
+        if isinstance(versions, list) and versions and isinstance(versions[0], dict)
+        else None
+    )
     year = _year(first_version) or _year(record.get("update_date"))
     journal_ref = _text(record.get("journal-ref"))
     arxiv_id = clean_text(str(record.get("id") or "")) or None
@@ -126,15 +143,20 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
         pages=_text(record.get("page")),
         publisher=_text(record.get("publisher")),
         doi=bare_doi(_text(record.get("DOI") or record.get("doi"))),
-        arxiv=find_arxiv(eprint=_text(record.get("archive_location")),
-                         archive=_text(record.get("archive")) or "",
-                         journal=container, number=_text(record.get("number")), url=url),
+        arxiv=find_arxiv(
+            eprint=_text(record.get("archive_location")),
+            archive=_text(record.get("archive")) or "",
+            journal=container,
+            number=_text(record.get("number")),
+            url=url,
+        ),
         url=url,
         abstract=rich_text(record.get("abstract")),
         keywords=as_strings(record.get("keyword") or record.get("keywords")),
         # Not in the CSL spec; some exporters add JabRef's `file` form.
         attachments=parse_file_field(record["file"], Path(source.path).parent)
-        if isinstance(record.get("file"), str) else (),
+        if isinstance(record.get("file"), str)
+        else (),
         sources=(source,),
         citation_key=clean_text(str(record.get("citation-key") or "")) or None,
     )
@@ -143,8 +165,9 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
 def _plain(record: Mapping[str, Any], source: Source) -> Paper:
     """A record using `Paper`'s own field names (what `paperscope list --json` prints)."""
     authors = record.get("authors")
-    names = as_strings(authors if isinstance(authors, list) else
-                       re.split(r"\s+and\s+|,\s*", str(authors or "")))
+    names = as_strings(
+        authors if isinstance(authors, list) else re.split(r"\s+and\s+|,\s*", str(authors or ""))
+    )
     keywords = sum((as_strings(record.get(k)) for k in ("keywords", "topics", "hardware")), ())
     return Paper(
         id=clean_text(str(record.get("id") or record.get("citation_key") or "")),
@@ -181,7 +204,9 @@ def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
         paper = zotero_item(record, source)
     elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
         paper = _arxiv(record, source)
-    elif "container-title" in record or "issued" in record or isinstance(record.get("author"), list):
+    elif (
+        "container-title" in record or "issued" in record or isinstance(record.get("author"), list)
+    ):
         paper = _csl(record, source)
     else:
         paper = _plain(record, source)

@@ -22,13 +22,29 @@ __all__ = ["load_ris", "looks_like_ris"]
 _TAG_LINE = re.compile(r"^[A-Z][A-Z0-9]  - ?", re.MULTILINE)
 _START = re.compile(r"^TY  - ", re.MULTILINE)
 _TYPES = {
-    "JOUR": "article", "JFULL": "article", "MGZN": "article", "NEWS": "article",
-    "EJOUR": "article", "CONF": "inproceedings", "CPAPER": "inproceedings",
-    "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "incollection",
-    "ECHAP": "incollection", "THES": "phdthesis", "RPRT": "techreport", "UNPB": "unpublished",
+    "JOUR": "article",
+    "JFULL": "article",
+    "MGZN": "article",
+    "NEWS": "article",
+    "EJOUR": "article",
+    "CONF": "inproceedings",
+    "CPAPER": "inproceedings",
+    "BOOK": "book",
+    "EBOOK": "book",
+    "EDBOOK": "book",
+    "CHAP": "incollection",
+    "ECHAP": "incollection",
+    "THES": "phdthesis",
+    "RPRT": "techreport",
+    "UNPB": "unpublished",
 }
-_CONTAINER_KEYS = ("secondary_title", "journal_name", "alternate_title3",
-                   "alternate_title2", "alternate_title1")
+_CONTAINER_KEYS = (
+    "secondary_title",
+    "journal_name",
+    "alternate_title3",
+    "alternate_title2",
+    "alternate_title1",
+)
 
 
 def looks_like_ris(text: str) -> bool:
@@ -52,8 +68,11 @@ def _name(raw: str) -> Name:
     parts = [clean_text(p) for p in raw.split(",")]
     if len(parts) == 1:
         return Name(literal=parts[0])
-    return Name(family=parts[0], given=parts[1] if len(parts) > 1 else "",
-                suffix=parts[2] if len(parts) > 2 else "")
+    return Name(
+        family=parts[0],
+        given=parts[1] if len(parts) > 1 else "",
+        suffix=parts[2] if len(parts) > 2 else "",
+    )
 
 
 def _names(record: Mapping[str, Any], *keys: str) -> tuple[Name, ...]:
@@ -66,8 +85,11 @@ def _names(record: Mapping[str, Any], *keys: str) -> tuple[Name, ...]:
 
 
 def _doi(record: Mapping[str, Any]) -> str | None:
-    candidates = [record.get("doi"), *(record.get("unknown_tag") or {}).get("L3", []),
-                  *(record.get("urls") or [])]
+    candidates = [
+        record.get("doi"),
+        *(record.get("unknown_tag") or {}).get("L3", []),
+        *(record.get("urls") or []),
+    ]
     for candidate in candidates:
         if isinstance(candidate, str) and re.search(r"(?:^|doi\.org/|doi:)\s*10\.", candidate):
             return bare_doi(candidate)
@@ -76,8 +98,11 @@ def _doi(record: Mapping[str, Any]) -> str | None:
 
 def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     names = _names(record, "authors", "first_authors")
-    editors = _names(record, "secondary_authors") if record.get("type_of_reference") in (
-        "CHAP", "CONF", "CPAPER", "BOOK", "EDBOOK") else ()
+    editors = (
+        _names(record, "secondary_authors")
+        if record.get("type_of_reference") in ("CHAP", "CONF", "CPAPER", "BOOK", "EDBOOK")
+        else ()
+    )
     entry_type = _TYPES.get(str(record.get("type_of_reference") or ""), "misc")
     title = _first(record, "title", "primary_title")
     container = _first(record, *_CONTAINER_KEYS)
@@ -105,8 +130,9 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
         arxiv=find_arxiv(journal=container, url=urls[0] if urls else None),
         url=clean_text(urls[0]) if urls else None,
         abstract=_first(record, "abstract", "notes_abstract") or "",
-        keywords=tuple(dict.fromkeys(
-            clean_text(k) for k in record.get("keywords") or [] if clean_text(str(k)))),
+        keywords=tuple(
+            dict.fromkeys(clean_text(k) for k in record.get("keywords") or [] if clean_text(str(k)))
+        ),
         sources=(source,),
         citation_key=clean_text(str(record.get("id") or "")) or None,
     )
@@ -128,8 +154,9 @@ def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
         line = starts[number] if number < len(starts) else None
         paper = _paper(record, Source(shown, line))
         if paper.title_inferred and not paper.abstract:
-            warnings.append(LoadWarning(shown, "RIS record has neither title nor abstract; "
-                                        "skipped", line))
+            warnings.append(
+                LoadWarning(shown, "RIS record has neither title nor abstract; skipped", line)
+            )
             continue
         papers.append(paper)
     if not papers and not warnings:

@@ -37,16 +37,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from index.library.loaders.records import as_strings
 from index.library.identifiers import bare_doi
-from index.models import LoadWarning
+from index.library.loaders.records import as_strings
 from index.library.normalize import clean_text, latex_to_unicode
+from index.models import LoadWarning
 
 __all__ = ["SIDECAR_FORMAT", "SidecarRecord", "parse_sidecar"]
 
 SIDECAR_FORMAT = "paperscope-metadata"
-_TEXT_FIELDS = ("title", "short_name", "venue", "entry_type", "booktitle", "journal",
-                "volume", "number", "pages", "publisher", "doi", "arxiv", "url", "note")
+_TEXT_FIELDS = (
+    "title",
+    "short_name",
+    "venue",
+    "entry_type",
+    "booktitle",
+    "journal",
+    "volume",
+    "number",
+    "pages",
+    "publisher",
+    "doi",
+    "arxiv",
+    "url",
+    "note",
+)
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,9 @@ def _facts(entry: Mapping[str, Any]) -> dict[str, Any]:
     return facts
 
 
-def parse_sidecar(data: Mapping[str, Any], shown: str) -> tuple[list[SidecarRecord], list[LoadWarning]]:
+def parse_sidecar(
+    data: Mapping[str, Any], shown: str
+) -> tuple[list[SidecarRecord], list[LoadWarning]]:
     """The records of a sidecar; a record without an id or paragraphs is reported and skipped."""
     warnings: list[LoadWarning] = []
     entries = data.get("papers")
@@ -108,17 +124,28 @@ def parse_sidecar(data: Mapping[str, Any], shown: str) -> tuple[list[SidecarReco
         for ref in entry.get("paragraphs") or []:
             if isinstance(ref, int) and not isinstance(ref, bool):
                 refs.append((None, ref))
-            elif (isinstance(ref, list) and len(ref) == 2 and isinstance(ref[0], str)
-                  and isinstance(ref[1], int)):
+            elif (
+                isinstance(ref, list)
+                and len(ref) == 2
+                and isinstance(ref[0], str)
+                and isinstance(ref[1], int)
+            ):
                 refs.append((ref[0], ref[1]))
             else:
-                warnings.append(LoadWarning(
-                    shown, f"sidecar record {number}: paragraph reference {ref!r} is not "
-                    "[file, index] or index; ignored"))
+                warnings.append(
+                    LoadWarning(
+                        shown,
+                        f"sidecar record {number}: paragraph reference {ref!r} is not "
+                        "[file, index] or index; ignored",
+                    )
+                )
         paper_id = clean_text(str(entry.get("id") or ""))
         if not paper_id or not refs:
-            warnings.append(LoadWarning(
-                shown, f"sidecar record {number} needs an `id` and `paragraphs`; skipped"))
+            warnings.append(
+                LoadWarning(
+                    shown, f"sidecar record {number} needs an `id` and `paragraphs`; skipped"
+                )
+            )
             continue
         records.append(SidecarRecord(paper_id, _facts(entry), tuple(refs), shown))
     return records, warnings

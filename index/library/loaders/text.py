@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 
 from index.library.loaders.infer import infer_short_name, infer_title
-from index.models import LoadWarning, Paper, Source
 from index.library.normalize import clean_text, latex_to_unicode
+from index.models import LoadWarning, Paper, Source
 
-__all__ = ["Paragraph", "split_paragraphs", "parse_author_line", "load_text"]
+__all__ = ["Paragraph", "load_text", "parse_author_line", "split_paragraphs"]
 
 _NAME_WORD = r"(?:[^\W\d_][\w'’.-]*|[^\W\d_]\.)"
 _NAME = re.compile(rf"^{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,4}}$")
@@ -49,8 +49,28 @@ def split_paragraphs(text: str) -> list[Paragraph]:
     return paragraphs
 
 
-_PARTICLES = {"van", "von", "der", "den", "de", "del", "della", "da", "di", "du", "le", "la",
-              "bin", "ibn", "al", "dos", "das", "y", "ten", "ter"}
+_PARTICLES = {
+    "van",
+    "von",
+    "der",
+    "den",
+    "de",
+    "del",
+    "della",
+    "da",
+    "di",
+    "du",
+    "le",
+    "la",
+    "bin",
+    "ibn",
+    "al",
+    "dos",
+    "das",
+    "y",
+    "ten",
+    "ter",
+}
 
 
 def _capitalised(name: str) -> bool:
@@ -104,30 +124,37 @@ def load_text(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
             if paragraph.index == 0 and len(names) == 1 and complete:
                 continue  # a lone name at the top: whose publication list this is
             if pending is not None:
-                warnings.append(LoadWarning(shown, "author line with no abstract after it",
-                                            pending[2].line))
+                warnings.append(
+                    LoadWarning(shown, "author line with no abstract after it", pending[2].line)
+                )
             pending = (names, complete, paragraph)
             continue
         abstract = latex_to_unicode(paragraph.text)
         if len(abstract.split()) < _MIN_ABSTRACT_WORDS:
             if paragraph.index > 0:
-                warnings.append(LoadWarning(shown, "paragraph too short to be an abstract; "
-                                            "skipped", paragraph.line))
+                warnings.append(
+                    LoadWarning(
+                        shown, "paragraph too short to be an abstract; skipped", paragraph.line
+                    )
+                )
             continue
         names, complete = (pending[0], pending[1]) if pending else ((), True)
         pending = None
         short_name = infer_short_name(abstract)
-        papers.append(Paper(
-            id=short_name or "",
-            title=infer_title(abstract, short_name),
-            title_inferred=True,
-            short_name=short_name,
-            authors=names,
-            authors_complete=complete,
-            abstract=abstract,
-            sources=(Source(shown, paragraph.line, paragraph.index),),
-        ))
+        papers.append(
+            Paper(
+                id=short_name or "",
+                title=infer_title(abstract, short_name),
+                title_inferred=True,
+                short_name=short_name,
+                authors=names,
+                authors_complete=complete,
+                abstract=abstract,
+                sources=(Source(shown, paragraph.line, paragraph.index),),
+            )
+        )
     if pending is not None:
-        warnings.append(LoadWarning(shown, "author line with no abstract after it",
-                                    pending[2].line))
+        warnings.append(
+            LoadWarning(shown, "author line with no abstract after it", pending[2].line)
+        )
     return papers, warnings

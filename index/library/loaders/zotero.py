@@ -15,15 +15,26 @@ import sqlite3
 from pathlib import Path, PurePosixPath
 
 from index.library.loaders.html_text import html_to_text
-from index.library.loaders.zotero_db import (ZoteroAttachment, ZoteroItem, content_fingerprint,
-                                     read_items, schema_version)
+from index.library.loaders.zotero_db import (
+    ZoteroAttachment,
+    ZoteroItem,
+    content_fingerprint,
+    read_items,
+    schema_version,
+)
 from index.library.loaders.zotero_prefs import base_attachment_dir
 from index.library.loaders.zotero_snapshot import SnapshotError, connect, snapshot
-from index.models import LoadWarning, Name, Paper, Source
 from index.library.normalize import clean_text, latex_to_unicode
+from index.models import LoadWarning, Name, Paper, Source
 
-__all__ = ["load_zotero", "fingerprint", "item_to_paper", "is_zotero_database",
-           "TESTED_SCHEMA_VERSIONS", "DATABASE_NAME"]
+__all__ = [
+    "DATABASE_NAME",
+    "TESTED_SCHEMA_VERSIONS",
+    "fingerprint",
+    "is_zotero_database",
+    "item_to_paper",
+    "load_zotero",
+]
 
 DATABASE_NAME = "zotero.sqlite"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -33,11 +44,19 @@ TESTED_SCHEMA_VERSIONS = range(123, 130)
 
 # Zotero item type -> BibTeX entry type, as Zotero's own BibTeX export maps them.
 _ENTRY_TYPES = {
-    "journalArticle": "article", "magazineArticle": "article", "newspaperArticle": "article",
-    "conferencePaper": "inproceedings", "bookSection": "incollection",
-    "encyclopediaArticle": "incollection", "dictionaryEntry": "incollection",
-    "book": "book", "thesis": "phdthesis", "report": "techreport",
-    "manuscript": "unpublished", "preprint": "misc", "webpage": "misc",
+    "journalArticle": "article",
+    "magazineArticle": "article",
+    "newspaperArticle": "article",
+    "conferencePaper": "inproceedings",
+    "bookSection": "incollection",
+    "encyclopediaArticle": "incollection",
+    "dictionaryEntry": "incollection",
+    "book": "book",
+    "thesis": "phdthesis",
+    "report": "techreport",
+    "manuscript": "unpublished",
+    "preprint": "misc",
+    "webpage": "misc",
 }
 _JOURNAL_TYPES = frozenset({"article"})
 _CONTAINER_TYPES = frozenset({"inproceedings", "incollection"})
@@ -51,10 +70,13 @@ _MULTIPART_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\s|$)")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
 _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
-_ARXIV = re.compile(rf"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|10\.48550/arxiv\.){_ARXIV_ID}",
-                    re.IGNORECASE)
-_EXTRA_LINES = {label: re.compile(rf"^\s*{label}\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
-                for label in ("Citation Key", "DOI")}
+_ARXIV = re.compile(
+    rf"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|10\.48550/arxiv\.){_ARXIV_ID}", re.IGNORECASE
+)
+_EXTRA_LINES = {
+    label: re.compile(rf"^\s*{label}\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+    for label in ("Citation Key", "DOI")
+}
 _LINKED_URL = 3
 
 
@@ -73,8 +95,9 @@ def is_zotero_database(path: Path) -> bool:
         return False
 
 
-def load_zotero(path: Path, shown: str, *, base_dir: Path | None = None,
-                home: Path | None = None) -> tuple[list[Paper], list[LoadWarning]]:
+def load_zotero(
+    path: Path, shown: str, *, base_dir: Path | None = None, home: Path | None = None
+) -> tuple[list[Paper], list[LoadWarning]]:
     """Every regular item of a Zotero database as a paper.
 
     Args:
@@ -99,22 +122,43 @@ def load_zotero(path: Path, shown: str, *, base_dir: Path | None = None,
     except sqlite3.DatabaseError as error:
         return [], [LoadWarning(shown, f"cannot read as a Zotero database ({error})")]
     except (ValueError, TypeError) as error:  # a value of a type Zotero never writes
-        return [], [LoadWarning(shown, f"cannot read as a Zotero database (unexpected "
-                                f"value: {clean_text(str(error))[:120]})")]
+        return [], [
+            LoadWarning(
+                shown,
+                f"cannot read as a Zotero database (unexpected "
+                f"value: {clean_text(str(error))[:120]})",
+            )
+        ]
     warnings: list[LoadWarning] = []
     if version is not None and version > TESTED_SCHEMA_VERSIONS[-1]:
         tested = f"{TESTED_SCHEMA_VERSIONS[0]}-{TESTED_SCHEMA_VERSIONS[-1]}"
-        warnings.append(LoadWarning(shown, f"schema version {version} has not been tested "
-                                    f"with paperscope (tested: {tested})"))
+        warnings.append(
+            LoadWarning(
+                shown,
+                f"schema version {version} has not been tested with paperscope (tested: {tested})",
+            )
+        )
     if data.skipped:
-        warnings.append(LoadWarning(shown, "could not read " + ", ".join(
-            dict.fromkeys(data.skipped)) + "; loaded the items without them"))
-    if base_dir is None and any(attachment.path.startswith("attachments:")
-                                for item in data.items for attachment in item.attachments):
+        warnings.append(
+            LoadWarning(
+                shown,
+                "could not read "
+                + ", ".join(dict.fromkeys(data.skipped))
+                + "; loaded the items without them",
+            )
+        )
+    if base_dir is None and any(
+        attachment.path.startswith("attachments:")
+        for item in data.items
+        for attachment in item.attachments
+    ):
         base_dir = base_attachment_dir(home or Path.home())
     source = Source(shown)
-    papers = [paper for item in data.items
-              if (paper := item_to_paper(item, source, path.parent, base_dir)) is not None]
+    papers = [
+        paper
+        for item in data.items
+        if (paper := item_to_paper(item, source, path.parent, base_dir)) is not None
+    ]
     if not papers and not warnings:
         warnings.append(LoadWarning(shown, "no items in this Zotero library"))
     return papers, warnings
@@ -199,27 +243,34 @@ def _citation_key(item: ZoteroItem) -> str | None:
     return _text(item, "citationKey") or _extra_line(item, "Citation Key")
 
 
-def _attachment_path(attachment: ZoteroAttachment, data_dir: Path,
-                     base_dir: Path | None) -> str | None:
+def _attachment_path(
+    attachment: ZoteroAttachment, data_dir: Path, base_dir: Path | None
+) -> str | None:
     """Where the file is, as Zotero's `getFilePath` resolves it; None for a linked URL."""
     stored = attachment.path
     if attachment.link_mode == _LINKED_URL:
         return None
     if stored.startswith("storage:"):
-        name = stored[len("storage:"):]
+        name = stored[len("storage:") :]
         relative = PurePosixPath(name.replace("\\", "/"))
         parts = relative.parts
-        if not parts or relative.is_absolute() or ".." in parts or name.startswith(".zotero") \
-                or not attachment.key.isalnum():
+        if (
+            not parts
+            or relative.is_absolute()
+            or ".." in parts
+            or name.startswith(".zotero")
+            or not attachment.key.isalnum()
+        ):
             return None  # Zotero's own bookkeeping, or a path that would leave storage/
         return str(data_dir / "storage" / attachment.key / Path(*parts))
     if stored.startswith("attachments:") and base_dir is not None:
-        return str(base_dir / stored[len("attachments:"):].replace("\\", "/"))
+        return str(base_dir / stored[len("attachments:") :].replace("\\", "/"))
     return stored  # a linked file's absolute path, or `attachments:` with no base folder
 
 
-def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
-                  base_dir: Path | None = None) -> Paper | None:
+def item_to_paper(
+    item: ZoteroItem, source: Source, data_dir: Path, base_dir: Path | None = None
+) -> Paper | None:
     """One Zotero item as a paper; None when it has neither title nor abstract."""
     title = latex_to_unicode(item.fields.get("title")) or None
     abstract = latex_to_unicode(item.fields.get("abstractNote"))
@@ -256,8 +307,9 @@ def item_to_paper(item: ZoteroItem, source: Source, data_dir: Path,
         editors=tuple(editors),
         year=year,
         month=month,
-        venue=container or _text(item, "conferenceName") or (
-            _text(item, "publisher") if entry_type in _PUBLISHER_IS_VENUE else None),
+        venue=container
+        or _text(item, "conferenceName")
+        or (_text(item, "publisher") if entry_type in _PUBLISHER_IS_VENUE else None),
         entry_type=entry_type,
         booktitle=container if entry_type in _CONTAINER_TYPES else None,
         journal=container if entry_type in _JOURNAL_TYPES else None,

@@ -20,8 +20,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ZoteroItem", "ZoteroCreator", "ZoteroAttachment", "ZoteroData", "read_items",
-           "schema_version", "content_fingerprint", "REQUIRED_TABLES", "NOT_PAPERS"]
+__all__ = [
+    "NOT_PAPERS",
+    "REQUIRED_TABLES",
+    "ZoteroAttachment",
+    "ZoteroCreator",
+    "ZoteroData",
+    "ZoteroItem",
+    "content_fingerprint",
+    "read_items",
+    "schema_version",
+]
 
 # Without these there is nothing to load: the file is not (or no longer) a Zotero library.
 REQUIRED_TABLES = ("items", "itemData", "itemDataValues", "itemTypes", "fields")
@@ -85,8 +94,7 @@ def _first(tables: set[str], *names: str) -> str | None:
 def schema_version(connection: sqlite3.Connection) -> int | None:
     """The `userdata` schema version from the `version` table, when it says one."""
     try:
-        row = connection.execute(
-            "SELECT version FROM version WHERE schema = 'userdata'").fetchone()
+        row = connection.execute("SELECT version FROM version WHERE schema = 'userdata'").fetchone()
     except sqlite3.Error:
         return None
     try:
@@ -125,12 +133,19 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
         if table not in tables:
             raise KeyError(table)
     data = ZoteroData(items=[])
-    types = dict(connection.execute(
-        f"SELECT itemTypeID, typeName FROM {_first(tables, 'itemTypesCombined', 'itemTypes')}"))
-    field_names = dict(connection.execute(
-        f"SELECT fieldID, fieldName FROM {_first(tables, 'fieldsCombined', 'fields')}"))
-    trashed = _optional(data, "the trash", connection, "SELECT itemID FROM deletedItems",
-                        tables, "deletedItems")
+    types = dict(
+        connection.execute(
+            f"SELECT itemTypeID, typeName FROM {_first(tables, 'itemTypesCombined', 'itemTypes')}"
+        )
+    )
+    field_names = dict(
+        connection.execute(
+            f"SELECT fieldID, fieldName FROM {_first(tables, 'fieldsCombined', 'fields')}"
+        )
+    )
+    trashed = _optional(
+        data, "the trash", connection, "SELECT itemID FROM deletedItems", tables, "deletedItems"
+    )
     trash = {row[0] for row in trashed}
 
     where = ["1"]
@@ -141,8 +156,9 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
             where.append(f"itemID NOT IN (SELECT itemID FROM {table})")
     items: dict[int, ZoteroItem] = {}
     for item_id, type_id, key in connection.execute(
-            f"SELECT itemID, itemTypeID, key FROM items WHERE {' AND '.join(where)} "
-            "ORDER BY libraryID, itemID"):
+        f"SELECT itemID, itemTypeID, key FROM items WHERE {' AND '.join(where)} "
+        "ORDER BY libraryID, itemID"
+    ):
         type_name = types.get(type_id, "")
         if item_id not in trash and type_name and type_name not in NOT_PAPERS:
             items[item_id] = ZoteroItem(item_id, str(key), type_name)
@@ -156,8 +172,14 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
     return data
 
 
-def _optional(data: ZoteroData, what: str, connection: sqlite3.Connection, sql: str,
-              tables: set[str], *needed: str) -> list[tuple[Any, ...]]:
+def _optional(
+    data: ZoteroData,
+    what: str,
+    connection: sqlite3.Connection,
+    sql: str,
+    tables: set[str],
+    *needed: str,
+) -> list[tuple[Any, ...]]:
     """The rows of an enriching query, or [] (and `what` noted) when it cannot run."""
     if not all(table in tables for table in needed):
         data.skipped.append(what)
@@ -169,19 +191,26 @@ def _optional(data: ZoteroData, what: str, connection: sqlite3.Connection, sql: 
         return []
 
 
-def _read_fields(connection: sqlite3.Connection, tables: set[str], items: dict[int, ZoteroItem],
-                 types: dict[int, str], field_names: dict[int, str]) -> None:
+def _read_fields(
+    connection: sqlite3.Connection,
+    tables: set[str],
+    items: dict[int, ZoteroItem],
+    types: dict[int, str],
+    field_names: dict[int, str],
+) -> None:
     mappings = _first(tables, "baseFieldMappingsCombined", "baseFieldMappings")
     base: dict[tuple[int, int], str] = {}
     if mappings is not None:
         for type_id, base_id, field_id in connection.execute(
-                f"SELECT itemTypeID, baseFieldID, fieldID FROM {mappings}"):
+            f"SELECT itemTypeID, baseFieldID, fieldID FROM {mappings}"
+        ):
             if base_id in field_names:
                 base[(type_id, field_id)] = field_names[base_id]
     type_ids = {name: type_id for type_id, name in types.items()}
     for item_id, field_id, value in connection.execute(
-            "SELECT d.itemID, d.fieldID, v.value FROM itemData d "
-            "JOIN itemDataValues v ON v.valueID = d.valueID"):
+        "SELECT d.itemID, d.fieldID, v.value FROM itemData d "
+        "JOIN itemDataValues v ON v.valueID = d.valueID"
+    ):
         item = items.get(item_id)
         if item is None or value is None or field_id not in field_names:
             continue
@@ -192,54 +221,107 @@ def _read_fields(connection: sqlite3.Connection, tables: set[str], items: dict[i
             item.fields.setdefault(base_name, text)
 
 
-def _read_creators(data: ZoteroData, connection: sqlite3.Connection, tables: set[str],
-                   items: dict[int, ZoteroItem], types: dict[int, str]) -> None:
-    roles = dict(_optional(data, "creator roles", connection,
-                           "SELECT creatorTypeID, creatorType FROM creatorTypes",
-                           tables, "creatorTypes"))
+def _read_creators(
+    data: ZoteroData,
+    connection: sqlite3.Connection,
+    tables: set[str],
+    items: dict[int, ZoteroItem],
+    types: dict[int, str],
+) -> None:
+    roles = dict(
+        _optional(
+            data,
+            "creator roles",
+            connection,
+            "SELECT creatorTypeID, creatorType FROM creatorTypes",
+            tables,
+            "creatorTypes",
+        )
+    )
     if "itemTypeCreatorTypes" in tables:
-        primary = {types.get(type_id): roles.get(role_id) for type_id, role_id in
-                   _optional(data, "primary creator types", connection,
-                             "SELECT itemTypeID, creatorTypeID FROM itemTypeCreatorTypes "
-                             "WHERE primaryField = 1", tables)}
+        primary = {
+            types.get(type_id): roles.get(role_id)
+            for type_id, role_id in _optional(
+                data,
+                "primary creator types",
+                connection,
+                "SELECT itemTypeID, creatorTypeID FROM itemTypeCreatorTypes WHERE primaryField = 1",
+                tables,
+            )
+        }
         for each in items.values():
             each.primary_role = primary.get(each.item_type) or "author"
     for item_id, first, last, mode, role_id in _optional(
-            data, "creators", connection,
-            "SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, ic.creatorTypeID "
-            "FROM itemCreators ic JOIN creators c ON c.creatorID = ic.creatorID "
-            "ORDER BY ic.itemID, ic.orderIndex", tables, "itemCreators", "creators"):
+        data,
+        "creators",
+        connection,
+        "SELECT ic.itemID, c.firstName, c.lastName, c.fieldMode, ic.creatorTypeID "
+        "FROM itemCreators ic JOIN creators c ON c.creatorID = ic.creatorID "
+        "ORDER BY ic.itemID, ic.orderIndex",
+        tables,
+        "itemCreators",
+        "creators",
+    ):
         item = items.get(item_id)
         if item is not None:
-            item.creators.append(ZoteroCreator(str(first or ""), str(last or ""), mode == 1,
-                                               str(roles.get(role_id, "author"))))
+            item.creators.append(
+                ZoteroCreator(
+                    str(first or ""), str(last or ""), mode == 1, str(roles.get(role_id, "author"))
+                )
+            )
 
 
-def _read_tags(data: ZoteroData, connection: sqlite3.Connection, tables: set[str],
-               items: dict[int, ZoteroItem]) -> None:
+def _read_tags(
+    data: ZoteroData, connection: sqlite3.Connection, tables: set[str], items: dict[int, ZoteroItem]
+) -> None:
     for item_id, name in _optional(
-            data, "tags", connection,
-            "SELECT it.itemID, t.name FROM itemTags it JOIN tags t ON t.tagID = it.tagID "
-            "ORDER BY it.itemID, t.name COLLATE NOCASE, t.name", tables, "itemTags", "tags"):
+        data,
+        "tags",
+        connection,
+        "SELECT it.itemID, t.name FROM itemTags it JOIN tags t ON t.tagID = it.tagID "
+        "ORDER BY it.itemID, t.name COLLATE NOCASE, t.name",
+        tables,
+        "itemTags",
+        "tags",
+    ):
         item = items.get(item_id)
         if item is not None and name is not None:
             item.tags.append(str(name))
 
 
-def _read_collections(data: ZoteroData, connection: sqlite3.Connection, tables: set[str],
-                      items: dict[int, ZoteroItem]) -> None:
-    rows = _optional(data, "collections", connection,
-                     "SELECT collectionID, collectionName, parentCollectionID FROM collections",
-                     tables, "collections", "collectionItems")
+def _read_collections(
+    data: ZoteroData, connection: sqlite3.Connection, tables: set[str], items: dict[int, ZoteroItem]
+) -> None:
+    rows = _optional(
+        data,
+        "collections",
+        connection,
+        "SELECT collectionID, collectionName, parentCollectionID FROM collections",
+        tables,
+        "collections",
+        "collectionItems",
+    )
     if not rows:
         return
-    trashed = {row[0] for row in _optional(
-        data, "trashed collections", connection, "SELECT collectionID FROM deletedCollections",
-        tables, "deletedCollections")} if "deletedCollections" in tables else set()
+    trashed = (
+        {
+            row[0]
+            for row in _optional(
+                data,
+                "trashed collections",
+                connection,
+                "SELECT collectionID FROM deletedCollections",
+                tables,
+                "deletedCollections",
+            )
+        }
+        if "deletedCollections" in tables
+        else set()
+    )
     parents = {cid: (str(name), parent) for cid, name, parent in rows}
 
     def path(cid: int) -> str | None:
-        """"Parent/Child"; None when it or an ancestor is in the trash (or in a loop)."""
+        """ "Parent/Child"; None when it or an ancestor is in the trash (or in a loop)."""
         names: list[str] = []
         seen: set[int] = set()
         current: int | None = cid
@@ -253,8 +335,9 @@ def _read_collections(data: ZoteroData, connection: sqlite3.Connection, tables: 
 
     paths: dict[int, str | None] = {cid: path(cid) for cid in parents}
     per_item: dict[int, set[str]] = defaultdict(set)
-    for cid, item_id in _optional(data, "collections", connection,
-                                  "SELECT collectionID, itemID FROM collectionItems", tables):
+    for cid, item_id in _optional(
+        data, "collections", connection, "SELECT collectionID, itemID FROM collectionItems", tables
+    ):
         where = paths.get(cid)
         if where and item_id in items:
             per_item[item_id].add(where)
@@ -262,19 +345,34 @@ def _read_collections(data: ZoteroData, connection: sqlite3.Connection, tables: 
         items[item_id].collections = sorted(found, key=lambda p: (p.casefold(), p))
 
 
-def _read_children(data: ZoteroData, connection: sqlite3.Connection, tables: set[str],
-                   items: dict[int, ZoteroItem], trash: set[int]) -> None:
+def _read_children(
+    data: ZoteroData,
+    connection: sqlite3.Connection,
+    tables: set[str],
+    items: dict[int, ZoteroItem],
+    trash: set[int],
+) -> None:
     for item_id, parent, note in _optional(
-            data, "notes", connection,
-            "SELECT itemID, parentItemID, note FROM itemNotes "
-            "WHERE parentItemID IS NOT NULL ORDER BY itemID", tables, "itemNotes"):
+        data,
+        "notes",
+        connection,
+        "SELECT itemID, parentItemID, note FROM itemNotes "
+        "WHERE parentItemID IS NOT NULL ORDER BY itemID",
+        tables,
+        "itemNotes",
+    ):
         if parent in items and item_id not in trash and note:
             items[parent].notes.append(str(note))
     for item_id, parent, mode, stored, key in _optional(
-            data, "attachments", connection,
-            "SELECT a.itemID, a.parentItemID, a.linkMode, a.path, i.key FROM itemAttachments a "
-            "JOIN items i ON i.itemID = a.itemID WHERE a.parentItemID IS NOT NULL "
-            "ORDER BY a.itemID", tables, "itemAttachments"):
+        data,
+        "attachments",
+        connection,
+        "SELECT a.itemID, a.parentItemID, a.linkMode, a.path, i.key FROM itemAttachments a "
+        "JOIN items i ON i.itemID = a.itemID WHERE a.parentItemID IS NOT NULL "
+        "ORDER BY a.itemID",
+        tables,
+        "itemAttachments",
+    ):
         if parent in items and item_id not in trash and stored:
             link_mode = mode if isinstance(mode, int) else -1
             items[parent].attachments.append(ZoteroAttachment(str(key), link_mode, str(stored)))

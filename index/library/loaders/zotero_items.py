@@ -21,13 +21,29 @@ from index.models import Name, Paper, Source
 __all__ = ["is_zotero_item", "zotero_item"]
 
 _TYPES = {
-    "journalArticle": "article", "magazineArticle": "article", "newspaperArticle": "article",
-    "conferencePaper": "inproceedings", "bookSection": "incollection", "book": "book",
-    "thesis": "phdthesis", "report": "techreport", "preprint": "misc", "webpage": "misc",
-    "manuscript": "unpublished", "presentation": "misc", "dataset": "misc",
+    "journalArticle": "article",
+    "magazineArticle": "article",
+    "newspaperArticle": "article",
+    "conferencePaper": "inproceedings",
+    "bookSection": "incollection",
+    "book": "book",
+    "thesis": "phdthesis",
+    "report": "techreport",
+    "preprint": "misc",
+    "webpage": "misc",
+    "manuscript": "unpublished",
+    "presentation": "misc",
+    "dataset": "misc",
 }
-_CONTAINERS = ("publicationTitle", "proceedingsTitle", "bookTitle", "websiteTitle",
-               "conferenceName", "university", "institution")
+_CONTAINERS = (
+    "publicationTitle",
+    "proceedingsTitle",
+    "bookTitle",
+    "websiteTitle",
+    "conferenceName",
+    "university",
+    "institution",
+)
 
 
 def is_zotero_item(record: Mapping[str, Any]) -> bool:
@@ -43,8 +59,12 @@ def _creators(record: Mapping[str, Any], kinds: tuple[str, ...]) -> tuple[Name, 
         if creator.get("name"):  # a one-field creator: an institution
             names.append(Name(literal=rich_text(creator["name"])))
         elif creator.get("lastName") or creator.get("firstName"):
-            names.append(Name(family=rich_text(creator.get("lastName")),
-                              given=rich_text(creator.get("firstName"))))
+            names.append(
+                Name(
+                    family=rich_text(creator.get("lastName")),
+                    given=rich_text(creator.get("firstName")),
+                )
+            )
     return tuple(name for name in names if str(name))
 
 
@@ -116,9 +136,12 @@ def zotero_item(record: Mapping[str, Any], source: Source) -> Paper:
         pages=_text(record, "pages"),
         publisher=_text(record, "publisher"),
         doi=bare_doi(_text(record, "DOI") or _extra(extra, "DOI")),
-        arxiv=find_arxiv(eprint=_text(record, "archiveID") or _extra(extra, "arXiv"),
-                         archive="arXiv" if (record.get("archiveID") or _extra(extra, "arXiv"))
-                         else None, journal=container, url=url),
+        arxiv=find_arxiv(
+            eprint=_text(record, "archiveID") or _extra(extra, "arXiv"),
+            archive="arXiv" if (record.get("archiveID") or _extra(extra, "arXiv")) else None,
+            journal=container,
+            url=url,
+        ),
         url=url,
         abstract=_text(record, "abstractNote") or "",
         keywords=_tags(record),

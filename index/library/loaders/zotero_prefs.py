@@ -19,8 +19,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["profile_folders", "read_prefs", "zotero_prefs", "data_dir_candidates",
-           "default_data_dir", "base_attachment_dir"]
+__all__ = [
+    "base_attachment_dir",
+    "data_dir_candidates",
+    "default_data_dir",
+    "profile_folders",
+    "read_prefs",
+    "zotero_prefs",
+]
 
 _USER_PREF = re.compile(r"^\s*user_pref\((.*)\);\s*$")
 _DATA_DIR = "extensions.zotero.dataDir"

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["SnapshotError", "snapshot", "companion_files", "stat_fingerprint", "connect"]
+__all__ = ["SnapshotError", "companion_files", "connect", "snapshot", "stat_fingerprint"]
 
 # The files SQLite may need beside the database to see every committed change: the
 # write-ahead log (WAL mode, Zotero's default) and a hot rollback journal (a filesystem
@@ -90,8 +90,9 @@ def _copy(database: Path, folder: Path) -> Path:
         except OSError as error:
             raise SnapshotError(f"cannot read: {error.strerror or error}") from None
         time.sleep(0.05 * 2**attempt)
-    raise SnapshotError(f"Zotero kept writing to it during {_ATTEMPTS} attempts to copy it; "
-                        "try again in a moment")
+    raise SnapshotError(
+        f"Zotero kept writing to it during {_ATTEMPTS} attempts to copy it; try again in a moment"
+    )
 
 
 def _copy_once(database: Path, target: Path) -> bool:

@@ -11,7 +11,7 @@ from index.models import Paper
 
 
 def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
-    assert CSL_DIR == Path(index.__file__).resolve().parent / "citations" / "styles"
+    assert Path(index.__file__).resolve().parent / "citations" / "styles" == CSL_DIR
     assert (CSL_DIR / "README.md").is_file()
     for name in CSL_FILES.values():
         text = (CSL_DIR / name).read_text(encoding="utf-8")
@@ -21,8 +21,15 @@ def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
 
 def test_a_cut_list_already_long_enough_for_et_al_keeps_the_style_rule() -> None:
     names = tuple(f"Ann{chr(65 + i)} Bee{chr(65 + i)}" for i in range(7))
-    paper = Paper(id="p", title="T", authors=names, authors_complete=False, year=2020,
-                  entry_type="inproceedings", booktitle="Proc. X")
+    paper = Paper(
+        id="p",
+        title="T",
+        authors=names,
+        authors_complete=False,
+        year=2020,
+        entry_type="inproceedings",
+        booktitle="Proc. X",
+    )
     assert format_citation([paper], "ieee") == "A. BeeA et al., \u201cT,\u201d in Proc. X, 2020."
     assert format_citation([paper], "mla").startswith("BeeA, AnnA, et al. \u201cT.\u201d")
 
@@ -34,16 +41,34 @@ def test_given_names_are_spelled_out_where_the_style_says_initialize_false() -> 
 
 
 def test_ieee_numbers_are_followed_by_a_space_and_quotes_hold_the_comma() -> None:
-    papers = [Paper(id=f"p{i}", title=f"Title {i}", authors=("Ann Bee",), year=2020,
-                    entry_type="article", journal="J. Things", volume="1") for i in range(2)]
+    papers = [
+        Paper(
+            id=f"p{i}",
+            title=f"Title {i}",
+            authors=("Ann Bee",),
+            year=2020,
+            entry_type="article",
+            journal="J. Things",
+            volume="1",
+        )
+        for i in range(2)
+    ]
     lines = format_citation(papers, "ieee").splitlines()
-    assert lines == [f"[{i + 1}] A. Bee, \u201cTitle {i},\u201d J. Things, vol. 1, 2020."
-                     for i in range(2)]
+    assert lines == [
+        f"[{i + 1}] A. Bee, \u201cTitle {i},\u201d J. Things, vol. 1, 2020." for i in range(2)
+    ]
 
 
 def _proceedings(pages: str, title: str = "T") -> Paper:
-    return Paper(id="p", title=title, authors=("Ann Bee",), year=2020,
-                 entry_type="inproceedings", booktitle="Proc", pages=pages)
+    return Paper(
+        id="p",
+        title=title,
+        authors=("Ann Bee",),
+        year=2020,
+        entry_type="inproceedings",
+        booktitle="Proc",
+        pages=pages,
+    )
 
 
 def test_page_ranges_follow_each_styles_rule() -> None:
@@ -60,8 +85,14 @@ def test_a_question_mark_is_not_followed_by_a_period() -> None:
 
 
 def test_a_tutorial_is_cited_as_one() -> None:
-    paper = Paper(id="t", title="Inference on Chips", authors=("Ann Bee",), year=2024,
-                  venue="KDD 2024 (lecture-style tutorial)", arxiv="2407.09111")
+    paper = Paper(
+        id="t",
+        title="Inference on Chips",
+        authors=("Ann Bee",),
+        year=2024,
+        venue="KDD 2024 (lecture-style tutorial)",
+        arxiv="2407.09111",
+    )
     assert format_citation([paper], "apa") == (
         "Bee, A. (2024). Inference on Chips [Tutorial]. KDD 2024 (lecture-style tutorial). "
         "https://arxiv.org/abs/2407.09111"

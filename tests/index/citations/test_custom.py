@@ -7,11 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.index.citations.citation_papers import dynapipe
 
 from index.citations import STYLES, CslStyle, StyleFileError, format_citation, style_label
 from index.citations.csl import CSL_DIR
 from index.citations.custom import read_csl_style, read_style_folder
+from tests.index.citations.citation_papers import dynapipe
 
 DEPENDENT = """<?xml version="1.0" encoding="utf-8"?>
 <style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
@@ -33,7 +33,9 @@ def test_a_csl_file_is_a_style_named_after_its_file(tmp_path: Path) -> None:
 
 def test_broken_files_give_one_line_each_and_the_rest_still_load(tmp_path: Path) -> None:
     shutil.copy(CSL_DIR / "apa.csl", tmp_path / "good.csl")
-    (tmp_path / "x.csl").write_text("<?xml version='1.0'?>\n<style>\n<oops a=></style>\n", encoding="utf-8")
+    (tmp_path / "x.csl").write_text(
+        "<?xml version='1.0'?>\n<style>\n<oops a=></style>\n", encoding="utf-8"
+    )
     (tmp_path / "html.csl").write_text("<html><body/></html>", encoding="utf-8")
     (tmp_path / "child.csl").write_text(DEPENDENT, encoding="utf-8")
     shutil.copy(CSL_DIR / "ieee.csl", tmp_path / "apa.csl")  # shadows a built-in name

@@ -38,8 +38,24 @@ UNDATED = Paper(id="undated", title="Notes on Things", authors=("Ann Bee",))
 
 
 def test_styles_and_labels() -> None:
-    assert STYLES == ("bibtex", "biblatex", "apa", "ieee", "acm", "chicago", "mla", "ris",
-                      "csl-json", "markdown", "plain", "key", "latex", "pandoc", "typst", "org")
+    assert STYLES == (
+        "bibtex",
+        "biblatex",
+        "apa",
+        "ieee",
+        "acm",
+        "chicago",
+        "mla",
+        "ris",
+        "csl-json",
+        "markdown",
+        "plain",
+        "key",
+        "latex",
+        "pandoc",
+        "typst",
+        "org",
+    )
     assert style_label("apa") == "APA 7" and style_label("ieee") == "IEEE"
     assert style_label("mla") == "MLA 9"
 
@@ -48,8 +64,9 @@ def test_unknown_style_lists_the_valid_ones() -> None:
     with pytest.raises(UnknownStyleError) as caught:
         format_citation([UNDATED], "harvard")
     assert isinstance(caught.value, ValueError)
-    assert str(caught.value) == ("unknown citation style 'harvard'; choose one of: "
-                                 + ", ".join(STYLES))
+    assert str(caught.value) == (
+        "unknown citation style 'harvard'; choose one of: " + ", ".join(STYLES)
+    )
     with pytest.raises(UnknownStyleError):
         style_label("")
 
@@ -72,14 +89,22 @@ def test_nasty_entry_parses_back_to_the_same_text() -> None:
     assert "@article{beethoven2022faster," in text
     assert r"journal = {Journal of R\&D\_Things}" in text
     assert "month   = {3}" in text
-    library = bibtexparser.parse_string(text, append_middleware=[
-        middlewares.LatexDecodingMiddleware(), middlewares.SeparateCoAuthors(),
-        middlewares.SplitNameParts()])
+    library = bibtexparser.parse_string(
+        text,
+        append_middleware=[
+            middlewares.LatexDecodingMiddleware(),
+            middlewares.SeparateCoAuthors(),
+            middlewares.SplitNameParts(),
+        ],
+    )
     (entry,) = library.entries
     fields = entry.fields_dict
     assert fields["title"].value == NASTY.title
     assert [(n.von, n.last, n.jr) for n in fields["author"].value] == [
-        (["van"], ["Beethoven"], []), ([], ["Lovelace"], []), ([], ["King"], ["Jr."])]
+        (["van"], ["Beethoven"], []),
+        ([], ["Lovelace"], []),
+        ([], ["King"], ["Jr."]),
+    ]
     raw = bibtexparser.parse_string(text).entries[0].fields_dict
     assert raw["doi"].value == "10.1000/a_b%c"  # verbatim fields stay as typed
     assert raw["url"].value == NASTY.url
@@ -90,8 +115,9 @@ def test_biblatex_uses_its_own_field_names() -> None:
     assert "journaltitle = {Journal of R\\&D\\_Things}" in text
     assert "date         = {2022-03}" in text
     assert "year " not in text and "journal " not in text
-    preprint = Paper(id="p", title="A Preprint", authors=("Ann Bee",), year=2024,
-                     arxiv="2401.00001")
+    preprint = Paper(
+        id="p", title="A Preprint", authors=("Ann Bee",), year=2024, arxiv="2401.00001"
+    )
     entry = format_citation([preprint], "biblatex")
     assert entry.startswith("@online{bee2024preprint,")
     assert "eprinttype = {arxiv}" in entry and "eprint     = {2401.00001}" in entry
@@ -120,16 +146,19 @@ def test_missing_year_gives_nd_in_every_formatted_style(style: str) -> None:
 
 @pytest.mark.parametrize("style", ["apa", "ieee", "acm", "chicago", "mla"])
 def test_incomplete_authors_say_et_al_in_every_formatted_style(style: str) -> None:
-    cut = Paper(id="cut", title="Cut", authors=("Ann Bee", "Cy Dee"), authors_complete=False,
-                year=2020)
+    cut = Paper(
+        id="cut", title="Cut", authors=("Ann Bee", "Cy Dee"), authors_complete=False, year=2020
+    )
     whole = Paper(id="whole", title="Whole", authors=("Ann Bee", "Cy Dee"), year=2020)
     assert "et al." in format_citation([cut], style)
     assert "et al." not in format_citation([whole], style)
     assert "Zzplaceholder" not in format_citation([cut, whole], style)
 
 
-@pytest.mark.parametrize("style", ["apa", "ieee", "acm", "chicago", "mla", "markdown",
-                                   "plain", "ris", "csl-json", "bibtex"])
+@pytest.mark.parametrize(
+    "style",
+    ["apa", "ieee", "acm", "chicago", "mla", "markdown", "plain", "ris", "csl-json", "bibtex"],
+)
 def test_inferred_title_is_marked_and_never_empty(style: str) -> None:
     paper = Paper(id="x", title="Guessed title of a thing", title_inferred=True)
     text = format_citation([paper], style).replace("\\[", "[").replace("\\]", "]")
@@ -149,16 +178,25 @@ def test_ris_record_shape() -> None:
 def test_csl_json_is_an_array_of_items() -> None:
     items = json.loads(format_citation([NASTY, UNDATED], "csl-json"))
     assert [item["type"] for item in items] == ["article-journal", "document"]
-    assert items[0]["author"][0] == {"family": "Beethoven", "given": "Ludwig",
-                                     "non-dropping-particle": "van"}
+    assert items[0]["author"][0] == {
+        "family": "Beethoven",
+        "given": "Ludwig",
+        "non-dropping-particle": "van",
+    }
     assert items[0]["issued"] == {"date-parts": [[2022, 3]]}
     assert items[0]["page"] == "10-20" and items[0]["issue"] == "2"
     assert "issued" not in items[1]
 
 
 def test_markdown_and_plain() -> None:
-    paper = Paper(id="m", title="Bracket [v2] Paper", authors=("Ann Bee", "Cy Dee", "Ed Fay",
-                  "Gus Hu"), year=2021, venue="MLSys 2021", doi="10.1/x")
+    paper = Paper(
+        id="m",
+        title="Bracket [v2] Paper",
+        authors=("Ann Bee", "Cy Dee", "Ed Fay", "Gus Hu"),
+        year=2021,
+        venue="MLSys 2021",
+        doi="10.1/x",
+    )
     assert format_citation([paper], "markdown") == (
         "[Bracket \\[v2\\] Paper](https://doi.org/10.1/x) - Ann Bee, Cy Dee, Ed Fay et al., "
         "MLSys 2021"
@@ -167,24 +205,37 @@ def test_markdown_and_plain() -> None:
     assert format_citation([paper], "plain") == (
         "Ann Bee, Cy Dee, Ed Fay et al. Bracket [v2] Paper. MLSys 2021. https://doi.org/10.1/x"
     )
-    conference = Paper(id="e", title="Pipes", authors=("Ann Bee",), year=2024,
-                       venue="EuroSys '24, pp. 1-9")
-    assert format_citation([conference], "markdown") == "Pipes - Ann Bee, EuroSys '24, pp. 1-9, 2024"
+    conference = Paper(
+        id="e", title="Pipes", authors=("Ann Bee",), year=2024, venue="EuroSys '24, pp. 1-9"
+    )
+    assert (
+        format_citation([conference], "markdown") == "Pipes - Ann Bee, EuroSys '24, pp. 1-9, 2024"
+    )
     assert format_citation([conference], "plain") == "Ann Bee. Pipes. EuroSys '24, pp. 1-9, 2024."
     assert format_citation([UNDATED], "plain").endswith(" n.d.")
 
 
 def test_moving_the_cursor_back_does_not_render_a_citation_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The preview follows every cursor move: a paper seen before comes from memory.
 
     (How fast a first rendering is, is measured by the benchmarks, not asserted here.)
     """
     import index.citations.csl as csl
 
-    papers = [Paper(id=f"p{i}", title=f"Paper number {i}", authors=("Ann Bee",), year=2000 + i,
-                    entry_type="inproceedings", booktitle="Proc. of Things", pages="1-9")
-              for i in range(20)]
+    papers = [
+        Paper(
+            id=f"p{i}",
+            title=f"Paper number {i}",
+            authors=("Ann Bee",),
+            year=2000 + i,
+            entry_type="inproceedings",
+            booktitle="Proc. of Things",
+            pages="1-9",
+        )
+        for i in range(20)
+    ]
     rendered: list[str] = []
     real = csl.format_csl
 
@@ -202,8 +253,13 @@ def test_moving_the_cursor_back_does_not_render_a_citation_again(
 
 @pytest.mark.parametrize("style", STYLES)
 def test_terminal_escapes_in_untrusted_text_never_reach_the_output(style: str) -> None:
-    evil = Paper(id="evil", title="Red\x1b[31m Title\x1b]52;c;aGk=\x07", authors=("Ann\x1b[2J Bee",),
-                 year=2020, abstract="a\x9bb")
+    evil = Paper(
+        id="evil",
+        title="Red\x1b[31m Title\x1b]52;c;aGk=\x07",
+        authors=("Ann\x1b[2J Bee",),
+        year=2020,
+        abstract="a\x9bb",
+    )
     text = format_citation([evil], style)
     assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
     if style in KEY_STYLES:  # keys only: the generated key is made of the same words

@@ -5,20 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
-from tests.index.citations.citation_papers import bids_apps, dynapipe, hawq_v3_from_author_line, sam_med
 
 from index.citations import citation_keys
 from index.citations.hayagriva import formattable, hayagriva_yaml
 from index.models import Name, Paper
+from tests.index.citations.citation_papers import (
+    bids_apps,
+    dynapipe,
+    hawq_v3_from_author_line,
+    sam_med,
+)
 
 INSTITUTION = Paper(
-    id="report", title="Annual Report on $5 {Widgets} \\ Gadgets", entry_type="techreport",
+    id="report",
+    title="Annual Report on $5 {Widgets} \\ Gadgets",
+    entry_type="techreport",
     authors=("World Health Organization", "The Linux Foundation, Inc."),
     names=(Name(literal="World Health Organization"), Name(literal="The Linux Foundation, Inc.")),
-    year=2021, month=3, publisher="WHO", url="not a url",
+    year=2021,
+    month=3,
+    publisher="WHO",
+    url="not a url",
 )
-UNTITLED = Paper(id="untitled", title="", authors=("Ludwig van Beethoven", "Martin Luther King Jr."),
-                 entry_type="misc", year=None)
+UNTITLED = Paper(
+    id="untitled",
+    title="",
+    authors=("Ludwig van Beethoven", "Martin Luther King Jr."),
+    entry_type="misc",
+    year=None,
+)
 
 
 def parsed(*papers: Paper) -> dict[str, dict[str, Any]]:
@@ -37,9 +52,11 @@ def test_a_conference_paper_is_an_article_in_proceedings() -> None:
         "page-range": "542-559",
         "serial-number": {"doi": "10.1145/3627703.3629585", "arxiv": "2311.10418"},
         "url": "https://github.com/awslabs/optimizing-multitask-training-through-dynamic-pipelines",
-        "parent": {"type": "proceedings",
-                   "title": "Proceedings of the Nineteenth European Conference on Computer Systems",
-                   "publisher": "ACM"},
+        "parent": {
+            "type": "proceedings",
+            "title": "Proceedings of the Nineteenth European Conference on Computer Systems",
+            "publisher": "ACM",
+        },
     }
 
 
@@ -48,8 +65,13 @@ def test_a_journal_article_has_a_periodical_parent_with_volume_and_issue() -> No
     assert list(entries) == ["gorgolewski2017bidsapps"]
     entry = entries["gorgolewski2017bidsapps"]
     assert entry["type"] == "article"
-    assert entry["parent"] == {"type": "periodical", "title": "PLOS Computational Biology",
-                               "volume": "13", "issue": "3", "publisher": "Public Library of Science"}
+    assert entry["parent"] == {
+        "type": "periodical",
+        "title": "PLOS Computational Biology",
+        "volume": "13",
+        "issue": "3",
+        "publisher": "Public Library of Science",
+    }
     assert entry["serial-number"] == {"serial": "e1005209", "doi": "10.1371/journal.pcbi.1005209"}
     assert "page-range" not in entry  # an article number is not a page
     assert len(entry["author"]) == 29 and entry["author"][4] == "Capotă, Mihai"

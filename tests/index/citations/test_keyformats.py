@@ -57,8 +57,10 @@ def test_pandoc_braces_keys_with_trailing_punctuation_or_other_characters() -> N
     assert format_keys(["a(b)"], "pandoc") == "[@{a(b)}]"
 
 
-@pytest.mark.parametrize(("style", "key"), [("org", "a;b"), ("org", "a]b"), ("latex", "a,b"),
-                                            ("latex", "a%b"), ("pandoc", "a{b")])
+@pytest.mark.parametrize(
+    ("style", "key"),
+    [("org", "a;b"), ("org", "a]b"), ("latex", "a,b"), ("latex", "a%b"), ("pandoc", "a{b")],
+)
 def test_a_key_a_syntax_cannot_hold_is_an_error_not_a_wrong_citation(style: str, key: str) -> None:
     with pytest.raises(KeyFormatError, match="cannot be written"):
         format_keys([key], style)
@@ -73,8 +75,13 @@ def test_a_latex_command_must_be_a_command_name() -> None:
 
 
 def test_key_formats_are_styles_using_the_users_own_key_else_the_generated_one() -> None:
-    own = Paper(id="p1", title="Deep Things", authors=("Ann Bee",), year=2020,
-                citation_key="Bee:2020_deep-things")
+    own = Paper(
+        id="p1",
+        title="Deep Things",
+        authors=("Ann Bee",),
+        year=2020,
+        citation_key="Bee:2020_deep-things",
+    )
     generated = Paper(id="p2", title="Shallow Things", authors=("Cy Dee",), year=2021)
     keys = citation_keys([own, generated])
     assert keys == {"p1": "Bee:2020_deep-things", "p2": "dee2021shallow"}
@@ -86,12 +93,20 @@ def test_key_formats_are_styles_using_the_users_own_key_else_the_generated_one()
 
 def test_a_source_key_is_kept_exactly_as_written_unless_a_bib_file_could_not_hold_it() -> None:
     kept = Paper(id="p", title="T", citation_key="2020Müller/x")
-    dropped = Paper(id="q", title="Things", authors=("Ann Bee",), year=2020, citation_key="has space")
+    dropped = Paper(
+        id="q", title="Things", authors=("Ann Bee",), year=2020, citation_key="has space"
+    )
     assert citation_keys([kept]) == {"p": "2020Müller/x"}
     assert citation_keys([dropped]) == {"q": "bee2020things"}
 
 
 def test_generated_keys_are_stable_across_runs_and_input_order() -> None:
-    papers = [Paper(id=f"id{i}", title="Same Title", authors=("Ann Bee",), year=2020) for i in range(3)]
+    papers = [
+        Paper(id=f"id{i}", title="Same Title", authors=("Ann Bee",), year=2020) for i in range(3)
+    ]
     assert citation_keys(papers) == citation_keys(list(reversed(papers)))
-    assert sorted(citation_keys(papers).values()) == ["bee2020samea", "bee2020sameb", "bee2020samec"]
+    assert sorted(citation_keys(papers).values()) == [
+        "bee2020samea",
+        "bee2020sameb",
+        "bee2020samec",
+    ]

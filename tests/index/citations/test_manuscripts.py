@@ -13,6 +13,7 @@ def keys(text: str, syntax: str) -> list[str]:
 
 # -- LaTeX -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -43,11 +44,16 @@ def test_latex_comments_are_ignored_but_an_escaped_percent_is_text() -> None:
 
 def test_aux_files_from_bibtex_and_biber() -> None:
     text = "\\relax\n\\citation{a,b}\n\\abx@aux@cite{0}{c}\n\\abx@aux@cite{d}\n\\citation{*}\n"
-    assert cited_keys(text, "aux") == [CitedKey("a", 2), CitedKey("b", 2), CitedKey("c", 3),
-                                       CitedKey("d", 4)]
+    assert cited_keys(text, "aux") == [
+        CitedKey("a", 2),
+        CitedKey("b", 2),
+        CitedKey("c", 3),
+        CitedKey("d", 4),
+    ]
 
 
 # -- pandoc Markdown -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "expected"),
@@ -79,8 +85,11 @@ Inline `@decorator` and ``@also `code` `` here; \\@escaped.
 See https://twitter.com/@someone and <https://example.org/@x>, [@b].
     @Override  <- not fenced, so pandoc would cite it too
 """
-    assert cited_keys(text, "markdown") == [CitedKey("a", 1), CitedKey("b", 11),
-                                            CitedKey("Override", 12)]
+    assert cited_keys(text, "markdown") == [
+        CitedKey("a", 1),
+        CitedKey("b", 11),
+        CitedKey("Override", 12),
+    ]
 
 
 def test_an_unclosed_fence_runs_to_the_end() -> None:
@@ -89,6 +98,7 @@ def test_an_unclosed_fence_runs_to_the_end() -> None:
 
 # -- Typst -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -96,7 +106,7 @@ def test_an_unclosed_fence_runs_to_the_end() -> None:
         ("@a @b:c-d_e", ["a", "b:c-d_e"]),
         ("@a[p. 3]", ["a"]),
         ("#cite(<a>)", ["a"]),
-        ('#cite(<a>, supplement: [p. 3])', ["a"]),
+        ("#cite(<a>, supplement: [p. 3])", ["a"]),
         ('#cite(label("a/b"))', ["a/b"]),
         ('#cite(label("o\\"neil"))', ['o"neil']),
         ("@smith2020:", ["smith2020"]),
@@ -120,6 +130,7 @@ Mail jane@example.org, see @a. // @comment
 
 # -- Org -------------------------------------------------------------------------------------
 
+
 def test_org_citations_and_what_org_does_not_export() -> None:
     text = """As [cite:@a] and [cite/t:@b;@c] and [cite/t/f:see @d p. 3; @e:f-g_h].
 # [cite:@commented]
@@ -133,8 +144,8 @@ Mail jane@example.org [cite:@i]
 
 
 def test_the_syntax_comes_from_the_extension() -> None:
-    assert [syntax_for(name) for name in ("p.tex", "p.aux", "p.md", "p.qmd", "p.typ", "p.org",
-                                          "p.txt")] == ["latex", "aux", "markdown", "markdown",
-                                                        "typst", "org", None]
+    assert [
+        syntax_for(name) for name in ("p.tex", "p.aux", "p.md", "p.qmd", "p.typ", "p.org", "p.txt")
+    ] == ["latex", "aux", "markdown", "markdown", "typst", "org", None]
     with pytest.raises(ValueError, match="unknown manuscript syntax"):
         cited_keys("", "rst")

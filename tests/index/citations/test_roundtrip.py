@@ -17,9 +17,9 @@ from index.citations.fields import (
     page_range,
     split_name,
 )
+from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.models import Paper
-from index.facets.taxonomy import load_taxonomy
 
 
 @lru_cache(maxsize=1)
@@ -70,18 +70,30 @@ def test_bib_parses_back_to_the_same_fields(paper: Paper, dialect: str) -> None:
     fields = entry.fields_dict
     assert entry.key == keys()[paper.id]
     assert _text(fields["title"].value) == cited_title(paper)
-    names = [" ".join(n.first + n.von + n.last + n.jr) for n in fields["author"].value] \
-        if "author" in fields else []
-    expected = [" ".join(filter(None, (split_name(a).given, split_name(a).family_full,
-                                       split_name(a).suffix))) for a in paper.authors]
+    names = (
+        [" ".join(n.first + n.von + n.last + n.jr) for n in fields["author"].value]
+        if "author" in fields
+        else []
+    )
+    expected = [
+        " ".join(
+            filter(None, (split_name(a).given, split_name(a).family_full, split_name(a).suffix))
+        )
+        for a in paper.authors
+    ]
     assert names == expected + (["others"] if paper.authors and not paper.authors_complete else [])
     year = fields["year" if dialect == "bibtex" else "date"].value if paper.year else None
     assert year == (str(paper.year) if paper.year else None)
     venue = fields.get("booktitle") or fields.get("journal") or fields.get("journaltitle")
     assert (_text(venue.value) if venue else None) == container(paper)
     raw_fields = raw_entry.fields_dict
-    for name, value in (("doi", paper.doi), ("eprint", paper.arxiv), ("url", paper.url),
-                        ("volume", paper.volume), ("number", paper.number)):
+    for name, value in (
+        ("doi", paper.doi),
+        ("eprint", paper.arxiv),
+        ("url", paper.url),
+        ("volume", paper.volume),
+        ("number", paper.number),
+    ):
         assert (raw_fields[name].value if name in raw_fields else None) == value
     first, last = page_range(paper)
     pages = f"{first}--{last}" if last else first
@@ -102,8 +114,10 @@ def test_ris_parses_back_to_the_same_fields(paper: Paper) -> None:
     assert record["id"] == keys()[paper.id]
     assert record["title"] == cited_title(paper)
     assert record.get("authors", []) == [
-        ", ".join(filter(None, (split_name(a).family_full, split_name(a).given,
-                                split_name(a).suffix))) for a in paper.authors
+        ", ".join(
+            filter(None, (split_name(a).family_full, split_name(a).given, split_name(a).suffix))
+        )
+        for a in paper.authors
     ]
     assert record.get("year") == (str(paper.year) if paper.year else None)
     assert record.get("doi") == paper.doi
@@ -114,7 +128,9 @@ def test_ris_parses_back_to_the_same_fields(paper: Paper) -> None:
     if paper.url:
         assert record["urls"] == [paper.url]
     notes = record.get("notes", [])
-    assert ("Author list incomplete" in notes) == (bool(paper.authors) and not paper.authors_complete)
+    assert ("Author list incomplete" in notes) == (
+        bool(paper.authors) and not paper.authors_complete
+    )
     assert any("inferred" in note for note in notes) == paper.title_inferred
 
 

@@ -28,34 +28,63 @@ def papers() -> list[Paper]:
 def test_the_loader_keeps_the_parts(papers) -> None:
     fda, cruz = papers
     assert fda.names == (Name(literal="U.S. Food and Drug Administration"),)
-    assert cruz.names == (Name(family="de la Cruz Ortiz", given="Ana"),
-                          Name(family="Berg", given="J. A.", particle="Van der"),
-                          Name(family="Vries", given="H.", particle="de"),
-                          Name(family="Martín", given="Ignacio"))
+    assert cruz.names == (
+        Name(family="de la Cruz Ortiz", given="Ana"),
+        Name(family="Berg", given="J. A.", particle="Van der"),
+        Name(family="Vries", given="H.", particle="de"),
+        Name(family="Martín", given="Ignacio"),
+    )
     assert cruz.authors[1] == "J. A. Van der Berg"
 
 
-@pytest.mark.parametrize(("style", "fda", "cruz"), [
-    ("apa", "U.S. Food and Drug Administration. (2020).",
-     "de la Cruz Ortiz, A., Van der Berg, J. A., de Vries, H., & Martín, I. (2019)."),
-    ("ieee", "U.S. Food and Drug Administration, “Guidance",
-     "A. de la Cruz Ortiz, J. A. Van der Berg, H. de Vries, and I. Martín, “Particles"),
-    ("chicago", "U.S. Food and Drug Administration. 2020.",
-     "de la Cruz Ortiz, Ana, J. A. Van der Berg, H. de Vries, and Ignacio Martín. 2019."),
-    ("mla", "U.S. Food and Drug Administration. “Guidance", "de la Cruz Ortiz, Ana, et al."),
-    ("acm", "U.S. Food and Drug Administration. 2020.",
-     "Ana de la Cruz Ortiz, J. A. Van der Berg, H. de Vries, and Ignacio Martín. 2019."),
-    ("bibtex", "author  = {{U.S. Food and Drug Administration}},",
-     "author  = {{de la Cruz Ortiz}, Ana and Van der Berg, J. A. and de Vries, H. and "
-     "Martín, Ignacio},"),
-    ("ris", "AU  - U.S. Food and Drug Administration",
-     "AU  - de la Cruz Ortiz, Ana\nAU  - Van der Berg, J. A.\nAU  - de Vries, H.\n"
-     "AU  - Martín, Ignacio"),
-    ("csl-json", '"literal": "U.S. Food and Drug Administration"',
-     '"family": "Berg",\n        "given": "J. A.",\n        "non-dropping-particle": "Van der"'),
-    ("plain", "U.S. Food and Drug Administration. Guidance on Devices.",
-     "Ana de la Cruz Ortiz, J. A. Van der Berg, H. de Vries et al."),
-])
+@pytest.mark.parametrize(
+    ("style", "fda", "cruz"),
+    [
+        (
+            "apa",
+            "U.S. Food and Drug Administration. (2020).",
+            "de la Cruz Ortiz, A., Van der Berg, J. A., de Vries, H., & Martín, I. (2019).",
+        ),
+        (
+            "ieee",
+            "U.S. Food and Drug Administration, “Guidance",
+            "A. de la Cruz Ortiz, J. A. Van der Berg, H. de Vries, and I. Martín, “Particles",
+        ),
+        (
+            "chicago",
+            "U.S. Food and Drug Administration. 2020.",
+            "de la Cruz Ortiz, Ana, J. A. Van der Berg, H. de Vries, and Ignacio Martín. 2019.",
+        ),
+        ("mla", "U.S. Food and Drug Administration. “Guidance", "de la Cruz Ortiz, Ana, et al."),
+        (
+            "acm",
+            "U.S. Food and Drug Administration. 2020.",
+            "Ana de la Cruz Ortiz, J. A. Van der Berg, H. de Vries, and Ignacio Martín. 2019.",
+        ),
+        (
+            "bibtex",
+            "author  = {{U.S. Food and Drug Administration}},",
+            "author  = {{de la Cruz Ortiz}, Ana and Van der Berg, J. A. and de Vries, H. and "
+            "Martín, Ignacio},",
+        ),
+        (
+            "ris",
+            "AU  - U.S. Food and Drug Administration",
+            "AU  - de la Cruz Ortiz, Ana\nAU  - Van der Berg, J. A.\nAU  - de Vries, H.\n"
+            "AU  - Martín, Ignacio",
+        ),
+        (
+            "csl-json",
+            '"literal": "U.S. Food and Drug Administration"',
+            '"family": "Berg",\n        "given": "J. A.",\n        "non-dropping-particle": "Van der"',
+        ),
+        (
+            "plain",
+            "U.S. Food and Drug Administration. Guidance on Devices.",
+            "Ana de la Cruz Ortiz, J. A. Van der Berg, H. de Vries et al.",
+        ),
+    ],
+)
 def test_every_style_writes_the_names_right(papers, style: str, fda: str, cruz: str) -> None:
     assert fda in format_citation([papers[0]], style)
     assert cruz in format_citation([papers[1]], style)
@@ -63,8 +92,10 @@ def test_every_style_writes_the_names_right(papers, style: str, fda: str, cruz: 
 
 def test_display_strings_alone_are_split_as_before() -> None:
     paper = Paper(id="p", title="T", authors=("Ludwig van Beethoven", "Plato"))
-    assert paper_names(paper) == (Name(family="Beethoven", given="Ludwig", particle="van"),
-                                  Name(literal="Plato"))
+    assert paper_names(paper) == (
+        Name(family="Beethoven", given="Ludwig", particle="van"),
+        Name(literal="Plato"),
+    )
 
 
 def test_keys_use_the_family_name_of_the_parts(papers) -> None:

@@ -9,17 +9,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.index.citations.citation_papers import five
-from tests.index.citations.test_hayagriva import INSTITUTION, UNTITLED
 
 from index.citations import citation_keys, format_citation
 from index.citations.hayagriva import hayagriva_yaml
 from index.models import Paper
+from tests.index.citations.citation_papers import five
+from tests.index.citations.test_hayagriva import INSTITUTION, UNTITLED
 
 typst = pytest.importorskip("typst")
 
 ODD_KEYS = [
-    Paper(id="odd1", title="Odd $key$ {one}", authors=("Ann Bee",), year=2020, citation_key="smith2020."),
+    Paper(
+        id="odd1",
+        title="Odd $key$ {one}",
+        authors=("Ann Bee",),
+        year=2020,
+        citation_key="smith2020.",
+    ),
     Paper(id="odd2", title="Slash", authors=("Cy Dee",), year=2021, citation_key="a/b"),
     Paper(id="odd3", title="Colon", authors=("Cy Dee",), year=2022, citation_key="x:y-z_w"),
 ]
@@ -35,7 +41,8 @@ def test_typst_compiles_a_document_citing_every_paper_from_the_hayagriva_file(
     citations = format_citation(papers, "typst", keys=keys)
     assert '#cite(label("smith2020."))' in citations and "@x:y-z_w" in citations
     document = tmp_path / "paper.typ"
-    document.write_text(f'{citations}\n\n#bibliography("refs.yml", style: "{style}")\n',
-                        encoding="utf-8")
+    document.write_text(
+        f'{citations}\n\n#bibliography("refs.yml", style: "{style}")\n', encoding="utf-8"
+    )
     pdf = typst.compile(str(document))  # raises on a YAML, Hayagriva or label error
     assert pdf.startswith(b"%PDF")

@@ -47,9 +47,26 @@ def test_the_table_is_the_full_current_list() -> None:
     assert len(current) == 155
     archives = {key.split(".")[0] for key in current}
     assert archives == {
-        "astro-ph", "cond-mat", "cs", "econ", "eess", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
-        "hep-th", "math", "math-ph", "nlin", "nucl-ex", "nucl-th", "physics", "q-bio", "q-fin",
-        "quant-ph", "stat",
+        "astro-ph",
+        "cond-mat",
+        "cs",
+        "econ",
+        "eess",
+        "gr-qc",
+        "hep-ex",
+        "hep-lat",
+        "hep-ph",
+        "hep-th",
+        "math",
+        "math-ph",
+        "nlin",
+        "nucl-ex",
+        "nucl-th",
+        "physics",
+        "q-bio",
+        "q-fin",
+        "quant-ph",
+        "stat",
     }
     assert sum(key.startswith("cs.") for key in current) == 40
     assert all(isinstance(name, str) and name.strip() == name and name for name in current.values())

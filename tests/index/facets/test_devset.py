@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from index.facets.tagger import tag_paper
-from index.models import Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.models import Paper
 from tests.index.facets.facet_scores import confusion, micro_f1, report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,15 +43,23 @@ def taxonomy() -> Taxonomy:
 
 @pytest.fixture(scope="module")
 def tagged(taxonomy: Taxonomy) -> list[tuple[dict[str, Any], Paper]]:
-    return [(record, tag_paper(Paper(id=f"dev-{n}", title=record["title"],
-                                     abstract=record["abstract"]), taxonomy))
-            for n, record in enumerate(_records())]
+    return [
+        (
+            record,
+            tag_paper(
+                Paper(id=f"dev-{n}", title=record["title"], abstract=record["abstract"]), taxonomy
+            ),
+        )
+        for n, record in enumerate(_records())
+    ]
 
 
 def _confusion(tagged: list[tuple[dict[str, Any], Paper]], facet: str) -> dict[str, Counter[str]]:
     key = "topics" if facet == "topic" else "hardware"
-    return confusion((record[key], paper.topic_ids if facet == "topic" else paper.hardware_ids)
-                     for record, paper in tagged)
+    return confusion(
+        (record[key], paper.topic_ids if facet == "topic" else paper.hardware_ids)
+        for record, paper in tagged
+    )
 
 
 @pytest.mark.parametrize("facet", ["topic", "hardware"])
@@ -80,14 +88,31 @@ def test_every_value_of_the_vocabulary_the_set_is_about_occurs(taxonomy: Taxonom
     records = _records()
     topics = {t for r in records for t in r["topics"]}
     hardware = {h for r in records for h in r["hardware"]}
-    assert topics >= {"training", "inference", "pretraining", "compilers", "quantization",
-                      "kernels", "gnn", "networking", "reliability", "agents"}
+    assert topics >= {
+        "training",
+        "inference",
+        "pretraining",
+        "compilers",
+        "quantization",
+        "kernels",
+        "gnn",
+        "networking",
+        "reliability",
+        "agents",
+    }
     families = {v.id for v in taxonomy.hardware if v.parent is None}
     assert families <= hardware
     # Trainium, Inferentia and Xeon Phi are left to the seeds: no other public abstract
     # naming them was found when the set was gathered.
-    assert hardware >= {"nvidia-gpu", "amd-gpu", "edge-gpu", "intel-cpu", "arm-cpu",
-                        "google-tpu", "fpga"}
+    assert hardware >= {
+        "nvidia-gpu",
+        "amd-gpu",
+        "edge-gpu",
+        "intel-cpu",
+        "arm-cpu",
+        "google-tpu",
+        "fpga",
+    }
 
 
 def test_the_fixture_is_well_formed(taxonomy: Taxonomy) -> None:
@@ -110,6 +135,9 @@ def test_no_dev_abstract_is_one_of_the_seeds() -> None:
     def opening(text: str) -> str:
         return re.sub(r"\W+", " ", text).casefold().strip()[:120]
 
-    seeds = {opening(p) for name in ("000_184598b21eae6c2f.txt", "003_fa2b0a6780a26d55.txt")
-             for p in (ROOT / "assets" / name).read_text(encoding="utf-8").split("\n\n")}
+    seeds = {
+        opening(p)
+        for name in ("000_184598b21eae6c2f.txt", "003_fa2b0a6780a26d55.txt")
+        for p in (ROOT / "assets" / name).read_text(encoding="utf-8").split("\n\n")
+    }
     assert not {opening(r["abstract"]) for r in _records()} & seeds

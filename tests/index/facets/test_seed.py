@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from index.facets.tagger import tag_paper
-from index.models import Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.models import Paper
 from tests.index.facets.facet_scores import confusion, micro_f1, report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,8 +46,10 @@ def tagged() -> list[tuple[dict, Paper]]:
 
 def _confusion(tagged: list[tuple[dict, Paper]], facet: str) -> dict[str, Counter[str]]:
     key = "topics" if facet == "topic" else "hardware"
-    return confusion((record[key], paper.topic_ids if facet == "topic" else paper.hardware_ids)
-                     for record, paper in tagged)
+    return confusion(
+        (record[key], paper.topic_ids if facet == "topic" else paper.hardware_ids)
+        for record, paper in tagged
+    )
 
 
 @pytest.mark.parametrize("facet", ["topic", "hardware"])

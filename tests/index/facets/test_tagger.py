@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from index.facets.tagger import explain, tag_paper, tag_papers
-from index.models import Label, Paper
 from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.models import Label, Paper
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,10 @@ def reason(labels: tuple[Label, ...], value: str) -> str:
         ("Caching helps accelerate training and accelerating inference.", set()),
         ("Specialised accelerators such as NPUs are emerging.", {"accelerator"}),
         ("The job uses 1024 GPUs.", {"gpu"}),
-        ("HLAT is trained on AWS Trainium chips (trn1 instances).", {"aws-trainium", "accelerator"}),
+        (
+            "HLAT is trained on AWS Trainium chips (trn1 instances).",
+            {"aws-trainium", "accelerator"},
+        ),
         ("Served on AWS Inferentia.", {"aws-inferentia", "accelerator"}),
         ("A cluster of Intel Xeon Phi coprocessors.", {"xeon-phi", "accelerator"}),
         ("We map the network onto an FPGA.", {"fpga", "accelerator"}),
@@ -101,23 +104,29 @@ def test_a_leaf_implies_its_parent_and_says_so(taxonomy: Taxonomy) -> None:
         ("Localizing silent bugs by debugging the training program.", "reliability"),
         ("Fault-tolerant training with in-memory checkpointing.", "reliability"),
         ("We characterize failures in a large production GPU cluster.", "reliability"),
-        ("Energy-efficient CNN inference on FPGAs with 8-bit fixed-point arithmetic.",
-         "quantization"),
+        (
+            "Energy-efficient CNN inference on FPGAs with 8-bit fixed-point arithmetic.",
+            "quantization",
+        ),
         ("LLM agents use tools to fix issues in repositories.", "agents"),
         ("An agentic workflow plans and executes experiments.", "agents"),
         ("Pre-training a family of 7B and 70B models on 2 trillion tokens.", "pretraining"),
-        ("A collection of foundation language models trained on trillions of tokens.",
-         "pretraining"),
+        (
+            "A collection of foundation language models trained on trillions of tokens.",
+            "pretraining",
+        ),
         ("Residual nets win on COCO object detection and segmentation.", "vision"),
-        ("Deep learning inference on embedded boards: we double the inference speed.",
-         "inference"),
+        ("Deep learning inference on embedded boards: we double the inference speed.", "inference"),
         ("Low-latency inference on edge devices after deployment to the phone.", "inference"),
-        ("A DNN computation graph optimizer that searches verified graph substitutions.",
-         "compilers"),
-        ("We release a family of open language models pretrained on 2 trillion tokens.",
-         "pretraining"),
-        ("Gradients are averaged with ring all-reduce over inter-GPU communication.",
-         "networking"),
+        (
+            "A DNN computation graph optimizer that searches verified graph substitutions.",
+            "compilers",
+        ),
+        (
+            "We release a family of open language models pretrained on 2 trillion tokens.",
+            "pretraining",
+        ),
+        ("Gradients are averaged with ring all-reduce over inter-GPU communication.", "networking"),
         ("Synchronous training of a large model on a cluster of 64 machines.", "training"),
         ("We study failures during training on a shared cluster.", "reliability"),
         ("LLM-powered agents plan actions and interact with tools.", "agents"),
@@ -153,15 +162,21 @@ def test_topic_hard_cases(taxonomy: Taxonomy, text: str, topic: str) -> None:
         ("Deep learning powers computer vision and natural language processing.", "nlp"),
         ("Rumours spread on social networking sites.", "networking"),
         ("Tensor parallelism for serving LLMs on H100 GPUs.", "training"),
-        ("TritonRL: Training LLMs to write Triton kernels with a new training framework.",
-         "training"),
+        (
+            "TritonRL: Training LLMs to write Triton kernels with a new training framework.",
+            "training",
+        ),
         ("Variational inference and Bayesian inference of phylogenies.", "inference"),
         ("Long-content applications such as dialogue systems need fast serving.", "nlp"),
-        ("An NLP accelerator for machine translation and other natural language processing.",
-         "nlp"),
+        (
+            "An NLP accelerator for machine translation and other natural language processing.",
+            "nlp",
+        ),
         ("The assistant writes source code generation benchmarks for LLMs.", "compilers"),
-        ("A 7B model trained on 2 trillion tokens, with 20 trillion tokens planned.",
-         "pretraining"),
+        (
+            "A 7B model trained on 2 trillion tokens, with 20 trillion tokens planned.",
+            "pretraining",
+        ),
     ],
 )
 def test_topic_hard_negatives(taxonomy: Taxonomy, text: str, not_topic: str) -> None:
@@ -188,10 +203,13 @@ def test_source_labels_are_kept_alongside_derived_ones(taxonomy: Taxonomy) -> No
 
 
 def test_json_style_source_labels_on_the_paper_are_kept(taxonomy: Taxonomy) -> None:
-    given = Paper(id="p", title="", abstract="A short note.",
-                  topics=(Label("Networking", "from the source"),
-                          Label("robotics", "from the source")),
-                  hardware=(Label("fpga", "from the source"),))
+    given = Paper(
+        id="p",
+        title="",
+        abstract="A short note.",
+        topics=(Label("Networking", "from the source"), Label("robotics", "from the source")),
+        hardware=(Label("fpga", "from the source"),),
+    )
     paper = tag_paper(given, taxonomy)
     assert paper.topics == (Label("networking", "from the source"),)
     assert paper.hardware_ids == ("accelerator", "fpga")
@@ -200,14 +218,21 @@ def test_json_style_source_labels_on_the_paper_are_kept(taxonomy: Taxonomy) -> N
 def test_tagging_is_idempotent_and_drops_stale_derived_labels(taxonomy: Taxonomy) -> None:
     once = tag(taxonomy, "Serving on A100 GPUs.", keywords=("GNN",))
     assert tag_paper(once, taxonomy) == once
-    stale = Paper(id="p", title="", abstract="Serving LLMs.",
-                  topics=(Label("vision", 'matched "segmentation"'),))
+    stale = Paper(
+        id="p",
+        title="",
+        abstract="Serving LLMs.",
+        topics=(Label("vision", 'matched "segmentation"'),),
+    )
     assert tag_paper(stale, taxonomy).topic_ids == ("inference",)
 
 
 def test_labels_come_in_taxonomy_order(taxonomy: Taxonomy) -> None:
-    paper = tag(taxonomy, "LLM agents write GPU kernels; we then study KV cache serving and "
-                          "distributed training on TPU v4 and Intel Xeon CPUs.")
+    paper = tag(
+        taxonomy,
+        "LLM agents write GPU kernels; we then study KV cache serving and "
+        "distributed training on TPU v4 and Intel Xeon CPUs.",
+    )
     order = [v.id for v in taxonomy.topics]
     assert list(paper.topic_ids) == sorted(paper.topic_ids, key=order.index)
     hw_order = [v.id for v in taxonomy.hardware]
@@ -250,16 +275,21 @@ def test_one_weak_signal_alone_gives_no_topic(taxonomy: Taxonomy) -> None:
 def test_one_phrase_two_weak_rules_match_is_one_piece_of_evidence(tmp_path) -> None:
     # Overlapping weak rules must not add up to a label on a single phrase.
     user = tmp_path / "mine.toml"
-    user.write_text("[topic.demo]\nlabel = \"Demo\"\ndescription = \"A test topic.\"\n"
-                    "weak = ['foo bar', 'foo (?:bar|baz)']\n", encoding="utf-8")
+    user.write_text(
+        '[topic.demo]\nlabel = "Demo"\ndescription = "A test topic."\n'
+        "weak = ['foo bar', 'foo (?:bar|baz)']\n",
+        encoding="utf-8",
+    )
     taxonomy = load_taxonomy([user])
     assert "demo" not in tag(taxonomy, "Only foo bar here.").topic_ids
     assert "demo" in tag(taxonomy, "Both foo bar and foo baz here.").topic_ids
 
 
 def test_tag_papers_keeps_order_and_explain_lists_reasons(taxonomy: Taxonomy) -> None:
-    papers = [Paper(id=f"p{i}", title="", abstract=text)
-              for i, text in enumerate(["fMRI of the brain.", "INT8 quantization on T4 GPUs."])]
+    papers = [
+        Paper(id=f"p{i}", title="", abstract=text)
+        for i, text in enumerate(["fMRI of the brain.", "INT8 quantization on T4 GPUs."])
+    ]
     tagged = tag_papers(papers, taxonomy)
     assert [p.id for p in tagged] == ["p0", "p1"]
     assert explain(tagged[1]) == [
@@ -276,10 +306,12 @@ def test_tagging_is_fast_enough_for_large_libraries(taxonomy: Taxonomy) -> None:
     from pathlib import Path
 
     assets = Path(__file__).resolve().parents[3] / "assets"
-    texts = [p for f in sorted(assets.glob("*.txt"))
-             for p in f.read_text(encoding="utf-8").split("\n\n")]
-    papers = [Paper(id=f"p{i}", title=f"Paper {i}", abstract=texts[i % len(texts)])
-              for i in range(2000)]
+    texts = [
+        p for f in sorted(assets.glob("*.txt")) for p in f.read_text(encoding="utf-8").split("\n\n")
+    ]
+    papers = [
+        Paper(id=f"p{i}", title=f"Paper {i}", abstract=texts[i % len(texts)]) for i in range(2000)
+    ]
     start = time.process_time()
     tag_papers(papers, taxonomy)
     assert time.process_time() - start < 10.0

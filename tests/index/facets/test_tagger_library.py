@@ -6,8 +6,8 @@ plainly, so an empty topic list here means a rule is missing.
 
 from __future__ import annotations
 
-from index.library.load import load_library
 from index.facets.taxonomy import load_taxonomy
+from index.library.load import load_library
 
 
 def test_every_bundled_paper_gets_a_topic_backed_by_evidence() -> None:

@@ -19,16 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from index.facets.tagger import tag_paper
-from index.models import Paper
 from index.facets.taxonomy import load_taxonomy
+from index.models import Paper
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "facets" / "tagger_before.json.gz"
 
 
 def _labels(paper: dict[str, Any], taxonomy: Any) -> dict[str, list[list[str]]]:
     tagged = tag_paper(Paper.from_dict(paper), taxonomy)
-    return {"topics": [[label.value, label.reason] for label in tagged.topics],
-            "hardware": [[label.value, label.reason] for label in tagged.hardware]}
+    return {
+        "topics": [[label.value, label.reason] for label in tagged.topics],
+        "hardware": [[label.value, label.reason] for label in tagged.hardware],
+    }
 
 
 def test_labels_and_reasons_are_unchanged() -> None:

@@ -50,8 +50,10 @@ def test_crossref_children_inherit_and_the_parent_is_not_a_paper() -> None:
 
 
 def test_a_parent_with_its_own_abstract_is_a_paper_too() -> None:
-    text = CROSSREF.replace("publisher = {Greenwood},", "publisher = {Greenwood}, "
-                            "abstract = {Essays on the frontier theme in science fiction.},")
+    text = CROSSREF.replace(
+        "publisher = {Greenwood},",
+        "publisher = {Greenwood}, abstract = {Essays on the frontier theme in science fiction.},",
+    )
     papers, _ = load_bibtex(text, "x.bib")
     assert [p.citation_key for p in papers] == ["westfahl:space", "westfahl:frontier"]
 
@@ -65,7 +67,8 @@ def test_xdata_supplies_fields_and_is_never_a_paper() -> None:
 
 
 def test_pmlr_volume_supplies_booktitle_and_year() -> None:
-    papers, warnings = load_bibtex(r"""
+    papers, warnings = load_bibtex(
+        r"""
 @Proceedings{COLT-2019,
   booktitle = {Proceedings of the Thirty-Second Conference on Learning Theory},
   editor = {Beygelzimer, Alina and Hsu, Daniel}, volume = {99}, year = {2019},
@@ -73,7 +76,9 @@ def test_pmlr_volume_supplies_booktitle_and_year() -> None:
 @InProceedings{pmlr-v99-a19a, title = {Bandits Again}, author = {Abbasi, Yasin},
   pages = {1--2}, abstract = {We study bandits once more.}}
 @InProceedings{pmlr-v99-b19a, title = {Learning Twice}, author = {Bach, Francis}}
-""", "pmlr.bib")
+""",
+        "pmlr.bib",
+    )
     assert warnings == []
     assert [p.title for p in papers] == ["Bandits Again", "Learning Twice"]
     assert all(p.year == 2019 and p.volume == "99" for p in papers)
@@ -86,10 +91,17 @@ def test_a_set_is_not_a_paper() -> None:
     assert paper.title == "One"
 
 
-@pytest.mark.parametrize(("year", "expected", "month"), [
-    ("{January 1978}", 1978, 1), ("{Autumn 2001}", 2001, None), ("{6}", None, None),
-    ("2021", 2021, None), ("{2020-05-01}", 2020, 5), ("{to appear}", None, None),
-])
+@pytest.mark.parametrize(
+    ("year", "expected", "month"),
+    [
+        ("{January 1978}", 1978, 1),
+        ("{Autumn 2001}", 2001, None),
+        ("{6}", None, None),
+        ("2021", 2021, None),
+        ("{2020-05-01}", 2020, 5),
+        ("{to appear}", None, None),
+    ],
+)
 def test_years_as_people_write_them(year: str, expected: int | None, month: int | None) -> None:
     paper, _ = _one(f"@article{{k, title={{T}}, year = {year}}}\n")
     assert (paper.year, paper.month) == (expected, month)
@@ -103,8 +115,9 @@ def test_a_file_of_only_strings_is_not_a_problem() -> None:
 
 def test_keyless_entries_are_named_as_such() -> None:
     paper, warnings = _one("\n@article{,\n  title = {No Key Here}, author = {Doe, J.}}\n")
-    assert warnings == ["x.bib:2: @article{, has no key; loaded with an id made from its "
-                        "authors and title"]
+    assert warnings == [
+        "x.bib:2: @article{, has no key; loaded with an id made from its authors and title"
+    ]
     assert paper.citation_key is None
 
 
@@ -114,8 +127,10 @@ def test_an_escaped_brace_does_not_glue_names() -> None:
 
 
 def test_readable_text_from_citations_emphasis_and_quotes() -> None:
-    paper, _ = _one(r"@article{k, title = {A {\em new} look at ``old'' `data'},"
-                    r" abstract = {As shown~\citep{smith}, $\XQM$ helps.}}")
+    paper, _ = _one(
+        r"@article{k, title = {A {\em new} look at ``old'' `data'},"
+        r" abstract = {As shown~\citep{smith}, $\XQM$ helps.}}"
+    )
     assert paper.title == "A new look at \u201cold\u201d \u2018data\u2019"
     assert paper.abstract == "As shown [smith], XQM helps."
 
@@ -124,15 +139,18 @@ def test_undefined_macros_are_reported_once_each() -> None:
     text = "".join(f"@inproceedings{{p{n}, title={{T{n}}}, booktitle = cvpr}}\n" for n in range(50))
     result = parse_bibtex(text, "x.bib")
     assert [str(w) for w in result.warnings] == [
-        "x.bib:1: 50 entries use undefined @string macro 'cvpr' (first entry 'p0'); kept as written"]
+        "x.bib:1: 50 entries use undefined @string macro 'cvpr' (first entry 'p0'); kept as written"
+    ]
     assert result.undefined == {"cvpr"}
 
 
 def test_string_macros_are_shared_across_the_files_of_one_load(tmp_path: Path) -> None:
-    (tmp_path / "a_strings.bib").write_text("@string{tpami = {IEEE Trans. Pattern Anal.}}\n"
-                                            "@string{jd = {Doe, Jane}}\n")
+    (tmp_path / "a_strings.bib").write_text(
+        "@string{tpami = {IEEE Trans. Pattern Anal.}}\n@string{jd = {Doe, Jane}}\n"
+    )
     (tmp_path / "b_refs.bib").write_text(
-        "@article{x, title = {Seeing}, author = jd # { and Roe, Rick}, journal = tpami}\n")
+        "@article{x, title = {Seeing}, author = jd # { and Roe, Rick}, journal = tpami}\n"
+    )
     library = load_library([tmp_path], TAXONOMY)
     (paper,) = library.papers
     assert library.warnings == ()
@@ -151,8 +169,10 @@ def test_arxiv_ids_where_exports_put_them() -> None:
     assert paper.arxiv is None
 
 
-@pytest.mark.parametrize("doi", ["{10.1/ABC}", "{https://doi.org/10.1/ABC}",
-                                 "{http://dx.doi.org/10.1/ABC}", "{doi:10.1/ABC}"])
+@pytest.mark.parametrize(
+    "doi",
+    ["{10.1/ABC}", "{https://doi.org/10.1/ABC}", "{http://dx.doi.org/10.1/ABC}", "{doi:10.1/ABC}"],
+)
 def test_dois_are_stored_bare(doi: str) -> None:
     paper, _ = _one(f"@article{{k, title={{T}}, doi = {doi}}}")
     assert paper.doi == "10.1/ABC"

@@ -38,9 +38,25 @@ SOURCE = r"""
   howpublished = {Talk at the Guild}, url = {https://example.org/doe?x=1&y=2}}
 """
 
-FIELDS = ("title", "authors", "names", "authors_complete", "year", "month", "venue",
-          "booktitle", "journal", "volume", "number", "pages", "publisher", "doi", "arxiv",
-          "url", "citation_key")
+FIELDS = (
+    "title",
+    "authors",
+    "names",
+    "authors_complete",
+    "year",
+    "month",
+    "venue",
+    "booktitle",
+    "journal",
+    "volume",
+    "number",
+    "pages",
+    "publisher",
+    "doi",
+    "arxiv",
+    "url",
+    "citation_key",
+)
 
 
 def _load(path: Path) -> list[Paper]:

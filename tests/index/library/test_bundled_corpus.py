@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from index.assets import bundled_corpus_files, bundled_metadata
+from index.facets.taxonomy import load_taxonomy
 from index.library.ids import ID_PATTERN
 from index.library.load import input_files, load_library
-from index.facets.taxonomy import load_taxonomy
 
 # The seven pairs the corpus's README names (the same papers in both files): (000 paragraph, 003 paragraph).
 EXPECTED_MERGES = {(36, 4), (2, 8), (18, 0), (6, 5), (46, 19), (44, 16), (58, 22)}
@@ -78,12 +78,20 @@ def test_curated_facts_ids_and_inferred_titles(bundled) -> None:
     assert dynapipe.authors == ("Chenyu Jiang", "Zhen Jia", "Shuai Zheng", "Yida Wang", "Chuan Wu")
     assert dynapipe.authors_complete and not dynapipe.title_inferred
     assert (dynapipe.entry_type, dynapipe.pages, dynapipe.publisher) == (
-        "inproceedings", "542-559", "ACM")
+        "inproceedings",
+        "542-559",
+        "ACM",
+    )
     assert papers["sam-med"].title.startswith("SAM^Med: ")
     assert papers["mics"].journal == "Proceedings of the VLDB Endowment"
     bids = papers["bids-apps"]
     assert (bids.entry_type, bids.journal, bids.volume, bids.number, bids.pages) == (
-        "article", "PLOS Computational Biology", "13", "3", "e1005209")
+        "article",
+        "PLOS Computational Biology",
+        "13",
+        "3",
+        "e1005209",
+    )
     assert papers["sam-med"].entry_type == "misc" and papers["sam-med"].publisher is None
     assert papers["grape"].publisher is None  # "IEEE/ACM" and no DOI: not guessed
     assert papers["ansor"].publisher == "USENIX Association"
@@ -117,6 +125,9 @@ def test_committed_sidecar_is_what_the_build_script_makes(tmp_path: Path) -> Non
     repo = Path(__file__).resolve().parents[3]
     seed = repo / "tests" / "fixtures" / "corpus" / "seed_metadata.json"
     out = tmp_path / "metadata.json"
-    subprocess.run([sys.executable, str(repo / "scripts" / "build_bundled_metadata.py"),
-                    str(seed), str(out)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(repo / "scripts" / "build_bundled_metadata.py"), str(seed), str(out)],
+        check=True,
+        capture_output=True,
+    )
     assert out.read_text("utf-8") == bundled_metadata().read_text("utf-8")

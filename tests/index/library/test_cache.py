@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import index.library.load as library_module
-from index.library.load import load_library
-from index.library.cache import LibraryCache
-from index.models import Library
 from index.facets.taxonomy import load_taxonomy
+from index.library.cache import LibraryCache
+from index.library.load import load_library
+from index.models import Library
 from tests.fixtures.search.generate import make_library
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
@@ -27,8 +27,15 @@ def corpus(tmp_path: Path) -> Path:
     """A folder of every format, plus a malformed file so there are warnings to keep."""
     folder = tmp_path / "corpus"
     folder.mkdir()
-    for name in ("arxiv.jsonl", "csl.json", "refs.bib", "notes.txt", "notes.meta.json",
-                 "messy.txt", "malformed.json"):
+    for name in (
+        "arxiv.jsonl",
+        "csl.json",
+        "refs.bib",
+        "notes.txt",
+        "notes.meta.json",
+        "messy.txt",
+        "malformed.json",
+    ):
         shutil.copy(FIXTURES / name, folder / name)
     return folder
 
@@ -84,8 +91,10 @@ def _repeats(library: Library) -> dict[str, list[object]]:
 
 @pytest.mark.parametrize("cached", [False, True])
 def test_equal_values_are_one_object_fresh_and_from_the_cache(tmp_path: Path, cached: bool) -> None:
-    records = [{**paper.to_dict(), "keywords": ["systems", f"k{n % 5}"]}
-               for n, paper in enumerate(make_library(300, seed=3).papers)]
+    records = [
+        {**paper.to_dict(), "keywords": ["systems", f"k{n % 5}"]}
+        for n, paper in enumerate(make_library(300, seed=3).papers)
+    ]
     (tmp_path / "lib").mkdir()
     files = [tmp_path / "lib" / "a.jsonl", tmp_path / "lib" / "b.jsonl"]
     for file, part in zip(files, (records[:150], records[150:])):  # parsed separately
@@ -113,6 +122,7 @@ def test_a_first_load_reports_its_steps_and_a_cached_one_none(
 ) -> None:
     monkeypatch.setattr(library_module, "TAG_PROGRESS_EVERY", 2)
     steps: list[tuple[str, int, int]] = []
+
     def record(*step: object) -> None:
         steps.append(step)  # type: ignore[arg-type]
 
@@ -120,9 +130,10 @@ def test_a_first_load_reports_its_steps_and_a_cached_one_none(
     files, papers = len(library.files), len(library.papers)
     assert steps[: files + 1] == [("reading files", n, files) for n in range(files + 1)]
     assert steps[files + 1] == ("merging duplicates", 0, 1)
-    tagging = steps[files + 2:]
+    tagging = steps[files + 2 :]
     assert tagging == [("tagging", n, papers) for n in range(2, papers + 1, 2)] + (
-        [("tagging", papers, papers)] if papers % 2 else [])
+        [("tagging", papers, papers)] if papers % 2 else []
+    )
     steps.clear()
     assert load_library([corpus], TAXONOMY, cache_dir=tmp_path, progress=record) == library
     assert steps == []
@@ -178,8 +189,10 @@ def test_another_taxonomy_relabels(corpus: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     load_library([corpus], TAXONOMY, cache_dir=cache)
     extra = tmp_path / "mine.toml"
-    extra.write_text('[topic.looms]\nlabel = "Looms"\ndescription = "Weaving."\n'
-                     'signals = ["retrieval"]\n', encoding="utf-8")
+    extra.write_text(
+        '[topic.looms]\nlabel = "Looms"\ndescription = "Weaving."\nsignals = ["retrieval"]\n',
+        encoding="utf-8",
+    )
     other = load_taxonomy([extra])
     assert other.fingerprint != TAXONOMY.fingerprint
     assert load_library([corpus], other, cache_dir=cache) == load_library([corpus], other)

@@ -15,11 +15,19 @@ from collections import Counter
 import pytest
 
 from index.library.dedupe import (
-    _COMMON_SHINGLE, MERGE_AT, RELATE_AT, SHINGLE, _score, _scored_pairs, _Texts, dedupe,
-    similarity)
+    _COMMON_SHINGLE,
+    MERGE_AT,
+    RELATE_AT,
+    SHINGLE,
+    _score,
+    _scored_pairs,
+    _Texts,
+    dedupe,
+    similarity,
+)
 from index.library.evidence import is_placeholder
-from index.models import Paper, replace
 from index.library.normalize import words
+from index.models import Paper, replace
 
 _STOCK = "in this paper we propose a novel approach that".split()
 
@@ -50,15 +58,17 @@ def _library(size: int, seed: int, stock: bool = False) -> list[Paper]:
             texts.append(base)
         elif kind < 0.80:  # half of one paper, half of another (a related version)
             other = rng.choice(texts)
-            texts.append(base[: len(base) // 2] + other[len(other) // 2:])
+            texts.append(base[: len(base) // 2] + other[len(other) // 2 :])
         elif kind < 0.85:
             texts.append([])
         elif kind < 0.90:  # a short text that shares words but is no prefix
             texts.append(rng.sample(base, min(len(base), 10)) if base else [])
         else:
             texts.append(abstract())
-    return [Paper(id=f"p{n}", title=f"Paper {n}", abstract=" ".join(words))
-            for n, words in enumerate(texts)]
+    return [
+        Paper(id=f"p{n}", title=f"Paper {n}", abstract=" ".join(words))
+        for n, words in enumerate(texts)
+    ]
 
 
 def test_the_generated_library_exercises_the_limits() -> None:
@@ -72,10 +82,15 @@ def _brute_force(papers: list[Paper]) -> list[tuple[int, int, float]]:
     """Every pair scored, with the same score as `similarity` (texts prepared once);
     placeholder and very short abstracts are no evidence, as in `dedupe`."""
     texts = _Texts()
-    grams = [texts.add("" if is_placeholder(paper.abstract) else paper.abstract)
-             for paper in papers]
-    return [(i, j, score) for i in range(len(papers)) for j in range(i)
-            if (score := _score(texts.ids[i], grams[i], texts.ids[j], grams[j])) >= RELATE_AT]
+    grams = [
+        texts.add("" if is_placeholder(paper.abstract) else paper.abstract) for paper in papers
+    ]
+    return [
+        (i, j, score)
+        for i in range(len(papers))
+        for j in range(i)
+        if (score := _score(texts.ids[i], grams[i], texts.ids[j], grams[j])) >= RELATE_AT
+    ]
 
 
 def test_the_prepared_score_is_similarity() -> None:
@@ -85,7 +100,8 @@ def test_the_prepared_score_is_similarity() -> None:
     for i in range(len(papers)):
         for j in range(i):
             assert _score(texts.ids[i], grams[i], texts.ids[j], None) == similarity(
-                papers[i].abstract, papers[j].abstract)
+                papers[i].abstract, papers[j].abstract
+            )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -119,7 +135,7 @@ def test_a_stock_phrase_alone_relates_nothing() -> None:
 
 def _shingles(text: str) -> set[tuple[str, ...]]:
     tokens = words(text)
-    return {tuple(tokens[k:k + SHINGLE]) for k in range(len(tokens) - SHINGLE + 1)}
+    return {tuple(tokens[k : k + SHINGLE]) for k in range(len(tokens) - SHINGLE + 1)}
 
 
 def test_merges_and_links_follow_the_pairs() -> None:

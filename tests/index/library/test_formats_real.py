@@ -48,13 +48,24 @@ def test_ris_records_become_papers(tmp_path: Path) -> None:
     assert result.warnings == []
     first, second = result.papers
     assert first.title.startswith("First lasing") and first.sources[0].line == 1
-    assert first.names == (Name(family="Emma", given="P."), Name(family="Decker", given="F.-J."),
-                           Name(literal="SLAC National Accelerator Laboratory"))
+    assert first.names == (
+        Name(family="Emma", given="P."),
+        Name(family="Decker", given="F.-J."),
+        Name(literal="SLAC National Accelerator Laboratory"),
+    )
     assert (first.year, first.journal, first.volume, first.pages) == (
-        2010, "Nature Photonics", "4", "641")
+        2010,
+        "Nature Photonics",
+        "4",
+        "641",
+    )
     assert first.doi == "10.1038/nphoton.2010.176"
     assert first.keywords == ("free-electron laser", "X-rays")
-    assert (second.entry_type, second.booktitle, second.doi) == ("inproceedings", "Proc. of Things", "10.1/two")
+    assert (second.entry_type, second.booktitle, second.doi) == (
+        "inproceedings",
+        "Proc. of Things",
+        "10.1/two",
+    )
     assert second.sources[0].line == 18
 
 
@@ -72,17 +83,26 @@ def test_a_folder_picks_up_ris_files(tmp_path: Path) -> None:
 BBT = {
     "config": {"id": "36a3b0b5-bad0-4a04-b79b-441c7cef77db", "label": "BetterBibTeX JSON"},
     "collections": {},
-    "items": [{
-        "itemType": "conferencePaper", "citationKey": "westfahl:space", "title": "The <i>True</i> Frontier",
-        "creators": [{"creatorType": "author", "firstName": "Gary", "lastName": "Westfahl"},
-                     {"creatorType": "author", "name": "NASA"},
-                     {"creatorType": "editor", "firstName": "Ann", "lastName": "Lee"}],
-        "date": "2000-03", "proceedingsTitle": "Space and Beyond", "DOI": "https://doi.org/10.5/x",
-        "abstractNote": "Space in American science fiction films, confronted and avoided.",
-        "tags": [{"tag": "film"}, {"tag": "space", "type": 1}],
-        "extra": "arXiv: 2401.01234", "notes": [{"note": "<p>Read <b>twice</b></p>"}],
-        "attachments": [{"path": "/home/u/Zotero/storage/ABC/westfahl.pdf", "title": "PDF"}],
-    }],
+    "items": [
+        {
+            "itemType": "conferencePaper",
+            "citationKey": "westfahl:space",
+            "title": "The <i>True</i> Frontier",
+            "creators": [
+                {"creatorType": "author", "firstName": "Gary", "lastName": "Westfahl"},
+                {"creatorType": "author", "name": "NASA"},
+                {"creatorType": "editor", "firstName": "Ann", "lastName": "Lee"},
+            ],
+            "date": "2000-03",
+            "proceedingsTitle": "Space and Beyond",
+            "DOI": "https://doi.org/10.5/x",
+            "abstractNote": "Space in American science fiction films, confronted and avoided.",
+            "tags": [{"tag": "film"}, {"tag": "space", "type": 1}],
+            "extra": "arXiv: 2401.01234",
+            "notes": [{"note": "<p>Read <b>twice</b></p>"}],
+            "attachments": [{"path": "/home/u/Zotero/storage/ABC/westfahl.pdf", "title": "PDF"}],
+        }
+    ],
 }
 
 
@@ -108,35 +128,62 @@ def test_csl_dates_in_every_form() -> None:
 
 
 def test_csl_rich_text_is_plain_text() -> None:
-    assert rich_text("Auslegung der <i>Prouerbia</i> und <i>Ecclesiastes</i>") == \
-        "Auslegung der Prouerbia und Ecclesiastes"
-    assert rich_text('St. Germain ms. (g<sub>1</sub>), <span class="nocase">iPhone</span>') == \
-        "St. Germain ms. (g1), iPhone"
+    assert (
+        rich_text("Auslegung der <i>Prouerbia</i> und <i>Ecclesiastes</i>")
+        == "Auslegung der Prouerbia und Ecclesiastes"
+    )
+    assert (
+        rich_text('St. Germain ms. (g<sub>1</sub>), <span class="nocase">iPhone</span>')
+        == "St. Germain ms. (g1), iPhone"
+    )
     assert rich_text("a &amp; b < c") == "a & b < c"
     assert rich_text("<b>[bold]</b> [red]x[/red]") == "[bold] [red]x[/red]"  # kept literal
 
 
 def test_csl_records_keep_name_parts_and_literal_dates(tmp_path: Path) -> None:
-    (tmp_path / "items.json").write_text(json.dumps([{
-        "id": "k1", "type": "article-journal", "title": "The <b>Huaynaputina</b> eruption",
-        "author": [{"family": "Berg", "given": "J. A.", "non-dropping-particle": "van der"},
-                   {"literal": "U.S. Geological Survey"}],
-        "issued": {"literal": "Autumn 2001"}, "container-title": "Bull. <i>Volc.</i>",
-        "DOI": "doi:10.1/v", "keyword": "volcanoes, Peru"}]))
+    (tmp_path / "items.json").write_text(
+        json.dumps(
+            [
+                {
+                    "id": "k1",
+                    "type": "article-journal",
+                    "title": "The <b>Huaynaputina</b> eruption",
+                    "author": [
+                        {"family": "Berg", "given": "J. A.", "non-dropping-particle": "van der"},
+                        {"literal": "U.S. Geological Survey"},
+                    ],
+                    "issued": {"literal": "Autumn 2001"},
+                    "container-title": "Bull. <i>Volc.</i>",
+                    "DOI": "doi:10.1/v",
+                    "keyword": "volcanoes, Peru",
+                }
+            ]
+        )
+    )
     (paper,) = load_file(tmp_path / "items.json", "items.json").papers
     assert paper.title == "The Huaynaputina eruption" and paper.journal == "Bull. Volc."
-    assert paper.names == (Name(family="Berg", given="J. A.", particle="van der"),
-                           Name(literal="U.S. Geological Survey"))
+    assert paper.names == (
+        Name(family="Berg", given="J. A.", particle="van der"),
+        Name(literal="U.S. Geological Survey"),
+    )
     assert (paper.year, paper.doi, paper.keywords) == (2001, "10.1/v", ("volcanoes", "Peru"))
 
 
 def test_arxiv_metadata_categories_names_and_latex(tmp_path: Path) -> None:
-    (tmp_path / "arxiv.jsonl").write_text(json.dumps({
-        "id": "0704.0001", "title": "Calculation of prompt diphoton production",
-        "authors_parsed": [["Balázs", "C.", ""], ["Berger", "E. L.", "Jr."]],
-        "categories": "hep-ph cs.DC", "doi": "https://doi.org/10.1103/PhysRevD.76.013009",
-        "abstract": "In $\\XQM$, a quark; see \\emph{this} and ``that''.",
-        "journal-ref": "Phys.Rev.D76:013009,2007"}) + "\n")
+    (tmp_path / "arxiv.jsonl").write_text(
+        json.dumps(
+            {
+                "id": "0704.0001",
+                "title": "Calculation of prompt diphoton production",
+                "authors_parsed": [["Balázs", "C.", ""], ["Berger", "E. L.", "Jr."]],
+                "categories": "hep-ph cs.DC",
+                "doi": "https://doi.org/10.1103/PhysRevD.76.013009",
+                "abstract": "In $\\XQM$, a quark; see \\emph{this} and ``that''.",
+                "journal-ref": "Phys.Rev.D76:013009,2007",
+            }
+        )
+        + "\n"
+    )
     (paper,) = load_file(tmp_path / "arxiv.jsonl", "arxiv.jsonl").papers
     assert paper.categories == ("hep-ph", "cs.DC") and paper.keywords == ()
     assert paper.names[1] == Name(family="Berger", given="E. L.", suffix="Jr.")
@@ -147,10 +194,23 @@ def test_arxiv_metadata_categories_names_and_latex(tmp_path: Path) -> None:
 def test_a_sidecar_doi_given_as_a_url_is_stored_bare(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text(
         "The analytical engine weaves algebraic patterns just as the Jacquard loom weaves "
-        "flowers and leaves, and we describe its notes.\n")
-    (tmp_path / "notes.meta.json").write_text(json.dumps({
-        "format": "paperscope-metadata", "version": 1,
-        "papers": [{"id": "engine", "paragraphs": [0], "title": "Sketch",
-                    "doi": "https://doi.org/10.1/ENGINE"}]}))
+        "flowers and leaves, and we describe its notes.\n"
+    )
+    (tmp_path / "notes.meta.json").write_text(
+        json.dumps(
+            {
+                "format": "paperscope-metadata",
+                "version": 1,
+                "papers": [
+                    {
+                        "id": "engine",
+                        "paragraphs": [0],
+                        "title": "Sketch",
+                        "doi": "https://doi.org/10.1/ENGINE",
+                    }
+                ],
+            }
+        )
+    )
     (paper,) = load_library([tmp_path / "notes.txt"], TAXONOMY).papers
     assert paper.doi == "10.1/ENGINE"

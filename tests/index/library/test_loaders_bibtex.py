@@ -60,7 +60,10 @@ def test_entry_without_abstract_loads_with_its_arxiv_id(loaded) -> None:
 
 def test_undefined_macro_is_kept_and_reported(loaded) -> None:
     assert loaded[0]["First Entry With This Key"].journal == "journalmacro"
-    assert "refs.bib:17: entry 'dup' uses undefined @string macro 'journalmacro'; kept as written" in loaded[1]
+    assert (
+        "refs.bib:17: entry 'dup' uses undefined @string macro 'journalmacro'; kept as written"
+        in loaded[1]
+    )
 
 
 def test_duplicate_keys_keep_both_and_warn(loaded) -> None:
@@ -77,7 +80,9 @@ def test_malformed_entry_is_reported_with_its_line(loaded) -> None:
 
 def test_names() -> None:
     assert split_names("Ng, T. S. Eugene and {Barnes and Noble} and others") == (
-        ("T. S. Eugene Ng", "Barnes and Noble"), False)
+        ("T. S. Eugene Ng", "Barnes and Noble"),
+        False,
+    )
     assert person_name("von Neumann, Jr., John") == "John von Neumann Jr."
     assert person_name(r"Kleindessner, Matth{\"a}us") == "Matthäus Kleindessner"
 

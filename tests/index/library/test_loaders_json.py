@@ -25,7 +25,9 @@ def test_arxiv_records_with_newlines_and_latex() -> None:
     assert (ansor.year, ansor.arxiv, ansor.venue) == (2020, "2006.06762", "OSDI 2020")
     assert ansor.url == "https://arxiv.org/abs/2006.06762"
     assert raf.authors == ("Cody Hao Yu", "Haozheng Fan")  # from the `authors` string
-    assert raf.abstract == "A deep learning compiler for training that holistically optimizes models."
+    assert (
+        raf.abstract == "A deep learning compiler for training that holistically optimizes models."
+    )
     assert raf.venue == "arXiv preprint" and raf.entry_type == "misc"
     assert raf.keywords == ("compilers", "training", "nvidia-gpu")
     assert raf.categories == ("cs.LG",)  # arXiv's own vocabulary, a facet of its own
@@ -43,10 +45,17 @@ def test_csl_json() -> None:
     assert (hlat.year, hlat.month, hlat.entry_type) == (2024, 12, "inproceedings")
     assert hlat.booktitle == "2024 IEEE International Conference on Big Data (BigData)"
     assert (hlat.doi, hlat.pages, hlat.publisher) == (
-        "10.1109/BigData62323.2024.10825098", "2100-2109", "IEEE")
+        "10.1109/BigData62323.2024.10825098",
+        "2100-2109",
+        "IEEE",
+    )
     assert hlat.citation_key == "wang2024hlat"
     assert (bids.entry_type, bids.journal, bids.volume, bids.number) == (
-        "article", "PLOS Computational Biology", "13", "3")
+        "article",
+        "PLOS Computational Biology",
+        "13",
+        "3",
+    )
     assert bids.authors[-1] == "The BIDS Consortium"
     assert [hlat.sources[0].line, bids.sources[0].line] == [2, 31]  # where each object opens
 
@@ -54,7 +63,9 @@ def test_csl_json() -> None:
 def test_malformed_json_names_the_line() -> None:
     papers, _, warnings = load_json(_read("malformed.json"), "malformed.json")
     assert papers == []
-    assert [str(w) for w in warnings] == ["malformed.json:3: malformed JSON: Expecting ',' delimiter"]
+    assert [str(w) for w in warnings] == [
+        "malformed.json:3: malformed JSON: Expecting ',' delimiter"
+    ]
 
 
 def test_records_without_title_or_abstract_are_reported() -> None:
@@ -69,7 +80,13 @@ def test_records_without_title_or_abstract_are_reported() -> None:
 def test_plain_records_use_paper_field_names() -> None:
     papers, _, _ = load_json(
         '{"papers": [{"id": "x1", "title": "T", "authors": ["A B"], "year": "2021", '
-        '"topics": ["gnn"], "hardware": "fpga"}]}', "p.json")
+        '"topics": ["gnn"], "hardware": "fpga"}]}',
+        "p.json",
+    )
     (paper,) = papers
     assert (paper.id, paper.authors, paper.year, paper.keywords) == (
-        "x1", ("A B",), 2021, ("gnn", "fpga"))
+        "x1",
+        ("A B",),
+        2021,
+        ("gnn", "fpga"),
+    )

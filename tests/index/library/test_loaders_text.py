@@ -79,9 +79,14 @@ def test_field_acronyms_are_not_system_names() -> None:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("Genghan Zhang, Shaowei Zhu, Anjiang Wei et al. · stanford",
-         (("Genghan Zhang", "Shaowei Zhu", "Anjiang Wei"), False, "stanford")),
-        ("Michael J. Anderson, Mihai Capotă", (("Michael J. Anderson", "Mihai Capotă"), True, None)),
+        (
+            "Genghan Zhang, Shaowei Zhu, Anjiang Wei et al. · stanford",
+            (("Genghan Zhang", "Shaowei Zhu", "Anjiang Wei"), False, "stanford"),
+        ),
+        (
+            "Michael J. Anderson, Mihai Capotă",
+            (("Michael J. Anderson", "Mihai Capotă"), True, None),
+        ),
         ("Piet van der Berg", (("Piet van der Berg",), True, None)),
         ("Results, Methods", None),
         ("We propose a thing.", None),
@@ -95,7 +100,9 @@ def test_author_line_detection(line: str, expected) -> None:
 def test_paragraphs_split_on_whitespace_only_lines() -> None:
     paragraphs = split_paragraphs("one\ntwo\n \t\nthree\n\n\n\nfour")
     assert [(p.text, p.index, p.line) for p in paragraphs] == [
-        ("one\ntwo", 0, 1), ("three", 1, 4), ("four", 2, 8)
+        ("one\ntwo", 0, 1),
+        ("three", 1, 4),
+        ("four", 2, 8),
     ]
 
 

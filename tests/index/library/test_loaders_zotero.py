@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.library.loaders import discover, load_file
 from index.library.loaders.html_text import html_to_text
@@ -24,12 +25,13 @@ from index.library.loaders.zotero import fingerprint, load_zotero
 from index.library.loaders.zotero_prefs import base_attachment_dir, default_data_dir, read_prefs
 from index.library.loaders.zotero_snapshot import SnapshotError, snapshot, stat_fingerprint
 from index.models import Name, Paper
-from index.facets.taxonomy import load_taxonomy
 from tests.fixtures.zotero import ZoteroFixture
 
 TAXONOMY = load_taxonomy()
-ABSTRACT = ("We present Loomwork, a system that schedules jacquard looms across a weaving mill "
-            "so that every pattern card is punched exactly once and shared by all looms.")
+ABSTRACT = (
+    "We present Loomwork, a system that schedules jacquard looms across a weaving mill "
+    "so that every pattern card is punched exactly once and shared by all looms."
+)
 
 
 def build_library(folder: Path, ids: str = "fresh", **options: object) -> ZoteroFixture:
@@ -40,21 +42,39 @@ def build_library(folder: Path, ids: str = "fresh", **options: object) -> Zotero
     old = z.collection("Old ideas")
     z.trash_collection(old)
     loop = z.collection("Loop")  # a damaged database: its own parent
-    z.db.execute("UPDATE collections SET parentCollectionID = ? WHERE collectionID = ?",
-                 (loop, loop))
-    paper = z.item("conferencePaper", {
-        "title": "Fast Looms", "abstractNote": ABSTRACT, "date": "2019-06-00 June 2019",
-        "proceedingsTitle": "Proceedings of OSDI", "conferenceName": "OSDI '19",
-        "DOI": "https://doi.org/10.1145/ABC.123", "pages": "100–112", "volume": "7",
-        "publisher": "USENIX", "url": "https://example.org/looms",
-        "extra": "Citation Key: vanderberg2019looms\ntex.note: kept",
-    }, creators=[
-        ("Ann", "van der Berg", 0, "author"), ("", "CERN Collaboration", 1, "author"),
-        ("Ed", "Itor", 0, "editor"), ("Con", "Tributor", 0, "contributor"),
-        ("Tra", "Nslator", 0, "translator"),
-    ], tags=["weaving", "Scheduling"], collections=[chapter, thesis, old, loop])
-    z.note(paper, '<div data-schema-version="9"><p>Read <b>twice</b> &amp; cite.</p>'
-                  "<ul><li>looms &lt;3</li><li>cards</li></ul><script>alert(1)</script></div>")
+    z.db.execute(
+        "UPDATE collections SET parentCollectionID = ? WHERE collectionID = ?", (loop, loop)
+    )
+    paper = z.item(
+        "conferencePaper",
+        {
+            "title": "Fast Looms",
+            "abstractNote": ABSTRACT,
+            "date": "2019-06-00 June 2019",
+            "proceedingsTitle": "Proceedings of OSDI",
+            "conferenceName": "OSDI '19",
+            "DOI": "https://doi.org/10.1145/ABC.123",
+            "pages": "100–112",
+            "volume": "7",
+            "publisher": "USENIX",
+            "url": "https://example.org/looms",
+            "extra": "Citation Key: vanderberg2019looms\ntex.note: kept",
+        },
+        creators=[
+            ("Ann", "van der Berg", 0, "author"),
+            ("", "CERN Collaboration", 1, "author"),
+            ("Ed", "Itor", 0, "editor"),
+            ("Con", "Tributor", 0, "contributor"),
+            ("Tra", "Nslator", 0, "translator"),
+        ],
+        tags=["weaving", "Scheduling"],
+        collections=[chapter, thesis, old, loop],
+    )
+    z.note(
+        paper,
+        '<div data-schema-version="9"><p>Read <b>twice</b> &amp; cite.</p>'
+        "<ul><li>looms &lt;3</li><li>cards</li></ul><script>alert(1)</script></div>",
+    )
     trashed_note = z.note(paper, "<p>deleted thought</p>")
     z.trash(trashed_note)
     z.note(None, "<p>a standalone note is not a paper</p>")
@@ -63,41 +83,97 @@ def build_library(folder: Path, ids: str = "fresh", **options: object) -> Zotero
     z.attachment(paper, "/papers/linked.pdf", link_mode=2)
     z.attachment(paper, "attachments:Looms/relative.pdf", link_mode=2)
     z.attachment(paper, "https://example.org/looms.html", link_mode=3)
-    cards = z.item("journalArticle", {
-        "title": "Pattern Cards", "abstractNote": "Cards punched once.",
-        "date": "2021-00-00 2021", "publicationTitle": "Journal of Weaving", "volume": "3",
-        "issue": "2", "DOI": "doi:10.5555/cards", "citationKey": "native2021cards",
-        "extra": "Citation Key: ignored2021",
-    }, creators=[("Grace", "Hopper", 0, "author"), ("Rev", "Iewer", 0, "reviewedAuthor")])
+    cards = z.item(
+        "journalArticle",
+        {
+            "title": "Pattern Cards",
+            "abstractNote": "Cards punched once.",
+            "date": "2021-00-00 2021",
+            "publicationTitle": "Journal of Weaving",
+            "volume": "3",
+            "issue": "2",
+            "DOI": "doi:10.5555/cards",
+            "citationKey": "native2021cards",
+            "extra": "Citation Key: ignored2021",
+        },
+        creators=[("Grace", "Hopper", 0, "author"), ("Rev", "Iewer", 0, "reviewedAuthor")],
+    )
     z.attachment(cards, "storage:../../outside.pdf")  # a damaged row must not leave storage/
     z.attachment(cards, "storage:.zotero-ft-cache")
-    z.item("bookSection", {"title": "A Chapter", "bookTitle": "The Book of Looms",
-                           "date": "2018-03-15 March 15, 2018", "publisher": "Loom Press"},
-           creators=[("Chap", "Ter", 0, "author"), ("Book", "Editor", 0, "editor"),
-                     ("Whole", "Book", 0, "bookAuthor")])
-    z.item("thesis", {"title": "A Thesis", "university": "MIT", "thesisType": "Master's thesis",
-                      "date": "2015"}, creators=[("Stu", "Dent", 0, "author")])
-    z.item("report", {"title": "A Report", "institution": "NASA", "reportNumber": "TR-7",
-                      "reportType": "Technical report"}, creators=[("Rep", "Orter", 0, "author")])
-    z.item("preprint", {"title": "A Preprint", "repository": "arXiv",
-                        "archiveID": "arXiv:2101.00001", "url": "http://arxiv.org/abs/2101.00001v2",
-                        "DOI": "10.48550/arXiv.2101.00001"},
-           creators=[("Pre", "Print", 0, "author")])
-    z.item("webpage", {"title": "A Page", "websiteTitle": "Loom Blog", "url": "https://l.example",
-                       "extra": "original-date: 2001\nDOI: 10.9999/page"})
-    z.item("computerProgram", {"title": "loomctl", "company": "Loom Inc."},
-           creators=[("Pro", "Grammer", 0, "programmer"), ("Con", "Tributor", 0, "contributor")])
-    z.item("presentation", {"title": "A Talk", "sessionTitle": "Keynotes"},
-           creators=[("Pre", "Senter", 0, "presenter"), ("Ch", "Air", 0, "chair")])
+    z.item(
+        "bookSection",
+        {
+            "title": "A Chapter",
+            "bookTitle": "The Book of Looms",
+            "date": "2018-03-15 March 15, 2018",
+            "publisher": "Loom Press",
+        },
+        creators=[
+            ("Chap", "Ter", 0, "author"),
+            ("Book", "Editor", 0, "editor"),
+            ("Whole", "Book", 0, "bookAuthor"),
+        ],
+    )
+    z.item(
+        "thesis",
+        {"title": "A Thesis", "university": "MIT", "thesisType": "Master's thesis", "date": "2015"},
+        creators=[("Stu", "Dent", 0, "author")],
+    )
+    z.item(
+        "report",
+        {
+            "title": "A Report",
+            "institution": "NASA",
+            "reportNumber": "TR-7",
+            "reportType": "Technical report",
+        },
+        creators=[("Rep", "Orter", 0, "author")],
+    )
+    z.item(
+        "preprint",
+        {
+            "title": "A Preprint",
+            "repository": "arXiv",
+            "archiveID": "arXiv:2101.00001",
+            "url": "http://arxiv.org/abs/2101.00001v2",
+            "DOI": "10.48550/arXiv.2101.00001",
+        },
+        creators=[("Pre", "Print", 0, "author")],
+    )
+    z.item(
+        "webpage",
+        {
+            "title": "A Page",
+            "websiteTitle": "Loom Blog",
+            "url": "https://l.example",
+            "extra": "original-date: 2001\nDOI: 10.9999/page",
+        },
+    )
+    z.item(
+        "computerProgram",
+        {"title": "loomctl", "company": "Loom Inc."},
+        creators=[("Pro", "Grammer", 0, "programmer"), ("Con", "Tributor", 0, "contributor")],
+    )
+    z.item(
+        "presentation",
+        {"title": "A Talk", "sessionTitle": "Keynotes"},
+        creators=[("Pre", "Senter", 0, "presenter"), ("Ch", "Air", 0, "chair")],
+    )
     gone = z.item("journalArticle", {"title": "In the Trash"})
     z.trash(gone)
     z.item("book", {})  # neither title nor abstract: nothing to show
     group = z.group("Lab Group")
     shared = z.collection("Shared", library=group)
-    z.item("journalArticle", {"title": "Group Paper", "publicationTitle": "J. Groups"},
-           creators=[("Gro", "Up", 0, "author")], collections=[shared], library=group)
-    z.db.execute("INSERT INTO libraries (libraryID, type, editable, filesEditable) "
-                 "VALUES (9, 'feed', 0, 0)")
+    z.item(
+        "journalArticle",
+        {"title": "Group Paper", "publicationTitle": "J. Groups"},
+        creators=[("Gro", "Up", 0, "author")],
+        collections=[shared],
+        library=group,
+    )
+    z.db.execute(
+        "INSERT INTO libraries (libraryID, type, editable, filesEditable) VALUES (9, 'feed', 0, 0)"
+    )
     z.item("journalArticle", {"title": "From an RSS Feed"}, library=9)  # not the user's
     return z
 
@@ -115,10 +191,18 @@ def test_regular_items_of_every_library_and_nothing_else(library_db: Path) -> No
     papers, warnings = load_zotero(library_db, "zotero.sqlite", home=library_db.parent)
     assert warnings == []
     assert sorted(by_title(papers)) == [
-        "A Chapter", "A Page", "A Preprint", "A Report", "A Talk", "A Thesis", "Fast Looms",
-        "Group Paper", "Pattern Cards", "loomctl"]
-    assert all(p.sources[0].path == "zotero.sqlite" and p.sources[0].line is None
-               for p in papers)
+        "A Chapter",
+        "A Page",
+        "A Preprint",
+        "A Report",
+        "A Talk",
+        "A Thesis",
+        "Fast Looms",
+        "Group Paper",
+        "Pattern Cards",
+        "loomctl",
+    ]
+    assert all(p.sources[0].path == "zotero.sqlite" and p.sources[0].line is None for p in papers)
     assert all(p.note is None for p in papers)
 
 
@@ -126,24 +210,52 @@ def test_item_types_and_base_fields(library_db: Path) -> None:
     papers = by_title(load_zotero(library_db, "z", home=library_db.parent)[0])
     fast = papers["Fast Looms"]
     assert (fast.entry_type, fast.booktitle, fast.journal, fast.venue) == (
-        "inproceedings", "Proceedings of OSDI", None, "Proceedings of OSDI")
+        "inproceedings",
+        "Proceedings of OSDI",
+        None,
+        "Proceedings of OSDI",
+    )
     assert (fast.year, fast.month, fast.doi, fast.pages, fast.volume, fast.publisher) == (
-        2019, 6, "10.1145/ABC.123", "100-112", "7", "USENIX")
+        2019,
+        6,
+        "10.1145/ABC.123",
+        "100-112",
+        "7",
+        "USENIX",
+    )
     assert fast.url == "https://example.org/looms" and fast.abstract == ABSTRACT
     cards = papers["Pattern Cards"]
-    assert (cards.entry_type, cards.journal, cards.number, cards.doi, cards.year, cards.month) \
-        == ("article", "Journal of Weaving", "2", "10.5555/cards", 2021, None)
+    assert (cards.entry_type, cards.journal, cards.number, cards.doi, cards.year, cards.month) == (
+        "article",
+        "Journal of Weaving",
+        "2",
+        "10.5555/cards",
+        2021,
+        None,
+    )
     chapter = papers["A Chapter"]
     assert (chapter.entry_type, chapter.booktitle, chapter.year, chapter.month) == (
-        "incollection", "The Book of Looms", 2018, 3)
+        "incollection",
+        "The Book of Looms",
+        2018,
+        3,
+    )
     thesis = papers["A Thesis"]
     assert (thesis.entry_type, thesis.publisher, thesis.venue, thesis.year) == (
-        "mastersthesis", "MIT", "MIT", 2015)
+        "mastersthesis",
+        "MIT",
+        "MIT",
+        2015,
+    )
     report = papers["A Report"]
     assert (report.entry_type, report.publisher, report.number) == ("techreport", "NASA", "TR-7")
     preprint = papers["A Preprint"]
     assert (preprint.entry_type, preprint.arxiv, preprint.publisher, preprint.number) == (
-        "misc", "2101.00001", "arXiv", None)
+        "misc",
+        "2101.00001",
+        "arXiv",
+        None,
+    )
     page = papers["A Page"]
     assert (page.entry_type, page.venue, page.doi) == ("misc", "Loom Blog", "10.9999/page")
     assert papers["A Talk"].venue == "Keynotes"
@@ -153,8 +265,10 @@ def test_item_types_and_base_fields(library_db: Path) -> None:
 def test_creators_keep_their_parts_and_roles(library_db: Path) -> None:
     papers = by_title(load_zotero(library_db, "z", home=library_db.parent)[0])
     fast = papers["Fast Looms"]
-    assert fast.names == (Name(family="Berg", given="Ann", particle="van der"),
-                          Name(literal="CERN Collaboration"))
+    assert fast.names == (
+        Name(family="Berg", given="Ann", particle="van der"),
+        Name(literal="CERN Collaboration"),
+    )
     assert fast.authors == ("Ann van der Berg", "CERN Collaboration")
     assert fast.editors == (Name(family="Itor", given="Ed"),)  # contributor, translator: neither
     assert papers["Pattern Cards"].authors == ("Grace Hopper",)  # not the reviewed author
@@ -179,8 +293,10 @@ def test_tags_collections_notes_and_attachments(library_db: Path, tmp_path: Path
     assert fast.source_notes == ("Read twice & cite.\nlooms <3\ncards",)
     data_dir = library_db.parent
     assert fast.attachments == (
-        str(data_dir / "storage" / "ATTKEY01" / "Fast Looms.pdf"), "/papers/linked.pdf",
-        "attachments:Looms/relative.pdf")  # no base folder set: kept as stored
+        str(data_dir / "storage" / "ATTKEY01" / "Fast Looms.pdf"),
+        "/papers/linked.pdf",
+        "attachments:Looms/relative.pdf",
+    )  # no base folder set: kept as stored
     assert Path(fast.attachments[0]).is_file()
     assert papers["Group Paper"].collections == ("Shared",)
     assert papers["Pattern Cards"].attachments == ()
@@ -192,12 +308,14 @@ def test_relative_attachments_use_zotero_base_folder(library_db: Path, tmp_path:
     profile.mkdir(parents=True)
     (profile.parent / "profiles.ini").write_text(
         "[General]\nStartWithLastProfile=1\n\n"
-        "[Profile0]\nName=default\nIsRelative=1\nPath=abc.default\nDefault=1\n")
+        "[Profile0]\nName=default\nIsRelative=1\nPath=abc.default\nDefault=1\n"
+    )
     (profile / "prefs.js").write_text(
-        '// Mozilla User Preferences\n'
+        "// Mozilla User Preferences\n"
         'user_pref("extensions.zotero.baseAttachmentPath", "/mnt/papers");\n'
         'user_pref("extensions.zotero.dataDir", "/elsewhere/Zotero \\"x\\"");\n'
-        'user_pref("extensions.zotero.useDataDir", true);\n')
+        'user_pref("extensions.zotero.useDataDir", true);\n'
+    )
     assert base_attachment_dir(home, "linux") == Path("/mnt/papers")
     assert read_prefs(profile / "prefs.js")["extensions.zotero.dataDir"] == '/elsewhere/Zotero "x"'
     papers = by_title(load_zotero(library_db, "z", home=home)[0])
@@ -216,7 +334,8 @@ def test_default_data_dir_prefers_the_profile_setting(tmp_path: Path) -> None:
     (root / "profiles.ini").write_text("[Profile0]\nPath=Profiles/p\nIsRelative=1\nDefault=1\n")
     (root / "Profiles" / "p" / "prefs.js").write_text(
         f'user_pref("extensions.zotero.dataDir", {str(moved)!r});\n'.replace("'", '"')
-        + 'user_pref("extensions.zotero.useDataDir", true);\n')
+        + 'user_pref("extensions.zotero.useDataDir", true);\n'
+    )
     assert default_data_dir(home, "darwin") == moved
 
 
@@ -226,8 +345,10 @@ def test_ids_differ_between_installations_but_papers_do_not(tmp_path: Path) -> N
 
     def comparable(path: Path) -> list[dict[str, object]]:
         papers = load_zotero(path, "z", home=tmp_path)[0]
-        rows = [{**p.to_dict(), "attachments": [a.replace(str(path.parent), "")
-                                                 for a in p.attachments]} for p in papers]
+        rows = [
+            {**p.to_dict(), "attachments": [a.replace(str(path.parent), "") for a in p.attachments]}
+            for p in papers
+        ]
         return sorted(rows, key=lambda row: str(row["title"]))
 
     assert comparable(fresh) == comparable(legacy)
@@ -242,7 +363,8 @@ def test_newer_schema_loads_and_warns_once(tmp_path: Path) -> None:
     assert [p.title for p in papers] == ["Still Here"]
     assert [str(w) for w in warnings] == [
         "zotero.sqlite: schema version 140 has not been tested with paperscope (tested: 123-129)",
-        "zotero.sqlite: could not read tags; loaded the items without them"]
+        "zotero.sqlite: could not read tags; loaded the items without them",
+    ]
 
 
 @pytest.mark.parametrize("damage", ["text", "truncated", "no items table", "empty"])
@@ -301,8 +423,12 @@ def test_loads_while_zotero_holds_its_exclusive_lock(tmp_path: Path) -> None:
     z.item("journalArticle", {"title": "Checkpointed Long Ago"})
     path = z.close()
     wal = path.with_name(path.name + "-wal")
-    zotero = subprocess.Popen([sys.executable, "-c", _ZOTERO_PROCESS, str(path)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    zotero = subprocess.Popen(
+        [sys.executable, "-c", _ZOTERO_PROCESS, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert zotero.stdout is not None and zotero.stdout.readline().strip() == "ready"
         with pytest.raises(sqlite3.OperationalError, match="locked"):
@@ -315,8 +441,9 @@ def test_loads_while_zotero_holds_its_exclusive_lock(tmp_path: Path) -> None:
         without_log = tmp_path / "db-only.sqlite"  # the new item is in the log, not the db
         shutil.copyfile(path, without_log)
         with sqlite3.connect(without_log) as copy:
-            assert copy.execute("SELECT COUNT(*) FROM items WHERE key = 'NEWITEM1'"
-                                ).fetchone() == (0,)
+            assert copy.execute("SELECT COUNT(*) FROM items WHERE key = 'NEWITEM1'").fetchone() == (
+                0,
+            )
         copy.close()
         before = (_digest(path), _digest(wal))
         papers, warnings = load_zotero(path, "zotero.sqlite")
@@ -333,7 +460,8 @@ def test_loads_while_zotero_holds_its_exclusive_lock(tmp_path: Path) -> None:
 
 
 def test_the_private_copy_is_removed_and_retried_while_zotero_writes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = build_library(tmp_path / "Zotero").close()
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -369,14 +497,17 @@ def test_library_cache_sees_items_that_are_only_in_the_log(tmp_path: Path) -> No
     writer = sqlite3.connect(path, isolation_level=None)  # Zotero, still running
     try:
         writer.execute("PRAGMA wal_autocheckpoint=0")
-        (type_id,) = writer.execute("SELECT itemTypeID FROM itemTypes "
-                                    "WHERE typeName = 'journalArticle'").fetchone()
+        (type_id,) = writer.execute(
+            "SELECT itemTypeID FROM itemTypes WHERE typeName = 'journalArticle'"
+        ).fetchone()
         (title,) = writer.execute("SELECT fieldID FROM fields WHERE fieldName = 'title'").fetchone()
         writer.execute("BEGIN")
-        item = writer.execute("INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, 'N2')",
-                              (type_id,)).lastrowid
-        value = writer.execute("INSERT INTO itemDataValues (value) VALUES ('Second Paper')"
-                               ).lastrowid
+        item = writer.execute(
+            "INSERT INTO items (itemTypeID, libraryID, key) VALUES (?, 1, 'N2')", (type_id,)
+        ).lastrowid
+        value = writer.execute(
+            "INSERT INTO itemDataValues (value) VALUES ('Second Paper')"
+        ).lastrowid
         writer.execute("INSERT INTO itemData VALUES (?, ?, ?)", (item, title, value))
         writer.execute("COMMIT")
         assert (path.stat().st_size, path.stat().st_mtime_ns) == db_state  # only the log grew
@@ -389,8 +520,10 @@ def test_library_cache_sees_items_that_are_only_in_the_log(tmp_path: Path) -> No
 def test_data_folder_beside_a_bib_file_and_a_damaged_one(tmp_path: Path) -> None:
     path = build_library(tmp_path / "Zotero").close()
     bib = tmp_path / "refs.bib"
-    bib.write_text("@article{loom2020, title={Jacquard Cards}, author={Jo Weaver}, "
-                   "year={2020}, abstract={Punched cards drive a loom's pattern.}}\n")
+    bib.write_text(
+        "@article{loom2020, title={Jacquard Cards}, author={Jo Weaver}, "
+        "year={2020}, abstract={Punched cards drive a loom's pattern.}}\n"
+    )
     library = load_library([path.parent, bib], TAXONOMY)
     assert library.warnings == ()
     titles = {p.title for p in library.papers}
@@ -401,10 +534,13 @@ def test_data_folder_beside_a_bib_file_and_a_damaged_one(tmp_path: Path) -> None
     assert fast.id == "vanderberg2019looms" and fast.collections == ("Thesis", "Thesis/Chapter 2")
 
     duplicate = tmp_path / "dup.bib"  # the same paper, read first: Zotero's facts survive
-    duplicate.write_text("@inproceedings{berg19, title={Fast Looms}, author={Berg, Ann van der "
-                         "and {CERN Collaboration}}, year={2019}, abstract={" + ABSTRACT + "}}\n")
-    merged = next(p for p in load_library([duplicate, path], TAXONOMY).papers
-                  if p.title == "Fast Looms")
+    duplicate.write_text(
+        "@inproceedings{berg19, title={Fast Looms}, author={Berg, Ann van der "
+        "and {CERN Collaboration}}, year={2019}, abstract={" + ABSTRACT + "}}\n"
+    )
+    merged = next(
+        p for p in load_library([duplicate, path], TAXONOMY).papers if p.title == "Fast Looms"
+    )
     assert len(merged.sources) == 2 and merged.collections == ("Thesis", "Thesis/Chapter 2")
     assert merged.editors == (Name(family="Itor", given="Ed"),) and merged.source_notes
     assert merged.authors == ("Ann van der Berg", "CERN Collaboration")
@@ -447,5 +583,7 @@ def test_a_walked_folder_reads_a_data_folder_as_its_library(tmp_path: Path) -> N
     (tmp_path / "papers" / "notes.txt").write_text(ABSTRACT)
     found, warnings = discover([tmp_path / "papers"])
     assert [p.relative_to(tmp_path).as_posix() for p in found] == [
-        "papers/Zotero/zotero.sqlite", "papers/notes.txt"]
+        "papers/Zotero/zotero.sqlite",
+        "papers/notes.txt",
+    ]
     assert warnings == []

@@ -5,17 +5,21 @@ from __future__ import annotations
 from index.library.lookup import PaperLookup, unknown_paper_message
 from index.models import Paper
 
-PAPERS = [Paper(id="westfahl-space", title="T", citation_key="westfahl:space"),
-          Paper(id="doe-78", title="T", citation_key="Doe:78"),
-          Paper(id="doe-79", title="T", citation_key="doe-78")]  # a key equal to another's id
+PAPERS = [
+    Paper(id="westfahl-space", title="T", citation_key="westfahl:space"),
+    Paper(id="doe-78", title="T", citation_key="Doe:78"),
+    Paper(id="doe-79", title="T", citation_key="doe-78"),
+]  # a key equal to another's id
 
 
 def test_ids_and_keys_exactly_as_written() -> None:
     lookup = PaperLookup(PAPERS)
     found = {text: lookup.find(text) for text in ("westfahl:space", "Doe:78", "doe-78")}
     assert {text: paper.id if paper else None for text, paper in found.items()} == {
-        "westfahl:space": "westfahl-space", "Doe:78": "doe-78",
-        "doe-78": "doe-78"}  # the id wins over another paper's key
+        "westfahl:space": "westfahl-space",
+        "Doe:78": "doe-78",
+        "doe-78": "doe-78",
+    }  # the id wins over another paper's key
     assert lookup.find("doe:78") is None  # keys are case-sensitive
 
 
@@ -25,4 +29,5 @@ def test_suggestions_are_few_and_close() -> None:
     assert 0 < len(lookup.suggest("paper12x")) <= 3
     assert lookup.suggest("zzzzzz") == []
     assert unknown_paper_message("x", []) == (
-        "unknown paper id or citation key 'x'; `paperscope list` shows every id")
+        "unknown paper id or citation key 'x'; `paperscope list` shows every id"
+    )

@@ -12,9 +12,40 @@ from index.library.normalize import clean_text, fold, latex_to_unicode, words
 
 # Characters that each take a different path: controls, format and private-use
 # characters, odd spaces, combining accents (NFC), math and macros, plain text.
-ALPHABET = ["a", "B", "7", " ", "  ", "\t", "\n", "\x1b[31m", "\x00", "\u00a0", "\u2009",
-            "\u200b", "\u202e", "\ue000", "\u00ad", "e\u0301", "é", "×", "–", "$x^2$", "$",
-            "\\", "\\'e", "{\\\"o}", "%", "~", "ﬁ", "Å", "\u2028", "\x85", ".", "-"]
+ALPHABET = [
+    "a",
+    "B",
+    "7",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\x1b[31m",
+    "\x00",
+    "\u00a0",
+    "\u2009",
+    "\u200b",
+    "\u202e",
+    "\ue000",
+    "\u00ad",
+    "e\u0301",
+    "é",
+    "×",
+    "–",
+    "$x^2$",
+    "$",
+    "\\",
+    "\\'e",
+    '{\\"o}',
+    "%",
+    "~",
+    "ﬁ",
+    "Å",
+    "\u2028",
+    "\x85",
+    ".",
+    "-",
+]
 
 
 def _samples(count: int) -> list[str]:
@@ -43,8 +74,10 @@ def test_clean_text_is_idempotent_through_the_shortcut() -> None:
 def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
     # The shortcut in latex_to_unicode(full=True) skips pylatexenc for such values.
     rng = random.Random(5)
-    plain = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?()[]/'\"-+=*<>@|"
-             "éüñ×–—“”’\u00a0\t\x1b")
+    plain = (
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?()[]/'\"-+=*<>@|"
+        "éüñ×–—“”’\u00a0\t\x1b"
+    )
     texts = ["Proceedings of OSDI '24", "Ann Lee and Bo Wang", "pp. 1-12", "-", "'x'"]
     texts += ["".join(rng.choices(plain, k=rng.randint(1, 40))) for _ in range(5000)]
     texts = [t for t in texts if not normalize.LATEX_SYNTAX.search(t)]
@@ -52,24 +85,76 @@ def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
     for text in texts:
         through_pylatexenc = normalize._latex(normalize._strip_controls(text))
         assert latex_to_unicode(text, full=True) == clean_text(
-            through_pylatexenc.replace("\u00a0", " ")), text
+            through_pylatexenc.replace("\u00a0", " ")
+        ), text
 
 
 def _whole(text: str) -> str:
     """What latex_to_unicode(full=True) gives when pylatexenc reads the value whole."""
-    protected = re.sub(r"(?<!\\)%", r"\\%",
-                       normalize.single_quotes(normalize._strip_controls(text)))
+    protected = re.sub(
+        r"(?<!\\)%", r"\\%", normalize.single_quotes(normalize._strip_controls(text))
+    )
     return clean_text(normalize._latex(protected).replace("\u00a0", " "))
 
 
 def test_converting_piece_by_piece_equals_converting_whole() -> None:
     rng = random.Random(8)
-    tokens = ["word", "Word", "42", " ", " ", ",", ".", ":", "(", ")", "'", "-", "é", "×",
-              "\\%", "%", "\\&", "\\_", "\\#", "\\$", "--", "---", "----", "~", "``", "''",
-              "{BERT}", "{GPU}s", "{a-b}", "{it''s}", "{}", "$x$", "$1.5\\times$", "$O(n)$",
-              "$", "{", "}", "\\emph{x}", "\\'e", "{\\\"o}", "^", "_", "&", "#", "`", "\\\\"]
-    texts = ["improves accuracy by 3.2\\% over {BERT}", "pages 1--12", "Proc.~of OSDI",
-             "{GPU} kernels -- a study", "``quoted'' text", "cost \\$5 \\& more"]
+    tokens = [
+        "word",
+        "Word",
+        "42",
+        " ",
+        " ",
+        ",",
+        ".",
+        ":",
+        "(",
+        ")",
+        "'",
+        "-",
+        "é",
+        "×",
+        "\\%",
+        "%",
+        "\\&",
+        "\\_",
+        "\\#",
+        "\\$",
+        "--",
+        "---",
+        "----",
+        "~",
+        "``",
+        "''",
+        "{BERT}",
+        "{GPU}s",
+        "{a-b}",
+        "{it''s}",
+        "{}",
+        "$x$",
+        "$1.5\\times$",
+        "$O(n)$",
+        "$",
+        "{",
+        "}",
+        "\\emph{x}",
+        "\\'e",
+        '{\\"o}',
+        "^",
+        "_",
+        "&",
+        "#",
+        "`",
+        "\\\\",
+    ]
+    texts = [
+        "improves accuracy by 3.2\\% over {BERT}",
+        "pages 1--12",
+        "Proc.~of OSDI",
+        "{GPU} kernels -- a study",
+        "``quoted'' text",
+        "cost \\$5 \\& more",
+    ]
     texts += ["".join(rng.choices(tokens, k=rng.randint(1, 25))) for _ in range(6000)]
     pieces = 0
     for text in texts:
@@ -78,18 +163,21 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
     assert pieces > 500  # the piece path was taken often enough to count
 
 
-@pytest.mark.parametrize(("raw", "full", "text"), [
-    ("In $\\XQM$, a quark", True, "In XQM, a quark"),  # an unknown macro keeps its name
-    ("In $\\XQM$, a quark", False, "In XQM, a quark"),
-    ("the \\XQM model", False, "the XQM model"),
-    ("as shown~\\citep{smith2020}.", True, "as shown [smith2020]."),
-    ("see \\cite[p.~3]{a,b}", True, "see [a, b]"),
-    ("a {\\em new} idea", True, "a new idea"),
-    ("a {\\em new} idea", False, "a new idea"),
-    ("``quoted'' and `single'", True, "\u201cquoted\u201d and \u2018single\u2019"),
-    ("``quoted'' and `single'", False, "\u201cquoted\u201d and \u2018single\u2019"),
-    ("Mart\\'{\\i}n", True, "Mart\u00edn"),
-    ("$1/F^2$ scaling", True, "1/F^2 scaling"),
-])
+@pytest.mark.parametrize(
+    ("raw", "full", "text"),
+    [
+        ("In $\\XQM$, a quark", True, "In XQM, a quark"),  # an unknown macro keeps its name
+        ("In $\\XQM$, a quark", False, "In XQM, a quark"),
+        ("the \\XQM model", False, "the XQM model"),
+        ("as shown~\\citep{smith2020}.", True, "as shown [smith2020]."),
+        ("see \\cite[p.~3]{a,b}", True, "see [a, b]"),
+        ("a {\\em new} idea", True, "a new idea"),
+        ("a {\\em new} idea", False, "a new idea"),
+        ("``quoted'' and `single'", True, "\u201cquoted\u201d and \u2018single\u2019"),
+        ("``quoted'' and `single'", False, "\u201cquoted\u201d and \u2018single\u2019"),
+        ("Mart\\'{\\i}n", True, "Mart\u00edn"),
+        ("$1/F^2$ scaling", True, "1/F^2 scaling"),
+    ],
+)
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
     assert latex_to_unicode(raw, full=full) == text

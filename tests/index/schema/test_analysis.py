@@ -14,7 +14,9 @@ from index.schema.fields import build_schema, document
 from tests.fixtures.search.generate import make_library
 
 TRICKY = [
-    "", "a", "The mixture of experts, and of the EXPERTS: 3.2x faster; 49% less.",
+    "",
+    "a",
+    "The mixture of experts, and of the EXPERTS: 3.2x faster; 49% less.",
     "Stärk Müller Søren Émile Novák naïve café coöperate İstanbul ß straße",
     "x.y.z a.b 1.5 v2.0 e.g. i.e. _under_score__ snake_case CamelCaseName",
     "supercalifragilisticexpialidociousness antidisestablishmentarianism " * 2,

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from index.search.engine import SearchEngine
 from index import open_engine
+from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import load_library
 from index.models import Library, Paper, SearchRequest
-from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.schema.venues import short_venue
+from index.search.engine import SearchEngine
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +27,9 @@ def library(taxonomy: Taxonomy) -> Library:
 
 
 @pytest.fixture(scope="module")
-def engine(library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
-           ) -> Iterator[SearchEngine]:
+def engine(
+    library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SearchEngine]:
     engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("cache"))
     yield engine
     engine.close()
@@ -58,8 +59,9 @@ def test_author_phrase_finds_exactly_his_papers(engine: SearchEngine, library: L
     assert ids(engine, 'author:"Cody Hao Yu"') == expected
 
 
-def test_hardware_field_and_hierarchy(engine: SearchEngine, library: Library,
-                                      taxonomy: Taxonomy) -> None:
+def test_hardware_field_and_hierarchy(
+    engine: SearchEngine, library: Library, taxonomy: Taxonomy
+) -> None:
     trainium = where(library, lambda p: "aws-trainium" in p.hardware_ids)
     assert trainium and ids(engine, "hw:aws-trainium") == trainium
     gpu_family = {v.id for v in taxonomy.hardware if v.id == "gpu" or v.parent == "gpu"}
@@ -76,8 +78,7 @@ def test_year_range(engine: SearchEngine, library: Library) -> None:
     assert ids(engine, "year:2024..") == where(library, lambda p: (p.year or 0) >= 2024)
 
 
-def test_empty_query_lists_every_paper_newest_first(engine: SearchEngine,
-                                                    library: Library) -> None:
+def test_empty_query_lists_every_paper_newest_first(engine: SearchEngine, library: Library) -> None:
     result = engine.search(SearchRequest("", limit=1000))
     assert result.total == len(library.papers) == engine.size
     years = [hit.paper.year or 0 for hit in result.hits]
@@ -85,8 +86,20 @@ def test_empty_query_lists_every_paper_newest_first(engine: SearchEngine,
 
 
 def brute_counts(papers: list[Paper]) -> dict[str, Counter[str]]:
-    counts: dict[str, Counter[str]] = {f: Counter() for f in (
-        "topic", "hardware", "year", "venue", "author", "tag", "status", "keyword", "collection")}
+    counts: dict[str, Counter[str]] = {
+        f: Counter()
+        for f in (
+            "topic",
+            "hardware",
+            "year",
+            "venue",
+            "author",
+            "tag",
+            "status",
+            "keyword",
+            "collection",
+        )
+    }
     for paper in papers:
         counts["status"]["unread"] += 1  # no user layer is set: every paper is unread
         counts["keyword"].update(paper.keywords)
@@ -100,8 +113,7 @@ def brute_counts(papers: list[Paper]) -> dict[str, Counter[str]]:
 
 
 @pytest.mark.parametrize("query", ["", "training", "hw:gpu", "model*"])
-def test_facet_counts_equal_brute_force(engine: SearchEngine, library: Library,
-                                        query: str) -> None:
+def test_facet_counts_equal_brute_force(engine: SearchEngine, library: Library, query: str) -> None:
     result = engine.search(SearchRequest(query, limit=1000))
     matched = [hit.paper for hit in result.hits]
     assert len(matched) == result.total
@@ -124,15 +136,31 @@ def test_disjunctive_facets(engine: SearchEngine, library: Library) -> None:
     everything = engine.search(SearchRequest("", limit=0))
     assert result.facets["topic"] == tuple(
         c.__class__(c.facet, c.value, c.label, c.count, c.value in request.topics, c.parent)
-        for c in everything.facets["topic"])
+        for c in everything.facets["topic"]
+    )
     hardware = {c.value: c.count for c in result.facets["hardware"]}
     for value, count in hardware.items():
-        assert count == len({i for i in chosen
-                             if value in library.by_id()[i].hardware_ids})
+        assert count == len({i for i in chosen if value in library.by_id()[i].hardware_ids})
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "title:", "((", "year:abc", ")", "a OR",
-                                   "NOT", "hw:", "-", "~", "*", 'author:"', "year:2020..abc"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"unclosed',
+        "title:",
+        "((",
+        "year:abc",
+        ")",
+        "a OR",
+        "NOT",
+        "hw:",
+        "-",
+        "~",
+        "*",
+        'author:"',
+        "year:2020..abc",
+    ],
+)
 def test_bad_syntax_gives_results_or_a_notice(engine: SearchEngine, query: str) -> None:
     for as_you_type in (False, True):
         result = engine.search(SearchRequest(query, as_you_type=as_you_type))
@@ -160,10 +188,10 @@ def test_more_like_this_and_paper(engine: SearchEngine) -> None:
 
 
 def test_highlight_matches_like_the_index(engine: SearchEngine) -> None:
-    snippet = engine.highlight("Dynamic pipelines by Jürgen Stärk, batching", ["pipeline",
-                                                                             "stark", "batch*"])
-    assert [s.text for s in snippet.segments if s.highlighted] == ["pipelines", "Stärk",
-                                                                   "batching"]
+    snippet = engine.highlight(
+        "Dynamic pipelines by Jürgen Stärk, batching", ["pipeline", "stark", "batch*"]
+    )
+    assert [s.text for s in snippet.segments if s.highlighted] == ["pipelines", "Stärk", "batching"]
     assert snippet.plain == "Dynamic pipelines by Jürgen Stärk, batching"
 
 
@@ -180,7 +208,9 @@ def test_sort_orders(engine: SearchEngine) -> None:
     assert dated == sorted(dated) and oldest.total == by_title.total
     assert all(hit.paper.year for hit in oldest.hits[: len(dated)])  # no year: last
     by_author = engine.search(SearchRequest(sort="author", limit=1000))
-    families = [hit.paper.authors[0].split()[-1].casefold() for hit in by_author.hits if hit.paper.authors]
+    families = [
+        hit.paper.authors[0].split()[-1].casefold() for hit in by_author.hits if hit.paper.authors
+    ]
     assert families == sorted(families)
 
 
@@ -195,10 +225,21 @@ def test_papers_without_a_year_are_a_year_value(engine: SearchEngine, library: L
 
 
 def test_eight_threads_agree_with_one(engine: SearchEngine) -> None:
-    queries = ["training", "gpu kern", "hw:gpu", "year:2020..2023", "model*", "dyn",
-               'author:"Yida Wang"', "inference -llm"]
-    requests = [SearchRequest(q, as_you_type=True, topics=t)
-                for q in queries for t in (frozenset(), frozenset({"training"}))]
+    queries = [
+        "training",
+        "gpu kern",
+        "hw:gpu",
+        "year:2020..2023",
+        "model*",
+        "dyn",
+        'author:"Yida Wang"',
+        "inference -llm",
+    ]
+    requests = [
+        SearchRequest(q, as_you_type=True, topics=t)
+        for q in queries
+        for t in (frozenset(), frozenset({"training"}))
+    ]
     expected = {r: _signature(engine, r) for r in requests}
     engine._results.clear()  # make every thread really search
     engine._match_masks.clear()
@@ -220,22 +261,29 @@ def test_eight_threads_agree_with_one(engine: SearchEngine) -> None:
 
 def _signature(engine: SearchEngine, request: SearchRequest) -> tuple[object, ...]:
     result = engine.search(request)
-    return (result.total, tuple((h.paper.id, round(h.score, 6)) for h in result.hits),
-            tuple(sorted(result.facets.items())))
+    return (
+        result.total,
+        tuple((h.paper.id, round(h.score, 6)) for h in result.hits),
+        tuple(sorted(result.facets.items())),
+    )
 
 
 def test_fuzzy_finds_a_typo_and_highlights_the_real_word(engine: SearchEngine) -> None:
     result = engine.search(SearchRequest("schedulng~"))
     assert result.total > 0
-    assert any(s.highlighted and s.text.lower().startswith("schedul")
-               for hit in result.hits for s in hit.snippet.segments)
+    assert any(
+        s.highlighted and s.text.lower().startswith("schedul")
+        for hit in result.hits
+        for s in hit.snippet.segments
+    )
 
 
 def test_phrase_matches_adjacent_words_only(engine: SearchEngine, library: Library) -> None:
     hits = ids(engine, '"large language models"')
-    literal = where(library, lambda p: "large language models" in
-                    f"{p.title} {p.abstract}".lower())
-    near = where(library, lambda p: "large language model" in
-                 f"{p.title} {p.abstract}".lower().replace("-", " "))
+    literal = where(library, lambda p: "large language models" in f"{p.title} {p.abstract}".lower())
+    near = where(
+        library,
+        lambda p: "large language model" in f"{p.title} {p.abstract}".lower().replace("-", " "),
+    )
     assert literal and literal <= hits <= near
     assert ids(engine, '"models language large"') == set()

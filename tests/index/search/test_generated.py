@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from whoosh import query as wq
 
-from index.search.engine import SearchEngine
 from index import open_engine
-from index.search.bitsets import bits, mask_of
+from index.models import Library, Paper, SearchRequest, SearchResult
 from index.schema.venues import short_venue
-from index.models import Library, Paper, SearchRequest
-from index.search.prefixes import prefix_cap
+from index.search.bitsets import bits, mask_of
+from index.search.engine import SearchEngine
 from index.search.highlight import fold
+from index.search.prefixes import prefix_cap
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
 
@@ -53,8 +53,9 @@ def test_edge_ngrams_equal_a_plain_prefix_scan(engine: SearchEngine, library: Li
         docs_of = {d: engine.masks.ids[d] for d in range(engine.masks.size)}
         for prefix in prefixes:
             found = {docs_of[d] for d in searcher.docs_for_query(wq.Term("prefix", prefix))}
-            expected = {p.id for p in library.papers
-                        if any(w.startswith(prefix) for w in short_words(p))}
+            expected = {
+                p.id for p in library.papers if any(w.startswith(prefix) for w in short_words(p))
+            }
             assert found == expected, prefix
 
 
@@ -74,16 +75,31 @@ def test_abstract_expansion_equals_whooshs_prefix_query(engine: SearchEngine) ->
                 assert sorted(terms) == sorted(plain) and not parsed.partial
 
 
-def signature(result: object) -> tuple[object, ...]:
-    return (result.total, [(h.paper.id, round(h.score, 6)) for h in result.hits],  # type: ignore[attr-defined]
-            sorted(result.facets.items()), result.partial, result.terms)  # type: ignore[attr-defined]
+def signature(result: SearchResult) -> tuple[object, ...]:
+    return (
+        result.total,
+        [(h.paper.id, round(h.score, 6)) for h in result.hits],
+        sorted(result.facets.items()),
+        result.partial,
+        result.terms,
+    )
 
 
-@pytest.mark.parametrize("text", ["dynamic micro-batching", "gradient checkpoint recovery",
-                                  "stärk model tra", "author:zh", "training -latency sp"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dynamic micro-batching",
+        "gradient checkpoint recovery",
+        "stärk model tra",
+        "author:zh",
+        "training -latency sp",
+    ],
+)
 def test_narrowed_results_equal_fresh_results(engine: SearchEngine, text: str) -> None:
-    typed = [SearchRequest(text[:n], as_you_type=True, topics=frozenset({"training"}))
-             for n in range(1, len(text) + 1)]
+    typed = [
+        SearchRequest(text[:n], as_you_type=True, topics=frozenset({"training"}))
+        for n in range(1, len(text) + 1)
+    ]
     warm = [signature(engine.search(request)) for request in typed]  # caches narrow
     cold = [signature(fresh(engine).search(request)) for request in typed]
     assert warm == cold
@@ -91,20 +107,24 @@ def test_narrowed_results_equal_fresh_results(engine: SearchEngine, text: str) -
 
 def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[str, Counter]:
     """Disjunctive counts the obvious way: filter by every other facet, then count."""
+
     def passes(paper: Paper, skip: str) -> bool:
         checks = {
             "topic": not request.topics or bool(request.topics & set(paper.topic_ids)),
             "hardware": not request.hardware or bool(request.hardware & set(paper.hardware_ids)),
-            "year": (not request.years or paper.year in request.years) and (
-                request.year_range is None or (
+            "year": (not request.years or paper.year in request.years)
+            and (
+                request.year_range is None
+                or (
                     paper.year is not None
                     and (request.year_range[0] is None or request.year_range[0] <= paper.year)
-                    and (request.year_range[1] is None or paper.year <= request.year_range[1]))),
+                    and (request.year_range[1] is None or paper.year <= request.year_range[1])
+                )
+            ),
             "venue": not request.venues or short_venue(paper.venue) in request.venues,
             "author": not request.authors or bool(request.authors & set(paper.authors)),
             "keyword": not request.keywords or bool(request.keywords & set(paper.keywords)),
-            "category": not request.categories or bool(
-                request.categories & set(paper.categories)),
+            "category": not request.categories or bool(request.categories & set(paper.categories)),
         }
         return all(ok for facet, ok in checks.items() if facet != skip)
 
@@ -113,11 +133,17 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
         counter: Counter = Counter()
         for paper in library.papers:
             if paper.id in matched and passes(paper, facet):
-                counter.update({"topic": paper.topic_ids, "hardware": paper.hardware_ids,
-                                "year": (str(paper.year) if paper.year else "0",),  # "0": no year
-                                "venue": (short_venue(paper.venue),) if paper.venue else (),
-                                "author": paper.authors, "keyword": paper.keywords,
-                                "category": paper.categories}[facet])
+                counter.update(
+                    {
+                        "topic": paper.topic_ids,
+                        "hardware": paper.hardware_ids,
+                        "year": (str(paper.year) if paper.year else "0",),  # "0": no year
+                        "venue": (short_venue(paper.venue),) if paper.venue else (),
+                        "author": paper.authors,
+                        "keyword": paper.keywords,
+                        "category": paper.categories,
+                    }[facet]
+                )
         counts[facet] = counter
     # With no user layer set, every paper is unread; the source's tags count as they are.
     passing = [p for p in library.papers if p.id in matched and passes(p, "")]
@@ -136,12 +162,14 @@ def test_mask_counts_equal_brute_force(engine: SearchEngine, library: Library) -
         request = SearchRequest(
             query=rng.choice(["", "model", "cache OR graph", "train*", "-sparse"]),
             topics=frozenset(rng.sample(["training", "inference", "vision"], rng.randint(0, 2))),
-            hardware=frozenset(rng.sample(["gpu", "nvidia-gpu", "cpu", "accelerator"],
-                                          rng.randint(0, 2))),
+            hardware=frozenset(
+                rng.sample(["gpu", "nvidia-gpu", "cpu", "accelerator"], rng.randint(0, 2))
+            ),
             years=frozenset(rng.sample([2020, 2024, 2025], rng.randint(0, 1))),
             venues=frozenset(rng.sample(venues, rng.randint(0, 1))),
             authors=frozenset(rng.sample(authors, rng.randint(0, 1))),
-            year_range=rng.choice([None, (2021, 2025)]), limit=1000,
+            year_range=rng.choice([None, (2021, 2025)]),
+            limit=1000,
         )
         result = engine.search(request)
         text_only = engine.search(SearchRequest(request.query, limit=1000))
@@ -153,8 +181,9 @@ def test_mask_counts_equal_brute_force(engine: SearchEngine, library: Library) -
             if facet in ("venue", "author"):  # the top values, truly the top
                 shown = [c.count for c in counts if not c.selected]
                 chosen = {c.value for c in counts if c.selected}
-                top = sorted((n for v, n in expected[facet].items() if v not in chosen),
-                             reverse=True)[:len(shown)]
+                top = sorted(
+                    (n for v, n in expected[facet].items() if v not in chosen), reverse=True
+                )[: len(shown)]
                 assert sorted(shown, reverse=True) == top
 
 
@@ -187,8 +216,9 @@ def test_prefix_search_matches_brute_force(engine: SearchEngine, library: Librar
         ids = [h.paper.id for h in result.hits]
         got = set(ids)
         assert len(got) == len(ids)  # no paper listed twice
-        expected_short = {p.id for p in library.papers
-                          if any(w.startswith(fold(prefix)) for w in short_words(p))}
+        expected_short = {
+            p.id for p in library.papers if any(w.startswith(fold(prefix)) for w in short_words(p))
+        }
         assert expected_short <= got, prefix
         assert result.total == len(got)
 
@@ -202,16 +232,17 @@ def test_prefix_table_equals_on_demand_expansion(engine: SearchEngine) -> None:
         reader = searcher.reader()
         for prefix in ("c", "s", "m", "ca", "gr", "zz", "é"):
             table, scan = Parsed(None), Parsed(None)
-            assert engine._builder.expand(reader, "abstract", prefix, table) == \
-                on_demand.expand(reader, "abstract", prefix, scan), prefix
+            assert engine._builder.expand(reader, "abstract", prefix, table) == on_demand.expand(
+                reader, "abstract", prefix, scan
+            ), prefix
             assert table.partial == scan.partial
 
 
 def test_block_posting_reader_equals_whooshs_matcher(library: Library, tmp_path: Path) -> None:
     from whoosh.filedb.filestore import FileStorage
 
-    from index.search.bitsets import posting_ids
     from index.schema.fields import build_schema, document
+    from index.search.bitsets import posting_ids
 
     # A folder of its own: RamStorage's writer shares /tmp/MAIN.tmp with every other run.
     ix = FileStorage(str(tmp_path)).create_index(build_schema())
@@ -227,13 +258,20 @@ def test_block_posting_reader_equals_whooshs_matcher(library: Library, tmp_path:
         assert len(list(reader.leaf_readers())) >= 2 and reader.has_deletions()
         for fieldname in ("abstract", "prefix", "hw"):
             for text in list(reader.lexicon(fieldname))[:300]:
-                live = [d for d in posting_ids(reader, fieldname, text)
-                        if not reader.is_deleted(d)]
+                live = [d for d in posting_ids(reader, fieldname, text) if not reader.is_deleted(d)]
                 assert live == list(reader.postings(fieldname, text).all_ids()), text
 
 
-@pytest.mark.parametrize("text", ["model training", "cache OR graph", "title:sparse kernel",
-                                  '"memory bandwidth"', "stärk pipeline"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "model training",
+        "cache OR graph",
+        "title:sparse kernel",
+        '"memory bandwidth"',
+        "stärk pipeline",
+    ],
+)
 def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) -> None:
     from index.search import ranking
 
@@ -241,8 +279,7 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
         parsed = engine._builder.parse(text, searcher.reader())
         final = engine._mask(searcher, parsed.query)
         whoosh = {d: s for s, d in searcher.search(parsed.query, limit=None).top_n}
-        ours = ranking.score(searcher, ranking.scored_terms(parsed.query), final,
-                             engine.masks.size)
+        ours = ranking.score(searcher, ranking.scored_terms(parsed.query), final, engine.masks.size)
     assert whoosh and set(whoosh) == set(bits(final))
     if text.startswith('"'):
         return  # Whoosh scores a phrase by its own rule; the words are what we sum
@@ -253,7 +290,7 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 
 @pytest.mark.parametrize("text", ["cache gr", "stärk mo", "title:sparse ke", "model ü"])
 def test_prefix_checked_in_candidates_text_equals_brute_force(
-        engine: SearchEngine, library: Library, text: str, monkeypatch: pytest.MonkeyPatch
+    engine: SearchEngine, library: Library, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from index.search import prefixes
 
@@ -263,15 +300,21 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(
     field = typing.split(":")[0] if ":" in typing else None
     before = engine.search(SearchRequest(" ".join(done), limit=1000))
     assert 0 < before.total <= 2000  # few enough candidates: the text is checked
-    fields = ("title", "short_name", "authors", "abstract", "venue") if field is None else (
-        field,)
+    fields = ("title", "short_name", "authors", "abstract", "venue") if field is None else (field,)
 
     def starts(paper: Paper) -> bool:
-        values = {"title": paper.title, "short_name": paper.short_name or "",
-                  "authors": " ".join(paper.authors), "abstract": paper.abstract,
-                  "venue": paper.venue or ""}
-        return any(w.startswith(fold(typing.split(":")[-1]))
-                   for name in fields for w in re.findall(r"\w+", fold(values[name])))
+        values = {
+            "title": paper.title,
+            "short_name": paper.short_name or "",
+            "authors": " ".join(paper.authors),
+            "abstract": paper.abstract,
+            "venue": paper.venue or "",
+        }
+        return any(
+            w.startswith(fold(typing.split(":")[-1]))
+            for name in fields
+            for w in re.findall(r"\w+", fold(values[name]))
+        )
 
     expected = {h.paper.id for h in before.hits if starts(h.paper)}
     result = engine.search(SearchRequest(text, as_you_type=True, limit=1000))
@@ -281,9 +324,10 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(
 
 @pytest.mark.parametrize(("field", "paper", "count"), [("", 5, 2), ("", 17, 3), ("title", 9, 2)])
 def test_a_phrase_being_typed_never_drops_below_the_finished_one(
-        engine: SearchEngine, library: Library, field: str, paper: int, count: int) -> None:
+    engine: SearchEngine, library: Library, field: str, paper: int, count: int
+) -> None:
     source = library.papers[paper].title if field else library.papers[paper].abstract
-    words = " ".join(re.findall(r"\w+", source.lower())[1:1 + count])  # side by side there
+    words = " ".join(re.findall(r"\w+", source.lower())[1 : 1 + count])  # side by side there
     quoted = f'{field}:"{words}' if field else f'"{words}'
     final = engine.search(SearchRequest(quoted + '"', limit=1000))
     assert final.total  # the generated papers hold these words side by side
@@ -299,9 +343,15 @@ def test_a_phrase_being_typed_never_drops_below_the_finished_one(
         last = typed.split()[-1].rpartition(":")[2].lstrip('"')
         for hit in result.hits:  # and every paper shown holds a word the typing could finish
             p = hit.paper
-            text = p.title if field else " ".join(
-                (p.title, p.short_name or "", *p.authors, p.abstract, p.venue or ""))
-            assert re.search(rf"(?<!\w){re.escape(last)}", text, re.IGNORECASE), (typed, hit.paper.id)
+            text = (
+                p.title
+                if field
+                else " ".join((p.title, p.short_name or "", *p.authors, p.abstract, p.venue or ""))
+            )
+            assert re.search(rf"(?<!\w){re.escape(last)}", text, re.IGNORECASE), (
+                typed,
+                hit.paper.id,
+            )
 
 
 def test_an_excluded_phrase_being_typed_stays_a_phrase(engine: SearchEngine) -> None:
@@ -314,9 +364,11 @@ def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
 
     assert engine._letters  # the build stored them beside the index
     prefixes = short_prefixes(engine._builder.expander.table, engine.masks.size)
-    requests = [SearchRequest(p, as_you_type=True, topics=topics)
-                for p in prefixes + ["model t", "cache c"]
-                for topics in (frozenset(), frozenset({"training"}))]
+    requests = [
+        SearchRequest(p, as_you_type=True, topics=topics)
+        for p in prefixes + ["model t", "cache c"]
+        for topics in (frozenset(), frozenset({"training"}))
+    ]
     fast = [signature(fresh(engine).search(r)) for r in requests]
     stored, engine._letters = engine._letters, {}
     try:
@@ -326,8 +378,7 @@ def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
     assert fast == slow
 
 
-def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine,
-                                                    tmp_path: Path) -> None:
+def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine, tmp_path: Path) -> None:
     import json
 
     from index.search.prefixes import LETTERS_FILE, read_letters

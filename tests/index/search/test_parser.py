@@ -10,9 +10,9 @@ from whoosh import query as wq
 from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import IndexReader
 
+from index.schema.fields import build_schema
 from index.search.parser import QueryBuilder, positive_words
 from index.search.ranking import ranking_query
-from index.schema.fields import build_schema
 
 
 @pytest.fixture()
@@ -35,9 +35,30 @@ def leaves(q: wq.Query) -> list[wq.Query]:
     return list(q.leaves()) if not q.is_leaf() else [q]
 
 
-@pytest.mark.parametrize("text", ['"unclosed', "title:", "((", "year:abc", ")", "a OR", "NOT",
-                                  "-", "~", "*", "year:2020..abc", "author:", '"', "(((a",
-                                  "a AND AND b", ":", "title:(", "hw:", "year:[2020 TO"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"unclosed',
+        "title:",
+        "((",
+        "year:abc",
+        ")",
+        "a OR",
+        "NOT",
+        "-",
+        "~",
+        "*",
+        "year:2020..abc",
+        "author:",
+        '"',
+        "(((a",
+        "a AND AND b",
+        ":",
+        "title:(",
+        "hw:",
+        "year:[2020 TO",
+    ],
+)
 @pytest.mark.parametrize("as_you_type", [False, True])
 def test_bad_syntax_never_raises(reader: IndexReader, text: str, as_you_type: bool) -> None:
     parsed = BUILDER.parse(text, reader, as_you_type)
@@ -51,8 +72,11 @@ def test_bad_syntax_says_so(reader: IndexReader, text: str) -> None:
 
 
 def test_year_ranges(reader: IndexReader) -> None:
-    for text, start, end in (("year:2020..2024", 2020, 2024), ("year:2022..", 2022, None),
-                             ("year:..2019", None, 2019)):
+    for text, start, end in (
+        ("year:2020..2024", 2020, 2024),
+        ("year:2022..", 2022, None),
+        ("year:..2019", None, 2019),
+    ):
         q = BUILDER.parse(text, reader).query
         assert isinstance(q, wq.NumericRange) and (q.start, q.end) == (start, end)
     single = BUILDER.parse("year:2021", reader).query
@@ -105,20 +129,36 @@ def test_ranking_drops_the_prefix_expansion(reader: IndexReader) -> None:
 
 def test_positive_words_skip_exclusions_and_ids() -> None:
     assert positive_words('gpu -cuda NOT tpu title:"dynamic pipe" year:2021 hw:gpu x*') == [
-        "gpu", "dynamic", "pipe", "x*"]
+        "gpu",
+        "dynamic",
+        "pipe",
+        "x*",
+    ]
 
 
 def test_empty_query_means_everything(reader: IndexReader) -> None:
     assert BUILDER.parse("   ", reader).query is None
 
 
-@pytest.mark.parametrize(("text", "years"), [
-    ("2020..2024", (2020, 2024)), ("2021", (2021, 2021)), ("2022..", (2022, None)),
-    ("..2019", (None, 2019)), (" 2020 .. 2024 ", (2020, 2024)), ("2024..2020", (2024, 2020)),
-    ("0", (0, 0)), ("..", None), ("20x4", None), ("2020 2024", None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("2020..2024", (2020, 2024)),
+        ("2021", (2021, 2021)),
+        ("2022..", (2022, None)),
+        ("..2019", (None, 2019)),
+        (" 2020 .. 2024 ", (2020, 2024)),
+        ("2024..2020", (2024, 2020)),
+        ("0", (0, 0)),
+        ("..", None),
+        ("20x4", None),
+        ("2020 2024", None),
+        ("", None),
+    ],
+)
 def test_one_grammar_reads_years_for_the_query_and_the_command_line(
-        text: str, years: tuple[int | None, int | None] | None) -> None:
+    text: str, years: tuple[int | None, int | None] | None
+) -> None:
     from index.search.syntax import parse_years
 
     assert parse_years(text) == years

@@ -19,8 +19,19 @@ from index.models import Library, SearchRequest
 from index.search.engine import SearchEngine
 from index.store.generations import open_if_current
 
-QUERIES = ["", "memory", "tensor comp", "dyn", "author:zheng", '"pipeline parallelism"',
-           "gpu -training", "schedulng~", "title:serving OR kv", "m", "qu"]
+QUERIES = [
+    "",
+    "memory",
+    "tensor comp",
+    "dyn",
+    "author:zheng",
+    '"pipeline parallelism"',
+    "gpu -training",
+    "schedulng~",
+    "title:serving OR kv",
+    "m",
+    "qu",
+]
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +50,9 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def engines(library: Library, taxonomy: Taxonomy, cache: Path
-            ) -> Iterator[tuple[SearchEngine, SearchEngine]]:
+def engines(
+    library: Library, taxonomy: Taxonomy, cache: Path
+) -> Iterator[tuple[SearchEngine, SearchEngine]]:
     loaded = open_engine(library, taxonomy, cache)
     stored = open_current_engine(None, taxonomy, cache)
     assert stored is not None
@@ -56,21 +68,29 @@ def test_the_files_a_load_would_record_are_known_without_loading(library: Librar
 @pytest.mark.parametrize("as_you_type", [False, True])
 @pytest.mark.parametrize("query", QUERIES)
 def test_every_answer_is_the_same_as_with_the_library(
-        engines: tuple[SearchEngine, SearchEngine], query: str, as_you_type: bool) -> None:
+    engines: tuple[SearchEngine, SearchEngine], query: str, as_you_type: bool
+) -> None:
     loaded, stored = engines
-    for request in (SearchRequest(query=query, as_you_type=as_you_type, limit=50),
-                    SearchRequest(query=query, as_you_type=as_you_type, sort="year",
-                                  hardware=frozenset({"gpu"}))):
+    for request in (
+        SearchRequest(query=query, as_you_type=as_you_type, limit=50),
+        SearchRequest(
+            query=query, as_you_type=as_you_type, sort="year", hardware=frozenset({"gpu"})
+        ),
+    ):
         want, got = loaded.search(request), stored.search(request)
         assert got.total == want.total and got.library_size == want.library_size
         assert got.hits == want.hits
         assert got.facets == want.facets
         assert (got.correction, got.notice, got.partial) == (
-            want.correction, want.notice, want.partial)
+            want.correction,
+            want.notice,
+            want.partial,
+        )
 
 
 def test_single_papers_and_similar_ones_are_the_same(
-        engines: tuple[SearchEngine, SearchEngine], library: Library) -> None:
+    engines: tuple[SearchEngine, SearchEngine], library: Library
+) -> None:
     loaded, stored = engines
     for paper in library.papers[:10]:
         assert stored.paper(paper.id) == paper
@@ -78,8 +98,7 @@ def test_single_papers_and_similar_ones_are_the_same(
     assert stored.paper("no-such-paper") is None
 
 
-def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy,
-                                    tmp_path: Path) -> None:
+def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy, tmp_path: Path) -> None:
     folder = tmp_path / "papers"
     folder.mkdir()
     for name in library.files:

@@ -10,12 +10,27 @@ from index.search.counting import category_label
 from tests.fixtures.search.generate import TAXONOMY
 
 PAPERS = (
-    Paper(id="a", title="Quarks", abstract="prompt photons", keywords=("QCD", "photons"),
-          categories=("hep-ph",)),
-    Paper(id="b", title="Gluons", abstract="jets and photons", keywords=("QCD",),
-          categories=("hep-ph", "hep-ex")),
-    Paper(id="c", title="Kernels", abstract="gpu kernels", keywords=("systems",),
-          categories=("cs.DC",)),
+    Paper(
+        id="a",
+        title="Quarks",
+        abstract="prompt photons",
+        keywords=("QCD", "photons"),
+        categories=("hep-ph",),
+    ),
+    Paper(
+        id="b",
+        title="Gluons",
+        abstract="jets and photons",
+        keywords=("QCD",),
+        categories=("hep-ph", "hep-ex"),
+    ),
+    Paper(
+        id="c",
+        title="Kernels",
+        abstract="gpu kernels",
+        keywords=("systems",),
+        categories=("cs.DC",),
+    ),
 )
 
 
@@ -24,15 +39,23 @@ def test_keyword_and_category_counts_and_selection(tmp_path: Path) -> None:
     try:
         result = engine.search(SearchRequest(""))
         assert [(c.value, c.count) for c in result.facets["keyword"]] == [
-            ("QCD", 2), ("photons", 1), ("systems", 1)]
+            ("QCD", 2),
+            ("photons", 1),
+            ("systems", 1),
+        ]
         assert [(c.value, c.count) for c in result.facets["category"]] == [
-            ("hep-ph", 2), ("cs.DC", 1), ("hep-ex", 1)]
+            ("hep-ph", 2),
+            ("cs.DC", 1),
+            ("hep-ex", 1),
+        ]
         chosen = engine.search(SearchRequest("", keywords=frozenset({"QCD"})))
         assert {hit.paper.id for hit in chosen.hits} == {"a", "b"}
         # Disjunctive: the keyword facet still counts the other keywords.
         assert ("systems", 1) in [(c.value, c.count) for c in chosen.facets["keyword"]]
         assert [(c.value, c.count) for c in chosen.facets["category"]] == [
-            ("hep-ph", 2), ("hep-ex", 1)]
+            ("hep-ph", 2),
+            ("hep-ex", 1),
+        ]
         both = engine.search(SearchRequest("photons", categories=frozenset({"hep-ex"})))
         assert [hit.paper.id for hit in both.hits] == ["b"]
     finally:

@@ -7,6 +7,7 @@ tests check that queries, selections and counts follow it at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -22,23 +23,30 @@ def taxonomy() -> Taxonomy:
     return load_taxonomy()
 
 
-def _paper(n: int, **values: object) -> Paper:
-    return Paper(id=f"p{n}", title=f"Paper number {n} on pipelines", year=2020 + n % 3,
-                 abstract=f"Pipeline parallel training study {n}.", **values)  # type: ignore[arg-type]
+def _paper(n: int, **values: Any) -> Paper:
+    return Paper(
+        id=f"p{n}",
+        title=f"Paper number {n} on pipelines",
+        year=2020 + n % 3,
+        abstract=f"Pipeline parallel training study {n}.",
+        **values,
+    )
 
 
 @pytest.fixture(scope="module")
 def library() -> Library:
     papers = [_paper(n) for n in range(8)]
-    papers[0] = replace(papers[0], keywords=("Deep Learning", "GPUs"),
-                        collections=("Thesis/Chapter 2",))
+    papers[0] = replace(
+        papers[0], keywords=("Deep Learning", "GPUs"), collections=("Thesis/Chapter 2",)
+    )
     papers[1] = replace(papers[1], keywords=("GPUs",), collections=("Thesis",))
     return Library(papers=tuple(papers))
 
 
 @pytest.fixture
-def engine(library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
-           ) -> Iterator[SearchEngine]:
+def engine(
+    library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SearchEngine]:
     engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("cache"))
     yield engine
     engine.close()
@@ -55,9 +63,13 @@ def counts(engine: SearchEngine, facet: str, **options: object) -> dict[str, int
     return {c.value: c.count for c in result.facets[facet]}
 
 
-LAYER = UserLayer(facets={"tag": {"toread": frozenset({"p1", "p2"}), "ml": frozenset({"p2"})},
-                          "status": {"read": frozenset({"p3"}), "reading": frozenset({"p2"})}},
-                  notes={"p5": "Remember the zebrafish experiment; compare with p2."})
+LAYER = UserLayer(
+    facets={
+        "tag": {"toread": frozenset({"p1", "p2"}), "ml": frozenset({"p2"})},
+        "status": {"read": frozenset({"p3"}), "reading": frozenset({"p2"})},
+    },
+    notes={"p5": "Remember the zebrafish experiment; compare with p2."},
+)
 
 
 def test_status_facet_appears_once_a_status_is_set(engine: SearchEngine) -> None:
@@ -118,7 +130,9 @@ def test_source_tags_and_collections_are_their_own_facets(engine: SearchEngine) 
     assert found(engine, "kw:gpus") == {"p0", "p1"}
     rows = engine.search(SearchRequest(limit=0)).facets["collection"]
     assert {(c.value, c.count, c.parent) for c in rows} == {
-        ("Thesis", 2, None), ("Thesis/Chapter 2", 1, "Thesis")}
+        ("Thesis", 2, None),
+        ("Thesis/Chapter 2", 1, "Thesis"),
+    }
     assert found(engine, collections=frozenset({"Thesis"})) == {"p0", "p1"}
     # The user's tags stay apart from the source's.
     assert "GPUs" not in counts(engine, "tag")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from index.search.engine import SearchEngine
 from index import open_engine
 from index.models import Library, Paper, SearchRequest
+from index.search.engine import SearchEngine
 from tests.fixtures.search.generate import TAXONOMY
 
 TEXTS = {
@@ -26,8 +26,10 @@ TEXTS = {
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
-    papers = tuple(Paper(id=key, title=title, abstract=abstract, year=2024)
-                   for key, (title, abstract) in TEXTS.items())
+    papers = tuple(
+        Paper(id=key, title=title, abstract=abstract, year=2024)
+        for key, (title, abstract) in TEXTS.items()
+    )
     engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path_factory.mktemp("cache"))
     yield engine
     engine.close()
@@ -39,8 +41,9 @@ def ids(engine: SearchEngine, text: str, **options: object) -> set[str]:
     return {hit.paper.id for hit in result.hits}
 
 
-@pytest.mark.parametrize("text", ['"mixture of experts"', 'abstract:"mixture of experts"',
-                                  '"mixture experts"'])
+@pytest.mark.parametrize(
+    "text", ['"mixture of experts"', 'abstract:"mixture of experts"', '"mixture experts"']
+)
 def test_a_phrase_with_a_stop_word_finds_its_papers(engine: SearchEngine, text: str) -> None:
     assert ids(engine, text) == {"moe", "moe2"}
 
@@ -58,8 +61,10 @@ def test_fuzzy_finds_the_words_of_a_misspelled_stem(engine: SearchEngine) -> Non
     assert "quantization" in result.terms  # highlighted as written in the text
 
 
-@pytest.mark.parametrize("typed, meant", [("pipelne", "pipeline"), ("dynamc", "dynamic"),
-                                          ("quantizaton", "quantization")])
+@pytest.mark.parametrize(
+    "typed, meant",
+    [("pipelne", "pipeline"), ("dynamc", "dynamic"), ("quantizaton", "quantization")],
+)
 def test_did_you_mean_offers_real_words(engine: SearchEngine, typed: str, meant: str) -> None:
     assert engine.search(SearchRequest(typed)).correction == meant
     assert engine.search(SearchRequest(typed + " ", as_you_type=True)).correction == meant
@@ -72,6 +77,8 @@ def test_no_correction_while_the_last_word_is_being_typed(engine: SearchEngine) 
 
 def test_query_tests_build_their_index_in_their_own_folder(tmp_path: Path) -> None:
     """RamStorage's writer shares /tmp/MAIN.tmp between runs: the fixtures must not use it."""
-    sources = "".join((Path(__file__).parent / name).read_text(encoding="utf-8")
-                      for name in ("test_parser.py", "test_generated.py"))
+    sources = "".join(
+        (Path(__file__).parent / name).read_text(encoding="utf-8")
+        for name in ("test_parser.py", "test_generated.py")
+    )
     assert "RamStorage()" not in sources

@@ -8,21 +8,24 @@ from pathlib import Path
 import pytest
 from whoosh import index as whoosh_index
 
-from index.store import writer as build
-from index.store.writer import build_into
-from index.store.child import BuildFailed, build_in_child
-from index.search.tables import TABLE_FILE
 from index.models import Paper, replace
 from index.search.spelling import WORDS_FILE
+from index.search.tables import TABLE_FILE
+from index.store import writer as build
+from index.store.child import BuildFailed, build_in_child
 from index.store.generations import open_index
+from index.store.writer import build_into
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
 
 def papers() -> tuple[Paper, ...]:
     """Generated papers, one with characters a byte stream could mangle."""
     generated = make_library(260).papers
-    odd = replace(generated[0], title="Stärk\u2028naïve 𝔾PU \"quoted\"\nline",
-                  abstract=generated[0].abstract + " caf\u00e9 \ud800x")
+    odd = replace(
+        generated[0],
+        title='Stärk\u2028naïve 𝔾PU "quoted"\nline',
+        abstract=generated[0].abstract + " caf\u00e9 \ud800x",
+    )
     return (odd, *generated[1:])
 
 
@@ -40,7 +43,8 @@ def by_paper(folder: Path) -> dict[str, list[object]]:
             postings = reader.postings(fieldname, text)
             while postings.is_active():
                 out[ids[postings.id()]].append(
-                    (fieldname, text, postings.weight(), postings.value()))
+                    (fieldname, text, postings.weight(), postings.value())
+                )
                 postings.next()
     ix.close()
     for values in out.values():
@@ -65,7 +69,8 @@ def test_child_build_writes_the_same_index(tmp_path: Path) -> None:
 
 
 def test_large_libraries_build_in_a_child_and_report_memory(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(build, "PARALLEL_MIN_PAPERS", 50)
     opened = open_index(make_library(120), TAXONOMY, tmp_path)
     assert opened.action == "built" and opened.doc_count == 120

@@ -9,16 +9,15 @@ from typing import Any
 
 import pytest
 
-from index.store import generations as store
-from index.store import writer as build
 from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
+from index.store import generations as store
+from index.store import writer as build
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
 
-def file_library(folder: Path, per_file: int = 20, files: int = 3,
-                 marker: str = "") -> Library:
+def file_library(folder: Path, per_file: int = 20, files: int = 3, marker: str = "") -> Library:
     """A library whose papers name real files, as loaded libraries do."""
     papers: list[Paper] = []
     names = []
@@ -50,7 +49,8 @@ def test_built_once_then_reused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("large", [False, True])
 def test_a_large_index_is_read_from_its_files_not_copied_into_memory(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool
+) -> None:
     from whoosh.filedb.structfile import BufferFile
 
     if large:
@@ -76,8 +76,9 @@ def test_touching_a_source_rebuilds_and_nothing_else_does(tmp_path: Path) -> Non
     assert open_index(library, TAXONOMY, cache).action == "up to date"
 
 
-def test_taxonomy_and_schema_changes_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                             ) -> None:
+def test_taxonomy_and_schema_changes_rebuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     library = make_library(30)
     assert open_index(library, TAXONOMY, tmp_path).action == "built"
     other = replace(TAXONOMY, topics=TAXONOMY.topics[:2])
@@ -86,8 +87,9 @@ def test_taxonomy_and_schema_changes_rebuild(tmp_path: Path, monkeypatch: pytest
     assert open_index(library, other, tmp_path).action == "rebuilt"
 
 
-def test_a_killed_build_leaves_the_old_index_served(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_killed_build_leaves_the_old_index_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     old = make_library(30)
     open_engine(old, TAXONOMY, tmp_path).close()
     new = make_library(31, seed=9)
@@ -124,8 +126,9 @@ def test_a_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
     engine.close()
 
 
-def test_changed_files_are_reindexed_in_place(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_changed_files_are_reindexed_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
     monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
     cache = tmp_path / "cache"
@@ -148,7 +151,8 @@ def test_changed_files_are_reindexed_in_place(tmp_path: Path,
 
 
 def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from index.search import prefixes as letters
 
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
@@ -159,6 +163,7 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     computed: list[int] = []
     real_union = letters.union_mask
+
     def counted_union(reader: Any, node: Any) -> int | None:
         computed.append(reader.doc_count_all())
         return real_union(reader, node)
@@ -171,11 +176,14 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     assert len(segments) == 2 and engine._letters  # the old segment plus the update's
     assert computed and set(computed) == {min(segments)}  # only the new one was read
     requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
+
     def answers() -> list[tuple[object, ...]]:
         engine._results.clear()
         engine._match_masks.clear()
-        return [(r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
-                for r in map(engine.search, requests)]
+        return [
+            (r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
+            for r in map(engine.search, requests)
+        ]
 
     stored = answers()
     engine._letters = {}
@@ -220,8 +228,9 @@ def test_unwritable_cache_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(error.value)
 
 
-def test_whoosh_lock_error_never_reaches_the_caller(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_whoosh_lock_error_never_reaches_the_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
     cache = tmp_path / "cache"
     library = file_library(tmp_path)

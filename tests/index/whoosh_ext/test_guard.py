@@ -72,12 +72,13 @@ def test_fuzzy_expansions_on_both_paths(monkeypatch) -> None:
     assert fast == stock == ["pipelin"] or fast == stock == ["pipeline"]
 
 
-def test_a_build_on_the_stock_paths_gives_the_same_search_results(tmp_path: Path,
-                                                                  monkeypatch) -> None:
+def test_a_build_on_the_stock_paths_gives_the_same_search_results(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from index import open_engine
     from index.facets.taxonomy import load_taxonomy
     from index.library.load import load_library
     from index.models import SearchRequest
-    from index import open_engine
 
     taxonomy = load_taxonomy()
     library = load_library(None, taxonomy)

@@ -20,13 +20,21 @@ from index.search.bitsets import mask_of, member_test
 from index.whoosh_ext.blocks import phrase_ids
 
 WORDS = ["a", "b", "c", "d", "mixture", "of", "experts", "tensor", "compiler", "x"]
-PHRASES = [["mixture", "of", "experts"], ["tensor", "compiler"], ["a", "a"], ["a", "b", "a"],
-           ["experts", "mixture"], ["x", "missing"], ["compiler", "compiler", "compiler"],
-           ["of", "of"], ["d", "c", "b", "a"]]
+PHRASES = [
+    ["mixture", "of", "experts"],
+    ["tensor", "compiler"],
+    ["a", "a"],
+    ["a", "b", "a"],
+    ["experts", "mixture"],
+    ["x", "missing"],
+    ["compiler", "compiler", "compiler"],
+    ["of", "of"],
+    ["d", "c", "b", "a"],
+]
 
 
 @pytest.fixture(scope="module")
-def ix(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def ix(tmp_path_factory: pytest.TempPathFactory):
     rng = random.Random(7)
     schema = fields.Schema(body=fields.TEXT(stored=False, phrase=True))
     ix = FileStorage(str(tmp_path_factory.mktemp("phrases"))).create_index(schema)
@@ -43,7 +51,7 @@ def ix(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def
 
 @pytest.mark.parametrize("slop", [1, 2, 4])
 @pytest.mark.parametrize("words", PHRASES, ids=" ".join)
-def test_same_documents_as_whoosh(ix, words: list[str], slop: int) -> None:  # type: ignore[no-untyped-def]
+def test_same_documents_as_whoosh(ix, words: list[str], slop: int) -> None:
     with ix.searcher() as searcher:
         reader = searcher.reader()
         size = reader.doc_count_all()
@@ -52,15 +60,17 @@ def test_same_documents_as_whoosh(ix, words: list[str], slop: int) -> None:  # t
         for word in set(words):
             candidates &= mask_of(searcher.docs_for_query(wq.Term("body", word)), size)
         expected = mask_of(searcher.docs_for_query(wq.Phrase("body", words, slop=slop)), size)
-        found = phrase_ids(reader, "body", [w.encode() for w in words], slop,
-                           member_test(candidates, size))
+        found = phrase_ids(
+            reader, "body", [w.encode() for w in words], slop, member_test(candidates, size)
+        )
         assert found is not None
         assert found == sorted(found)
         assert mask_of(found, size) == expected & candidates == expected
 
 
 def test_stock_whoosh_gets_none_and_the_caller_asks_whoosh(
-        ix, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    ix, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(guard, "FAST_PATHS", False)
     with ix.searcher() as searcher:
         assert phrase_ids(searcher.reader(), "body", [b"a", b"b"], 1, b"\xff" * 200) is None

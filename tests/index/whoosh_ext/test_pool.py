@@ -9,8 +9,8 @@ import whoosh.writing
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3FieldWriter
 
-from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
 from index.schema.fields import build_schema, document
+from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
 from tests.fixtures.search.generate import make_library
 
 
@@ -36,21 +36,41 @@ def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
         for fieldname, text in reader.all_terms():
             info = reader.term_info(fieldname, text)
             # The length and weight statistics block-max scoring skips by.
-            out.append((fieldname, text, info.weight(), info.doc_frequency(),
-                        info.min_length(), info.max_length(), info.max_weight()))
+            out.append(
+                (
+                    fieldname,
+                    text,
+                    info.weight(),
+                    info.doc_frequency(),
+                    info.min_length(),
+                    info.max_length(),
+                    info.max_weight(),
+                )
+            )
             postings = reader.postings(fieldname, text)
             while postings.is_active():
-                out.append((fieldname, text, postings.id(), postings.weight(),
-                            postings.value(), postings.block_min_length(),
-                            postings.block_max_length(), postings.block_max_weight()))
+                out.append(
+                    (
+                        fieldname,
+                        text,
+                        postings.id(),
+                        postings.weight(),
+                        postings.value(),
+                        postings.block_min_length(),
+                        postings.block_max_length(),
+                        postings.block_max_weight(),
+                    )
+                )
                 postings.next()
         out += [("stored", d, reader.stored_fields(d)) for d in range(reader.doc_count_all())]
         schema = reader.schema
         for name in schema.names():
             field = schema[name]
             if field.scorable:
-                out += [("length", name, d, reader.doc_field_length(d, name))
-                        for d in range(reader.doc_count_all())]
+                out += [
+                    ("length", name, d, reader.doc_field_length(d, name))
+                    for d in range(reader.doc_count_all())
+                ]
             if field.column_type:
                 column = reader.column_reader(name)
                 out += [("column", name, d, column[d]) for d in range(reader.doc_count_all())]

@@ -4,7 +4,6 @@ with no clipboard tool (no xclip/xsel/wl-copy on PATH, no display) and no termin
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -17,23 +16,6 @@ from index.models import Paper
 from tests.tui.cli.commands import run_paperscope
 
 REPO = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    """No clipboard tool, no display, no SSH or tmux, and the user's dirs under tmp_path."""
-    empty_bin = tmp_path / "bin"
-    empty_bin.mkdir()
-    base = {key: value for key, value in os.environ.items()
-            if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SSH_TTY", "SSH_CONNECTION", "TMUX")}
-    base.update(
-        PATH=str(empty_bin),
-        PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
-        PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"),
-        PAPERSCOPE_CONFIG=str(tmp_path / "config" / "config.toml"),
-        PYTHONPATH=str(REPO),
-    )
-    return base
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -67,7 +49,9 @@ def test_config_style_is_the_default(env: dict[str, str], tmp_path: Path) -> Non
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.toml").write_text('style = "ieee"\n', encoding="utf-8")
     result = run(env, "cite", "dynapipe")
-    assert result.stdout.startswith("C. Jiang, Z. Jia, S. Zheng, Y. Wang, and C. Wu, \u201cDynaPipe")
+    assert result.stdout.startswith(
+        "C. Jiang, Z. Jia, S. Zheng, Y. Wang, and C. Wu, \u201cDynaPipe"
+    )
 
 
 def test_unknown_style_is_one_line_listing_the_styles(env: dict[str, str]) -> None:
@@ -114,8 +98,11 @@ def test_export_bibtex_with_filters_has_provenance(env: dict[str, str], tmp_path
     text = out.read_text(encoding="utf-8")
     header = text.split("\n\n")[0].splitlines()
     assert header[0].startswith("% Exported by paperscope ")
-    assert header[1:] == ["% query: (none)", "% filters: topic=training; year=2024..2025",
-                          header[3]]
+    assert header[1:] == [
+        "% query: (none)",
+        "% filters: topic=training; year=2024..2025",
+        header[3],
+    ]
     entries = bibtexparser.parse_string(text).entries
     assert header[3] == f"% papers: {len(entries)}" and len(entries) > 0
     assert all(2024 <= int(entry.fields_dict["year"].value) <= 2025 for entry in entries)
@@ -147,8 +134,9 @@ def test_export_query_as_ris_and_all_as_jsonl(env: dict[str, str], tmp_path: Pat
         (("export", "--topic", "cooking"), "--topic 'cooking' is not a known value"),
     ],
 )
-def test_export_bad_input_is_one_line(env: dict[str, str], args: tuple[str, ...],
-                                      message: str) -> None:
+def test_export_bad_input_is_one_line(
+    env: dict[str, str], args: tuple[str, ...], message: str
+) -> None:
     result = run(env, *args)
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
@@ -162,7 +150,9 @@ def test_styles_and_cite_speak_json(env: dict[str, str]) -> None:
     assert cited["style"] == "apa" and cited["ids"] == ["dynapipe"] and "DynaPipe" in cited["text"]
 
 
-def test_export_warns_before_replacing_and_when_it_writes_nothing(env: dict[str, str], tmp_path: Path) -> None:
+def test_export_warns_before_replacing_and_when_it_writes_nothing(
+    env: dict[str, str], tmp_path: Path
+) -> None:
     out = tmp_path / "refs.bib"
     out.write_text("mine\n", encoding="utf-8")
     refused = run(env, "export", "-o", str(out))

@@ -23,8 +23,11 @@ from tui.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
 NEW_RECORD = {
-    "id": "2401.99999", "title": "Zymurgical Telemetry for Sparse Kernels",
-    "authors": "Ada Quill and Bo Reyes", "categories": "cs.DC", "journal-ref": None,
+    "id": "2401.99999",
+    "title": "Zymurgical Telemetry for Sparse Kernels",
+    "authors": "Ada Quill and Bo Reyes",
+    "categories": "cs.DC",
+    "journal-ref": None,
     "abstract": "We study zymurgical telemetry of sparse tensor kernels on GPUs.",
     "update_date": "2024-01-05",
 }
@@ -79,8 +82,11 @@ COMMANDS: list[tuple[str, ...]] = [
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_current_index_answers_without_the_library_and_the_same(
-        command: tuple[str, ...], corpus: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    command: tuple[str, ...],
+    corpus: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
     # With the library loaded first (what every command did before): the reference output.
     with monkeypatch.context() as patched:
@@ -94,7 +100,8 @@ def test_current_index_answers_without_the_library_and_the_same(
 
 
 def test_a_changed_file_loads_the_library_and_finds_its_new_record(
-        corpus: Path, capsys: pytest.CaptureFixture[str], loads: list[int]) -> None:
+    corpus: Path, capsys: pytest.CaptureFixture[str], loads: list[int]
+) -> None:
     assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
     assert len(loads) == 1
     assert run(capsys, "--corpus", str(corpus), "search", "zymurgical")[1] == ""
@@ -110,15 +117,16 @@ def test_a_changed_file_loads_the_library_and_finds_its_new_record(
 
 @pytest.mark.parametrize("change", ["touch", "add file", "remove file"])
 def test_any_change_to_the_inputs_is_noticed(
-        change: str, corpus: Path, capsys: pytest.CaptureFixture[str],
-        loads: list[int]) -> None:
+    change: str, corpus: Path, capsys: pytest.CaptureFixture[str], loads: list[int]
+) -> None:
     assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
-    changes: dict[str, Callable[[], None]] = {
+    changes: dict[str, Callable[[], object]] = {
         # Same size, newer mtime: a stat says it may have changed, so it is loaded.
-        "touch": lambda: os.utime(corpus / "csl.json",
-                                  ns=(0, (corpus / "csl.json").stat().st_mtime_ns + 10**9)),
+        "touch": lambda: os.utime(
+            corpus / "csl.json", ns=(0, (corpus / "csl.json").stat().st_mtime_ns + 10**9)
+        ),
         "add file": lambda: (corpus / "more.jsonl").write_text(json.dumps(NEW_RECORD) + "\n"),
-        "remove file": lambda: (corpus / "csl.json").unlink(),
+        "remove file": (corpus / "csl.json").unlink,
     }
     changes[change]()
     assert run(capsys, "--corpus", str(corpus), "facets")[0] == 0
@@ -126,12 +134,14 @@ def test_any_change_to_the_inputs_is_noticed(
 
 
 def test_another_taxonomy_loads_the_library(
-        corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        loads: list[int]) -> None:
+    corpus: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], loads: list[int]
+) -> None:
     assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
     extra = tmp_path / "extra.toml"
-    extra.write_text('[topic.zymurgy]\nlabel = "Zymurgy"\n'
-                     'description = "Brewing science."\nsignals = ["zymurgical"]\n')
+    extra.write_text(
+        '[topic.zymurgy]\nlabel = "Zymurgy"\n'
+        'description = "Brewing science."\nsignals = ["zymurgical"]\n'
+    )
     code = main(["--corpus", str(corpus), "--taxonomy", str(extra), "facets"])
     capsys.readouterr()
     assert code == 0 and len(loads) == 2

@@ -13,14 +13,30 @@ from tests.tui.cli.commands import run_paperscope
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "library"
-SUMMARY_KEYS = {"id", "title", "title_inferred", "authors", "authors_complete", "year", "venue",
-                "doi", "arxiv", "url", "topics", "hardware", "sources"}
+SUMMARY_KEYS = {
+    "id",
+    "title",
+    "title_inferred",
+    "authors",
+    "authors_complete",
+    "year",
+    "venue",
+    "doi",
+    "arxiv",
+    "url",
+    "topics",
+    "hardware",
+    "sources",
+}
 
 
 def run(*args: str | Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
-               PAPERSCOPE_CONFIG=str(tmp_path / "config.toml"),
-               PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(
+        os.environ,
+        PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
+        PAPERSCOPE_CONFIG=str(tmp_path / "config.toml"),
+        PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"),
+    )
     return run_paperscope(tuple(map(str, args)), env=env, cwd=tmp_path)
 
 
@@ -37,7 +53,7 @@ def test_list_json_on_the_bundled_corpus(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 47
-    assert all(SUMMARY_KEYS <= set(row) for row in rows)
+    assert all(set(row) >= SUMMARY_KEYS for row in rows)
     dynapipe = next(row for row in rows if row["id"] == "dynapipe")
     assert dynapipe["authors_complete"] is True and dynapipe["year"] == 2024
     assert len(dynapipe["sources"]) == 2
@@ -54,13 +70,19 @@ def test_list_plain_and_show(tmp_path: Path) -> None:
     assert "003_fa2b0a6780a26d55.txt:47 (paragraph 23)" in shown.stdout
     details = json.loads(run("show", "mics", "--json", tmp_path=tmp_path).stdout)
     assert (details["journal"], details["volume"], details["pages"]) == (
-        "Proceedings of the VLDB Endowment", "16", "37-50")
+        "Proceedings of the VLDB Endowment",
+        "16",
+        "37-50",
+    )
 
 
 def test_unknown_id_is_a_one_line_error(tmp_path: Path) -> None:
     result = run("show", "dynapipe2", tmp_path=tmp_path)
     assert_one_line_error(result)
-    assert "unknown paper id or citation key 'dynapipe2'" in result.stderr and "dynapipe" in result.stderr
+    assert (
+        "unknown paper id or citation key 'dynapipe2'" in result.stderr
+        and "dynapipe" in result.stderr
+    )
 
 
 @pytest.mark.parametrize("kind", ["missing", "binary", "empty folder"])
@@ -79,10 +101,13 @@ def test_nothing_loadable_exits_2_without_traceback(kind: str, tmp_path: Path) -
 
 def test_bad_utf8_and_broken_entries_warn_but_load(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"Caf\xe9 ordering systems let waiters send every order straight to the "
-                    b"kitchen, which halves the time guests wait for food.")
-    result = run("--corpus", bad, "--corpus", FIXTURES / "refs.bib", "list", "--json",
-                 tmp_path=tmp_path)
+    bad.write_bytes(
+        b"Caf\xe9 ordering systems let waiters send every order straight to the "
+        b"kitchen, which halves the time guests wait for food."
+    )
+    result = run(
+        "--corpus", bad, "--corpus", FIXTURES / "refs.bib", "list", "--json", tmp_path=tmp_path
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert f"{bad}:1: not valid UTF-8" in result.stderr
     assert "malformed BibTeX entry skipped" in result.stderr

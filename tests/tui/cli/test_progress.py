@@ -49,11 +49,13 @@ def test_a_terminal_follows_the_steps_in_place() -> None:
     notice("tagging", 100000, 100000)  # the end of a step is always drawn
     notice.finish()
     lines = stream.getvalue().split("\r")[1:]
-    assert lines == [f"{HEADLINE} reading files 2 of 11\x1b[K",
-                     f"{HEADLINE} merging duplicates\x1b[K",
-                     f"{HEADLINE} tagging 1,000 of 100,000\x1b[K",
-                     f"{HEADLINE} tagging 45,000 of 100,000\x1b[K",
-                     f"{HEADLINE} tagging 100,000 of 100,000\x1b[K\n"]
+    assert lines == [
+        f"{HEADLINE} reading files 2 of 11\x1b[K",
+        f"{HEADLINE} merging duplicates\x1b[K",
+        f"{HEADLINE} tagging 1,000 of 100,000\x1b[K",
+        f"{HEADLINE} tagging 45,000 of 100,000\x1b[K",
+        f"{HEADLINE} tagging 100,000 of 100,000\x1b[K\n",
+    ]
 
 
 def test_a_log_file_gets_the_headline_once() -> None:
@@ -99,5 +101,4 @@ def test_the_build_bar_draws_in_place_on_a_terminal_and_once_in_a_log() -> None:
     bar(0, 100)
     bar(100, 100)  # the last step is always drawn
     bar.finish()
-    assert terminal.getvalue() == ("\rindexing [----------] 0/100"
-                                   "\rindexing [##########] 100/100\n")
+    assert terminal.getvalue() == ("\rindexing [----------] 0/100\rindexing [##########] 100/100\n")

@@ -29,9 +29,14 @@ def test_a_load_shows_twenty_problems_then_the_count(tmp_path: Path, capsys) -> 
     assert main(["--corpus", str(refs), "list"]) == 0
     err = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert len(err) == 21
-    assert err[0] == f"paperscope: warning: {refs}:1: entry 'p0' uses undefined @string macro 'j0'; kept as written"
-    assert err[-1] == ("paperscope: warning: ... and 10 more (30 problems in your files); "
-                       "`paperscope check` lists them all")
+    assert (
+        err[0]
+        == f"paperscope: warning: {refs}:1: entry 'p0' uses undefined @string macro 'j0'; kept as written"
+    )
+    assert err[-1] == (
+        "paperscope: warning: ... and 10 more (30 problems in your files); "
+        "`paperscope check` lists them all"
+    )
 
 
 def test_a_load_from_the_cache_does_not_replay_them(tmp_path: Path, capsys) -> None:
@@ -80,16 +85,22 @@ def test_an_unknown_key_suggests_the_closest_few(tmp_path: Path, capsys) -> None
     (tmp_path / "k.bib").write_text(KEYS)
     assert main(["--corpus", str(tmp_path / "k.bib"), "show", "smith_2021"]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err == "paperscope: unknown paper id or citation key 'smith_2021'; did you mean smith_2020?"
+    assert (
+        err == "paperscope: unknown paper id or citation key 'smith_2021'; did you mean smith_2020?"
+    )
 
 
 def test_the_key_query_is_exact_and_case_sensitive(tmp_path: Path, capsys) -> None:
     (tmp_path / "k.bib").write_text(KEYS)
     corpus = ["--corpus", str(tmp_path / "k.bib")]
-    for query, expected in (("key:westfahl:space", "westfahl-space"), ("key:Doe:78", "doe-78"),
-                            ("key:Smith_2020", "smith_2020")):
+    for query, expected in (
+        ("key:westfahl:space", "westfahl-space"),
+        ("key:Doe:78", "doe-78"),
+        ("key:Smith_2020", "smith_2020"),
+    ):
         assert main([*corpus, "search", query, "--json"]) == 0
         import json
+
         hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert [hit["id"] for hit in hits] == [expected], query
     assert main([*corpus, "search", "key:doe:78", "--json"]) == 0

@@ -46,8 +46,19 @@ def test_search_json_has_list_keys_score_and_snippet(capsys: pytest.CaptureFixtu
 
 
 def test_search_table_filters_and_sort(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "search", "model", "--hardware", "aws-trainium",
-                         "--year", "2024..2026", "--sort", "year", "--limit", "50")
+    code, out, _err = run(
+        capsys,
+        "search",
+        "model",
+        "--hardware",
+        "aws-trainium",
+        "--year",
+        "2024..2026",
+        "--sort",
+        "year",
+        "--limit",
+        "50",
+    )
     assert code == 0
     _, listed, _ = run(capsys, "list", "--json")
     papers = {p["id"]: p for p in map(json.loads, listed.splitlines())}
@@ -75,8 +86,12 @@ def test_facets_over_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["search", "x", "--year", "20x4"], ["search", "x", "--topic", "nope"],
-                 ["search", "x", "--limit", "-1"], ["facets", "--year", "2025..2020"]):
+    for argv in (
+        ["search", "x", "--year", "20x4"],
+        ["search", "x", "--topic", "nope"],
+        ["search", "x", "--limit", "-1"],
+        ["facets", "--year", "2025..2020"],
+    ):
         code, _, err = run(capsys, *argv)
         assert code == 2 and err.count("\n") == 1 and err.startswith("paperscope: "), argv
 
@@ -89,8 +104,9 @@ def test_bad_query_syntax_is_a_notice_not_an_error(capsys: pytest.CaptureFixture
 def test_filter_helpers_build_requests() -> None:
     parser = argparse.ArgumentParser()
     add_filter_arguments(parser)
-    args = parser.parse_args(["--topic", "training", "--topic", "inference",
-                              "--hardware", "gpu", "--year", "2022.."])
+    args = parser.parse_args(
+        ["--topic", "training", "--topic", "inference", "--hardware", "gpu", "--year", "2022.."]
+    )
     request = request_from_args(args, "kv cache", limit=5)
     assert request.topics == {"training", "inference"} and request.hardware == {"gpu"}
     assert request.year_range == (2022, None) and request.limit == 5
@@ -105,13 +121,19 @@ def test_no_score_column_without_relevance_and_an_aligned_facets_table(
 ) -> None:
     _, ranked, _ = run(capsys, "search", "pipeline", "--limit", "3")
     _, by_year, _ = run(capsys, "search", "pipeline", "--sort", "year", "--limit", "3")
-    assert any(line.split()[3].replace(".", "").isdigit() for line in ranked.splitlines() if line[:4].strip())
+    assert any(
+        line.split()[3].replace(".", "").isdigit()
+        for line in ranked.splitlines()
+        if line[:4].strip()
+    )
     for line in by_year.splitlines():
         if line.strip()[:2].rstrip(".").isdigit():
-            assert not line.split()[3].replace(".", "").isdigit(), line  # the title follows the year
+            assert not line.split()[3].replace(".", "").isdigit(), (
+                line
+            )  # the title follows the year
     _, table, _ = run(capsys, "facets")
     lines = table.splitlines()
-    topics = lines[1: lines.index("hardware")]
+    topics = lines[1 : lines.index("hardware")]
     ends = {len(line.split("  ")[0]) for line in topics}
     counts_end = {line.index(line.split()[1]) + len(line.split()[1]) for line in topics}
     assert len(counts_end) == 1, topics
@@ -124,7 +146,9 @@ def test_list_is_newest_first_like_the_app(capsys: pytest.CaptureFixture[str]) -
     assert years == sorted(years, reverse=True)
 
 
-def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, _, err = run(capsys, "search", "hw:trainium")
     assert code == 0 and "hw:trainium is not a hardware id (did you mean hw:aws-trainium?)" in err
 

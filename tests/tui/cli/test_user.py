@@ -31,7 +31,9 @@ def test_tag_adds_and_removes_and_search_finds_them(capsys: pytest.CaptureFixtur
     _, out, _ = run(capsys, "facets", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert {(r["value"], r["count"]) for r in rows if r["facet"] == "tag"} == {
-        ("toread", 2), ("old", 1)}
+        ("toread", 2),
+        ("old", 1),
+    }
 
 
 def test_tag_errors_are_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 import yaml
-from tests.tui.cli.test_cite import env, run  # noqa: F401  (env is a fixture)
 
 from index.citations.csl import CSL_DIR
+from tests.tui.cli.test_cite import run
 
 MANUSCRIPT = r"""\documentclass{article}
 \begin{document}
@@ -33,23 +33,30 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def test_cited_writes_the_cited_papers_in_order_and_reports_unknown_keys(
-    env: dict[str, str], tmp_path: Path  # noqa: F811
+    env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     tex = write(tmp_path, "paper.tex", MANUSCRIPT)
     result = run(env, "cited", str(tex))
     assert result.returncode == 1
     assert messages(result.stderr) == [
-        f"{tex}:5: unknown citation key 'jiang2024dynapip'; did you mean 'jiang2024dynapipe'?"]
+        f"{tex}:5: unknown citation key 'jiang2024dynapip'; did you mean 'jiang2024dynapipe'?"
+    ]
     entries = bibtexparser.parse_string(result.stdout).entries
     # In order of first citation; a paper cited by its id keeps that key, so LaTeX finds it.
     assert [e.key for e in entries] == ["jiang2024dynapipe", "sam-med", "gorgolewski2017bidsapps"]
 
 
 def test_cited_exit_0_and_output_file_for_markdown_typst_and_org(
-    env: dict[str, str], tmp_path: Path  # noqa: F811
+    env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
-    md = write(tmp_path, "notes.md", "See [@wang2023sammed, p. 3; -@jiang2024dynapipe].\n"
-                                     "```python\n@property\n```\nMail a@b.org\n")
+    md = write(
+        tmp_path,
+        "notes.md",
+        "See [@wang2023sammed, p. 3; -@jiang2024dynapipe].\n"
+        "```python\n@property\n```\nMail a@b.org\n",
+    )
     typ = write(tmp_path, "paper.typ", "As @yao2021hawqv3 shows // @commented\n")
     org = write(tmp_path, "notes.org", "[cite/t:@jiang2024dynapipe;@gorgolewski2017bidsapps]\n")
     out = tmp_path / "refs" / "cited.bib"
@@ -59,11 +66,17 @@ def test_cited_exit_0_and_output_file_for_markdown_typst_and_org(
     assert result.stdout == ""
     assert messages(result.stderr) == [f"paperscope: wrote 4 cited papers to {out}"]
     keys = [e.key for e in bibtexparser.parse_string(out.read_text(encoding="utf-8")).entries]
-    assert keys == ["wang2023sammed", "jiang2024dynapipe", "yao2021hawqv3", "gorgolewski2017bidsapps"]
+    assert keys == [
+        "wang2023sammed",
+        "jiang2024dynapipe",
+        "yao2021hawqv3",
+        "gorgolewski2017bidsapps",
+    ]
 
 
 def test_cited_in_another_style_and_as_hayagriva_for_typst(
-    env: dict[str, str], tmp_path: Path  # noqa: F811
+    env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     typ = write(tmp_path, "paper.typ", "@jiang2024dynapipe and #cite(<wang2023sammed>)\n")
     keys = run(env, "cited", str(typ), "--style", "pandoc")
@@ -72,40 +85,54 @@ def test_cited_in_another_style_and_as_hayagriva_for_typst(
     assert list(yaml.safe_load(yml.stdout)) == ["jiang2024dynapipe", "wang2023sammed"]
 
 
-def test_cited_refuses_a_file_it_cannot_read(env: dict[str, str], tmp_path: Path) -> None:  # noqa: F811
+def test_cited_refuses_a_file_it_cannot_read(env: dict[str, str], tmp_path: Path) -> None:
     result = run(env, "cited", str(write(tmp_path, "paper.txt", "@a")))
     assert result.returncode == 2
-    assert result.stderr.strip().endswith("paper.txt: not a manuscript paperscope reads "
-                                          "(.tex, .aux, .md, .typ, .org)")
+    assert result.stderr.strip().endswith(
+        "paper.txt: not a manuscript paperscope reads (.tex, .aux, .md, .typ, .org)"
+    )
 
 
 def test_cite_in_key_formats_with_a_latex_command_from_the_call_or_the_config(
-    env: dict[str, str], tmp_path: Path  # noqa: F811
+    env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
-    assert run(env, "cite", "dynapipe", "sam-med", "--style", "latex:citep").stdout == \
-        "\\citep{jiang2024dynapipe,wang2023sammed}\n"
+    assert (
+        run(env, "cite", "dynapipe", "sam-med", "--style", "latex:citep").stdout
+        == "\\citep{jiang2024dynapipe,wang2023sammed}\n"
+    )
     assert run(env, "cite", "dynapipe", "--style", "typst").stdout == "@jiang2024dynapipe\n"
-    assert run(env, "cite", "dynapipe", "sam-med", "--style", "key").stdout == \
-        "jiang2024dynapipe\nwang2023sammed\n"
+    assert (
+        run(env, "cite", "dynapipe", "sam-med", "--style", "key").stdout
+        == "jiang2024dynapipe\nwang2023sammed\n"
+    )
     (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "config.toml").write_text('latex_command = "autocite"\n', encoding="utf-8")
-    assert run(env, "cite", "dynapipe", "--style", "latex").stdout == "\\autocite{jiang2024dynapipe}\n"
+    (tmp_path / "config" / "config.toml").write_text(
+        'latex_command = "autocite"\n', encoding="utf-8"
+    )
+    assert (
+        run(env, "cite", "dynapipe", "--style", "latex").stdout == "\\autocite{jiang2024dynapipe}\n"
+    )
     bad = run(env, "cite", "dynapipe", "--style", "latex:ci te")
     assert bad.returncode == 2 and "not a LaTeX command name" in bad.stderr
 
 
 def test_the_users_csl_styles_are_listed_used_and_a_broken_one_is_one_line(
-    env: dict[str, str], tmp_path: Path  # noqa: F811
+    env: dict[str, str],
+    tmp_path: Path,
 ) -> None:
     styles = tmp_path / "config" / "styles"
     styles.mkdir(parents=True)
     shutil.copy(CSL_DIR / "ieee.csl", styles / "my-ieee.csl")
-    (styles / "x.csl").write_text("<?xml version='1.0'?>\n<style>\n<oops a=></style>\n", encoding="utf-8")
+    (styles / "x.csl").write_text(
+        "<?xml version='1.0'?>\n<style>\n<oops a=></style>\n", encoding="utf-8"
+    )
     listed = run(env, "styles")
     assert listed.returncode == 0
     assert listed.stdout.splitlines()[-1].startswith("my-ieee    IEEE Reference Guide")
     assert messages(listed.stderr) == [
-        f"paperscope: warning: {styles / 'x.csl'}: not a CSL style (XML error at line 3)"]
+        f"paperscope: warning: {styles / 'x.csl'}: not a CSL style (XML error at line 3)"
+    ]
     cited = run(env, "cite", "dynapipe", "--style", "my-ieee")
     assert cited.returncode == 0
     assert cited.stdout.startswith("C. Jiang, Z. Jia, S. Zheng, Y. Wang, and C. Wu, \u201cDynaPipe")
@@ -114,10 +141,11 @@ def test_the_users_csl_styles_are_listed_used_and_a_broken_one_is_one_line(
     broken = run(env, "cite", "dynapipe", "--style", str(styles / "x.csl"))
     assert broken.returncode == 2 and broken.stdout == ""
     assert broken.stderr.splitlines()[-1] == (
-        f"paperscope: {styles / 'x.csl'}: not a CSL style (XML error at line 3)")
+        f"paperscope: {styles / 'x.csl'}: not a CSL style (XML error at line 3)"
+    )
 
 
-def test_export_as_hayagriva(env: dict[str, str]) -> None:  # noqa: F811
+def test_export_as_hayagriva(env: dict[str, str]) -> None:
     result = run(env, "export", "dynapipe", "--format", "hayagriva")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("# Exported by paperscope ")
@@ -126,5 +154,5 @@ def test_export_as_hayagriva(env: dict[str, str]) -> None:  # noqa: F811
 
 
 @pytest.mark.parametrize("style", ["key", "pandoc"])
-def test_styles_lists_the_key_formats(env: dict[str, str], style: str) -> None:  # noqa: F811
+def test_styles_lists_the_key_formats(env: dict[str, str], style: str) -> None:
     assert any(line.split()[0] == style for line in run(env, "styles").stdout.splitlines())

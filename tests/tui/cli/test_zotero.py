@@ -13,17 +13,27 @@ from tests.tui.cli.test_library import assert_one_line_error
 
 
 def run(*args: str | Path, tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, HOME=str(home), PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
-               PAPERSCOPE_CONFIG=str(tmp_path / "config.toml"),
-               PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        PAPERSCOPE_DATA_DIR=str(tmp_path / "data"),
+        PAPERSCOPE_CONFIG=str(tmp_path / "config.toml"),
+        PAPERSCOPE_CACHE_DIR=str(tmp_path / "cache"),
+    )
     return run_paperscope(tuple(map(str, args)), env=env, cwd=tmp_path)
 
 
 def _zotero(folder: Path) -> Path:
     z = ZoteroFixture(folder)
-    z.item("journalArticle", {"title": "Loom Scheduling", "citationKey": "loom2020",
-                              "abstractNote": "We schedule looms across a mill."},
-           creators=[("Ada", "Byron", 0, "author")])
+    z.item(
+        "journalArticle",
+        {
+            "title": "Loom Scheduling",
+            "citationKey": "loom2020",
+            "abstractNote": "We schedule looms across a mill.",
+        },
+        creators=[("Ada", "Byron", 0, "author")],
+    )
     z.close()
     return folder
 
@@ -32,8 +42,16 @@ def test_data_folder_beside_a_bib_file(tmp_path: Path) -> None:
     data = _zotero(tmp_path / "Zotero")
     bib = tmp_path / "refs.bib"
     bib.write_text("@misc{cards, title={Punched Cards}, abstract={Cards drive patterns.}}\n")
-    result = run("--corpus", data, "--corpus", bib, "list", "--json", tmp_path=tmp_path,
-                 home=tmp_path / "home")
+    result = run(
+        "--corpus",
+        data,
+        "--corpus",
+        bib,
+        "list",
+        "--json",
+        tmp_path=tmp_path,
+        home=tmp_path / "home",
+    )
     assert result.returncode == 0, result.stderr
     rows = {row["id"]: row for row in map(json.loads, result.stdout.splitlines())}
     assert sorted(rows) == ["cards", "loom2020"]

@@ -6,6 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
+
+from index.citations import format_citation
+from index.models import SearchRequest
+from index.search.engine import SearchEngine
 from tests.tui.app_pilot import (
     WIDE,
     build,
@@ -17,11 +22,6 @@ from tests.tui.app_pilot import (
     search,
     settle,
 )
-from textual.widgets import Static
-
-from index.citations import format_citation
-from index.search.engine import SearchEngine
-from index.models import SearchRequest
 from tui.app import PaperscopeApp
 from tui.messages import SearchFinished
 from tui.screens.detail import DetailScreen
@@ -52,9 +52,11 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         papers = [hit.paper for hit in app.main_screen.result.hits]
-        year = max((p.year for p in papers if p.year), key=lambda y: sum(p.year == y for p in papers))
+        year = max(
+            (p.year for p in papers if p.year), key=lambda y: sum(p.year == y for p in papers)
+        )
         expected = sum(1 for p in engine_papers(engine) if p.year == year)
-        venues_before = dict((c.value, c.count) for c in app.main_screen.result.facets["venue"])
+        venues_before = {c.value: c.count for c in app.main_screen.result.facets["venue"]}
         panel = app.main_screen.query_one(FacetPanel)
         panel.focus()
         panel.cursor_line = facet_node(panel, "year", str(year)).line
@@ -64,7 +66,7 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
         assert result.request.years == frozenset({year})
         assert result.total == expected < engine.size
         assert all(hit.paper.year == year for hit in result.hits)
-        assert dict((c.value, c.count) for c in result.facets["venue"]) != venues_before
+        assert {c.value: c.count for c in result.facets["venue"]} != venues_before
         assert "1 filter" in screen_text(app)
         # Selecting it again unselects it: everything is back.
         panel.cursor_line = facet_node(panel, "year", str(year)).line
@@ -95,7 +97,9 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
         typed = app.main_screen.result
         assert typed.total == topic.count
         node = facet_node(panel, "topic", topic.value)
-        assert node is not None and str(node.label).startswith("●"), "typed filter shows as selected"
+        assert node is not None and str(node.label).startswith("●"), (
+            "typed filter shows as selected"
+        )
         # Clicking another topic moves the typed one into the selection: OR, as clicks do.
         await click(other.value)
         both = app.main_screen.result
@@ -119,7 +123,9 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
 
 
 @pytest.mark.parametrize("size", [WIDE, (80, 24)])
-async def test_enter_opens_the_paper_full_screen_in_every_layout(engine: SearchEngine, size: Any) -> None:
+async def test_enter_opens_the_paper_full_screen_in_every_layout(
+    engine: SearchEngine, size: Any
+) -> None:
     app = build(engine)
     async with app.run_test(size=size) as pilot:
         await search(pilot, "dynapipe")
@@ -134,8 +140,17 @@ async def test_enter_opens_the_paper_full_screen_in_every_layout(engine: SearchE
             assert expected in body
         assert str(paper.sources[0]) in body
         # Abstract first: title, authors, venue and year, abstract, identifiers, labels, sources.
-        order = [body.index(part) for part in (paper.title, paper.authors[0], paper.abstract[:40],
-                                               "Identifiers", "Topics", "Sources")]
+        order = [
+            body.index(part)
+            for part in (
+                paper.title,
+                paper.authors[0],
+                paper.abstract[:40],
+                "Identifiers",
+                "Topics",
+                "Sources",
+            )
+        ]
         assert order == sorted(order)
         citation = str(pane.query_one("#detail-citation", Static).content)
         assert format_citation([paper], "apa") in citation
@@ -143,7 +158,9 @@ async def test_enter_opens_the_paper_full_screen_in_every_layout(engine: SearchE
         assert app.screen is app.main_screen and results(app).has_focus
 
 
-async def test_c_copies_the_citation_and_names_the_path(engine: SearchEngine, clipboard: list[str]) -> None:
+async def test_c_copies_the_citation_and_names_the_path(
+    engine: SearchEngine, clipboard: list[str]
+) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
@@ -237,8 +254,9 @@ async def test_o_opens_the_best_link_in_the_browser(
 ) -> None:
     opened: list[str] = []
     app = build(engine)
-    monkeypatch.setattr("tui.screens.paper_actions.launch_browser",
-                        lambda url, env: opened.append(url))
+    monkeypatch.setattr(
+        "tui.screens.paper_actions.launch_browser", lambda url, env: opened.append(url)
+    )
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
         await pilot.press("enter", "o")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, results_text, screen_text, search, settle
 from textual.widgets import OptionList, Static
 
 import tui.widgets.status_line as status_module
-from index.search.engine import SearchEngine
 from index.models import SearchRequest
+from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, results_text, screen_text, search, settle
 from tui.view.filters import toggle_value, without_selection
 from tui.widgets.detail_pane import DetailPane
 
@@ -28,8 +28,10 @@ async def test_the_results_get_the_most_room(engine: SearchEngine, width: int) -
     async with app.run_test(size=(width, 30)) as pilot:
         await settle(pilot)
         screen = app.main_screen
-        widths = {name: screen.query_one(f"#{name}").outer_size.width
-                  for name in ("facets", "results-column", "detail")}
+        widths = {
+            name: screen.query_one(f"#{name}").outer_size.width
+            for name in ("facets", "results-column", "detail")
+        }
         if width < 110:
             assert widths["detail"] == 0 or not screen.query_one("#detail").display
         else:

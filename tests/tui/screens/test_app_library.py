@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, facet_node, results, search, settle
 
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, facet_node, results, search, settle
 from tui.screens import library_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
@@ -163,8 +163,9 @@ async def test_saved_searches_rename_and_delete_in_the_dialog(engine: SearchEngi
         assert SavedSearches(data_dir() / "saved_searches.json").names == ("renamed",)
 
 
-async def test_note_opens_in_the_editor_and_is_searchable(engine: SearchEngine,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_note_opens_in_the_editor_and_is_searchable(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ran: list[list[str]] = []
 
     def fake_editor(app: Any, command: list[str], path: Path) -> None:
@@ -192,15 +193,23 @@ async def test_note_opens_in_the_editor_and_is_searchable(engine: SearchEngine,
         assert [h.paper.id for h in results(app).hits] == ["dynapipe"]
 
 
-async def test_opening_a_file_says_what_happened(engine: SearchEngine, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch,
-                                                 clipboard: list[str]) -> None:
+async def test_opening_a_file_says_what_happened(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clipboard: list[str]
+) -> None:
     from index.models import Library, Paper
 
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4")
-    library = Library(papers=(Paper(id="with-file", title="Attached paper", abstract="words",
-                                    attachments=(str(pdf), str(tmp_path / "gone.pdf"))),))
+    library = Library(
+        papers=(
+            Paper(
+                id="with-file",
+                title="Attached paper",
+                abstract="words",
+                attachments=(str(pdf), str(tmp_path / "gone.pdf")),
+            ),
+        )
+    )
     from tui.app import make_app
     from tui.services.config import AppSettings
 
@@ -224,8 +233,7 @@ async def test_the_palette_offers_each_status_by_name(engine: SearchEngine) -> N
         await settle(pilot)
         await search(pilot, "slapo")
         app.main_screen.action_focus_results()
-        names = [name for name, _, action in COMMANDS
-                 if _available(app, app.main_screen, action)]
+        names = [name for name, _, action in COMMANDS if _available(app, app.main_screen, action)]
         assert {"Tags", "Status: reading", "Save search", "Note", "Open file"} <= set(names)
         await app.main_screen.run_action("set_reading_status('reading')")
         await settle(pilot)

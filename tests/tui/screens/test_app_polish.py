@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+from index.search.engine import SearchEngine
 from tests.tui.app_pilot import (
     WIDE,
     build,
@@ -15,8 +17,6 @@ from tests.tui.app_pilot import (
     search,
     settle,
 )
-
-from index.search.engine import SearchEngine
 from tui.widgets.facet_panel import FacetPanel
 
 NARROW = (80, 24)
@@ -58,14 +58,16 @@ async def test_an_expanded_hardware_parent_stays_expanded(engine: SearchEngine) 
 
 
 @pytest.mark.parametrize("size", [NARROW, WIDE])
-async def test_facet_labels_keep_a_space_and_right_align_counts(engine: SearchEngine, size: tuple[int, int]) -> None:
+async def test_facet_labels_keep_a_space_and_right_align_counts(
+    engine: SearchEngine, size: tuple[int, int]
+) -> None:
     app = build(engine)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         panel = app.main_screen.query_one(FacetPanel)
         region = panel.scrollable_content_region
-        screen = screen_text(app).splitlines()[region.y:region.bottom]
-        lines = [line[region.x:region.right] for line in screen if "○ " in line]
+        screen = screen_text(app).splitlines()[region.y : region.bottom]
+        lines = [line[region.x : region.right] for line in screen if "○ " in line]
         topic = next(c for c in app.main_screen.result.facets["topic"] if c.value == "training")
         row = next(line for line in lines if "Training" in line)
         assert row.rstrip().endswith(f" {topic.count}"), row
@@ -81,11 +83,23 @@ async def test_a_result_row_aligns_its_lines_and_keeps_spaces_around_a_highlight
     from index.models import Hit, Label, Paper, Segment, Snippet
     from tui.widgets.results_list import ResultsList
 
-    paper = Paper(id="pipefill", title="PipeFill: Using GPUs During Bubbles", authors=("Daiyaan Arfeen",),
-                  year=2024, venue="MLSys", abstract="x", topics=(Label("training", "r"),))
-    hit = Hit(paper, 1.0,
-              title=Snippet((Segment("PipeFill: Using "), Segment("GPUs", True), Segment(" During Bubbles"))),
-              snippet=Snippet((Segment("…can use "), Segment("GPUs", True), Segment(" in training"))))
+    paper = Paper(
+        id="pipefill",
+        title="PipeFill: Using GPUs During Bubbles",
+        authors=("Daiyaan Arfeen",),
+        year=2024,
+        venue="MLSys",
+        abstract="x",
+        topics=(Label("training", "r"),),
+    )
+    hit = Hit(
+        paper,
+        1.0,
+        title=Snippet(
+            (Segment("PipeFill: Using "), Segment("GPUs", True), Segment(" During Bubbles"))
+        ),
+        snippet=Snippet((Segment("…can use "), Segment("GPUs", True), Segment(" in training"))),
+    )
 
     class Harness(App[None]):
         def compose(self) -> ComposeResult:
@@ -113,7 +127,9 @@ async def test_a_result_row_aligns_its_lines_and_keeps_spaces_around_a_highlight
                 assert text.strip(" ") in ("", text), repr(text)
 
 
-async def test_no_results_wraps_the_correction_and_names_the_remapped_key(engine: SearchEngine) -> None:
+async def test_no_results_wraps_the_correction_and_names_the_remapped_key(
+    engine: SearchEngine,
+) -> None:
     from textual.widgets import Static
 
     from tui.services.config import AppSettings, Config, save_config
@@ -134,7 +150,9 @@ async def test_no_results_wraps_the_correction_and_names_the_remapped_key(engine
         assert app.main_screen.result.request.query == result.correction
 
 
-async def test_the_empty_detail_pane_explains_itself_without_empty_headings(engine: SearchEngine) -> None:
+async def test_the_empty_detail_pane_explains_itself_without_empty_headings(
+    engine: SearchEngine,
+) -> None:
     from tui.widgets.detail_pane import DetailPane
 
     app = build(engine)
@@ -144,14 +162,18 @@ async def test_the_empty_detail_pane_explains_itself_without_empty_headings(engi
         text = screen_text(app)
         assert "No paper selected." in text and "Highlight a result" in text
         assert "Citation" not in text and "Linked versions" not in text
-        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace", "backspace")
+        await pilot.press(
+            "backspace", "backspace", "backspace", "backspace", "backspace", "backspace"
+        )
         await settle(pilot)
         assert app.main_screen.query_one(DetailPane).detail is not None
         assert app.main_screen.query_one("#detail-citation-title").display
         assert "No paper selected." not in screen_text(app)
 
 
-async def test_escape_steps_back_and_an_empty_search_bar_returns_to_the_results(engine: SearchEngine) -> None:
+async def test_escape_steps_back_and_an_empty_search_bar_returns_to_the_results(
+    engine: SearchEngine,
+) -> None:
     from tui.widgets.detail_pane import DetailPane
     from tui.widgets.search_bar import SearchBar
 
@@ -173,7 +195,9 @@ async def test_escape_steps_back_and_an_empty_search_bar_returns_to_the_results(
         assert results(app).has_focus, "esc on an empty bar steps back to the results"
 
 
-async def test_f1_opens_the_help_from_the_search_bar_where_question_mark_is_text(engine: SearchEngine) -> None:
+async def test_f1_opens_the_help_from_the_search_bar_where_question_mark_is_text(
+    engine: SearchEngine,
+) -> None:
     from tui.screens.dialogs import HelpScreen
     from tui.widgets.search_bar import SearchBar
 

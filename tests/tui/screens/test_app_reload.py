@@ -7,17 +7,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.tui.app_pilot import WIDE, results, settle
-
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
+from tests.tui.app_pilot import WIDE, results, settle
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 
 
 def entry(key: str, title: str) -> str:
-    return (f"@article{{{key},\n  title = {{{title}}},\n  author = {{Ada Lovelace}},\n"
-            f"  year = {{2021}},\n  abstract = {{About {title.lower()} and pipelines.}}\n}}\n\n")
+    return (
+        f"@article{{{key},\n  title = {{{title}}},\n  author = {{Ada Lovelace}},\n"
+        f"  year = {{2021}},\n  abstract = {{About {title.lower()} and pipelines.}}\n}}\n\n"
+    )
 
 
 BIB = entry("alpha", "Alpha Engines") + entry("beta", "Beta Machines")
@@ -49,7 +50,8 @@ def notices(app: PaperscopeApp) -> list[str]:
 
 
 async def test_a_rewritten_file_is_reloaded_and_the_highlight_stays(
-        tmp_path: Path, taxonomy: Taxonomy) -> None:
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
     app = start(bib, taxonomy)
@@ -76,8 +78,9 @@ async def test_an_atomic_replace_is_reloaded(tmp_path: Path, taxonomy: Taxonomy)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         temp = tmp_path / ".refs.bib.tmp"
-        temp.write_text(entry("alpha", "Alpha Engines") + entry("eps", "Epsilon Nets"),
-                        encoding="utf-8")
+        temp.write_text(
+            entry("alpha", "Alpha Engines") + entry("eps", "Epsilon Nets"), encoding="utf-8"
+        )
         os.replace(temp, bib)  # what Better BibTeX and most editors do
         await wait_for(pilot, lambda: "eps" in ids(app))
         assert ids(app) == {"alpha", "eps"}
@@ -85,8 +88,9 @@ async def test_an_atomic_replace_is_reloaded(tmp_path: Path, taxonomy: Taxonomy)
         assert {h.paper.id for h in results(app).hits} == {"alpha", "eps"}
 
 
-async def test_a_broken_mid_save_keeps_the_previous_papers(tmp_path: Path,
-                                                          taxonomy: Taxonomy) -> None:
+async def test_a_broken_mid_save_keeps_the_previous_papers(
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
     app = start(bib, taxonomy)
@@ -94,8 +98,9 @@ async def test_a_broken_mid_save_keeps_the_previous_papers(tmp_path: Path,
         await settle(pilot)
         full = BIB + entry("gamma", "Gamma Rays")
         bib.write_text(full[: len(BIB) + 30], encoding="utf-8")  # cut off mid-entry
-        await wait_for(pilot, lambda: any("keeping the papers read before" in n
-                                          for n in notices(app)))
+        await wait_for(
+            pilot, lambda: any("keeping the papers read before" in n for n in notices(app))
+        )
         assert ids(app) == {"alpha", "beta"}
         assert app.main_screen.result is not None and app.main_screen.result.total == 2
         bib.write_text(full, encoding="utf-8")  # the save completes
@@ -121,28 +126,37 @@ async def test_a_note_edited_outside_is_picked_up(tmp_path: Path, taxonomy: Taxo
 
 
 async def test_a_zotero_item_added_in_the_write_ahead_log_is_picked_up(
-        tmp_path: Path, taxonomy: Taxonomy) -> None:
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
     from tests.fixtures.zotero import ZoteroFixture
 
     zotero = ZoteroFixture(tmp_path / "Zotero", wal=True)
-    zotero.item("journalArticle", {"title": "First Zotero Paper", "date": "2020",
-                                   "abstractNote": "About ferrets."}, tags=["mammals"])
+    zotero.item(
+        "journalArticle",
+        {"title": "First Zotero Paper", "date": "2020", "abstractNote": "About ferrets."},
+        tags=["mammals"],
+    )
     app = start(tmp_path / "Zotero", taxonomy)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert len(ids(app)) == 1
         # Zotero writes while it runs: the new item sits in the -wal file.
-        zotero.item("journalArticle", {"title": "Second Zotero Paper", "date": "2021",
-                                       "abstractNote": "About otters."}, tags=["mammals"])
+        zotero.item(
+            "journalArticle",
+            {"title": "Second Zotero Paper", "date": "2021", "abstractNote": "About otters."},
+            tags=["mammals"],
+        )
         await wait_for(pilot, lambda: len(ids(app)) == 2)
         assert any(n.startswith("zotero.sqlite: +1, -0 papers") for n in notices(app))
         assert {c.value: c.count for c in app.main_screen.result.facets["keyword"]} == {
-            "mammals": 2}
+            "mammals": 2
+        }
     zotero.close()
 
 
 async def test_an_old_problem_moved_by_an_edit_does_not_block_the_reload(
-        tmp_path: Path, taxonomy: Taxonomy) -> None:
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
     bib = tmp_path / "refs.bib"
     broken = "@article{bad,\n  title = {Never closed\n\n"
     bib.write_text(BIB + broken, encoding="utf-8")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from index.models import FacetCount, Paper, SearchRequest, SearchResult, Segment, Snippet
 from index.facets.taxonomy import Taxonomy
+from index.models import FacetCount, Paper, SearchRequest, SearchResult, Segment, Snippet
 from tui.view.facets import empty_message, facet_view, status_line
 from tui.view.filters import typed_filters
 from tui.widgets.render import short_authors, snippet_text, sparkline
@@ -13,7 +13,7 @@ def test_one_line_snippet_keeps_spaces_around_highlighted_words() -> None:
     snippet = Snippet((Segment("can use "), Segment("GPUs", True), Segment("\n in  training")))
     text = snippet_text(snippet, match_style="bold", one_line=True)
     assert text.plain == "can use GPUs in training"
-    assert [text.plain[span.start:span.end] for span in text.spans] == ["GPUs"]
+    assert [text.plain[span.start : span.end] for span in text.spans] == ["GPUs"]
 
 
 def test_sparkline_scales_to_the_largest_count() -> None:
@@ -23,8 +23,13 @@ def test_sparkline_scales_to_the_largest_count() -> None:
 
 
 def test_short_authors_cuts_and_says_et_al() -> None:
-    assert short_authors(Paper(id="a", title="t", authors=("A", "B", "C", "D"))) == "A, B, C, et al."
-    assert short_authors(Paper(id="a", title="t", authors=("A",), authors_complete=False)) == "A, et al."
+    assert (
+        short_authors(Paper(id="a", title="t", authors=("A", "B", "C", "D"))) == "A, B, C, et al."
+    )
+    assert (
+        short_authors(Paper(id="a", title="t", authors=("A",), authors_complete=False))
+        == "A, et al."
+    )
     assert short_authors(Paper(id="a", title="t")) == "authors unknown"
 
 
@@ -38,9 +43,13 @@ def test_typed_filters_find_topic_and_hw_tokens_and_remove_exactly_them() -> Non
 def test_facet_view_lists_zero_values_and_marks_typed_ones_selected(taxonomy: Taxonomy) -> None:
     request = SearchRequest(query="topic:training", years=frozenset({2024}))
     result = SearchResult(
-        request=request, total=3, hits=(),
-        facets={"topic": (FacetCount("topic", "training", "Training", 3),),
-                "year": (FacetCount("year", "2024", "2024", 3), FacetCount("year", "2023", "2023", 0))},
+        request=request,
+        total=3,
+        hits=(),
+        facets={
+            "topic": (FacetCount("topic", "training", "Training", 3),),
+            "year": (FacetCount("year", "2024", "2024", 3), FacetCount("year", "2023", "2023", 0)),
+        },
         library_size=47,
     )
     view = facet_view(result, taxonomy)
@@ -94,13 +103,24 @@ def test_every_binding_has_a_unique_id_and_a_tooltip() -> None:
     from tui.widgets.results_list import ResultsList
     from tui.widgets.search_bar import SearchBar
 
-    owners = (PaperscopeApp, MainScreen, DetailScreen, HelpScreen, StylePicker, CopyFallback,
-              FacetPanel, ResultsList, SearchBar)
+    owners = (
+        PaperscopeApp,
+        MainScreen,
+        DetailScreen,
+        HelpScreen,
+        StylePicker,
+        CopyFallback,
+        FacetPanel,
+        ResultsList,
+        SearchBar,
+    )
     ids: dict[str, tuple[str, str]] = {}
     for owner in owners:
         for binding in owner.BINDINGS:
             assert isinstance(binding, Binding)
-            assert binding.id and binding.tooltip, f"{owner.__name__}: {binding.key} lacks id/tooltip"
+            assert binding.id and binding.tooltip, (
+                f"{owner.__name__}: {binding.key} lacks id/tooltip"
+            )
             seen = ids.setdefault(binding.id, (binding.key, binding.action))
             assert seen == (binding.key, binding.action), f"id {binding.id} means two things"
 

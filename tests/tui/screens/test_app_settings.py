@@ -9,11 +9,10 @@ import pytest
 from textual.widgets import Static
 
 from index.citations import format_citation
-from tui.services.config import load_config
-from tui.screens.dialogs import HelpScreen
-from tui.widgets.search_bar import SearchBar
-
 from tests.tui.app_pilot import WIDE, build, plain, results, search, settle
+from tui.screens.dialogs import HelpScreen
+from tui.services.config import load_config
+from tui.widgets.search_bar import SearchBar
 
 
 def config_path(isolated_dirs: Path) -> Path:
@@ -61,7 +60,9 @@ async def test_a_remapped_key_does_the_action_and_the_old_key_does_not(
         assert "Query syntax" in help_text
         row = next(line for line in help_text.splitlines() if "Copy the paper's citation" in line)
         assert row.split()[0] == "z"
-        assert "[copy_citation]" not in help_text and "copy_citation" in help_text  # ids listed once
+        assert (
+            "[copy_citation]" not in help_text and "copy_citation" in help_text
+        )  # ids listed once
 
 
 async def test_history_persists_between_sessions(engine) -> None:

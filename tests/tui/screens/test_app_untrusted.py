@@ -10,22 +10,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.tui.app_pilot import WIDE, plain, results, screen_text, search, settle
 from rich.style import Style
 from textual.message import Message
 from textual.widgets import Static
 
-from index.library.load import load_library
-from index.models import Label, Paper, Snippet, Segment
 from index.facets.taxonomy import Taxonomy
+from index.library.load import load_library
+from index.models import Label, Paper, Segment, Snippet
+from tests.tui.app_pilot import WIDE, plain, results, screen_text, search, settle
 from tui.app import make_app
-from tui.services.config import AppSettings
 from tui.messages import IndexProgress, IndexReady
+from tui.services.config import AppSettings
 from tui.widgets.detail_pane import DetailPane, PaperDetail, detail_body
 from tui.widgets.render import snippet_text
 
 HOSTILE = Path(__file__).parents[2] / "fixtures" / "app" / "hostile.jsonl"
-MARKUP = ("[bold]markup[/bold]", "[@click=app.quit]click me[/]", "[link=https://evil.example]a link[/link]")
+MARKUP = (
+    "[bold]markup[/bold]",
+    "[@click=app.quit]click me[/]",
+    "[link=https://evil.example]a link[/link]",
+)
 
 
 def active_styles(app: Any) -> list[Style]:
@@ -73,8 +77,11 @@ async def test_hostile_text_renders_literally_and_does_nothing(taxonomy: Taxonom
 
 def test_escape_sequences_and_controls_are_dropped_from_rendered_text() -> None:
     paper = Paper(
-        id="x", title="T\x1b[31mred\x1b[0m\x07", authors=("A \x1b]52;c;aGk=\x07B",),
-        abstract="before \x1b[2J after", topics=(Label("training", "[bold]why[/bold]"),),
+        id="x",
+        title="T\x1b[31mred\x1b[0m\x07",
+        authors=("A \x1b]52;c;aGk=\x07B",),
+        abstract="before \x1b[2J after",
+        topics=(Label("training", "[bold]why[/bold]"),),
     )
     text = plain(detail_body(PaperDetail(paper, Snippet()), lambda facet, value: value), width=500)
     assert "\x1b" not in text and "\x07" not in text

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, settle
 from textual.widgets import Input, Static
 
 from index.citations import format_citation
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, settle
 from tui.app import PaperscopeApp
 from tui.screens.export_dialog import ExportDialog, export_target
 
@@ -43,7 +43,7 @@ def message(app: PaperscopeApp) -> str:
     return str(dialog(app).query_one("#export-message", Static).render())
 
 
-async def mark_two_and_export(pilot) -> None:  # type: ignore[no-untyped-def]
+async def mark_two_and_export(pilot) -> None:
     await settle(pilot)
     await pilot.press("m", "j", "m", "e")  # the app starts on the results
     await settle(pilot)
@@ -80,8 +80,9 @@ async def test_export_asks_where_and_writes_there(
         assert dialog(app).query_one(Input).value == str(tmp_path / "paper" / "refs.txt")
 
 
-async def test_escape_writes_nothing(engine: SearchEngine, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_escape_writes_nothing(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:

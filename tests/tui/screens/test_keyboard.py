@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.tui.app_pilot import WIDE, build, facet_node, plain, results, search, settle
 from textual.widgets import Static
 
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, facet_node, plain, results, search, settle
 from tui.screens.dialogs import ConfirmDialog, HelpScreen, StylePicker
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
@@ -104,7 +104,11 @@ async def test_the_highlight_covers_the_whole_card(engine: SearchEngine) -> None
         for y in (0, 1, 3):  # the title line too, every cell (the label chips keep their colours)
             strip = listing.render_line(y)
             assert strip.text.startswith("▌")
-            assert all(segment.style.bgcolor == cursor for segment in strip if segment.style and segment.text.strip())
+            assert all(
+                segment.style.bgcolor == cursor
+                for segment in strip
+                if segment.style and segment.text.strip()
+            )
 
 
 async def test_x_clears_typed_facet_filters_too(engine: SearchEngine) -> None:
@@ -117,21 +121,27 @@ async def test_x_clears_typed_facet_filters_too(engine: SearchEngine) -> None:
         assert app.main_screen.query_one("#search").value == "pipeline"
 
 
-async def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(engine: SearchEngine) -> None:
+async def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(
+    engine: SearchEngine,
+) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "hw:trainium")
         assert "hw:trainium is not a hardware id (did you mean hw:aws-trainium?)" in status(app)
 
 
-async def test_status_numbers_are_for_people_and_timings_only_in_debug(engine: SearchEngine) -> None:
-    app = build(engine, show_timings=None)  # type: ignore[arg-type]
+async def test_status_numbers_are_for_people_and_timings_only_in_debug(
+    engine: SearchEngine,
+) -> None:
+    app = build(engine, show_timings=None)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert status(app) == f"{engine.size:,} of {engine.size:,} papers"
 
 
-async def test_facets_unfold_and_fold_by_keys_and_no_year_is_selectable(engine: SearchEngine) -> None:
+async def test_facets_unfold_and_fold_by_keys_and_no_year_is_selectable(
+    engine: SearchEngine,
+) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -208,17 +218,23 @@ async def test_a_theme_change_repaints_the_results_at_once(engine: SearchEngine)
 async def test_keymap_mistakes_are_reported(engine: SearchEngine, isolated_dirs: Path) -> None:
     config = isolated_dirs / "config" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text('style = "APA"\n[keymap]\ncopy_citaton = "y"\ntoggle_mark = "c"\n', encoding="utf-8")
+    config.write_text(
+        'style = "APA"\n[keymap]\ncopy_citaton = "y"\ntoggle_mark = "c"\n', encoding="utf-8"
+    )
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         warnings = [n.message for n in app._notifications if n.severity == "warning"]
-        assert any("unknown binding id 'copy_citaton'" in w and "copy_citation" in w for w in warnings)
+        assert any(
+            "unknown binding id 'copy_citaton'" in w and "copy_citation" in w for w in warnings
+        )
         assert any("toggle_mark" in w and "copy_citation" in w for w in warnings)
         assert app.style == "apa"
 
 
-async def test_a_screenshot_goes_to_a_folder_that_exists(engine: SearchEngine, isolated_dirs: Path) -> None:
+async def test_a_screenshot_goes_to_a_folder_that_exists(
+    engine: SearchEngine, isolated_dirs: Path
+) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -229,7 +245,9 @@ async def test_a_screenshot_goes_to_a_folder_that_exists(engine: SearchEngine, i
         assert any(str(saved[0]) in n.message for n in app._notifications)
 
 
-async def test_keys_typed_right_after_slash_and_enter_go_where_they_mean(engine: SearchEngine) -> None:
+async def test_keys_typed_right_after_slash_and_enter_go_where_they_mean(
+    engine: SearchEngine,
+) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)

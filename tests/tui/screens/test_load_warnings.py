@@ -12,8 +12,11 @@ from tui.services.config import AppSettings
 
 async def test_the_count_is_shown_and_the_palette_lists_every_problem(engine: SearchEngine) -> None:
     warnings = tuple(LoadWarning("refs.bib", f"problem [bold]{n}[/bold]", n) for n in range(1, 31))
-    library = replace(engine.library, warnings=warnings) if hasattr(engine, "library") else \
-        Library(papers=(), warnings=warnings)
+    library = (
+        replace(engine.library, warnings=warnings)
+        if hasattr(engine, "library")
+        else Library(papers=(), warnings=warnings)
+    )
     app = make_app(AppSettings.from_environment(), engine=engine, library=library)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)

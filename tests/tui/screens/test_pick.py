@@ -7,16 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, plain, screen_text, search, settle
 from textual.pilot import Pilot
 
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR
 from index.search.engine import SearchEngine
-from tui.cli import main
-from tui.cli import pick_cmd
-from tui.services.config import AppSettings, load_config
+from tests.tui.app_pilot import WIDE, build, plain, screen_text, search, settle
+from tui.cli import main, pick_cmd
 from tui.pick_mode import PickApp
+from tui.services.config import AppSettings, load_config
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
 
@@ -25,7 +24,9 @@ def picker(engine: SearchEngine, style: str = "key") -> PickApp:
     return PickApp(AppSettings.from_environment(), engine.taxonomy, engine=engine, pick_style=style)
 
 
-async def test_enter_in_the_search_bar_moves_on_and_enter_on_a_result_picks(engine: SearchEngine) -> None:
+async def test_enter_in_the_search_bar_moves_on_and_enter_on_a_result_picks(
+    engine: SearchEngine,
+) -> None:
     app = picker(engine, "pandoc")
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")

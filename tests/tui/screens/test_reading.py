@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.tui.app_pilot import WIDE, build, plain, results, screen_text, search, settle
 from textual.widgets import OptionList, Static
 
 from index.citations import format_citation
 from index.models import Paper
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, plain, results, screen_text, search, settle
 from tui.screens.detail import DetailScreen
 from tui.widgets.detail_pane import DetailPane, venue_line
 
@@ -25,18 +25,28 @@ async def _open(pilot: Any, query: str) -> DetailPane:
     return pilot.app.screen.query_one(DetailPane)
 
 
-async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(engine: SearchEngine) -> None:
+async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
+    engine: SearchEngine,
+) -> None:
     app = build(engine)
     async with app.run_test(size=NARROW) as pilot:
         pane = await _open(pilot, "dynapipe")
         paper = engine.paper("dynapipe")
         assert paper.abstract.split()[0] in screen_text(app)
         assert pane.max_scroll_y > 0 and pane.border_subtitle == "↓ more"
-        for key, check in (("j", lambda y: y == 1), ("k", lambda y: y == 0), ("space", lambda y: y > 5),
-                           ("b", lambda y: y == 0), ("pagedown", lambda y: y > 5), ("pageup", lambda y: y == 0),
-                           ("G", lambda y: y == pane.max_scroll_y), ("g", lambda y: y == 0),
-                           ("end", lambda y: y == pane.max_scroll_y), ("home", lambda y: y == 0),
-                           ("down", lambda y: y == 1)):
+        for key, check in (
+            ("j", lambda y: y == 1),
+            ("k", lambda y: y == 0),
+            ("space", lambda y: y > 5),
+            ("b", lambda y: y == 0),
+            ("pagedown", lambda y: y > 5),
+            ("pageup", lambda y: y == 0),
+            ("G", lambda y: y == pane.max_scroll_y),
+            ("g", lambda y: y == 0),
+            ("end", lambda y: y == pane.max_scroll_y),
+            ("home", lambda y: y == 0),
+            ("down", lambda y: y == 1),
+        ):
             await pilot.press(key)
             await pilot.pause()
             assert check(pane.scroll_y), (key, pane.scroll_y)
@@ -54,7 +64,9 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(e
         assert all(word in seen for word in words[:5] + words[-5:])
 
 
-async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(engine: SearchEngine, clipboard: list[str]) -> None:
+async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(
+    engine: SearchEngine, clipboard: list[str]
+) -> None:
     app = build(engine)
     async with app.run_test(size=NARROW) as pilot:
         pane = await _open(pilot, "dynapipe")
@@ -123,9 +135,17 @@ def test_the_detail_hides_curation_notes_and_says_the_pages_once() -> None:
     from tui.services.papers import PaperDetail
     from tui.widgets.detail_pane import detail_body
 
-    paper = Paper(id="x", title="T", authors=("A B",), year=2024, pages="542-559",
-                  venue="EuroSys '24 (Proceedings), pp. 542-559", note="003[8] is the same abstract",
-                  doi="10.1145/3627703.3629585", url="https://example.org/" + "a" * 35)
+    paper = Paper(
+        id="x",
+        title="T",
+        authors=("A B",),
+        year=2024,
+        pages="542-559",
+        venue="EuroSys '24 (Proceedings), pp. 542-559",
+        note="003[8] is the same abstract",
+        doi="10.1145/3627703.3629585",
+        url="https://example.org/" + "a" * 35,
+    )
     assert venue_line(paper) == "EuroSys '24 (Proceedings) · pp. 542-559 · 2024"
     body = plain(detail_body(PaperDetail(paper, Snippet()), lambda f, v: v), width=60)
     assert "003[8]" not in body and body.count("542-559") == 1

@@ -5,15 +5,15 @@ from __future__ import annotations
 import threading
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, settle
 from textual.widgets import Static
 
-from index.search.engine import SearchEngine
 from index.models import SearchRequest, SearchResult
+from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, settle
 from tui.widgets.status_line import StatusLine
 
 
-def status(app) -> str:  # type: ignore[no-untyped-def]
+def status(app) -> str:
     return str(app.main_screen.query_one(StatusLine, Static).render())
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.tui.app_pilot import WIDE, build, settle
-from tests.tui.svg import keep_svg_spaces  # noqa: F401 - a fixture, used below
 from textual.pilot import Pilot
 
 from index.search.engine import SearchEngine
+from tests.tui.app_pilot import WIDE, build, settle
+from tests.tui.svg import keep_svg_spaces  # noqa: F401 - a fixture, used below
 
 NARROW = (80, 24)
 pytestmark = pytest.mark.usefixtures("keep_svg_spaces")
@@ -58,7 +58,9 @@ def test_detail_view(snap_compare: Any, engine: SearchEngine) -> None:
 
 
 def test_style_picker(snap_compare: Any, engine: SearchEngine) -> None:
-    assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("dynapipe", "tab", "s"))
+    assert snap_compare(
+        _app(engine), terminal_size=WIDE, run_before=_typing("dynapipe", "tab", "s")
+    )
 
 
 def test_no_results(snap_compare: Any, engine: SearchEngine) -> None:

@@ -11,13 +11,23 @@ from index.library.identity import identities
 from index.models import Paper, replace
 from tui.services.annotations import Annotations, normalize_status, normalize_tag
 
-PAPER = Paper(id="smith2021-pipelines", title="Pipelines, Revisited", year=2021,
-              doi="https://doi.org/10.1145/ABC.1", arxiv="2101.00001v2", citation_key="smith21")
+PAPER = Paper(
+    id="smith2021-pipelines",
+    title="Pipelines, Revisited",
+    year=2021,
+    doi="https://doi.org/10.1145/ABC.1",
+    arxiv="2101.00001v2",
+    citation_key="smith21",
+)
 
 
 def test_identities_strongest_first_and_normalised() -> None:
-    assert identities(PAPER) == ("doi:10.1145/abc.1", "arxiv:2101.00001", "key:smith21",
-                                 "title:pipelines revisited|2021")
+    assert identities(PAPER) == (
+        "doi:10.1145/abc.1",
+        "arxiv:2101.00001",
+        "key:smith21",
+        "title:pipelines revisited|2021",
+    )
     inferred = Paper(id="x", title="We study things", title_inferred=True)
     assert identities(inferred) == ("id:x",)
 
@@ -34,14 +44,18 @@ def test_tags_and_status_persist(tmp_path: Path) -> None:
     assert Annotations(path).tags_of(PAPER) == ("to-read",)
 
 
-@pytest.mark.parametrize("changed", [
-    {"id": "renamed-by-a-new-export"},                       # the id changed
-    {"id": "other", "citation_key": None},                  # and the key was dropped
-    {"id": "other", "doi": None, "arxiv": None},            # only the citation key is left
-    {"id": "other", "doi": None, "arxiv": None, "citation_key": None},  # only the title
-])
-def test_user_data_survives_a_reimport_with_changed_ids(tmp_path: Path,
-                                                       changed: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"id": "renamed-by-a-new-export"},  # the id changed
+        {"id": "other", "citation_key": None},  # and the key was dropped
+        {"id": "other", "doi": None, "arxiv": None},  # only the citation key is left
+        {"id": "other", "doi": None, "arxiv": None, "citation_key": None},  # only the title
+    ],
+)
+def test_user_data_survives_a_reimport_with_changed_ids(
+    tmp_path: Path, changed: dict[str, object]
+) -> None:
     path = tmp_path / "annotations.json"
     Annotations(path).change_tags([PAPER], add=["keep"])
     Annotations(path).set_status([PAPER], "reading")

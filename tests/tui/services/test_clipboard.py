@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import base64
 import io
+import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pyperclip
 import pytest
 from textual.app import App
-
-import subprocess
-import threading
-import time
 
 from tui.services import clipboard
 from tui.services.clipboard import OSC52_MAX_BASE64, CopyOutcome, copy_text, osc52_sequence
@@ -63,8 +62,9 @@ def no_tty(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_local_uses_the_system_clipboard(system_clipboard: list[str], tmp_path: Path) -> None:
     terminal = FakeTerminal()
-    outcome = copy_text(TEXT, description="APA citation", env=LOCAL, terminal=terminal,
-                        data_dir=tmp_path)
+    outcome = copy_text(
+        TEXT, description="APA citation", env=LOCAL, terminal=terminal, data_dir=tmp_path
+    )
     assert system_clipboard == [TEXT]
     assert outcome.method == "system" and outcome.copied and not outcome.needs_dialog
     assert outcome.message == "Copied APA citation (system clipboard)"
@@ -95,7 +95,9 @@ def tmux_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], str]]:
     """`tmux load-buffer` that works: records the command and its stdin."""
     calls: list[tuple[list[str], str]] = []
 
-    def run(args: list[str], text: str, env: object, timeout: float) -> subprocess.CompletedProcess[bytes]:
+    def run(
+        args: list[str], text: str, env: object, timeout: float
+    ) -> subprocess.CompletedProcess[bytes]:
         calls.append((args, text))
         return subprocess.CompletedProcess(args, 0, b"", b"")
 
@@ -117,13 +119,16 @@ def test_tmux_puts_the_text_in_its_paste_buffer(
 def test_tmux_failing_sends_osc52_but_shows_the_dialog(
     no_system_clipboard: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def run(args: list[str], text: str, env: object, timeout: float) -> subprocess.CompletedProcess[bytes]:
+    def run(
+        args: list[str], text: str, env: object, timeout: float
+    ) -> subprocess.CompletedProcess[bytes]:
         return subprocess.CompletedProcess(args, 1, b"", b"no server running on /tmp/x\n")
 
     monkeypatch.setattr(clipboard, "run_tool", run)
     terminal = FakeTerminal()
-    outcome = copy_text(TEXT, description="APA citation", env=TMUX, terminal=terminal,
-                        data_dir=tmp_path)
+    outcome = copy_text(
+        TEXT, description="APA citation", env=TMUX, terminal=terminal, data_dir=tmp_path
+    )
     plain = f"\x1b]52;c;{b64(TEXT)}\x07"
     wrapped = f"\x1bPtmux;\x1b\x1b]52;c;{b64(TEXT)}\x07\x1b\\"
     assert terminal.getvalue() == plain + wrapped
@@ -158,8 +163,7 @@ def test_a_hanging_clipboard_tool_times_out(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(pyperclip, "copy", lambda text: release.wait(30))
     terminal = FakeTerminal()
     started = time.monotonic()
-    outcome = copy_text(TEXT, description="APA citation", env=LOCAL, terminal=terminal,
-                        timeout=0.3)
+    outcome = copy_text(TEXT, description="APA citation", env=LOCAL, terminal=terminal, timeout=0.3)
     release.set()
     assert time.monotonic() - started < 3
     assert outcome.method == "osc52" and "did not answer within 0.3 s" in outcome.reason
@@ -182,8 +186,9 @@ def test_too_big_for_osc52_is_saved_to_a_file(
 ) -> None:
     big = "é" * 60_000  # 120 kB of UTF-8: more than any terminal accepts in one OSC 52
     terminal = FakeTerminal()
-    outcome = copy_text(big, description="bibliography", env=LOCAL, terminal=terminal,
-                        data_dir=tmp_path)
+    outcome = copy_text(
+        big, description="bibliography", env=LOCAL, terminal=terminal, data_dir=tmp_path
+    )
     assert terminal.getvalue() == ""
     assert outcome.method == "file" and outcome.needs_dialog
     assert outcome.saved_path == tmp_path / "clipboard.txt"
@@ -227,8 +232,12 @@ async def test_app_over_ssh_writes_osc52_through_the_writer(system_clipboard: li
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="IEEE citation", writer=app._driver.write,  # type: ignore[union-attr]
-                            env=SSH)
+        outcome = copy_text(
+            TEXT,
+            description="IEEE citation",
+            writer=app._driver.write,  # type: ignore[union-attr]
+            env=SSH,
+        )
         assert written == [f"\x1b]52;c;{b64(TEXT)}\x07"]
     assert system_clipboard == []
     assert outcome.message == "Sent IEEE citation to the terminal clipboard (OSC 52)"
@@ -241,8 +250,12 @@ async def test_app_locally_prefers_pyperclip_and_keeps_app_clipboard(
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="APA citation", writer=app._driver.write,  # type: ignore[union-attr]
-                            env=LOCAL)
+        outcome = copy_text(
+            TEXT,
+            description="APA citation",
+            writer=app._driver.write,  # type: ignore[union-attr]
+            env=LOCAL,
+        )
         assert written == []
     assert system_clipboard == [TEXT]
     assert outcome.method == "system"
@@ -253,7 +266,11 @@ async def test_app_without_pyperclip_uses_textual_osc52(no_system_clipboard: lis
     async with app.run_test():
         written: list[str] = []
         app._driver.write = written.append  # type: ignore[union-attr,method-assign]
-        outcome = copy_text(TEXT, description="APA citation", writer=app._driver.write,  # type: ignore[union-attr]
-                            env=LOCAL)
+        outcome = copy_text(
+            TEXT,
+            description="APA citation",
+            writer=app._driver.write,  # type: ignore[union-attr]
+            env=LOCAL,
+        )
         assert written == [f"\x1b]52;c;{b64(TEXT)}\x07"]
     assert outcome.message == "Sent APA citation to the terminal clipboard (OSC 52)"

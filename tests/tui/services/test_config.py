@@ -19,7 +19,11 @@ def test_round_trip_keeps_style_theme_and_keymap(tmp_path: Path) -> None:
     save_config(path, original)
     loaded, warnings = load_config(path)
     assert warnings == []
-    assert (loaded.style, loaded.theme, dict(loaded.keymap)) == ("ieee", "nord", {"copy_citation": "y"})
+    assert (loaded.style, loaded.theme, dict(loaded.keymap)) == (
+        "ieee",
+        "nord",
+        {"copy_citation": "y"},
+    )
     assert not list(path.parent.glob("*.tmp")), "the atomic write left a temporary file"
 
 
@@ -36,11 +40,11 @@ def test_corrupt_file_gives_defaults_a_warning_with_line_and_is_untouched(tmp_pa
 
 def test_bad_values_are_dropped_one_by_one(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('style = 3\ntheme = "nord"\n[keymap]\nquit = 5\nhelp = "f1"\n', encoding="utf-8")
+    path.write_text(
+        'style = 3\ntheme = "nord"\n[keymap]\nquit = 5\nhelp = "f1"\n', encoding="utf-8"
+    )
     config, warnings = load_config(path)
     assert config.style == Config().style
     assert config.theme == "nord"
     assert dict(config.keymap) == {"help": "f1"}
     assert len(warnings) == 2 and all(str(path) in w for w in warnings)
-
-

@@ -8,8 +8,12 @@ import sys
 from index.citations import resolve_style
 from tui.services.keymap import check_keymap
 
-ROWS = [("quit", "q", "Everywhere"), ("copy_citation", "c", "Main screen"),
-        ("toggle_mark", "m", "Main screen"), ("results.down", "down,j", "Results")]
+ROWS = [
+    ("quit", "q", "Everywhere"),
+    ("copy_citation", "c", "Main screen"),
+    ("toggle_mark", "m", "Main screen"),
+    ("results.down", "down,j", "Results"),
+]
 
 
 def test_a_good_keymap_passes() -> None:
@@ -32,14 +36,26 @@ def test_the_last_way_to_quit_cannot_be_taken() -> None:
 
 
 def test_style_names_are_case_insensitive_with_aliases() -> None:
-    for name, style in (("APA", "apa"), ("apa7", "apa"), ("chicago-author-date", "chicago"),
-                        ("Chicago Author-Date", "chicago"), ("BibTeX", "bibtex"), ("CSL-JSON", "csl-json")):
+    for name, style in (
+        ("APA", "apa"),
+        ("apa7", "apa"),
+        ("chicago-author-date", "chicago"),
+        ("Chicago Author-Date", "chicago"),
+        ("BibTeX", "bibtex"),
+        ("CSL-JSON", "csl-json"),
+    ):
         assert resolve_style(name) == style, name
     assert resolve_style("harvard") is None
 
 
 def test_the_app_without_a_terminal_says_so_and_exits_2() -> None:
-    done = subprocess.run([sys.executable, "-m", "tui"], stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "tui"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2
     assert "needs a terminal" in done.stderr and "\x1b" not in done.stdout

@@ -20,13 +20,25 @@ from tui.services.saved_searches import SavedSearches
 def test_saved_searches_roundtrip_rename_delete(tmp_path: Path) -> None:
     path = tmp_path / "saved_searches.json"
     store = SavedSearches(path)
-    request = SearchRequest("kv cache", topics=frozenset({"inference"}), tags=frozenset({"x"}),
-                            year_range=(2020, None), sort="year", limit=7, as_you_type=True)
+    request = SearchRequest(
+        "kv cache",
+        topics=frozenset({"inference"}),
+        tags=frozenset({"x"}),
+        year_range=(2020, None),
+        sort="year",
+        limit=7,
+        as_you_type=True,
+    )
     assert store.save("Cache work", request)
     again = SavedSearches(path)
     loaded = again.get("cache WORK")
-    assert loaded == SearchRequest("kv cache", topics=frozenset({"inference"}),
-                                   tags=frozenset({"x"}), year_range=(2020, None), sort="year")
+    assert loaded == SearchRequest(
+        "kv cache",
+        topics=frozenset({"inference"}),
+        tags=frozenset({"x"}),
+        year_range=(2020, None),
+        sort="year",
+    )
     again.save("other", SearchRequest("gpu"))
     with pytest.raises(ValueError, match="exists"):
         again.rename("other", "cache work")

@@ -29,7 +29,8 @@ def test_fingerprint_sees_edits_replaces_additions_and_removals(tmp_path: Path) 
     assert changed_files(replaced, added) == {str(folder / "b.bib")}
     (folder / "b.bib").unlink()
     assert changed_files(added, sources_fingerprint([folder], known=added)) == {
-        str(folder / "b.bib")}
+        str(folder / "b.bib")
+    }
 
 
 def test_describe_changes_per_file(tmp_path: Path) -> None:
