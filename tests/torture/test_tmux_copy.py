@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_tmux import TMUX, Terminal, _status, terminal  # noqa: F401 - the fixture
+from tests.e2e.test_tmux import TMUX, Terminal, _status, size, terminal  # noqa: F401 - the fixtures
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 

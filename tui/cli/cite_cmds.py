@@ -129,11 +129,10 @@ def close_matches(word: str, candidates: list[str]) -> list[str]:
 
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
     """The papers with those ids or citation keys, in that order, each once."""
-    from tui.cli.library_cmds import find_paper
 
     seen: dict[str, Paper] = {}
     for name in ids:
-        paper = find_paper(context, name)
+        paper = context.find_paper(name)
         seen.setdefault(paper.id, paper)
     return list(seen.values())
 

@@ -173,18 +173,25 @@ class CliContext:
             build_user_layer(self.annotations, self.library.papers, notes_dir(paths.data_dir()))
         )
 
+    def find_paper(self, paper_id: str) -> Paper:
+        """The paper with that id or citation key, or a `UserError` suggesting close ones."""
+        from index.library.lookup import unknown_paper_message
+
+        paper = self.lookup.find(paper_id)
+        if paper is None:
+            raise UserError(unknown_paper_message(paper_id, self.lookup.suggest(paper_id)))
+        return paper
+
     def resolve_papers(self, ids: list[str]) -> list[Paper]:
         """The papers named by paperscope ids or citation keys, in order.
 
         Raises:
             UserError: an id that names no paper (with close matches).
         """
-        from tui.cli.library_cmds import find_paper
-
         by_id = self.library.by_id()
         by_key = {p.citation_key: p for p in self.library.papers if p.citation_key}
         out: list[Paper] = []
         for name in ids:
             paper = by_id.get(name) or by_key.get(name)
-            out.append(paper if paper is not None else find_paper(self, name))
+            out.append(paper if paper is not None else self.find_paper(name))
         return out

@@ -9,10 +9,9 @@ import sys
 import textwrap
 from typing import Any
 
-from index.library.lookup import unknown_paper_message
 from index.models import Paper
 from index.text_safety import for_terminal, strip_controls
-from tui.cli.context import CliContext, UserError
+from tui.cli.context import CliContext
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,18 +74,9 @@ def list_papers(context: CliContext, args: argparse.Namespace) -> int:
     return 0
 
 
-def find_paper(context: CliContext, paper_id: str) -> Paper:
-    """The paper with that id or citation key, or a `UserError` suggesting close ones."""
-    lookup = context.lookup
-    paper = lookup.find(paper_id)
-    if paper is None:
-        raise UserError(unknown_paper_message(paper_id, lookup.suggest(paper_id)))
-    return paper
-
-
 def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     """Prints one paper with every field, the sources and the reason for each label."""
-    paper = find_paper(context, args.id)
+    paper = context.find_paper(args.id)
     if args.json:
         print(strip_controls(json.dumps(paper_details(paper), ensure_ascii=False, indent=2)))
         return 0

@@ -15,16 +15,13 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.binding import Binding
 
 from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
 from tui.services.notes import create_note, editor_command
-
-if TYPE_CHECKING:
-    from tui.app import PaperscopeApp
 
 __all__ = [
     "LIBRARY_BINDINGS",
@@ -155,7 +152,12 @@ class LibraryActions:
     _saved_counts: dict[str, int] | None = None
 
     @property
-    def _host(self) -> PaperscopeApp:
+    def _host(self) -> Any:
+        """The app: the `Host` protocol plus the library layer (tui.library_host).
+
+        Typed loosely: naming `PaperscopeApp` here made the app and this mixin import each
+        other; a protocol of what these actions use is still to be written.
+        """
         return self.app  # type: ignore[attr-defined]
 
     def _targets(self) -> tuple[list[Paper], str]:
