@@ -6,6 +6,7 @@ import io
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from index.search.engine import SearchEngine
 from tui.app import PaperscopeApp, make_app
@@ -25,6 +26,19 @@ def build(engine: SearchEngine, *, show_timings: bool = True) -> PaperscopeApp:
     return make_app(AppSettings.from_environment(), engine=engine, show_timings=show_timings)
 
 
+async def _wait_for_workers(app: PaperscopeApp | Any) -> None:
+    """Wait for every worker; one cancelled on the way is fine, one that failed is not.
+
+    An exclusive worker (a search superseded by the next keystroke) is cancelled by design,
+    and Textual's `wait_for_complete` raises for it.
+    """
+    for worker in list(app.workers):
+        try:
+            await worker.wait()
+        except WorkerCancelled:
+            pass
+
+
 async def settle(pilot: Pilot[Any]) -> None:
     """Let messages, workers and the messages they post all finish.
 
@@ -34,13 +48,13 @@ async def settle(pilot: Pilot[Any]) -> None:
     app = pilot.app
     for _ in range(3):
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await _wait_for_workers(app)
     for _ in range(50):
         await pilot.pause()
         busy = any(worker.is_running for worker in app.workers)
         if not busy and not getattr(getattr(app, "main_screen", None), "searching", False):
             break
-        await app.workers.wait_for_complete()
+        await _wait_for_workers(app)
     await pilot.pause()
 
 
