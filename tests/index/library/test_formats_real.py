@@ -277,3 +277,28 @@ def test_a_relative_ris_path_gives_absolute_attachments(tmp_path: Path, monkeypa
     monkeypatch.chdir(tmp_path)  # `paperscope --corpus export.ris`
     first = load_file(Path("export.ris"), "export.ris").papers[0]
     assert first.attachments[0] == f"{tmp_path}/files/12/Doe - 2021 - Attached Files.pdf"
+
+
+def test_a_csl_record_with_no_author_or_date_keeps_its_doi_and_type(tmp_path: Path) -> None:
+    # Zotero exports a web page or a standard with neither `author` nor `issued`.
+    (tmp_path / "refs.json").write_text(
+        json.dumps(
+            [
+                {
+                    "id": "http://zotero.org/users/1/items/ABCD1234",
+                    "citation-key": "iso:26324",
+                    "type": "report",
+                    "title": "Digital object identifier system",
+                    "DOI": "https://doi.org/10.3403/30177056",
+                    "URL": "https://www.iso.org/standard/81599.html",
+                }
+            ]
+        )
+    )
+    (paper,) = load_file(tmp_path / "refs.json", "refs.json").papers
+    assert (paper.doi, paper.entry_type, paper.url) == (
+        "10.3403/30177056",
+        "techreport",
+        "https://www.iso.org/standard/81599.html",
+    )
+    assert paper.citation_key == "iso:26324"
