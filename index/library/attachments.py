@@ -100,7 +100,9 @@ def resolve_attachment(raw: str, base: Path | None) -> str | None:
     path = Path(os.path.expanduser(text))
     if not path.is_absolute():
         rooted = Path("/") / path
-        near = (base / path) if base is not None else path
+        # Against the folder as it is now: a relative `--corpus refs.bib` names the
+        # current directory, which the app and a later run may not share.
+        near = (base.absolute() / path) if base is not None else path.absolute()
         # Mendeley drops the leading slash of absolute paths on Linux and macOS.
         if not near.exists() and rooted.exists():
             return str(rooted)

@@ -14,6 +14,7 @@ from typing import Any
 from index.assets import bundled_corpus_files, bundled_metadata
 from index.facets.tagger import tag_paper
 from index.facets.taxonomy import Taxonomy
+from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
 from index.library.dedupe import dedupe, merge_group
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
@@ -185,7 +186,8 @@ def _load_library(
     for n, file in enumerate(files):
         progress("reading files", n, len(files))
         results.append(_load_file(file, shown[n], cache, identities[n] if identities else None))
-    _share_macros(files, shown, results)
+    share_macros(files, shown, results)
+    share_parents(files, shown, results)
     for file, result in zip(files, results):
         warnings.extend(result.warnings)
         stamps.append(getattr(result, "stamp", None))
@@ -244,22 +246,6 @@ def _read_files(
         names += [str(path.resolve()) for path in (file, *extra)]
         stamped += [stamp, *(None for _ in extra)]
     return tuple(names), tuple(stamped)
-
-
-def _share_macros(files: Sequence[Path], shown: Sequence[str], results: list[FileResult]) -> None:
-    """Parse again, with every file's `@string` macros, the files that use one undefined.
-
-    A lab's folder often keeps its macros in one file (`strings.bib`) and the entries in
-    others; BibTeX sees them together (`\\bibliography{strings,refs}`), so one load does
-    too. Only the files that need it are parsed twice, and not from the file cache (their
-    result depends on the other files).
-    """
-    shared: dict[str, str] = {}
-    for result in results:
-        shared.update(result.strings)
-    for n, result in enumerate(results):
-        if result.undefined and not result.undefined.isdisjoint(shared.keys() - result.strings):
-            results[n] = load_file(files[n], shown[n], shared)
 
 
 def _load_file(

@@ -10,11 +10,27 @@ ask here, so they cannot disagree about what a name means.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 
 from index.models import Paper
 
-__all__ = ["PaperLookup", "closest", "unknown_paper_message"]
+__all__ = ["PaperLookup", "closest", "paper_name", "unknown_paper_message"]
+
+# What an id or a citation key can look like: one token, no quotes or parentheses (BibTeX
+# keys hold colons, dots, slashes and more, so nothing else is excluded).
+_NAME = re.compile(r"[^\s'\"()]+")
+
+
+def paper_name(text: str) -> str | None:
+    """`text` as a paper's id or citation key would be written, or None when it cannot be.
+
+    The search engine asks this of a whole query: `westfahl:space` typed in the search
+    bar (or given to `paperscope pick`) is then first of all that paper, found exactly as
+    `PaperLookup.find` finds it (case-sensitive, id or key), before the words it also is.
+    """
+    name = text.strip()
+    return name if _NAME.fullmatch(name) else None
 
 
 def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
@@ -37,19 +53,41 @@ class PaperLookup:
 
     Args:
         papers: the library's papers.
+        generated: paperscope's generated citation keys (paper id -> key), for names a
+            manuscript may use (`paperscope cited`); none for the other commands.
+        keys_first: when one paper's id or generated key is spelled like another paper's
+            own key, the own key wins (a manuscript cites the user's keys); by default the
+            id wins (`show ID` names what `paperscope list` printed).
     """
 
-    def __init__(self, papers: Iterable[Paper]) -> None:
-        self._by_name: dict[str, Paper] = {}
+    def __init__(
+        self,
+        papers: Iterable[Paper],
+        generated: Mapping[str, str] | None = None,
+        keys_first: bool = False,
+    ) -> None:
+        papers = list(papers)
+        ids = {paper.id: paper for paper in reversed(papers)}  # the first of an id wins
+        own: dict[str, Paper] = {}
         for paper in papers:
-            self._by_name.setdefault(paper.id, paper)
-        for paper in self._by_name.copy().values():
-            if paper.citation_key:  # an id wins over another paper's identical key
-                self._by_name.setdefault(paper.citation_key, paper)
+            if paper.citation_key:
+                own.setdefault(paper.citation_key, paper)
+        made: dict[str, Paper] = {}
+        for paper in papers:
+            key = (generated or {}).get(paper.id)
+            if key:
+                made.setdefault(key, paper)
+        layers = (ids, made, own) if keys_first else (made, own, ids)  # weakest first
+        merged: dict[str, Paper] = {}
+        for layer in layers:
+            merged.update(layer)
+        # Listed ids first, then keys: of two names one case apart, a hint offers the id.
+        self._by_name = {name: merged[name] for name in (*ids, *own, *made)}
 
     def find(self, name: str) -> Paper | None:
         """The paper whose id or citation key is `name` exactly; else None."""
-        return self._by_name.get(name.strip())
+        written = paper_name(name)
+        return self._by_name.get(written) if written is not None else None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Up to `limit` ids or keys closest to `name` (case-insensitive), best first."""

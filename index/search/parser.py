@@ -30,6 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
+from index.library.lookup import paper_name
 from index.schema.analysis import stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
@@ -122,12 +123,30 @@ class Parsed:
     # The query nodes that stand for a typed prefix -> (prefix, fields), so the engine can
     # check a short one against a few candidates' text (index.search.prefixes.verified).
     prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # The documents whose id or citation key is the whole query, as written: ranked first.
+    exact: tuple[int, ...] = ()
 
     def forget_marks(self) -> None:
         """Drop what the first parse noted; the plain-words fallback parses again."""
         self.last = self.marked = None
         self.fuzzy.clear()
         self.prefixes.clear()
+
+
+def exact_papers(text: str, reader: IndexReader) -> tuple[int, ...]:
+    """The documents whose id or citation key is `text` (see `lookup.paper_name`)."""
+    name = paper_name(text)
+    if name is None:
+        return ()
+    found: set[int] = set()
+    for fieldname in ("id", "key"):
+        if (fieldname, name) in reader:
+            found.update(reader.postings(fieldname, name).all_ids())
+    return tuple(sorted(found))
+
+
+def _named(name: str) -> wq.Query:
+    return wq.Or([wq.Term("id", name.strip()), wq.Term("key", name.strip())])
 
 
 class QueryBuilder:
@@ -184,7 +203,7 @@ class QueryBuilder:
             return Parsed(None, text=text, notice=capped)
         prepared = quote_key(RANGE.sub(year_range, stripped))
         typing = as_you_type and text == text.rstrip()
-        result = Parsed(None, text=prepared)
+        result = Parsed(None, text=prepared, exact=exact_papers(stripped, reader))
         problem = mistake(prepared)
         unclosed = prepared.count('"') % 2 == 1
         typed_phrase = unclosed and typing and problem is None and close_typed_phrase(prepared)
@@ -200,6 +219,11 @@ class QueryBuilder:
                 problem = find_error(q)
             except Exception as error:  # the parser's own failures are syntax errors too
                 problem = str(error) or type(error).__name__
+        if result.exact and (q is None or problem is not None or q is wq.NullQuery):
+            # `Doe:78` is no field query, but it is a paper's key: that paper, no notice.
+            result.forget_marks()
+            result.query = _named(stripped)
+            return result
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
             bare = re.sub(
@@ -230,6 +254,8 @@ class QueryBuilder:
             )
         result.terms = tuple(positive_words(result.marked or prepared, result.last))
         result.query = self._rewrite(q, reader, result)
+        if result.exact:
+            result.query = wq.Or([_named(stripped), result.query])
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
         return result

@@ -133,10 +133,31 @@ def top_rows(
     final: int,
     filtered: bool,
 ) -> list[tuple[float, int]]:
-    """The (score, docnum) pairs of the rows to show, best first."""
+    """The (score, docnum) pairs of the rows to show, best first.
+
+    By relevance, a paper whose id or citation key is the whole query comes first.
+    """
     limit = max(0, request.limit)
     if not final or limit == 0:
         return []
+    rows = _ranked(searcher, masks, parsed, request, final, filtered, limit)
+    exact = [d for d in parsed.exact if final >> d & 1] if request.sort == "relevance" else []
+    if not exact:
+        return rows
+    top = max((row_score for row_score, _ in rows), default=1.0)
+    rest = [row for row in rows if row[1] not in exact]
+    return [(top, docnum) for docnum in exact] + rest[: max(0, limit - len(exact))]
+
+
+def _ranked(
+    searcher: Searcher,
+    masks: FacetMasks,
+    parsed: Parsed,
+    request: SearchRequest,
+    final: int,
+    filtered: bool,
+    limit: int,
+) -> list[tuple[float, int]]:
     if parsed.query is None or request.sort != "relevance":
         return in_order(masks, masks.order(request.sort), final, limit)
     scoring = ranking_query(parsed.query)

@@ -120,13 +120,6 @@ def resolve_style(context: CliContext, name: str | None) -> str:
         raise UserError(str(error)) from None
 
 
-def close_matches(word: str, candidates: list[str]) -> list[str]:
-    """Up to three candidates spelled like `word`, for "did you mean" hints."""
-    from index.library.lookup import closest
-
-    return closest(word, candidates)
-
-
 def _papers(context: CliContext, ids: list[str]) -> list[Paper]:
     """The papers with those ids or citation keys, in that order, each once."""
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from index.atomic import write_text_atomic
 from index.citations import citation_keys
 from index.citations.manuscripts import SYNTAXES, CitedKey, cited_keys, syntax_for
+from index.library.lookup import PaperLookup
 from index.models import Paper
-from tui.cli.cite_cmds import close_matches, formatted, resolve_style
+from tui.cli.cite_cmds import formatted, resolve_style
 from tui.cli.context import CliContext, UserError
 
 _EMPTY = {"csl-json": "[]", "hayagriva": "{}"}
@@ -63,46 +64,27 @@ def _read(path: Path) -> tuple[str, str]:
         raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
-def key_index(papers: tuple[Paper, ...], generated: dict[str, str]) -> dict[str, Paper]:
-    """Every key a manuscript may use for a paper: its id, its generated key, its own key.
-
-    Built weakest first, so a user's own key (exactly as written in their file) wins over
-    a generated key or an id that happens to be spelled the same.
-    """
-    index: dict[str, Paper] = {}
-    for paper in papers:
-        index.setdefault(paper.id, paper)
-    for paper in papers:
-        index[generated[paper.id]] = paper
-    own: dict[str, Paper] = {}
-    for paper in papers:
-        if paper.citation_key:
-            own.setdefault(paper.citation_key, paper)
-    index.update(own)
-    return index
-
-
 def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     """Writes the cited papers' bibliography; reports unknown keys with FILE:LINE; exit 1 if any."""
     manuscripts = [(path, *_read(path)) for path in args.files]
     style = "hayagriva" if args.style == "hayagriva" else resolve_style(context, args.style)
     papers = context.library.papers
     generated = citation_keys(papers)
-    index = key_index(papers, generated)
+    # A manuscript cites the user's own keys first, then generated keys and ids.
+    lookup = PaperLookup(papers, generated, keys_first=True)
     chosen: dict[str, Paper] = {}  # paper id -> paper, in order of first citation
     as_cited: dict[str, str] = {}  # paper id -> the key it was first cited by
     unknown: dict[str, tuple[Path, CitedKey]] = {}
     for path, syntax, text in manuscripts:
         for cited in cited_keys(text, syntax):
-            paper = index.get(cited.key)
+            paper = lookup.find(cited.key)
             if paper is None:
                 unknown.setdefault(cited.key, (path, cited))
                 continue
             chosen.setdefault(paper.id, paper)
             as_cited.setdefault(paper.id, cited.key)
-    candidates = list(index)
     for key, (path, cited) in unknown.items():
-        close = close_matches(key, candidates)
+        close = lookup.suggest(key)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         print(f"{path}:{cited.line}: unknown citation key {key!r}{hint}", file=sys.stderr)
     # Entries carry the key the manuscript uses, so LaTeX, pandoc or Typst find them.
@@ -130,4 +112,4 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     return 1 if unknown else 0
 
 
-__all__ = ["SYNTAXES", "cited_command", "key_index", "register"]
+__all__ = ["SYNTAXES", "cited_command", "register"]

@@ -188,10 +188,4 @@ class CliContext:
         Raises:
             UserError: an id that names no paper (with close matches).
         """
-        by_id = self.library.by_id()
-        by_key = {p.citation_key: p for p in self.library.papers if p.citation_key}
-        out: list[Paper] = []
-        for name in ids:
-            paper = by_id.get(name) or by_key.get(name)
-            out.append(paper if paper is not None else self.find_paper(name))
-        return out
+        return [self.find_paper(name) for name in ids]

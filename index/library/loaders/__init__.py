@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from index.library.loaders.bibinherit import Record, SharedParents
 from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.files import (
     SIDECAR_SUFFIX,
@@ -34,6 +35,7 @@ __all__ = [
     "SIDECAR_SUFFIX",
     "SUPPORTED_SUFFIXES",
     "FileResult",
+    "SharedParents",
     "companions",
     "discover",
     "load_file",
@@ -42,10 +44,12 @@ __all__ = [
 
 @dataclass
 class FileResult:
-    """What one file gave: papers, sidecar records, warnings, and a BibTeX file's macros.
+    """What one file gave: papers, sidecar records, warnings, and what a BibTeX file shares.
 
     `strings` (the `@string` macros it defines) and `undefined` (those it uses without
-    defining) let a load share macros between the files of one corpus.
+    defining) let a load share macros between the files of one corpus; `keys`,
+    `missing_parents` and `exported` do the same for `crossref`/`xdata` parents (see
+    `index.library.bibshare`).
     """
 
     papers: list[Paper] = field(default_factory=list)
@@ -54,6 +58,9 @@ class FileResult:
     stamp: Stamp | None = None  # (size, mtime_ns, SHA-256) of the bytes these came from
     strings: dict[str, str] = field(default_factory=dict)
     undefined: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    missing_parents: frozenset[str] = frozenset()
+    exported: dict[str, Record] = field(default_factory=dict)
 
 
 def _kind(path: Path, text: str) -> str:
@@ -100,13 +107,19 @@ def companions(path: Path) -> list[Path]:
 Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
 
 
-def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -> FileResult:
+def load_file(
+    path: Path,
+    shown: str,
+    macros: Mapping[str, str] | None = None,
+    shared: SharedParents | None = None,
+) -> FileResult:
     """Everything one file holds.
 
     Args:
         path: the file to read.
         shown: how to name it in sources and warnings (the path as the user wrote it).
         macros: BibTeX `@string` macros from the other files of the load.
+        shared: BibTeX `crossref`/`xdata` parents and children in the other files.
     """
     if _is_database(path):
         empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
@@ -119,7 +132,7 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
     kind = _kind(path, text)
     nothing: Parsed = ([], [], [])
     parsed, failed = guarded_parse(
-        lambda: _parse(kind, text, shown, macros, result), shown, nothing
+        lambda: _parse(kind, text, shown, (macros, shared), result), shown, nothing
     )
     papers, records, more = parsed
     result.sidecar.extend(records)
@@ -130,11 +143,16 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
 
 
 def _parse(
-    kind: str, text: str, shown: str, macros: Mapping[str, str] | None, result: FileResult
+    kind: str,
+    text: str,
+    shown: str,
+    context: tuple[Mapping[str, str] | None, SharedParents | None],
+    result: FileResult,
 ) -> Parsed:
     """The loader for `kind`; may raise for a hostile file (`guarded_parse` catches it).
 
-    A BibTeX file's macros go on `result`, for the other files of the load.
+    `context` is what the other files of the load share with a BibTeX file (macros,
+    parents); what this one shares with them goes on `result`.
     """
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
@@ -143,8 +161,10 @@ def _parse(
     if kind == "ris":
         return _with_no_records(load_ris(text, shown))
     if kind == "bibtex":
-        bib = parse_bibtex(text, shown, macros)
+        bib = parse_bibtex(text, shown, *context)
         result.strings, result.undefined = bib.strings, bib.undefined
+        result.keys, result.missing_parents = bib.keys, bib.missing_parents
+        result.exported = bib.exported
         return bib.papers, [], bib.warnings
     papers, more = load_text(text, shown)
     if not papers and not more:

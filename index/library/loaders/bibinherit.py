@@ -12,14 +12,20 @@ cited in a document refer to it; in a library nothing is "cited", and a proceedi
 volume or an edited collection is a container a reader browses *through*, so paperscope
 keeps it out of the list by default and lets its own abstract (a book the user reads as
 a work) bring it back. `@xdata` and `@set` records are never papers.
+
+A folder of .bib files is one library, as `\\bibliography{procs,papers}` makes it one
+document: a child may name a parent that lives in another file of the same load. The load
+then parses the two files again with `SharedParents` (see `index.library.bibshare`): the
+parent's file learns that its entry is a parent (so it is not listed, unless it has an
+abstract), and the child's file gets the parent, resolved in its own file, to inherit from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-__all__ = ["Record", "inherit"]
+__all__ = ["Record", "SharedParents", "inherit", "named_parents"]
 
 # Fields a child never takes from its parent: they describe the parent itself.
 _OWN = frozenset(
@@ -84,6 +90,21 @@ class Record:
     values: dict[str, str]
 
 
+@dataclass(frozen=True)
+class SharedParents:
+    """What the other files of one load say about a file's parents and children.
+
+    Attributes:
+        records: parents that live in other files (lower-case key -> the parent, its own
+            inheritance already resolved there); the file's own entries win over them.
+        referenced: keys of this file's entries (lower case) that entries of other files
+            name as their `crossref` or `xdata` parent.
+    """
+
+    records: Mapping[str, Record] = field(default_factory=dict)
+    referenced: frozenset[str] = frozenset()
+
+
 def _supply(child: Record, parent: Record, mapped: bool) -> None:
     """Copy into `child` what it lacks of `parent`; `mapped`: crossref's title -> booktitle."""
     values = child.values
@@ -109,22 +130,36 @@ def _parents(record: Record, by_key: dict[str, Record]) -> list[tuple[Record, bo
     return found
 
 
-def _resolve(record: Record, by_key: dict[str, Record], depth: int = 0) -> None:
+def _resolve(record: Record, by_key: dict[str, Record], foreign: set[int], depth: int = 0) -> None:
     if depth > _DEPTH:
         return
     for parent, mapped in _parents(record, by_key):
         if parent is record:
             continue
-        _resolve(parent, by_key, depth + 1)
+        if id(parent) not in foreign:  # another file's parent was resolved in its file
+            _resolve(parent, by_key, foreign, depth + 1)
         _supply(record, parent, mapped)
 
 
-def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record, str]]]:
+def inherit(
+    records: Sequence[Record], shared: SharedParents | None = None
+) -> tuple[list[Record], list[tuple[Record, str]]]:
     """The records that are papers, with inherited fields; and (child, parent key) pairs
-    for parents named but not in the file (the child keeps what it has).
+    for parents named but neither in the file nor in `shared` (the child keeps what it has).
     """
     by_key = {r.key.lower(): r for r in records if r.key}
-    parents: set[int] = set()
+    own = set(by_key)
+    foreign: set[int] = set()
+    if shared is not None:
+        for key, parent in shared.records.items():
+            if key not in own:  # a copy: this file's children must not write into it
+                by_key[key] = Record(
+                    parent.entry_type, parent.key, parent.line, dict(parent.values)
+                )
+                foreign.add(id(by_key[key]))
+    parents: set[int] = {
+        id(by_key[key]) for key in (shared.referenced if shared else ()) if key in own
+    }
     problems: list[tuple[Record, str]] = []  # (child, missing parent key)
     for record in records:
         for name in ("crossref", "xdata"):
@@ -139,7 +174,7 @@ def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record,
     volume = _pmlr_volume(records)
     for record in records:
         if record.values.get("crossref") or record.values.get("xdata"):
-            _resolve(record, by_key)
+            _resolve(record, by_key, foreign)
         elif (
             volume is not None
             and record.entry_type == "inproceedings"
@@ -154,6 +189,17 @@ def inherit(records: Sequence[Record]) -> tuple[list[Record], list[tuple[Record,
         and (id(r) not in parents or r.values.get("abstract"))
     ]
     return papers, problems
+
+
+def named_parents(records: Sequence[Record]) -> frozenset[str]:
+    """Every key (lower case) the records name as their `crossref` or `xdata` parent."""
+    return frozenset(
+        written.strip().lower()
+        for record in records
+        for name in ("crossref", "xdata")
+        for written in record.values.get(name, "").split(",")
+        if written.strip()
+    )
 
 
 def _pmlr_volume(records: Sequence[Record]) -> Record | None:

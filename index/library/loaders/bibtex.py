@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
-from index.library.loaders.bibinherit import Record, inherit
+from index.library.loaders.bibinherit import Record, SharedParents, inherit, named_parents
 from index.library.loaders.bibnames import parse_names
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Paper, Source
@@ -47,12 +47,19 @@ class BibResult:
         strings: the `@string` macros the file defines (lower-case names, resolved values).
         undefined: the macros its entries use without a definition, so a load can parse the
             file again with the macros another of its files defines.
+        keys: every entry's key (lower case), so a load knows which file holds a parent.
+        missing_parents: the `crossref`/`xdata` parents (lower case) named but not in the file.
+        exported: the entries other files name as parents (`SharedParents.referenced`),
+            with their own inheritance resolved, for those files to inherit from.
     """
 
     papers: list[Paper] = field(default_factory=list)
     warnings: list[LoadWarning] = field(default_factory=list)
     strings: dict[str, str] = field(default_factory=dict)
     undefined: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    missing_parents: frozenset[str] = frozenset()
+    exported: dict[str, Record] = field(default_factory=dict)
 
 
 def _split_top(text: str, separator: re.Pattern[str]) -> list[str]:
@@ -228,7 +235,12 @@ def _name(key: str) -> str:
     return f"entry {key!r}" if key else "an entry without a key"
 
 
-def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None) -> BibResult:
+def parse_bibtex(
+    text: str,
+    shown: str,
+    macros: Mapping[str, str] | None = None,
+    shared: SharedParents | None = None,
+) -> BibResult:
     """Every entry that parses; each problem becomes one warning with its line.
 
     Args:
@@ -236,6 +248,8 @@ def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None)
         shown: the file as the user named it.
         macros: `@string` macros defined by the other files of the same load; the file's
             own definitions take precedence.
+        shared: parents in the other files of the load, and this file's entries that
+            other files' entries name as parents (see `bibinherit`).
     """
     # Imported here: a warm start reads the library cache and never parses BibTeX.
     import bibtexparser
@@ -285,8 +299,14 @@ def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None)
                 f"(first {_name(where[0].key)})"
             )
         warnings.append(LoadWarning(shown, message + "; kept as written", where[0].line))
-    papers, missing = inherit(records)
-    if missing:  # one line for the file: a folder's parents often live in another file
+    result.keys = frozenset(record.key.lower() for record in records if record.key)
+    result.missing_parents = named_parents(records) - result.keys
+    papers, missing = inherit(records, shared)
+    if shared is not None and shared.referenced:
+        result.exported = {
+            key: record for record in records if (key := record.key.lower()) in shared.referenced
+        }
+    if missing:  # one line for the file
         record, parent = missing[0]
         parents = len({key.lower() for _, key in missing})
         more = (
@@ -295,8 +315,8 @@ def parse_bibtex(text: str, shown: str, macros: Mapping[str, str] | None = None)
         warnings.append(
             LoadWarning(
                 shown,
-                f"{_name(record.key)} names crossref/xdata {parent!r}, which is not in "
-                f"this file{more}; fields are not inherited from missing entries",
+                f"{_name(record.key)} names crossref/xdata {parent!r}, which is in no "
+                f"file of this library{more}; fields are not inherited from missing entries",
                 record.line,
             )
         )

@@ -205,7 +205,12 @@ def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
     elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
         paper = _arxiv(record, source)
     elif (
-        "container-title" in record or "issued" in record or isinstance(record.get("author"), list)
+        "container-title" in record
+        or "issued" in record
+        or isinstance(record.get("author"), list)
+        # CSL's own upper-case variables: a web page or an undated item has no other mark
+        or "DOI" in record
+        or "URL" in record
     ):
         paper = _csl(record, source)
     else:

@@ -4,15 +4,21 @@ RIS is what publishers serve behind "Export citation" and what EndNote, Mendeley
 Zotero exchange. rispy reads the tags; this module maps them to a `Paper` the way the
 tags are used in the wild rather than only by the spec: the DOI may sit in `DO`, in `L3`
 or in a `dx.doi.org` URL, the journal in any of `T2`/`JO`/`JF`/`JA`/`J2`, the year in
-`PY`/`Y1`/`DA` as `2010/08/01/online`.
+`PY`/`Y1`/`DA` as `2010/08/01/online`. Attached files come from `L1` (file attachments:
+Zotero and EndNote write one line per file, or several paths joined by `;`) and `L4`
+(figures and other files), as paths (relative ones against the .ris file's folder) or
+`file://` URLs; a web link there (a publisher's PDF or figure URL) is no file on this
+machine and serves as the paper's link when `UR` gives none.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from index.library.attachments import parse_ris_links
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Name, Paper, Source
@@ -38,6 +44,9 @@ _TYPES = {
     "RPRT": "techreport",
     "UNPB": "unpublished",
 }
+# rispy's keys for L1 and L4, read as lists (rispy keeps only one value of other tags).
+_LINK_KEYS = ("file_attachments1", "figure")
+_WEB = re.compile(r"^https?://", re.IGNORECASE)
 _CONTAINER_KEYS = (
     "secondary_title",
     "journal_name",
@@ -96,6 +105,15 @@ def _doi(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _links(record: Mapping[str, Any]) -> list[str]:
+    """The `L1` and `L4` values, in order."""
+    values: list[str] = []
+    for key in _LINK_KEYS:
+        found = record.get(key) or []
+        values += [v for v in (found if isinstance(found, list) else [found]) if isinstance(v, str)]
+    return values
+
+
 def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     names = _names(record, "authors", "first_authors")
     editors = (
@@ -109,6 +127,8 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     date = _first(record, "year", "publication_year", "date")
     first, last = _first(record, "start_page"), _first(record, "end_page")
     urls = [u for u in record.get("urls") or [] if isinstance(u, str) and clean_text(u)]
+    links = _links(record)
+    urls += [part.strip() for link in links for part in link.split(";") if _WEB.match(part.strip())]
     return Paper(
         id=clean_text(str(record.get("id") or "")),
         title=title or "(untitled)",
@@ -133,6 +153,7 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
         keywords=tuple(
             dict.fromkeys(clean_text(k) for k in record.get("keywords") or [] if clean_text(str(k)))
         ),
+        attachments=parse_ris_links(links, Path(source.path).parent),
         sources=(source,),
         citation_key=clean_text(str(record.get("id") or "")) or None,
     )
@@ -144,7 +165,7 @@ def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
 
     starts = [text.count("\n", 0, m.start()) + 1 for m in _START.finditer(text)]
     try:
-        records = rispy.loads(text)
+        records = rispy.loads(text, list_tags=[*rispy.LIST_TYPE_TAGS, "L1", "L4"])
     except Exception as error:  # rispy raises on a file it cannot read: one warning, no crash
         line = starts[0] if starts else None
         return [], [LoadWarning(shown, f"cannot read RIS: {clean_text(str(error))[:120]}", line)]

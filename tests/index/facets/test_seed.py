@@ -79,3 +79,16 @@ def test_every_topic_in_the_vocabulary_is_exercised(tagged) -> None:
     taxonomy: Taxonomy = load_taxonomy()
     seen = {value for _, paper in tagged for value in paper.topic_ids}
     assert seen == {value.id for value in taxonomy.topics}
+
+
+def test_a_speed_up_reported_on_cpu_and_on_gpu_names_both_families(tagged) -> None:
+    # FeatGraph: "speeds up ... training and inference by up to 32x on CPU and 7x on GPU".
+    # Hardware the text names counts (corpus README), so its label is cpu and gpu, no leaf.
+    featgraph = [
+        (record, paper)
+        for record, paper in tagged
+        if record["opening"].startswith("Graph neural networks (GNNs) are gaining")
+    ]
+    assert len(featgraph) == 2
+    for record, paper in featgraph:
+        assert sorted(record["hardware"]) == sorted(paper.hardware_ids) == ["cpu", "gpu"]

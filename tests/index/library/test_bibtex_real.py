@@ -176,3 +176,59 @@ def test_arxiv_ids_where_exports_put_them() -> None:
 def test_dois_are_stored_bare(doi: str) -> None:
     paper, _ = _one(f"@article{{k, title={{T}}, doi = {doi}}}")
     assert paper.doi == "10.1/ABC"
+
+
+CROSSREF_FOLDER = Path(__file__).resolve().parents[2] / "fixtures" / "library" / "crossref_folder"
+
+
+def test_a_crossref_parent_in_another_file_of_the_folder_is_inherited() -> None:
+    library = load_library([CROSSREF_FOLDER], TAXONOMY)
+    by_key = {paper.citation_key or "": paper for paper in library.papers}
+    # The proceedings is a container (no abstract): not a paper. The book has an abstract
+    # of its own, so it is listed as well as supplying its chapter; @xdata never is.
+    assert sorted(by_key) == [
+        "Doe:24",
+        "Smith_2024",
+        "lee:87",
+        "orphan",
+        "space:beyond",
+        "westfahl:space",
+    ]
+    doe = by_key["Doe:24"]
+    assert (doe.booktitle, doe.year, doe.publisher) == (
+        "Proceedings of Machine Learning and Systems 6",
+        2024,
+        "MLSys",
+    )
+    assert [name.family for name in doe.editors] == ["Gibbons", "Pekhimenko", "De Sa"]
+    assert doe.pages == "1-14" and doe.sources[0].path.endswith("papers.bib")
+    assert by_key["Smith_2024"].booktitle == doe.booktitle  # keys match case-insensitively
+    chapter = by_key["westfahl:space"]
+    assert (chapter.booktitle, chapter.year, chapter.publisher) == (
+        "Space and Beyond",
+        2000,
+        "Greenwood",
+    )
+    assert chapter.abstract == ""  # the book's own fields stay the book's
+    assert by_key["lee:87"].publisher == "Harvard University Press"
+    # Only the parent that is in no file is reported, once, with where it is named.
+    assert [(Path(w.path).name, w.line, w.message) for w in library.warnings] == [
+        (
+            "papers.bib",
+            24,
+            "entry 'orphan' names crossref/xdata 'nowhere2020', which is in no "
+            "file of this library; fields are not inherited from missing entries",
+        )
+    ]
+
+
+def test_a_cross_file_parent_is_resolved_from_the_cache_as_well(tmp_path: Path) -> None:
+    fresh = load_library([CROSSREF_FOLDER], TAXONOMY, cache_dir=tmp_path)
+    assert load_library([CROSSREF_FOLDER], TAXONOMY, cache_dir=tmp_path).papers == fresh.papers
+    # A new cache, whose per-file results come from an earlier load of each file alone.
+    for name in ("procs.bib", "papers.bib"):
+        load_library([CROSSREF_FOLDER / name], TAXONOMY, cache_dir=tmp_path / "files")
+    again = load_library([CROSSREF_FOLDER], TAXONOMY, cache_dir=tmp_path / "files")
+    assert {p.citation_key: p.booktitle for p in again.papers} == {
+        p.citation_key: p.booktitle for p in fresh.papers
+    }

@@ -80,6 +80,62 @@ def test_a_folder_picks_up_ris_files(tmp_path: Path) -> None:
     assert len(load_library([tmp_path], TAXONOMY).papers) == 2
 
 
+# Zotero's RIS export (one `L1` line per attached file, relative to the export's folder),
+# EndNote's (`file://` URLs, an `internal-pdf://` that is EndNote's own), a publisher's
+# (`L4` with a figure or a PDF on the web).
+RIS_LINKS = """TY  - JOUR
+TI  - Attached Files
+AU  - Doe, Jane
+PY  - 2021
+L1  - files/12/Doe - 2021 - Attached Files.pdf
+L1  - /home/me/Papers/doe2021-supplement.pdf
+L4  - file:///home/me/Papers/fig%201.png
+L4  - https://example.org/doe2021/figure1.png
+ER  -
+
+TY  - JOUR
+TI  - Links Only On The Web
+AU  - Roe, Richard
+PY  - 2022
+UR  - https://example.org/roe2022
+L1  - internal-pdf://1234567890/roe2022.pdf;https://example.org/roe2022.pdf
+ER  -
+
+TY  - JOUR
+TI  - A PDF On The Web And No Page
+AU  - Poe, Edgar
+PY  - 2023
+L4  - https://example.org/poe2023.pdf
+ER  -
+"""
+
+
+def test_ris_l1_and_l4_are_attachments_resolved_against_the_ris_folder(tmp_path: Path) -> None:
+    (tmp_path / "export.ris").write_text(RIS_LINKS)
+    result = load_file(tmp_path / "export.ris", str(tmp_path / "export.ris"))
+    assert result.warnings == []
+    first, second, third = result.papers
+    assert first.attachments == (
+        f"{tmp_path}/files/12/Doe - 2021 - Attached Files.pdf",
+        "/home/me/Papers/doe2021-supplement.pdf",
+        "/home/me/Papers/fig 1.png",
+    )
+    assert first.url == "https://example.org/doe2021/figure1.png"  # a web link, no file
+    assert second.attachments == ()  # EndNote's internal link and a URL: no file here
+    assert second.url == "https://example.org/roe2022"  # UR first
+    assert (third.attachments, third.url) == ((), "https://example.org/poe2023.pdf")
+
+
+def test_ris_attachments_survive_the_load(tmp_path: Path) -> None:
+    (tmp_path / "refs").mkdir()
+    (tmp_path / "refs" / "export.ris").write_text(RIS_LINKS)
+    library = load_library([tmp_path / "refs"], TAXONOMY)
+    by_title = {paper.title: paper for paper in library.papers}
+    assert by_title["Attached Files"].attachments[0] == (
+        f"{tmp_path}/refs/files/12/Doe - 2021 - Attached Files.pdf"
+    )
+
+
 BBT = {
     "config": {"id": "36a3b0b5-bad0-4a04-b79b-441c7cef77db", "label": "BetterBibTeX JSON"},
     "collections": {},
@@ -214,3 +270,35 @@ def test_a_sidecar_doi_given_as_a_url_is_stored_bare(tmp_path: Path) -> None:
     )
     (paper,) = load_library([tmp_path / "notes.txt"], TAXONOMY).papers
     assert paper.doi == "10.1/ENGINE"
+
+
+def test_a_relative_ris_path_gives_absolute_attachments(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "export.ris").write_text(RIS_LINKS)
+    monkeypatch.chdir(tmp_path)  # `paperscope --corpus export.ris`
+    first = load_file(Path("export.ris"), "export.ris").papers[0]
+    assert first.attachments[0] == f"{tmp_path}/files/12/Doe - 2021 - Attached Files.pdf"
+
+
+def test_a_csl_record_with_no_author_or_date_keeps_its_doi_and_type(tmp_path: Path) -> None:
+    # Zotero exports a web page or a standard with neither `author` nor `issued`.
+    (tmp_path / "refs.json").write_text(
+        json.dumps(
+            [
+                {
+                    "id": "http://zotero.org/users/1/items/ABCD1234",
+                    "citation-key": "iso:26324",
+                    "type": "report",
+                    "title": "Digital object identifier system",
+                    "DOI": "https://doi.org/10.3403/30177056",
+                    "URL": "https://www.iso.org/standard/81599.html",
+                }
+            ]
+        )
+    )
+    (paper,) = load_file(tmp_path / "refs.json", "refs.json").papers
+    assert (paper.doi, paper.entry_type, paper.url) == (
+        "10.3403/30177056",
+        "techreport",
+        "https://www.iso.org/standard/81599.html",
+    )
+    assert paper.citation_key == "iso:26324"

@@ -31,3 +31,23 @@ def test_suggestions_are_few_and_close() -> None:
     assert unknown_paper_message("x", []) == (
         "unknown paper id or citation key 'x'; `paperscope list` shows every id"
     )
+
+
+def test_a_manuscript_lookup_prefers_the_users_own_keys() -> None:
+    papers = [
+        Paper(id="doe-78", title="T", citation_key="Doe:78"),
+        Paper(id="roe", title="T", citation_key="doe-78"),  # another paper's id as its key
+    ]
+    generated = {"doe-78": "doe1978t", "roe": "roe2000t"}
+    cited = PaperLookup(papers, generated, keys_first=True)
+    found = [cited.find(n) for n in ("doe-78", "Doe:78", "doe1978t", "roe2000t")]
+    assert [paper.id if paper else None for paper in found] == [
+        "roe",
+        "doe-78",
+        "doe-78",
+        "roe",
+    ]
+    shown = PaperLookup(papers).find("doe-78")  # `show ID`: the id wins
+    assert shown is not None and shown.id == "doe-78"
+    assert PaperLookup(papers).find("doe1978t") is None  # generated keys only when given
+    assert cited.suggest("doe1978")[0] == "doe1978t"

@@ -105,3 +105,22 @@ def test_the_key_query_is_exact_and_case_sensitive(tmp_path: Path, capsys) -> No
         assert [hit["id"] for hit in hits] == [expected], query
     assert main([*corpus, "search", "key:doe:78", "--json"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_tag_status_and_search_take_the_users_own_keys(tmp_path: Path, capsys) -> None:
+    import json
+
+    (tmp_path / "k.bib").write_text(KEYS)
+    corpus = ["--corpus", str(tmp_path / "k.bib")]
+    assert main([*corpus, "tag", "Doe:78", "westfahl:space", "+toread"]) == 0
+    assert main([*corpus, "status", "Smith_2020", "read"]) == 0
+    capsys.readouterr()
+    assert main([*corpus, "search", "tag:toread", "--json"]) == 0
+    hits = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    assert sorted(hits) == ["doe-78", "westfahl-space"]
+    # The key alone as the query, without `key:`, finds its paper first.
+    assert main([*corpus, "search", "Doe:78", "--json"]) == 0
+    hits = [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()]
+    assert hits[:1] == ["doe-78"]
+    assert main([*corpus, "tag", "doe:78", "+x"]) == 2
+    assert "did you mean Doe:78?" in capsys.readouterr().err

@@ -225,6 +225,29 @@ async def test_opening_a_file_says_what_happened(
         assert any("No program here opens files" in m and str(pdf) in m for m in notices)
 
 
+async def test_the_detail_lists_the_files_of_a_ris_record(
+    engine: SearchEngine, tmp_path: Path
+) -> None:
+    from index.library.load import load_library
+    from tui.app import make_app
+    from tui.services.config import AppSettings
+
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "a.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "export.ris").write_text(
+        "TY  - JOUR\nTI  - Attached paper\nAU  - Doe, Jane\nPY  - 2021\n"
+        "AB  - An abstract long enough to be one.\n"
+        "L1  - files/a.pdf\nL4  - file:///nowhere/fig.png\nER  - \n"
+    )
+    library = load_library([tmp_path / "export.ris"], engine.taxonomy)
+    app = make_app(AppSettings.from_environment(), library=library, taxonomy=engine.taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        text = detail_text(app)
+        assert f"{tmp_path}/files/a.pdf" in text and "/nowhere/fig.png (missing)" in text
+        assert f"{tmp_path}/files/a.pdf (missing)" not in text
+
+
 async def test_the_palette_offers_each_status_by_name(engine: SearchEngine) -> None:
     from tui.commands import COMMANDS, _available
 

@@ -164,3 +164,31 @@ async def test_a_users_csl_style_is_in_the_picker_with_its_title(
         await pilot.press("enter", "c")
         await settle(pilot)
     assert clipboard == [format_citation([engine.paper("dynapipe")], "ieee")]
+
+
+def test_pick_takes_the_users_own_key_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`paperscope pick Doe:78`: the key from the user's file starts the pick on that paper."""
+    (tmp_path / "k.bib").write_text(
+        "@article{Doe:78, author = {Doe, Jane}, title = {Weaving}, year = 1978, journal = {K}}\n"
+        "@article{Doe:79, author = {Doe, Jane}, title = {Doe:78 Revisited}, year = 1979,"
+        " journal = {K}}\n"
+    )
+
+    async def script(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, PickApp)
+        for _ in range(400):  # the index is built first, in the cache under tmp
+            await pilot.pause(0.05)
+            result = app.main_screen.result
+            if result is not None and result.request.query == "Doe:78":
+                break
+        await settle(pilot)
+        await pilot.press("enter", "enter")
+
+    monkeypatch.setattr(
+        pick_cmd, "run", lambda app: app.run(headless=True, size=WIDE, auto_pilot=script)
+    )
+    assert main(["--corpus", str(tmp_path / "k.bib"), "pick", "--style", "apa", "Doe:78"]) == 0
+    assert capsys.readouterr().out.startswith("Doe, J. (1978). Weaving.")
