@@ -296,13 +296,14 @@ def _read_collections(
         data,
         "collections",
         connection,
-        "SELECT collectionID, collectionName, parentCollectionID FROM collections",
+        "SELECT collectionID, collectionName, parentCollectionID, libraryID FROM collections",
         tables,
         "collections",
         "collectionItems",
     )
     if not rows:
         return
+    groups = _group_names(data, connection, tables)
     trashed = (
         {
             row[0]
@@ -318,10 +319,12 @@ def _read_collections(
         if "deletedCollections" in tables
         else set()
     )
-    parents = {cid: (str(name), parent) for cid, name, parent in rows}
+    parents = {cid: (str(name), parent) for cid, name, parent, _ in rows}
+    library_of = {cid: library for cid, _, _, library in rows}
 
     def path(cid: int) -> str | None:
-        """ "Parent/Child"; None when it or an ancestor is in the trash (or in a loop)."""
+        """ "Parent/Child", under its group's name in a group library ("Lab/Reading");
+        None when it or an ancestor is in the trash (or in a loop)."""
         names: list[str] = []
         seen: set[int] = set()
         current: int | None = cid
@@ -331,6 +334,9 @@ def _read_collections(
             seen.add(current)
             name, current = parents[current]
             names.append(name)
+        group = groups.get(library_of[cid])
+        if group:
+            names.append(group)
         return "/".join(reversed(names))
 
     paths: dict[int, str | None] = {cid: path(cid) for cid in parents}
@@ -343,6 +349,27 @@ def _read_collections(
             per_item[item_id].add(where)
     for item_id, found in per_item.items():
         items[item_id].collections = sorted(found, key=lambda p: (p.casefold(), p))
+
+
+def _group_names(
+    data: ZoteroData, connection: sqlite3.Connection, tables: set[str]
+) -> dict[int, str]:
+    """Group library id -> the group's name, the root of its collections in the facet.
+
+    Zotero shows a group's collections under the group, apart from "My Library"; without
+    the name, a group's "Reading" and the user's own "Reading" would be one facet value.
+    A "/" in the name would read as one more level, so it becomes a look-alike.
+    """
+    if "groups" not in tables:
+        return {}
+    rows = _optional(
+        data, "group names", connection, "SELECT libraryID, name FROM groups", tables, "groups"
+    )
+    return {
+        library: str(name).replace("/", "\u2215").strip()
+        for library, name in rows
+        if name is not None and str(name).strip()
+    }
 
 
 def _read_children(

@@ -298,7 +298,7 @@ def test_tags_collections_notes_and_attachments(library_db: Path, tmp_path: Path
         "attachments:Looms/relative.pdf",
     )  # no base folder set: kept as stored
     assert Path(fast.attachments[0]).is_file()
-    assert papers["Group Paper"].collections == ("Shared",)
+    assert papers["Group Paper"].collections == ("Lab Group/Shared",)  # under its group
     assert papers["Pattern Cards"].attachments == ()
 
 
