@@ -152,7 +152,7 @@ def load_zotero(
         for item in data.items
         for attachment in item.attachments
     ):
-        base_dir = base_attachment_dir(home or Path.home())
+        base_dir = base_attachment_dir(home or Path.home(), data_dir=path.parent)
     source = Source(shown)
     papers = [
         paper
