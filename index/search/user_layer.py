@@ -263,7 +263,9 @@ class LayerMasks:
                 FacetCount(
                     facet,
                     value,
-                    value,
+                    # A collection is shown by its own name under its parent ("Reading"
+                    # under "Lab group"); its value is the whole path, as typed.
+                    value.rsplit("/", 1)[-1] if facet == "collection" else value,
                     count,
                     value in chosen,
                     value.rsplit("/", 1)[0] if facet == "collection" and "/" in value else None,

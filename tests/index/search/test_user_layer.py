@@ -129,9 +129,9 @@ def test_source_tags_and_collections_are_their_own_facets(engine: SearchEngine) 
     assert found(engine, 'keyword:"deep learning"') == {"p0"}
     assert found(engine, "kw:gpus") == {"p0", "p1"}
     rows = engine.search(SearchRequest(limit=0)).facets["collection"]
-    assert {(c.value, c.count, c.parent) for c in rows} == {
-        ("Thesis", 2, None),
-        ("Thesis/Chapter 2", 1, "Thesis"),
+    assert {(c.value, c.label, c.count, c.parent) for c in rows} == {
+        ("Thesis", "Thesis", 2, None),
+        ("Thesis/Chapter 2", "Chapter 2", 1, "Thesis"),
     }
     assert found(engine, collections=frozenset({"Thesis"})) == {"p0", "p1"}
     # The user's tags stay apart from the source's.
