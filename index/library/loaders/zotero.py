@@ -18,10 +18,10 @@ from index.library.loaders.html_text import html_to_text
 from index.library.loaders.zotero_db import (
     ZoteroAttachment,
     ZoteroItem,
-    content_fingerprint,
     read_items,
     schema_version,
 )
+from index.library.loaders.zotero_fingerprint import content_fingerprint
 from index.library.loaders.zotero_prefs import base_attachment_dir
 from index.library.loaders.zotero_snapshot import SnapshotError, connect, snapshot
 from index.library.normalize import clean_text, latex_to_unicode

@@ -27,7 +27,6 @@ __all__ = [
     "ZoteroCreator",
     "ZoteroData",
     "ZoteroItem",
-    "content_fingerprint",
     "read_items",
     "schema_version",
 ]
@@ -101,24 +100,6 @@ def schema_version(connection: sqlite3.Connection) -> int | None:
         return int(row[0]) if row else None
     except (TypeError, ValueError):
         return None
-
-
-def content_fingerprint(connection: sqlite3.Connection) -> tuple[Any, ...]:
-    """What changes whenever an item, its trash state or a collection changes.
-
-    Cheaper than reading the library (aggregates over two tables), and unlike the
-    database file's size and mtime it ignores Zotero's bookkeeping writes (sync times,
-    settings), so a live reload can skip work when no item changed.
-    """
-    row = connection.execute(
-        "SELECT COUNT(*), MAX(clientDateModified), MAX(version), TOTAL(version) FROM items"
-    ).fetchone()
-    tables = _tables(connection)
-    extra = []
-    for table in ("deletedItems", "collectionItems", "itemTags"):
-        if table in tables:
-            extra.append(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-    return (*row, *extra)
 
 
 def read_items(connection: sqlite3.Connection) -> ZoteroData:

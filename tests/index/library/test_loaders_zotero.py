@@ -587,3 +587,40 @@ def test_a_walked_folder_reads_a_data_folder_as_its_library(tmp_path: Path) -> N
         "papers/notes.txt",
     ]
     assert warnings == []
+
+
+def test_the_fingerprint_follows_what_papers_are_made_of(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    reading = z.collection("Reading")
+    group = z.group("Lab")
+    item = z.item("journalArticle", {"title": "One"}, tags=["a"], collections=[reading])
+    note = z.note(item, "<p>first</p>")
+    seen = {fingerprint(z.path)}
+
+    def changes(sql: str, *args: object) -> bool:
+        z.db.execute(sql, args)
+        z.db.commit()
+        now = fingerprint(z.path)
+        new = now not in seen
+        seen.add(now)
+        return new
+
+    # Bookkeeping: a sync (versions), settings, a feed's items.
+    assert not changes("UPDATE items SET version = version + 7, synced = 1")
+    assert not changes("INSERT INTO settings VALUES ('sync', 'x', 1)")
+    z.db.execute(
+        "INSERT INTO libraries (libraryID, type, editable, filesEditable) VALUES (9, 'feed', 0, 0)"
+    )
+    z.item("journalArticle", {"title": "Feed"}, library=9)
+    assert fingerprint(z.path) in seen
+    # Edits, even in the same second as the last one.
+    value = z._value("Two")
+    assert changes("UPDATE itemData SET valueID = ? WHERE itemID = ?", value, item)
+    assert changes("UPDATE itemNotes SET note = '<p>first, then more</p>' WHERE itemID = ?", note)
+    assert changes(
+        "UPDATE collections SET collectionName = 'Later' WHERE collectionID = ?", reading
+    )
+    assert changes("UPDATE tags SET name = 'b'")
+    assert changes("UPDATE groups SET name = 'Lab 2' WHERE libraryID = ?", group)
+    assert changes("INSERT INTO deletedItems (itemID) VALUES (?)", item)
+    z.close()

@@ -9,7 +9,7 @@ from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from tests.fixtures.zotero import ZoteroFixture
 from tests.tui.app_pilot import WIDE, facet_node, results, search, settle
-from tests.tui.screens.test_app_reload import wait_for
+from tests.tui.screens.test_app_reload import notices, wait_for
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 from tui.widgets.facet_panel import FacetPanel
@@ -108,4 +108,32 @@ async def test_a_note_added_in_zotero_is_searchable_within_seconds(
         z.note(loom, "<p>A <i>wombat</i> reviewer asked for more.</p>")
         await wait_for(pilot, lambda: app.engine is not engine_before, seconds=10)
         await wait_for(pilot, lambda: [h.paper.id for h in results(app).hits] == ["loom"])
+    z.close()
+
+
+async def test_zotero_bookkeeping_is_not_a_reload_but_a_renamed_collection_is(
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
+    z, _ = zotero_library(tmp_path / "Zotero")
+    app = start(tmp_path / "Zotero", taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        engine = app.engine
+        # What Zotero writes while it runs (a sync time, a feed item): no paper changes.
+        z.db.execute("INSERT INTO settings VALUES ('sync', 'lastSync', 1)")
+        z.db.execute(
+            "INSERT INTO libraries (libraryID, type, editable, filesEditable) "
+            "VALUES (9, 'feed', 0, 0)"
+        )
+        z.db.commit()
+        z.item("journalArticle", {"title": "A Feed Item"}, library=9)
+        await pilot.pause(1.0)  # ten polls
+        await settle(pilot)
+        assert app.engine is engine
+        assert not any("zotero.sqlite" in n for n in notices(app))
+        # A renamed collection changes no item, but the facet must follow it.
+        z.db.execute("UPDATE collections SET collectionName = 'Read soon' WHERE libraryID = 1")
+        z.db.commit()
+        await wait_for(pilot, lambda: "Read soon" in collection_counts(app))
+        assert "Reading" not in collection_counts(app)
     z.close()
