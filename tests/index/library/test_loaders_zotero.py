@@ -624,3 +624,33 @@ def test_the_fingerprint_follows_what_papers_are_made_of(tmp_path: Path) -> None
     assert changes("UPDATE groups SET name = 'Lab 2' WHERE libraryID = ?", group)
     assert changes("INSERT INTO deletedItems (itemID) VALUES (?)", item)
     z.close()
+
+
+def test_a_reload_converts_only_the_items_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.library.loaders.zotero as zotero
+
+    z = ZoteroFixture(tmp_path / "Zotero", wal=True)
+    ids = [z.item("journalArticle", {"title": f"Paper {n}"}, tags=["t"]) for n in range(5)]
+    first, _ = load_zotero(z.path, "z")
+    converted: list[str] = []
+    real = zotero.item_to_paper
+
+    def counting(item: object, *args: object, **kwargs: object) -> object:
+        converted.append(item.fields["title"])  # type: ignore[attr-defined]
+        return real(item, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(zotero, "item_to_paper", counting)
+    assert load_zotero(z.path, "z")[0] == first and converted == []
+    z.note(ids[1], "<p>a new note</p>")  # a child changes its parent's paper
+    z.db.execute("UPDATE itemData SET valueID = ? WHERE itemID = ?", (z._value("Renamed"), ids[3]))
+    z.db.commit()
+    second, _ = load_zotero(z.path, "z")
+    assert sorted(converted) == ["Paper 1", "Renamed"]
+    assert [p.title for p in second] == ["Paper 0", "Paper 1", "Paper 2", "Renamed", "Paper 4"]
+    assert second[1].source_notes == ("a new note",)
+    monkeypatch.setattr(zotero, "item_to_paper", real)
+    zotero._converted.clear()
+    assert load_zotero(z.path, "z")[0] == second  # the same as converting everything
+    z.close()
