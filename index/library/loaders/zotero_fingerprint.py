@@ -6,9 +6,10 @@ settings, the last-read time of a PDF, RSS feed items (in the same `items` table
 reload of the library. `content_fingerprint` changes only when something a paper is made
 from changes: an item's fields (each edit points `itemData` at another value), creators,
 notes, attachments, tags, collections (names and nesting too: a renamed collection changes
-no item), group names, the trash. Timestamps alone would not do: Zotero's
+no item), group names, the trash. Timestamps alone would not do before schema 129:
 `clientDateModified` has a resolution of one second, and a note being typed is saved
-several times a second. Sync bookkeeping (`version`, `synced`) is left out on purpose.
+several times a second; schema 129 adds `clientVersion`, bumped on every local save, and
+it is used where present. Sync bookkeeping (`version`, `synced`) is left out on purpose.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ _NOT_FEEDS = "libraryID NOT IN (SELECT libraryID FROM libraries WHERE type = 'fe
 # (table, aggregate over its rows that belong to regular items); `{items}` is the item set.
 _AGGREGATES = (
     ("items", "SELECT COUNT(*), MAX(clientDateModified), TOTAL(itemTypeID) FROM items{where}"),
+    # Schema 129 (Zotero 9) counts every local save in `clientVersion`: exact, where it is.
+    ("items", "SELECT MAX(clientVersion), TOTAL(clientVersion) FROM items{where}"),
+    ("collections", "SELECT MAX(clientVersion) FROM collections"),
     ("itemData", "SELECT COUNT(*), TOTAL(fieldID), TOTAL(valueID) FROM itemData{within}"),
     (
         "itemCreators",

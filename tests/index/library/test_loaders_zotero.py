@@ -654,3 +654,13 @@ def test_a_reload_converts_only_the_items_that_changed(
     zotero._converted.clear()
     assert load_zotero(z.path, "z")[0] == second  # the same as converting everything
     z.close()
+
+
+def test_schema_129_client_version_is_a_change_even_in_the_same_second(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    item = z.item("journalArticle", {"title": "One"})
+    before = fingerprint(z.path)
+    z.db.execute("UPDATE items SET clientVersion = clientVersion + 1 WHERE itemID = ?", (item,))
+    z.db.commit()
+    assert fingerprint(z.path) != before
+    z.close()
