@@ -68,10 +68,13 @@ def sources_fingerprint(corpus: Sequence[Path] | None, known: Iterable[str] = ()
 
 
 def changed_files(before: Fingerprint, after: Fingerprint) -> set[str]:
-    """The inputs added, removed or changed between two polls (journals as their database)."""
+    """The inputs added, removed or changed between two polls (journals, and Better
+    BibTeX's database, as the Zotero database they belong to)."""
     changed = {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
     out = set()
     for name in changed:
+        if os.path.basename(name).startswith("better-bibtex.sqlite"):
+            name = os.path.join(os.path.dirname(name), "zotero.sqlite")  # its keys' library
         for suffix in ("-wal", "-journal"):
             if name.endswith(suffix):
                 name = name[: -len(suffix)]

@@ -23,6 +23,7 @@ import threading
 from pathlib import Path, PurePosixPath
 
 from index.library.loaders.html_text import html_to_text
+from index.library.loaders.zotero_bbt import bbt_keys, keys_digest
 from index.library.loaders.zotero_db import (
     ZoteroAttachment,
     ZoteroItem,
@@ -141,7 +142,10 @@ def load_zotero(
                 f"value: {clean_text(str(error))[:120]})",
             )
         ]
-    warnings: list[LoadWarning] = []
+    keys, problem = bbt_keys(path.parent)
+    for item in data.items:
+        item.bbt_key = keys.get((item.library_id, item.key))
+    warnings: list[LoadWarning] = [LoadWarning(shown, problem)] if problem else []
     if version is not None and version > TESTED_SCHEMA_VERSIONS[-1]:
         tested = f"{TESTED_SCHEMA_VERSIONS[0]}-{TESTED_SCHEMA_VERSIONS[-1]}"
         warnings.append(
@@ -208,11 +212,13 @@ def fingerprint(path: Path) -> tuple[object, ...] | None:
         with snapshot(path) as copy:
             connection = connect(copy)
             try:
-                return content_fingerprint(connection)
+                content = content_fingerprint(connection)
             finally:
                 connection.close()
     except (SnapshotError, sqlite3.Error):
         return None
+    keys, problem = bbt_keys(path.parent)  # Better BibTeX's keys change no Zotero table
+    return (*content, keys_digest(keys), problem)
 
 
 def _text(item: ZoteroItem, *names: str) -> str | None:
@@ -272,8 +278,9 @@ def _extra_line(item: ZoteroItem, label: str) -> str | None:
 
 
 def _citation_key(item: ZoteroItem) -> str | None:
-    """Zotero 7's `citationKey` field, else Better BibTeX's `Citation Key:` line in Extra."""
-    return _text(item, "citationKey") or _extra_line(item, "Citation Key")
+    """Zotero 7's `citationKey` field, else Better BibTeX's `Citation Key:` line in Extra
+    (a pinned key), else the key Better BibTeX keeps in its own database."""
+    return _text(item, "citationKey") or _extra_line(item, "Citation Key") or item.bbt_key
 
 
 def _attachment_path(

@@ -63,6 +63,7 @@ class ZoteroItem:
     item_id: int
     key: str
     item_type: str
+    library_id: int = 1
     fields: dict[str, str] = field(default_factory=dict)  # by field name and base name
     creators: list[ZoteroCreator] = field(default_factory=list)
     primary_role: str = "author"
@@ -70,6 +71,7 @@ class ZoteroItem:
     collections: list[str] = field(default_factory=list)  # "Parent/Child" paths
     notes: list[str] = field(default_factory=list)  # HTML
     attachments: list[ZoteroAttachment] = field(default_factory=list)
+    bbt_key: str | None = None  # Better BibTeX's key for it, from its own database
 
 
 @dataclass
@@ -136,13 +138,14 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
         if table in tables:
             where.append(f"itemID NOT IN (SELECT itemID FROM {table})")
     items: dict[int, ZoteroItem] = {}
-    for item_id, type_id, key in connection.execute(
-        f"SELECT itemID, itemTypeID, key FROM items WHERE {' AND '.join(where)} "
+    for item_id, type_id, key, library_id in connection.execute(
+        f"SELECT itemID, itemTypeID, key, libraryID FROM items WHERE {' AND '.join(where)} "
         "ORDER BY libraryID, itemID"
     ):
         type_name = types.get(type_id, "")
         if item_id not in trash and type_name and type_name not in NOT_PAPERS:
-            items[item_id] = ZoteroItem(item_id, str(key), type_name)
+            library = library_id if isinstance(library_id, int) else 1
+            items[item_id] = ZoteroItem(item_id, str(key), type_name, library)
 
     _read_fields(connection, tables, items, types, field_names)
     _read_creators(data, connection, tables, items, types)

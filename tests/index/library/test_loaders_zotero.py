@@ -25,7 +25,7 @@ from index.library.loaders.zotero import fingerprint, load_zotero
 from index.library.loaders.zotero_prefs import base_attachment_dir, default_data_dir, read_prefs
 from index.library.loaders.zotero_snapshot import SnapshotError, snapshot, stat_fingerprint
 from index.models import Name, Paper
-from tests.fixtures.zotero import ZoteroFixture
+from tests.fixtures.zotero import ZoteroFixture, better_bibtex
 
 TAXONOMY = load_taxonomy()
 ABSTRACT = (
@@ -664,3 +664,47 @@ def test_schema_129_client_version_is_a_change_even_in_the_same_second(tmp_path:
     z.db.commit()
     assert fingerprint(z.path) != before
     z.close()
+
+
+def test_better_bibtex_keys_from_its_own_database(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    native = z.item("journalArticle", {"title": "Native", "citationKey": "native1"}, key="NATIVE01")
+    pinned = z.item(
+        "journalArticle", {"title": "Pinned", "extra": "Citation Key: pinned1"}, key="PINNED01"
+    )
+    auto = z.item("journalArticle", {"title": "Auto"}, key="AUTOKEY1")
+    group = z.group("Lab")
+    shared = z.item("journalArticle", {"title": "Shared"}, key="AUTOKEY1", library=group)
+    z.item("journalArticle", {"title": "Unknown"}, key="NOBBT001")
+    z.close()
+    better_bibtex(
+        z.folder,
+        [
+            (native, "NATIVE01", 1, "bbt-native"),
+            (pinned, "PINNED01", 1, "pinned1"),
+            (auto, "AUTOKEY1", 1, "ada2020auto"),
+            (shared, "AUTOKEY1", group, "lab2021shared"),
+            (999, "NOBBT001", 7, "from-another-library"),  # not this library's row
+        ],
+    ).close()
+    papers, warnings = load_zotero(z.path, "z")
+    assert warnings == []
+    keys = {p.title: p.citation_key for p in papers}
+    assert keys == {
+        "Native": "native1",  # Zotero's own field first
+        "Pinned": "pinned1",
+        "Auto": "ada2020auto",  # only in Better BibTeX's database
+        "Shared": "lab2021shared",  # same item key, other library
+        "Unknown": None,
+    }
+
+
+def test_a_damaged_better_bibtex_database_is_one_warning(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    z.item("journalArticle", {"title": "Auto"})
+    z.close()
+    (z.folder / "better-bibtex.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x07" * 200)
+    papers, warnings = load_zotero(z.path, "z")
+    assert [p.title for p in papers] == ["Auto"]
+    assert len(warnings) == 1
+    assert "could not read Better BibTeX's citation keys" in warnings[0].message

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
-from tests.fixtures.zotero import ZoteroFixture
+from tests.fixtures.zotero import ZoteroFixture, better_bibtex
 from tests.tui.app_pilot import WIDE, facet_node, results, search, settle
 from tests.tui.screens.test_app_reload import notices, wait_for
 from tui.app import PaperscopeApp, make_app
@@ -136,4 +136,28 @@ async def test_zotero_bookkeeping_is_not_a_reload_but_a_renamed_collection_is(
         z.db.commit()
         await wait_for(pilot, lambda: "Read soon" in collection_counts(app))
         assert "Reading" not in collection_counts(app)
+    z.close()
+
+
+async def test_a_key_better_bibtex_changes_is_picked_up(tmp_path: Path, taxonomy: Taxonomy) -> None:
+    z, loom = zotero_library(tmp_path / "Zotero")
+    z.db.execute(
+        "DELETE FROM itemData WHERE itemID = ? AND fieldID = ?", (loom, z.fields["citationKey"])
+    )
+    z.db.commit()
+    (key,) = z.db.execute("SELECT key FROM items WHERE itemID = ?", (loom,)).fetchone()
+    bbt = better_bibtex(z.folder, [(loom, key, 1, "byron2020loom")], wal=True)
+    app = start(tmp_path / "Zotero", taxonomy)
+
+    def keys() -> set[str | None]:
+        return {p.citation_key for p in app.library.papers} if app.library else set()
+
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert "byron2020loom" in keys()
+        # The user changes the key in Zotero: only Better BibTeX's database changes.
+        bbt.execute("UPDATE citationkey SET citationKey = 'lovelace2020loom'")
+        bbt.commit()
+        await wait_for(pilot, lambda: "lovelace2020loom" in keys())
+    bbt.close()
     z.close()
