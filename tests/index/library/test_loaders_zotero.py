@@ -708,3 +708,21 @@ def test_a_damaged_better_bibtex_database_is_one_warning(tmp_path: Path) -> None
     assert [p.title for p in papers] == ["Auto"]
     assert len(warnings) == 1
     assert "could not read Better BibTeX's citation keys" in warnings[0].message
+
+
+def test_group_collections_carry_their_group_name(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    mine = z.collection("Reading")
+    lab = z.group("Lab group")
+    theirs = z.collection("Reading", library=lab)
+    week = z.collection("Week 1", parent=theirs, library=lab)
+    slashed = z.group("A/B testing")
+    other = z.collection("Reading", library=slashed)
+    z.item("journalArticle", {"title": "Mine"}, collections=[mine])
+    z.item("journalArticle", {"title": "Theirs"}, collections=[week], library=lab)
+    z.item("journalArticle", {"title": "Slashed"}, collections=[other], library=slashed)
+    z.close()
+    papers = by_title(load_zotero(z.path, "z")[0])
+    assert papers["Mine"].collections == ("Reading",)
+    assert papers["Theirs"].collections == ("Lab group/Reading/Week 1",)
+    assert papers["Slashed"].collections == ("A\u2215B testing/Reading",)  # one level
