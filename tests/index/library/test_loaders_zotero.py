@@ -14,6 +14,7 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -466,17 +467,19 @@ def test_the_private_copy_is_removed_and_retried_while_zotero_writes(
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    real_copy = shutil.copyfile
-    calls: list[str] = []
+    import index.library.loaders.zotero_snapshot as snap
 
-    def copy_while_zotero_writes(source: str, target: str) -> str:
+    real_copy = snap.copy_database
+    calls: list[Path] = []
+
+    def copy_while_zotero_writes(source: Path, target: Path) -> None:
         calls.append(source)
         if len(calls) == 1:  # Zotero appends to the database mid-copy, once
             with open(path, "ab") as handle:
                 handle.write(b"\0" * 4096)
-        return real_copy(source, target)
+        real_copy(source, target)
 
-    monkeypatch.setattr(shutil, "copyfile", copy_while_zotero_writes)
+    monkeypatch.setattr(snap, "copy_database", copy_while_zotero_writes)
     with snapshot(path) as copy:
         assert copy.is_file() and len(calls) == 2
     assert list(scratch.iterdir()) == []
@@ -726,3 +729,51 @@ def test_group_collections_carry_their_group_name(tmp_path: Path) -> None:
     assert papers["Mine"].collections == ("Reading",)
     assert papers["Theirs"].collections == ("Lab group/Reading/Week 1",)
     assert papers["Slashed"].collections == ("A\u2215B testing/Reading",)  # one level
+
+
+def test_the_copy_never_reads_sqlites_lock_byte_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Windows Zotero's exclusive lock makes the page at 1 GiB unreadable; it holds no
+    data, so the copy writes zeros there. Simulated with the page moved to 8 KiB."""
+    import index.library.loaders.zotero_snapshot as snap
+
+    page = 1024
+    source = tmp_path / "big.sqlite"
+    header = bytearray(b"SQLite format 3\x00" + page.to_bytes(2, "big") + bytes(82))
+    body = bytes(header) + bytes(range(256)) * 60  # 15,460 bytes: past the locked page
+    source.write_bytes(body)
+    reads: list[tuple[int, int]] = []
+    real_open = open
+
+    class Watched:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def read(self, n: int = -1) -> bytes:
+            start = self.handle.tell()
+            data = self.handle.read(n)
+            reads.append((start, start + len(data)))
+            return bytes(data)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.handle, name)
+
+        def __enter__(self) -> Watched:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+    def watched_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(path, mode, *args, **kwargs)
+        return Watched(handle) if "r" in mode and Path(path) == source else handle
+
+    monkeypatch.setattr("builtins.open", watched_open)
+    snap.copy_database(source, tmp_path / "copy.sqlite", lock_offset=8192)
+    monkeypatch.undo()
+    copy = (tmp_path / "copy.sqlite").read_bytes()
+    assert len(copy) == len(body)
+    assert copy[8192 : 8192 + page] == bytes(page)
+    assert copy[:8192] == body[:8192] and copy[8192 + page :] == body[8192 + page :]
+    assert not any(start < 8192 + page and end > 8192 for start, end in reads)
