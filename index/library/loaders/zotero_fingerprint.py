@@ -70,7 +70,9 @@ def content_fingerprint(connection: sqlite3.Connection) -> tuple[Any, ...]:
     tables = {
         row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     }
-    feeds = "libraries" in tables
+    feeds = "libraries" in tables and any(
+        row[1] == "type" for row in connection.execute("PRAGMA table_info(libraries)")
+    )  # an older schema without library types has no feeds to leave out either
     where = f" WHERE {_NOT_FEEDS}" if feeds else ""
     within = f" WHERE itemID IN (SELECT itemID FROM items WHERE {_NOT_FEEDS})" if feeds else ""
     out: list[Any] = []
