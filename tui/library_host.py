@@ -33,7 +33,12 @@ from tui.services.annotations import Annotations
 from tui.services.layer import build_user_layer, notes_dir
 from tui.services.notes import fingerprint as notes_fingerprint
 from tui.services.saved_searches import SavedSearches
-from tui.services.watch import changed_files, describe_changes, sources_fingerprint
+from tui.services.watch import (
+    ZoteroContent,
+    changed_files,
+    describe_changes,
+    sources_fingerprint,
+)
 from tui.view.user_detail import user_rows
 
 if TYPE_CHECKING:
@@ -161,6 +166,7 @@ class LibraryHost:
         library: Library = app.library or Library(papers=())
         watching = bool(self.corpus)  # the bundled corpus never changes
         sources = sources_fingerprint(self.corpus, library.files) if watching else {}
+        zotero = ZoteroContent(library.files if watching else ())
         notes = notes_fingerprint(self.notes_dir)
         reported: str | None = None  # the parse problem already told
         while not stop.wait(self.watch_interval):
@@ -172,8 +178,9 @@ class LibraryHost:
                 if not watching:
                     continue
                 now = sources_fingerprint(self.corpus, library.files)
-                changed = changed_files(sources, now)
+                changed = zotero.changed(changed_files(sources, now))
                 if not changed:
+                    sources = now  # Zotero's bookkeeping: nothing a paper is made of
                     continue
                 new_library, problem = self._reload(library, changed)
                 sources = now  # a problem is retried when the file changes again

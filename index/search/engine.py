@@ -34,7 +34,15 @@ from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
 from index.search.spelling import Lexicon, correct, read_words
 from index.search.tables import read_table
-from index.search.user_layer import LAYER_FIELDS, LayerMasks, UserLayer, source_facets
+from index.search.user_layer import (
+    LAYER_FIELDS,
+    LayerMasks,
+    NoteMasks,
+    UserLayer,
+    live_docnums,
+    source_facets,
+    source_notes,
+)
 from index.whoosh_ext.blocks import phrase_ids
 
 __all__ = ["OpenedIndex", "SearchEngine"]
@@ -124,9 +132,17 @@ class SearchEngine(Generic[OpenedT]):
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) there are no source facets
-        # from the papers: the index's own keyword facet still counts the source's tags.
-        self._source = source_facets(library.papers if library is not None else ())
-        self._layer = LayerMasks(UserLayer(), self._source, self.masks.ids, self.masks.live)
+        # from the papers: the index's own keyword facet still counts the source's tags
+        # (and the store only serves such a search when the library has no collections or
+        # notes of its own, index.store.generations.open_if_current).
+        papers = library.papers if library is not None else ()
+        self._source = source_facets(papers)
+        # The source's notes (Zotero's child notes) change with the library only: their
+        # masks are built once here and merged into every layer.
+        self._source_notes = NoteMasks.build(
+            source_notes(papers), live_docnums(self.masks.ids, self.masks.live), self.masks.size
+        )
+        self._layer = self._layer_masks(UserLayer())
         self._layer_generation = 0
         self._layer_lock = threading.Lock()
 
@@ -136,10 +152,13 @@ class SearchEngine(Generic[OpenedT]):
         The masks are built here, once per change (milliseconds at 100,000 papers); cached
         results and match sets of the previous layer are no longer served.
         """
-        masks = LayerMasks(layer, self._source, self.masks.ids, self.masks.live)
+        masks = self._layer_masks(layer)
         with self._layer_lock:
             self._layer = masks
             self._layer_generation += 1
+
+    def _layer_masks(self, layer: UserLayer) -> LayerMasks:
+        return LayerMasks(layer, self._source, self.masks.ids, self.masks.live, self._source_notes)
 
     # -- searchers -------------------------------------------------------------------------
 

@@ -14,6 +14,14 @@ whose note holds it (the engine ORs the note mask into that word's match set) an
 `note:word` finds only notes. A scan of the notes when they change is simplest and fast at
 the scale of notes a person writes (thousands, not millions); a Whoosh RAM index would
 add a second searcher to keep in step for no gain at that size.
+
+The source's notes (Zotero child notes, notes in a Better BibTeX JSON export) are the
+user's notes too, written in another program, so they are searched the same way: plain
+words and `note:`. They change only when the library does, so their masks are built once
+per library (`NoteMasks.build` over `source_notes`) and merged into each layer, never
+re-read when a tag changes. They stay out of the Whoosh index for the same reasons as the
+user's notes: a note is not the paper's text, so it should neither score, nor feed the
+spelling lexicon, nor need a schema change.
 """
 
 from __future__ import annotations
@@ -29,9 +37,12 @@ __all__ = [
     "LAYER_FACETS",
     "LAYER_FIELDS",
     "LayerMasks",
+    "NoteMasks",
     "UserLayer",
+    "live_docnums",
     "normalize_status",
     "source_facets",
+    "source_notes",
 ]
 
 # Facet -> the SearchRequest attribute holding its selection.
@@ -91,6 +102,58 @@ def source_facets(papers: Iterable[Paper]) -> dict[str, dict[str, set[str]]]:
     return {"keyword": keywords, "collection": collections}
 
 
+def source_notes(papers: Iterable[Paper]) -> dict[str, str]:
+    """Paper id -> the text of the notes its source carries (Zotero child notes)."""
+    return {paper.id: "\n\n".join(paper.source_notes) for paper in papers if paper.source_notes}
+
+
+def live_docnums(ids: Sequence[str], live: int) -> dict[str, int]:
+    """Paper id -> document number, for the index's live documents only."""
+    return {paper_id: number for number, paper_id in enumerate(ids) if live >> number & 1}
+
+
+@dataclass(frozen=True)
+class NoteMasks:
+    """The words of some notes as document masks: stems for words, folded words for prefixes."""
+
+    stems: Mapping[str, int] = field(default_factory=dict)
+    words: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, notes: Mapping[str, str], docnum: Mapping[str, int], size: int) -> NoteMasks:
+        """The masks of `notes` (paper id -> text); notes of papers not in `docnum` are left out."""
+        stems: dict[str, set[int]] = {}
+        words: dict[str, set[int]] = {}
+        stem, fold = stem_analyzer(), fold_analyzer()
+        for paper_id, text in notes.items():
+            doc = docnum.get(paper_id)
+            if doc is None or not text:
+                continue
+            for token in stem(text):
+                stems.setdefault(token.text, set()).add(doc)
+            for token in fold(text):
+                words.setdefault(token.text, set()).add(doc)
+        return cls(
+            {k: mask_of(sorted(v), size) for k, v in stems.items()},
+            {k: mask_of(sorted(v), size) for k, v in words.items()},
+        )
+
+    def merged(self, other: NoteMasks) -> NoteMasks:
+        """Both sets of notes' masks, OR-ed word by word."""
+        if not other.stems:
+            return self
+        if not self.stems:
+            return other
+        return NoteMasks(_or_masks(self.stems, other.stems), _or_masks(self.words, other.words))
+
+
+def _or_masks(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = out.get(key, 0) | value
+    return out
+
+
 class LayerMasks:
     """The layer's values as document masks over one open index.
 
@@ -99,6 +162,7 @@ class LayerMasks:
         source: the library's own tags and collections (`source_facets`).
         ids: document number -> paper id (index.search.bitsets.FacetMasks.ids).
         live: the index's live documents.
+        notes: the source's notes as masks over the same index (`NoteMasks.build`).
     """
 
     def __init__(
@@ -107,13 +171,11 @@ class LayerMasks:
         source: Mapping[str, Mapping[str, Iterable[str]]],
         ids: Sequence[str],
         live: int,
+        notes: NoteMasks | None = None,
     ) -> None:
         size = len(ids)
         self.live = live
-        docnum: dict[str, int] = {}
-        for number, paper_id in enumerate(ids):
-            if live >> number & 1:
-                docnum[paper_id] = number
+        docnum = live_docnums(ids, live)
 
         def mask(paper_ids: Iterable[str]) -> int:
             return mask_of([docnum[p] for p in paper_ids if p in docnum], size)
@@ -135,21 +197,9 @@ class LayerMasks:
             facet: {value.lower(): m for value, m in values.items()}
             for facet, values in self.masks.items()
         }
-        self.note_stems: dict[str, int] = {}
-        self.note_words: dict[str, int] = {}
-        stems: dict[str, set[int]] = {}
-        words: dict[str, set[int]] = {}
-        stem, fold = stem_analyzer(), fold_analyzer()
-        for paper_id, text in layer.notes.items():
-            doc = docnum.get(paper_id)
-            if doc is None or not text:
-                continue
-            for token in stem(text):
-                stems.setdefault(token.text, set()).add(doc)
-            for token in fold(text):
-                words.setdefault(token.text, set()).add(doc)
-        self.note_stems = {k: mask_of(sorted(v), size) for k, v in stems.items()}
-        self.note_words = {k: mask_of(sorted(v), size) for k, v in words.items()}
+        masks = NoteMasks.build(layer.notes, docnum, size).merged(notes or NoteMasks())
+        self.note_stems: Mapping[str, int] = masks.stems
+        self.note_words: Mapping[str, int] = masks.words
 
     @property
     def has_notes(self) -> bool:
@@ -213,7 +263,9 @@ class LayerMasks:
                 FacetCount(
                     facet,
                     value,
-                    value,
+                    # A collection is shown by its own name under its parent ("Reading"
+                    # under "Lab group"); its value is the whole path, as typed.
+                    value.rsplit("/", 1)[-1] if facet == "collection" else value,
                     count,
                     value in chosen,
                     value.rsplit("/", 1)[0] if facet == "collection" and "/" in value else None,

@@ -121,6 +121,9 @@ def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
         "files": _read_stats(library),
         "content": None if library.files else _papers_digest(library.papers),
         "papers": len(library.papers),
+        # The papers carry what only the loaded library answers (collections, the
+        # source's notes: index.search.user_layer), so a search needs the library.
+        "needs_library": any(p.collections or p.source_notes for p in library.papers),
     }
 
 
@@ -144,7 +147,9 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     means what `open_index` checks after a full load, decided without one: the schema and
     the taxonomy fingerprint are the ones the index was built with, and every input file
     has the size and mtime the manifest recorded (a stat each, nothing parsed). The paper
-    count the manifest recorded is checked against the index instead of the library's.
+    count the manifest recorded is checked against the index instead of the library's. A
+    library whose papers carry collections or notes of their own (Zotero's) is never served
+    this way: those are searched from the loaded papers, not from the index.
     Never builds, waits or writes: on None the caller loads the library and calls
     `open_index`, which does.
     """
@@ -155,6 +160,8 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     current = _read_current(folder)
     old = current.get("manifest") if current else None
     if not isinstance(old, dict) or old.get("content") is not None:
+        return None
+    if old.get("needs_library", True):  # Zotero collections and notes: load the library
         return None
     recorded = old.get("files")
     # The manifest holds each file as it was read (size, mtime and a digest of the bytes,

@@ -115,6 +115,10 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
     ]
     width = shutil.get_terminal_size((100, 24)).columns
     lines += [f"{name:>11}: {value}" for name, value in rows if value not in (None, "")]
+    for note in paper.source_notes:  # the source's own notes (Zotero's child notes)
+        first, *rest = note.splitlines() or [""]
+        lines.append(f"{'notes':>11}: {first}")
+        lines += [f"{'':>13}{line}" for line in rest]
     for title, labels in (("topics", paper.topics), ("hardware", paper.hardware)):
         lines.append(f"{title:>11}: " + (", ".join(label.value for label in labels) or "(none)"))
         lines += [f"{'':>13}{label.value}: {label.reason}" for label in labels]

@@ -6,6 +6,11 @@ size, modification time and inode with the last poll. That costs a few `stat` ca
 second and catches every way an editor saves: in place, by an atomic rename (a new inode),
 a file added to or removed from a watched folder. Nothing is read until something changed.
 
+Zotero writes to its database all the time while it runs (sync times, settings, feeds),
+so a changed Zotero database is reloaded only when its content fingerprint (what its
+papers are made of, `index.library.loaders.zotero.fingerprint`) changed too: one private
+copy and a few aggregate queries instead of reading and indexing the whole library again.
+
 `describe_changes` says what a reload did, per source file, in the words of the notice:
 "refs.bib: +3, -1 papers".
 """
@@ -18,7 +23,13 @@ from pathlib import Path
 
 from index.models import Library
 
-__all__ = ["Fingerprint", "changed_files", "describe_changes", "sources_fingerprint"]
+__all__ = [
+    "Fingerprint",
+    "ZoteroContent",
+    "changed_files",
+    "describe_changes",
+    "sources_fingerprint",
+]
 
 Fingerprint = dict[str, tuple[int, int, int]]  # path -> (size, mtime_ns, inode)
 
@@ -57,15 +68,56 @@ def sources_fingerprint(corpus: Sequence[Path] | None, known: Iterable[str] = ()
 
 
 def changed_files(before: Fingerprint, after: Fingerprint) -> set[str]:
-    """The inputs added, removed or changed between two polls (journals as their database)."""
+    """The inputs added, removed or changed between two polls (journals, and Better
+    BibTeX's database, as the Zotero database they belong to)."""
     changed = {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
     out = set()
     for name in changed:
+        if os.path.basename(name).startswith("better-bibtex.sqlite"):
+            name = os.path.join(os.path.dirname(name), "zotero.sqlite")  # its keys' library
         for suffix in ("-wal", "-journal"):
             if name.endswith(suffix):
                 name = name[: -len(suffix)]
         out.add(name)
     return out
+
+
+class ZoteroContent:
+    """The content fingerprints of the Zotero databases among the inputs, as last seen.
+
+    Args:
+        files: the files the current library was read from; the databases among them
+            are fingerprinted now, so the first change is told from bookkeeping too.
+    """
+
+    def __init__(self, files: Iterable[str]) -> None:
+        self._seen: dict[str, object] = {}
+        for name in files:
+            if _companions(name):
+                self._seen[name] = self._fingerprint(name)
+
+    @staticmethod
+    def _fingerprint(name: str) -> object:
+        from index.library.loaders.zotero import fingerprint
+
+        return fingerprint(Path(name))
+
+    def changed(self, names: Iterable[str]) -> set[str]:
+        """`names` without the Zotero databases whose papers cannot have changed.
+
+        A database that cannot be read now (None) counts as changed: the reload then
+        says what is wrong with it.
+        """
+        out = set()
+        for name in names:
+            if not _companions(name):
+                out.add(name)
+                continue
+            now = self._fingerprint(name)
+            if now is None or now != self._seen.get(name):
+                out.add(name)
+            self._seen[name] = now
+        return out
 
 
 def _by_source(library: Library) -> dict[str, dict[str, object]]:

@@ -28,6 +28,7 @@ from index.library.loaders.ris import load_ris, looks_like_ris
 from index.library.loaders.sidecar import SidecarRecord
 from index.library.loaders.text import load_text
 from index.library.loaders.zotero import is_zotero_database, load_zotero
+from index.library.loaders.zotero_bbt import BBT_DATABASE, bbt_files
 from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
 
@@ -98,9 +99,12 @@ def companions(path: Path) -> list[Path]:
     """Files beside `path` that change what it holds (a database's write-ahead log).
 
     The library cache and the index fingerprint them with the file itself: Zotero's new
-    items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched.
+    items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched, and
+    Better BibTeX's keys live in `better-bibtex.sqlite` beside it.
     """
-    return companion_files(path) if _is_database(path) else []
+    if path.name.startswith(BBT_DATABASE) or not _is_database(path):
+        return []
+    return companion_files(path) + bbt_files(path)
 
 
 # What a loader returns: papers, sidecar records, warnings.

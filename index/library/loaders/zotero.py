@@ -6,22 +6,31 @@ become BibTeX entry types, base fields fill journal / booktitle / publisher, cre
 their parts and roles, tags become keywords, collections "Parent/Child" paths, child notes
 plain text and attachments file paths. It never raises for a problem in the file: a
 damaged or foreign database is one `LoadWarning`, and the rest of the corpus still loads.
+
+Turning items into papers is most of the cost of a load (reading the tables is a fifth
+of it), so the papers of the last load of each database are kept, by a digest of each
+item as read: when Zotero changes a few items while the app runs, a reload converts only
+those. The digest covers everything a paper is made of (fields, creators, tags,
+collection paths, notes, attachments), so no timestamp has to be trusted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
+import threading
 from pathlib import Path, PurePosixPath
 
 from index.library.loaders.html_text import html_to_text
+from index.library.loaders.zotero_bbt import bbt_keys, keys_digest
 from index.library.loaders.zotero_db import (
     ZoteroAttachment,
     ZoteroItem,
-    content_fingerprint,
     read_items,
     schema_version,
 )
+from index.library.loaders.zotero_fingerprint import content_fingerprint
 from index.library.loaders.zotero_prefs import base_attachment_dir
 from index.library.loaders.zotero_snapshot import SnapshotError, connect, snapshot
 from index.library.normalize import clean_text, latex_to_unicode
@@ -79,6 +88,10 @@ _EXTRA_LINES = {
 }
 _LINKED_URL = 3
 
+# Database -> item id -> (digest of the item as read, its paper): the last load's papers.
+_converted: dict[str, dict[int, tuple[bytes, Paper | None]]] = {}
+_converted_lock = threading.Lock()
+
 
 def is_zotero_database(path: Path) -> bool:
     """True for a file named `*.sqlite` or starting with SQLite's header.
@@ -129,7 +142,10 @@ def load_zotero(
                 f"value: {clean_text(str(error))[:120]})",
             )
         ]
-    warnings: list[LoadWarning] = []
+    keys, problem = bbt_keys(path.parent)
+    for item in data.items:
+        item.bbt_key = keys.get((item.library_id, item.key))
+    warnings: list[LoadWarning] = [LoadWarning(shown, problem)] if problem else []
     if version is not None and version > TESTED_SCHEMA_VERSIONS[-1]:
         tested = f"{TESTED_SCHEMA_VERSIONS[0]}-{TESTED_SCHEMA_VERSIONS[-1]}"
         warnings.append(
@@ -152,16 +168,37 @@ def load_zotero(
         for item in data.items
         for attachment in item.attachments
     ):
-        base_dir = base_attachment_dir(home or Path.home())
-    source = Source(shown)
-    papers = [
-        paper
-        for item in data.items
-        if (paper := item_to_paper(item, source, path.parent, base_dir)) is not None
-    ]
+        base_dir = base_attachment_dir(home or Path.home(), data_dir=path.parent)
+    papers = _papers(path, data.items, shown, base_dir)
     if not papers and not warnings:
         warnings.append(LoadWarning(shown, "no items in this Zotero library"))
     return papers, warnings
+
+
+def _papers(path: Path, items: list[ZoteroItem], shown: str, base_dir: Path | None) -> list[Paper]:
+    """The items as papers, reusing the last load's paper of every item that is unchanged."""
+    source = Source(shown)
+    memo = str(path.absolute())
+    context = repr((shown, str(base_dir))).encode("utf-8", "surrogatepass")
+    with _converted_lock:
+        previous = _converted.get(memo, {})
+    current: dict[int, tuple[bytes, Paper | None]] = {}
+    papers: list[Paper] = []
+    for item in items:
+        digest = hashlib.blake2b(
+            context + repr(item).encode("utf-8", "surrogatepass"), digest_size=16
+        ).digest()
+        known = previous.get(item.item_id)
+        if known is not None and known[0] == digest:
+            paper = known[1]
+        else:
+            paper = item_to_paper(item, source, path.parent, base_dir)
+        current[item.item_id] = (digest, paper)
+        if paper is not None:
+            papers.append(paper)
+    with _converted_lock:
+        _converted[memo] = current
+    return papers
 
 
 def fingerprint(path: Path) -> tuple[object, ...] | None:
@@ -175,11 +212,13 @@ def fingerprint(path: Path) -> tuple[object, ...] | None:
         with snapshot(path) as copy:
             connection = connect(copy)
             try:
-                return content_fingerprint(connection)
+                content = content_fingerprint(connection)
             finally:
                 connection.close()
     except (SnapshotError, sqlite3.Error):
         return None
+    keys, problem = bbt_keys(path.parent)  # Better BibTeX's keys change no Zotero table
+    return (*content, keys_digest(keys), problem)
 
 
 def _text(item: ZoteroItem, *names: str) -> str | None:
@@ -239,8 +278,9 @@ def _extra_line(item: ZoteroItem, label: str) -> str | None:
 
 
 def _citation_key(item: ZoteroItem) -> str | None:
-    """Zotero 7's `citationKey` field, else Better BibTeX's `Citation Key:` line in Extra."""
-    return _text(item, "citationKey") or _extra_line(item, "Citation Key")
+    """Zotero 7's `citationKey` field, else Better BibTeX's `Citation Key:` line in Extra
+    (a pinned key), else the key Better BibTeX keeps in its own database."""
+    return _text(item, "citationKey") or _extra_line(item, "Citation Key") or item.bbt_key
 
 
 def _attachment_path(

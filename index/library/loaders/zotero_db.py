@@ -27,7 +27,6 @@ __all__ = [
     "ZoteroCreator",
     "ZoteroData",
     "ZoteroItem",
-    "content_fingerprint",
     "read_items",
     "schema_version",
 ]
@@ -64,6 +63,7 @@ class ZoteroItem:
     item_id: int
     key: str
     item_type: str
+    library_id: int = 1
     fields: dict[str, str] = field(default_factory=dict)  # by field name and base name
     creators: list[ZoteroCreator] = field(default_factory=list)
     primary_role: str = "author"
@@ -71,6 +71,7 @@ class ZoteroItem:
     collections: list[str] = field(default_factory=list)  # "Parent/Child" paths
     notes: list[str] = field(default_factory=list)  # HTML
     attachments: list[ZoteroAttachment] = field(default_factory=list)
+    bbt_key: str | None = None  # Better BibTeX's key for it, from its own database
 
 
 @dataclass
@@ -101,24 +102,6 @@ def schema_version(connection: sqlite3.Connection) -> int | None:
         return int(row[0]) if row else None
     except (TypeError, ValueError):
         return None
-
-
-def content_fingerprint(connection: sqlite3.Connection) -> tuple[Any, ...]:
-    """What changes whenever an item, its trash state or a collection changes.
-
-    Cheaper than reading the library (aggregates over two tables), and unlike the
-    database file's size and mtime it ignores Zotero's bookkeeping writes (sync times,
-    settings), so a live reload can skip work when no item changed.
-    """
-    row = connection.execute(
-        "SELECT COUNT(*), MAX(clientDateModified), MAX(version), TOTAL(version) FROM items"
-    ).fetchone()
-    tables = _tables(connection)
-    extra = []
-    for table in ("deletedItems", "collectionItems", "itemTags"):
-        if table in tables:
-            extra.append(connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-    return (*row, *extra)
 
 
 def read_items(connection: sqlite3.Connection) -> ZoteroData:
@@ -155,13 +138,14 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
         if table in tables:
             where.append(f"itemID NOT IN (SELECT itemID FROM {table})")
     items: dict[int, ZoteroItem] = {}
-    for item_id, type_id, key in connection.execute(
-        f"SELECT itemID, itemTypeID, key FROM items WHERE {' AND '.join(where)} "
+    for item_id, type_id, key, library_id in connection.execute(
+        f"SELECT itemID, itemTypeID, key, libraryID FROM items WHERE {' AND '.join(where)} "
         "ORDER BY libraryID, itemID"
     ):
         type_name = types.get(type_id, "")
         if item_id not in trash and type_name and type_name not in NOT_PAPERS:
-            items[item_id] = ZoteroItem(item_id, str(key), type_name)
+            library = library_id if isinstance(library_id, int) else 1
+            items[item_id] = ZoteroItem(item_id, str(key), type_name, library)
 
     _read_fields(connection, tables, items, types, field_names)
     _read_creators(data, connection, tables, items, types)
@@ -296,13 +280,14 @@ def _read_collections(
         data,
         "collections",
         connection,
-        "SELECT collectionID, collectionName, parentCollectionID FROM collections",
+        "SELECT collectionID, collectionName, parentCollectionID, libraryID FROM collections",
         tables,
         "collections",
         "collectionItems",
     )
     if not rows:
         return
+    groups = _group_names(data, connection, tables)
     trashed = (
         {
             row[0]
@@ -318,10 +303,12 @@ def _read_collections(
         if "deletedCollections" in tables
         else set()
     )
-    parents = {cid: (str(name), parent) for cid, name, parent in rows}
+    parents = {cid: (str(name), parent) for cid, name, parent, _ in rows}
+    library_of = {cid: library for cid, _, _, library in rows}
 
     def path(cid: int) -> str | None:
-        """ "Parent/Child"; None when it or an ancestor is in the trash (or in a loop)."""
+        """ "Parent/Child", under its group's name in a group library ("Lab/Reading");
+        None when it or an ancestor is in the trash (or in a loop)."""
         names: list[str] = []
         seen: set[int] = set()
         current: int | None = cid
@@ -331,6 +318,9 @@ def _read_collections(
             seen.add(current)
             name, current = parents[current]
             names.append(name)
+        group = groups.get(library_of[cid])
+        if group:
+            names.append(group)
         return "/".join(reversed(names))
 
     paths: dict[int, str | None] = {cid: path(cid) for cid in parents}
@@ -343,6 +333,27 @@ def _read_collections(
             per_item[item_id].add(where)
     for item_id, found in per_item.items():
         items[item_id].collections = sorted(found, key=lambda p: (p.casefold(), p))
+
+
+def _group_names(
+    data: ZoteroData, connection: sqlite3.Connection, tables: set[str]
+) -> dict[int, str]:
+    """Group library id -> the group's name, the root of its collections in the facet.
+
+    Zotero shows a group's collections under the group, apart from "My Library"; without
+    the name, a group's "Reading" and the user's own "Reading" would be one facet value.
+    A "/" in the name would read as one more level, so it becomes a look-alike.
+    """
+    if "groups" not in tables:
+        return {}
+    rows = _optional(
+        data, "group names", connection, "SELECT libraryID, name FROM groups", tables, "groups"
+    )
+    return {
+        library: str(name).replace("/", "\u2215").strip()
+        for library, name in rows
+        if name is not None and str(name).strip()
+    }
 
 
 def _read_children(

@@ -14,6 +14,7 @@ Nothing here writes to, renames or locks Zotero's own files; the copy is deleted
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -21,8 +22,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["SnapshotError", "companion_files", "connect", "snapshot", "stat_fingerprint"]
+__all__ = [
+    "SnapshotError",
+    "companion_files",
+    "connect",
+    "copy_database",
+    "snapshot",
+    "stat_fingerprint",
+]
 
 # The files SQLite may need beside the database to see every committed change: the
 # write-ahead log (WAL mode, Zotero's default) and a hot rollback journal (a filesystem
@@ -101,11 +110,60 @@ def _copy_once(database: Path, target: Path) -> bool:
     before = [_state(path) for path in sources]
     if before[0] is None:
         raise SnapshotError("no such file")
-    for source, copy, state in zip(sources, [target, *companion_files(target)], before):
+    for n, (source, copy, state) in enumerate(
+        zip(sources, [target, *companion_files(target)], before)
+    ):
         copy.unlink(missing_ok=True)
-        if state is not None:
+        if state is None:
+            continue
+        if n == 0:
+            copy_database(source, copy)
+        else:
             shutil.copyfile(source, copy)  # plain reads: no SQLite lock is taken
     return [_state(path) for path in sources] == before
+
+
+# SQLite locks bytes from 1 GiB on (`PENDING_BYTE`); the page holding them is never used
+# for data. On Windows those locks are mandatory: Zotero's exclusive lock makes reading
+# them fail, so a database over 1 GiB could not be copied byte for byte.
+LOCK_BYTE_OFFSET = 0x40000000
+_CHUNK = 1 << 20
+
+
+def _page_size(header: bytes) -> int:
+    """The page size a SQLite header gives (1 means 65536); 65536 when it cannot say."""
+    if len(header) < 18:
+        return 65536
+    size = int.from_bytes(header[16:18], "big")
+    return 65536 if size == 1 or size < 512 or size & (size - 1) else size
+
+
+def copy_database(source: Path, target: Path, lock_offset: int = LOCK_BYTE_OFFSET) -> None:
+    """Copy a SQLite database without reading its lock-byte page (zeros are written there).
+
+    Everything else is copied as is, with plain reads: no SQLite lock is taken.
+    """
+    with open(source, "rb") as src, open(target, "wb") as dst:
+        page = _page_size(src.read(100))
+        src.seek(0)
+        size = os.fstat(src.fileno()).st_size
+        _copy_range(src, dst, min(size, lock_offset))
+        if size <= lock_offset:
+            return  # smaller than the locked region: copied whole
+        skip = min(page, size - lock_offset)
+        dst.write(bytes(skip))  # never read: on Windows those bytes are locked
+        src.seek(lock_offset + skip)
+        _copy_range(src, dst, None)
+
+
+def _copy_range(src: BinaryIO, dst: BinaryIO, end: int | None) -> None:
+    """Copy from the current position up to `end` (None: the end of the file)."""
+    while end is None or src.tell() < end:
+        want = _CHUNK if end is None else min(_CHUNK, end - src.tell())
+        block = src.read(want)
+        if not block:
+            return
+        dst.write(block)
 
 
 def connect(copy: Path) -> sqlite3.Connection:

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from index.library.loaders.zotero import fingerprint, load_zotero
 from index.library.loaders.zotero_prefs import base_attachment_dir, default_data_dir, read_prefs
 from index.library.loaders.zotero_snapshot import SnapshotError, snapshot, stat_fingerprint
 from index.models import Name, Paper
-from tests.fixtures.zotero import ZoteroFixture
+from tests.fixtures.zotero import ZoteroFixture, better_bibtex
 
 TAXONOMY = load_taxonomy()
 ABSTRACT = (
@@ -298,7 +299,7 @@ def test_tags_collections_notes_and_attachments(library_db: Path, tmp_path: Path
         "attachments:Looms/relative.pdf",
     )  # no base folder set: kept as stored
     assert Path(fast.attachments[0]).is_file()
-    assert papers["Group Paper"].collections == ("Shared",)
+    assert papers["Group Paper"].collections == ("Lab Group/Shared",)  # under its group
     assert papers["Pattern Cards"].attachments == ()
 
 
@@ -466,17 +467,19 @@ def test_the_private_copy_is_removed_and_retried_while_zotero_writes(
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    real_copy = shutil.copyfile
-    calls: list[str] = []
+    import index.library.loaders.zotero_snapshot as snap
 
-    def copy_while_zotero_writes(source: str, target: str) -> str:
+    real_copy = snap.copy_database
+    calls: list[Path] = []
+
+    def copy_while_zotero_writes(source: Path, target: Path) -> None:
         calls.append(source)
         if len(calls) == 1:  # Zotero appends to the database mid-copy, once
             with open(path, "ab") as handle:
                 handle.write(b"\0" * 4096)
-        return real_copy(source, target)
+        real_copy(source, target)
 
-    monkeypatch.setattr(shutil, "copyfile", copy_while_zotero_writes)
+    monkeypatch.setattr(snap, "copy_database", copy_while_zotero_writes)
     with snapshot(path) as copy:
         assert copy.is_file() and len(calls) == 2
     assert list(scratch.iterdir()) == []
@@ -587,3 +590,190 @@ def test_a_walked_folder_reads_a_data_folder_as_its_library(tmp_path: Path) -> N
         "papers/notes.txt",
     ]
     assert warnings == []
+
+
+def test_the_fingerprint_follows_what_papers_are_made_of(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    reading = z.collection("Reading")
+    group = z.group("Lab")
+    item = z.item("journalArticle", {"title": "One"}, tags=["a"], collections=[reading])
+    note = z.note(item, "<p>first</p>")
+    seen = {fingerprint(z.path)}
+
+    def changes(sql: str, *args: object) -> bool:
+        z.db.execute(sql, args)
+        z.db.commit()
+        now = fingerprint(z.path)
+        new = now not in seen
+        seen.add(now)
+        return new
+
+    # Bookkeeping: a sync (versions), settings, a feed's items.
+    assert not changes("UPDATE items SET version = version + 7, synced = 1")
+    assert not changes("INSERT INTO settings VALUES ('sync', 'x', 1)")
+    z.db.execute(
+        "INSERT INTO libraries (libraryID, type, editable, filesEditable) VALUES (9, 'feed', 0, 0)"
+    )
+    z.item("journalArticle", {"title": "Feed"}, library=9)
+    assert fingerprint(z.path) in seen
+    # Edits, even in the same second as the last one.
+    value = z._value("Two")
+    assert changes("UPDATE itemData SET valueID = ? WHERE itemID = ?", value, item)
+    assert changes("UPDATE itemNotes SET note = '<p>first, then more</p>' WHERE itemID = ?", note)
+    assert changes(
+        "UPDATE collections SET collectionName = 'Later' WHERE collectionID = ?", reading
+    )
+    assert changes("UPDATE tags SET name = 'b'")
+    assert changes("UPDATE groups SET name = 'Lab 2' WHERE libraryID = ?", group)
+    assert changes("INSERT INTO deletedItems (itemID) VALUES (?)", item)
+    z.close()
+
+
+def test_a_reload_converts_only_the_items_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.library.loaders.zotero as zotero
+
+    z = ZoteroFixture(tmp_path / "Zotero", wal=True)
+    ids = [z.item("journalArticle", {"title": f"Paper {n}"}, tags=["t"]) for n in range(5)]
+    first, _ = load_zotero(z.path, "z")
+    converted: list[str] = []
+    real = zotero.item_to_paper
+
+    def counting(item: object, *args: object, **kwargs: object) -> object:
+        converted.append(item.fields["title"])  # type: ignore[attr-defined]
+        return real(item, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(zotero, "item_to_paper", counting)
+    assert load_zotero(z.path, "z")[0] == first and converted == []
+    z.note(ids[1], "<p>a new note</p>")  # a child changes its parent's paper
+    z.db.execute("UPDATE itemData SET valueID = ? WHERE itemID = ?", (z._value("Renamed"), ids[3]))
+    z.db.commit()
+    second, _ = load_zotero(z.path, "z")
+    assert sorted(converted) == ["Paper 1", "Renamed"]
+    assert [p.title for p in second] == ["Paper 0", "Paper 1", "Paper 2", "Renamed", "Paper 4"]
+    assert second[1].source_notes == ("a new note",)
+    monkeypatch.setattr(zotero, "item_to_paper", real)
+    zotero._converted.clear()
+    assert load_zotero(z.path, "z")[0] == second  # the same as converting everything
+    z.close()
+
+
+def test_schema_129_client_version_is_a_change_even_in_the_same_second(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    item = z.item("journalArticle", {"title": "One"})
+    before = fingerprint(z.path)
+    z.db.execute("UPDATE items SET clientVersion = clientVersion + 1 WHERE itemID = ?", (item,))
+    z.db.commit()
+    assert fingerprint(z.path) != before
+    z.close()
+
+
+def test_better_bibtex_keys_from_its_own_database(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    native = z.item("journalArticle", {"title": "Native", "citationKey": "native1"}, key="NATIVE01")
+    pinned = z.item(
+        "journalArticle", {"title": "Pinned", "extra": "Citation Key: pinned1"}, key="PINNED01"
+    )
+    auto = z.item("journalArticle", {"title": "Auto"}, key="AUTOKEY1")
+    group = z.group("Lab")
+    shared = z.item("journalArticle", {"title": "Shared"}, key="AUTOKEY1", library=group)
+    z.item("journalArticle", {"title": "Unknown"}, key="NOBBT001")
+    z.close()
+    better_bibtex(
+        z.folder,
+        [
+            (native, "NATIVE01", 1, "bbt-native"),
+            (pinned, "PINNED01", 1, "pinned1"),
+            (auto, "AUTOKEY1", 1, "ada2020auto"),
+            (shared, "AUTOKEY1", group, "lab2021shared"),
+            (999, "NOBBT001", 7, "from-another-library"),  # not this library's row
+        ],
+    ).close()
+    papers, warnings = load_zotero(z.path, "z")
+    assert warnings == []
+    keys = {p.title: p.citation_key for p in papers}
+    assert keys == {
+        "Native": "native1",  # Zotero's own field first
+        "Pinned": "pinned1",
+        "Auto": "ada2020auto",  # only in Better BibTeX's database
+        "Shared": "lab2021shared",  # same item key, other library
+        "Unknown": None,
+    }
+
+
+def test_a_damaged_better_bibtex_database_is_one_warning(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    z.item("journalArticle", {"title": "Auto"})
+    z.close()
+    (z.folder / "better-bibtex.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x07" * 200)
+    papers, warnings = load_zotero(z.path, "z")
+    assert [p.title for p in papers] == ["Auto"]
+    assert len(warnings) == 1
+    assert "could not read Better BibTeX's citation keys" in warnings[0].message
+
+
+def test_group_collections_carry_their_group_name(tmp_path: Path) -> None:
+    z = ZoteroFixture(tmp_path / "Zotero")
+    mine = z.collection("Reading")
+    lab = z.group("Lab group")
+    theirs = z.collection("Reading", library=lab)
+    week = z.collection("Week 1", parent=theirs, library=lab)
+    slashed = z.group("A/B testing")
+    other = z.collection("Reading", library=slashed)
+    z.item("journalArticle", {"title": "Mine"}, collections=[mine])
+    z.item("journalArticle", {"title": "Theirs"}, collections=[week], library=lab)
+    z.item("journalArticle", {"title": "Slashed"}, collections=[other], library=slashed)
+    z.close()
+    papers = by_title(load_zotero(z.path, "z")[0])
+    assert papers["Mine"].collections == ("Reading",)
+    assert papers["Theirs"].collections == ("Lab group/Reading/Week 1",)
+    assert papers["Slashed"].collections == ("A\u2215B testing/Reading",)  # one level
+
+
+def test_the_copy_never_reads_sqlites_lock_byte_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Windows Zotero's exclusive lock makes the page at 1 GiB unreadable; it holds no
+    data, so the copy writes zeros there. Simulated with the page moved to 8 KiB."""
+    import index.library.loaders.zotero_snapshot as snap
+
+    page = 1024
+    source = tmp_path / "big.sqlite"
+    header = bytearray(b"SQLite format 3\x00" + page.to_bytes(2, "big") + bytes(82))
+    body = bytes(header) + bytes(range(256)) * 60  # 15,460 bytes: past the locked page
+    source.write_bytes(body)
+    reads: list[tuple[int, int]] = []
+    real_open = open
+
+    class Watched:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def read(self, n: int = -1) -> bytes:
+            start = self.handle.tell()
+            data = self.handle.read(n)
+            reads.append((start, start + len(data)))
+            return bytes(data)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.handle, name)
+
+        def __enter__(self) -> Watched:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+    def watched_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(path, mode, *args, **kwargs)
+        return Watched(handle) if "r" in mode and Path(path) == source else handle
+
+    monkeypatch.setattr("builtins.open", watched_open)
+    snap.copy_database(source, tmp_path / "copy.sqlite", lock_offset=8192)
+    monkeypatch.undo()
+    copy = (tmp_path / "copy.sqlite").read_bytes()
+    assert len(copy) == len(body)
+    assert copy[8192 : 8192 + page] == bytes(page)
+    assert copy[:8192] == body[:8192] and copy[8192 + page :] == body[8192 + page :]
+    assert not any(start < 8192 + page and end > 8192 for start, end in reads)

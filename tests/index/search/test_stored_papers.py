@@ -15,7 +15,7 @@ import pytest
 from index import open_current_engine, open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import library_files, load_library
-from index.models import Library, SearchRequest
+from index.models import Library, SearchRequest, replace
 from index.search.engine import SearchEngine
 from index.store.generations import open_if_current
 
@@ -115,4 +115,28 @@ def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy, tmp_pa
     assert open_if_current(library_files([folder]), other, tmp_path / "cache") is None
     first = min(folder.iterdir())
     first.write_bytes(first.read_bytes() + b"\n")
+    assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None
+
+
+def test_a_library_with_its_own_collections_or_notes_is_always_loaded(
+    taxonomy: Taxonomy, tmp_path: Path
+) -> None:
+    """Collections and the source's notes are searched from the papers, not the index,
+    so an engine without the library would miss them: it is not offered."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "refs.bib").write_text(
+        "@misc{a, title={Alpha}, abstract={About alpha.}}\n", encoding="utf-8"
+    )
+    plain = load_library([folder], taxonomy)
+    open_engine(plain, taxonomy, tmp_path / "cache").close()
+    opened = open_if_current(library_files([folder]), taxonomy, tmp_path / "cache")
+    assert opened is not None
+    opened.index.close()
+    noted = Library(
+        papers=tuple(replace(p, source_notes=("a note",)) for p in plain.papers),
+        files=plain.files,
+        stamps=plain.stamps,
+    )
+    open_engine(noted, taxonomy, tmp_path / "cache").close()
     assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None

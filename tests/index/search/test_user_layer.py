@@ -129,10 +129,36 @@ def test_source_tags_and_collections_are_their_own_facets(engine: SearchEngine) 
     assert found(engine, 'keyword:"deep learning"') == {"p0"}
     assert found(engine, "kw:gpus") == {"p0", "p1"}
     rows = engine.search(SearchRequest(limit=0)).facets["collection"]
-    assert {(c.value, c.count, c.parent) for c in rows} == {
-        ("Thesis", 2, None),
-        ("Thesis/Chapter 2", 1, "Thesis"),
+    assert {(c.value, c.label, c.count, c.parent) for c in rows} == {
+        ("Thesis", "Thesis", 2, None),
+        ("Thesis/Chapter 2", "Chapter 2", 1, "Thesis"),
     }
     assert found(engine, collections=frozenset({"Thesis"})) == {"p0", "p1"}
     # The user's tags stay apart from the source's.
     assert "GPUs" not in counts(engine, "tag")
+
+
+def test_the_sources_notes_are_searched_like_the_users(
+    taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    papers = [_paper(n) for n in range(4)]
+    papers[1] = replace(papers[1], source_notes=("Read the quokka appendix first.",))
+    papers[2] = replace(papers[2], source_notes=("Shared with the lab.", "Quokkas again."))
+    engine = open_engine(Library(papers=tuple(papers)), taxonomy, tmp_path_factory.mktemp("cache"))
+    try:
+        assert found(engine, "quokka") == {"p1", "p2"}  # stemmed: "Quokkas" too
+        assert found(engine, "note:quokka") == {"p1", "p2"}
+        assert found(engine, "note:pipeline") == set()
+        assert found(engine, "appendix pipeline") == {"p1"}
+        typing = engine.search(SearchRequest(query="quok", as_you_type=True, limit=10))
+        assert {h.paper.id for h in typing.hits} == {"p1", "p2"}
+        # The user's own notes join them, on other papers and the same one; a later
+        # layer (a tag changed) keeps the source's notes.
+        engine.set_user_layer(UserLayer(notes={"p1": "zebrafish", "p3": "quokka too"}))
+        assert found(engine, "quokka") == {"p1", "p2", "p3"}
+        assert found(engine, "note:zebrafish") == {"p1"}
+        engine.set_user_layer(UserLayer(facets={"tag": {"x": frozenset({"p0"})}}))
+        assert found(engine, "note:quokka") == {"p1", "p2"}
+        assert found(engine, "zebrafish") == set()
+    finally:
+        engine.close()

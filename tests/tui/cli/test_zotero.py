@@ -72,3 +72,66 @@ def test_zotero_flag_without_a_library_says_where_it_looked(tmp_path: Path) -> N
     result = run("--zotero", "list", tmp_path=tmp_path, home=home)
     assert_one_line_error(result)
     assert f"looked for zotero.sqlite in {home / 'Zotero'}" in result.stderr
+
+
+def _two_libraries(folder: Path) -> Path:
+    """The user's library and a group, each with a collection named "Reading"; a word
+    ("quokka") only in a child note."""
+    z = ZoteroFixture(folder)
+    mine = z.collection("Reading")
+    group = z.group("Lab group")
+    theirs = z.collection("Reading", library=group)
+    loom = z.item(
+        "journalArticle",
+        {"title": "Loom Scheduling", "citationKey": "loom2020", "abstractNote": "Looms."},
+        collections=[mine],
+    )
+    z.note(loom, "<p>Compare with the <b>quokka</b> trials.</p>")
+    z.item(
+        "journalArticle",
+        {"title": "Shared Cards", "citationKey": "cards2021", "abstractNote": "Cards."},
+        collections=[theirs],
+        library=group,
+    )
+    z.close()
+    return folder
+
+
+def test_a_word_only_in_a_child_note_finds_the_paper(tmp_path: Path) -> None:
+    data = _two_libraries(tmp_path / "Zotero")
+    home = tmp_path / "home"
+    for query in ("quokka", "quokka", "note:quokka", "quok*"):  # the second: index current
+        result = run("--corpus", data, "search", "--json", query, tmp_path=tmp_path, home=home)
+        assert result.returncode == 0, result.stderr
+        assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == ["loom2020"]
+    result = run("--corpus", data, "show", "loom2020", tmp_path=tmp_path, home=home)
+    assert "Compare with the quokka trials." in result.stdout
+
+
+def test_group_collections_are_apart_from_the_users(tmp_path: Path) -> None:
+    data = _two_libraries(tmp_path / "Zotero")
+    home = tmp_path / "home"
+    result = run("--corpus", data, "facets", "--json", tmp_path=tmp_path, home=home)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    collections = {r["value"]: r["count"] for r in rows if r["facet"] == "collection"}
+    assert collections == {"Reading": 1, "Lab group": 1, "Lab group/Reading": 1}
+    for value, expected in (("Reading", "loom2020"), ('"Lab group/Reading"', "cards2021")):
+        result = run(
+            "--corpus",
+            data,
+            "search",
+            "--json",
+            f"collection:{value}",
+            tmp_path=tmp_path,
+            home=home,
+        )
+        assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == [expected]
+
+
+def test_zotero_flag_finds_a_flatpak_library(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _zotero(home / ".var" / "app" / "org.zotero.Zotero" / "Zotero")
+    result = run("--zotero", "list", tmp_path=tmp_path, home=home)
+    assert result.returncode == 0, result.stderr
+    assert "loom2020" in result.stdout
