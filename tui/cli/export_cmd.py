@@ -172,6 +172,7 @@ def export_command(context: CliContext, args: argparse.Namespace) -> int:
         print(json.dumps(summary), file=sys.stderr)
     else:
         where = f" to {args.output}" if args.output else ""
-        message = f"paperscope: exported {len(papers)} papers as {fmt}{where}"
+        noun = "paper" if len(papers) == 1 else "papers"
+        message = f"paperscope: exported {len(papers)} {noun} as {fmt}{where}"
         print(for_terminal(message, one_line=True), file=sys.stderr)
     return 0
