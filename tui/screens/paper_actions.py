@@ -207,7 +207,7 @@ class PaperActions:
             return
         self._app.call_from_thread(
             self._app.notify,
-            f"Exported {len(papers)} papers ({export_label(fmt)}) to {path}",
+            f"Exported {len(papers)} papers as {export_label(fmt)} to {path}",
             title="Exported",
             markup=False,
         )

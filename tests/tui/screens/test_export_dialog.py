@@ -167,7 +167,7 @@ async def test_yml_and_yaml_write_hayagriva_and_ctrl_t_reaches_it(
         assert list(data) == app.papers.format(papers, "key").splitlines()
         assert all(entry["title"] for entry in data.values())
         notices = [n.message for n in app._notifications]
-        assert f"Exported 2 papers (Hayagriva (Typst)) to {tmp_path / 'refs.yml'}" in notices
+        assert f"Exported 2 papers as Hayagriva (Typst) to {tmp_path / 'refs.yml'}" in notices
 
 
 async def test_a_key_format_from_ctrl_t_writes_the_marked_papers_keys(
