@@ -1,8 +1,7 @@
-"""`paperscope cite`, `styles` and `export`: citations and bibliography files from the shell.
+"""`paperscope cite` and `styles`: citations from the shell, in the styles the app offers.
 
-`cite` prints (and with `--copy` copies) what the app's copy action would; `export` writes
-the papers that match a search as a file a reference manager or LaTeX can read, atomically
-and with a provenance comment where the format has comments.
+`cite` prints (and with `--copy` copies) what the app's copy action would; the style
+resolution here (`resolve_style`, `style_book`) is shared by `export`, `cited` and `pick`.
 """
 
 from __future__ import annotations
@@ -10,12 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime, timezone
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index import __version__
-from index.atomic import write_text_atomic
 from index.citations import (
     KeyFormatError,
     StyleFileError,
@@ -25,20 +20,16 @@ from index.citations import (
     style_label,
 )
 from index.models import Paper
-from index.text_safety import for_terminal, strip_controls
+from index.text_safety import for_terminal
 from tui.cli.context import CliContext, UserError
-from tui.cli.search_cmds import add_filter_arguments, request_from_args
 from tui.services import paths
 
 if TYPE_CHECKING:
     from tui.services.styles import StyleBook
 
-EXPORT_CHOICES = ("bibtex", "biblatex", "ris", "csl-json", "hayagriva", "jsonl")
-_COMMENTED = ("bibtex", "biblatex")  # formats with a comment syntax for the provenance
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Adds `cite`, `styles` and `export` to the parser."""
+    """Adds `cite` and `styles` to the parser."""
     cite = subparsers.add_parser("cite", help="print (and copy) the citation of papers")
     cite.add_argument("ids", nargs="+", metavar="ID", help="paper ids (see `list`)")
     cite.add_argument(
@@ -58,35 +49,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     styles = subparsers.add_parser("styles", help="list the citation styles")
     styles.add_argument("--json", action="store_true", help="one JSON object a line")
     styles.set_defaults(func=styles_command)
-
-    export = subparsers.add_parser("export", help="write matching papers as a bibliography file")
-    export.add_argument(
-        "query",
-        nargs="*",
-        metavar="QUERY",
-        help="a search query (default: every paper the filters allow)",
-    )
-    add_filter_arguments(export)
-    export.add_argument(
-        "--format",
-        default="bibtex",
-        metavar="FORMAT",
-        help=f"one of {', '.join(EXPORT_CHOICES)} (default bibtex)",
-    )
-    export.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        metavar="FILE",
-        help="write to FILE (atomically) instead of standard output",
-    )
-    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    export.add_argument(
-        "--json",
-        action="store_true",
-        help="what was written (papers, format, file) as JSON on stderr",
-    )
-    export.set_defaults(func=export_command)
 
 
 def style_book(context: CliContext) -> tuple[StyleBook, str]:
@@ -171,108 +133,4 @@ def styles_command(context: CliContext, args: argparse.Namespace) -> int:
             print(json.dumps({"style": style, "label": label}, ensure_ascii=False))
         else:
             print(f"{style:<10} {label}")
-    return 0
-
-
-def _matching(context: CliContext, args: argparse.Namespace, query: str) -> list[Paper]:
-    """The papers the query and filters select: by relevance for a query, else library order."""
-    papers = context.library.papers
-    filtered = bool(args.topic or args.hardware or args.year)
-    if not query and not filtered:
-        return list(papers)
-    request = request_from_args(
-        args, query, context, limit=len(papers), sort="relevance" if query else "year"
-    )
-    result = context.engine.search(request)
-    if result.notice:
-        context.warn(result.notice)
-    if query:
-        return [hit.paper for hit in result.hits]
-    chosen = {hit.paper.id for hit in result.hits}
-    return [paper for paper in papers if paper.id in chosen]
-
-
-def _provenance(args: argparse.Namespace, query: str, count: int) -> list[str]:
-    filters = [f"topic={t}" for t in args.topic] + [f"hardware={h}" for h in args.hardware]
-    if args.year:
-        filters.append(f"year={args.year}")
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return [
-        f"Exported by paperscope {__version__} on {stamp}",
-        f"query: {query or '(none)'}",
-        f"filters: {'; '.join(filters) or '(none)'}",
-        f"papers: {count}",
-    ]
-
-
-def export_text(papers: list[Paper], fmt: str, keys: dict[str, str], provenance: list[str]) -> str:
-    """The file's text: entries in `fmt`, after a `%` comment header where BibTeX allows one."""
-    if fmt == "jsonl":
-        body = "".join(
-            strip_controls(json.dumps(p.to_dict(), ensure_ascii=False)) + "\n" for p in papers
-        )
-        return body
-    if fmt == "hayagriva":
-        from index.citations.hayagriva import hayagriva_yaml
-
-        header = "".join(f"# {line}\n" for line in provenance)
-        return header + hayagriva_yaml(papers, keys)
-    empty = "[]" if fmt == "csl-json" else ""
-    body = format_citation(papers, fmt, keys=keys) if papers else empty
-    header = "".join(f"% {line}\n" for line in provenance) + "\n" if fmt in _COMMENTED else ""
-    return header + body + ("\n" if body else "")
-
-
-def export_command(context: CliContext, args: argparse.Namespace) -> int:
-    """Writes the matching papers to `-o FILE` (atomically) or standard output."""
-    if args.format not in EXPORT_CHOICES:
-        raise UserError(
-            f"unknown export format {args.format!r}; choose one of: " + ", ".join(EXPORT_CHOICES)
-        )
-    query = " ".join(args.query).strip()
-    papers = _matching(context, args, query)
-    keys = citation_keys(context.library.papers)
-    text = export_text(papers, args.format, keys, _provenance(args, query, len(papers)))
-    if not papers:
-        context.warn("no paper matches: the export holds no papers")
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        if args.output.is_dir():
-            raise UserError(f"{args.output}: is a folder; give a file name")
-        folder = args.output.parent
-        if not folder.is_dir():
-            # The app's export dialog offers to create a missing folder; a command cannot
-            # ask, so it creates it (as the dialog's second enter does) and says so.
-            if folder.exists():
-                raise UserError(f"{folder}: is a file, not a folder")
-            folder.mkdir(parents=True, exist_ok=True)
-            context.warn(f"created the folder {folder}")
-        if args.output.exists() and not args.force:
-            raise UserError(f"{args.output} exists; add --force to replace it")
-        try:
-            write_text_atomic(args.output, text)
-        except OSError as error:
-            raise UserError(
-                f"{args.output}: cannot write ({error.strerror or error}); nothing exported"
-            ) from None
-    where = f" to {args.output}" if args.output else ""
-    if getattr(args, "json", False):
-        print(
-            json.dumps(
-                {
-                    "papers": len(papers),
-                    "format": args.format,
-                    "output": str(args.output) if args.output else None,
-                }
-            ),
-            file=sys.stderr,
-        )
-    else:
-        print(
-            for_terminal(
-                f"paperscope: exported {len(papers)} papers as {args.format}{where}", one_line=True
-            ),
-            file=sys.stderr,
-        )
     return 0

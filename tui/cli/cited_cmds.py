@@ -13,14 +13,14 @@ import sys
 from pathlib import Path
 
 from index.atomic import write_text_atomic
-from index.citations import citation_keys
+from index.citations import KeyFormatError, StyleFileError, citation_keys
+from index.citations.export import export_only_format, export_text
 from index.citations.manuscripts import SYNTAXES, CitedKey, cited_keys, syntax_for
 from index.library.lookup import PaperLookup
 from index.models import Paper
-from tui.cli.cite_cmds import formatted, resolve_style
+from tui.cli.cite_cmds import resolve_style
 from tui.cli.context import CliContext, UserError
-
-_EMPTY = {"csl-json": "[]", "hayagriva": "{}"}
+from tui.cli.output import prepare_output
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +46,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="write to FILE (atomically) instead of standard output",
     )
+    cited.add_argument(
+        "--mkdir",
+        action="store_true",
+        help="create FILE's folder if it is missing (without it, a terminal is asked "
+        "and a script gets an error)",
+    )
     cited.set_defaults(func=cited_command)
 
 
@@ -67,7 +73,11 @@ def _read(path: Path) -> tuple[str, str]:
 def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     """Writes the cited papers' bibliography; reports unknown keys with FILE:LINE; exit 1 if any."""
     manuscripts = [(path, *_read(path)) for path in args.files]
-    style = "hayagriva" if args.style == "hayagriva" else resolve_style(context, args.style)
+    if args.output is not None:  # FILE is replaced each run, as a build rule wants
+        created = prepare_output(args.output, force=True, mkdir=args.mkdir)
+        if created:
+            context.warn(created)
+    style = export_only_format(args.style) or resolve_style(context, args.style)
     papers = context.library.papers
     generated = citation_keys(papers)
     # A manuscript cites the user's own keys first, then generated keys and ids.
@@ -90,18 +100,13 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     # Entries carry the key the manuscript uses, so LaTeX, pandoc or Typst find them.
     keys = {**generated, **as_cited}
     cited_papers = list(chosen.values())
-    if style == "hayagriva":
-        from index.citations.hayagriva import hayagriva_yaml
-
-        text = hayagriva_yaml(cited_papers, keys)
-    else:
-        body = formatted(cited_papers, style, keys) if cited_papers else _EMPTY.get(style, "")
-        text = body + ("\n" if body else "")
+    try:
+        text = export_text(cited_papers, style, keys)
+    except (KeyFormatError, StyleFileError) as error:
+        raise UserError(str(error)) from None
     if args.output is None:
         sys.stdout.write(text)
     else:
-        if args.output.is_dir():
-            raise UserError(f"{args.output}: is a folder; give a file name")
         try:
             write_text_atomic(args.output, text)
         except OSError as error:

@@ -3,15 +3,17 @@
 A researcher exports into the LaTeX project they are working on, so the dialog asks for a
 path (the folder paperscope was started in, or the last export's path, to begin with)
 rather than writing somewhere in paperscope's own folders. The format follows the file
-name (`refs.bib` is BibTeX, `.ris` RIS, `.json` CSL-JSON, `.yml` Hayagriva; any other
-name the current citation style), the dialog says which, and ctrl+t picks the next format
-without typing into the path (the path's extension follows). Problems are said inside
+name as `paperscope export -o` decides it (`index.citations.export`: `refs.bib` is BibTeX,
+`.ris` RIS, `.json` CSL-JSON, `.yml`/`.yaml` Hayagriva; any other name the current citation
+style, a key format writing the papers' keys), the dialog says which, and ctrl+t picks the
+next format without typing into the path (the path's extension follows). Problems are said inside
 the dialog and it stays open: a folder named as the file; a missing folder, created
 after a second enter; an existing file, replaced only after a second enter.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -22,59 +24,18 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from index.citations import STYLES, style_label
+from index.citations import STYLES
+from index.citations.export import FILE_FORMATS, export_label, extension_for, format_for_path
 
-__all__ = ["EXTENSIONS", "ExportDialog", "MissingFolder", "export_target", "format_for"]
+__all__ = ["CYCLE", "ExportDialog", "MissingFolder", "export_target"]
 
-# The file extension each citation style's text is saved with.
-EXTENSIONS = {
-    "bibtex": "bib",
-    "biblatex": "bib",
-    "csl-json": "json",
-    "ris": "ris",
-    "markdown": "md",
-    "hayagriva": "yml",
-}
-# Extension -> the format it means, whatever the current style.
-BY_EXTENSION = {
-    "bib": "bibtex",
-    "ris": "ris",
-    "json": "csl-json",
-    "yml": "hayagriva",
-    "yaml": "hayagriva",
-    "md": "markdown",
-}
-# The formats ctrl+t steps through: the file formats first, then the text styles.
-CYCLE = (
-    "bibtex",
-    "biblatex",
-    "ris",
-    "csl-json",
-    "hayagriva",
-    *(s for s in STYLES if s not in EXTENSIONS),
-)
+# The formats ctrl+t steps through: the file formats first, then every citation style (a key
+# format writes the papers' keys). The user's current style, if it is their own, is added.
+CYCLE = (*FILE_FORMATS, *(s for s in STYLES if s not in FILE_FORMATS))
 
 
 class MissingFolder(str):
     """`export_target`'s answer for a folder that does not exist yet (it can be created)."""
-
-
-def format_for(path: Path, style: str) -> str:
-    """The format a file name asks for: by its extension, else the current style.
-
-    A `.bib` file keeps BibLaTeX when that is the current style. `hayagriva` is returned
-    for `.yml`/`.yaml` even where no writer for it exists yet (the dialog says so).
-    """
-    extension = path.suffix.lower().lstrip(".")
-    wanted = BY_EXTENSION.get(extension)
-    if wanted is None or (wanted == "bibtex" and style == "biblatex"):
-        return style
-    return wanted
-
-
-def available(fmt: str) -> bool:
-    """Whether paperscope can write `fmt` (Hayagriva needs the writing workflow's writer)."""
-    return fmt in STYLES
 
 
 def export_target(typed: str, extension: str, cwd: Path) -> Path | str:
@@ -104,7 +65,16 @@ def export_target(typed: str, extension: str, cwd: Path) -> Path | str:
 
 
 class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
-    """Asks for the file to export to; dismissed with (checked path, format), or None."""
+    """Asks for the file to export to; dismissed with (checked path, format), or None.
+
+    Args:
+        count: how many papers will be written (the title says it).
+        style: the current citation style, what a name with no known extension gets.
+        default: the path to start with.
+        cwd: what a relative path is relative to.
+        formats: what ctrl+t steps through, resolved as the app resolves styles
+            (`latex:citep` for `latex`, the user's own styles); `CYCLE` by default.
+    """
 
     BINDINGS = [
         Binding(
@@ -123,12 +93,20 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
         ),
     ]
 
-    def __init__(self, count: int, style: str, default: Path, cwd: Path) -> None:
+    def __init__(
+        self,
+        count: int,
+        style: str,
+        default: Path,
+        cwd: Path,
+        formats: Sequence[str] = CYCLE,
+    ) -> None:
         super().__init__()
         self._count = count
         self._style = style
         self._default = default
         self._cwd = cwd
+        self._formats = tuple(formats) or CYCLE
         self._confirmed: Path | None = None  # an existing file the user said to replace
         self._create: Path | None = None  # a missing folder the user was told about
 
@@ -158,16 +136,10 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
     @property
     def format(self) -> str:
         """The format the current path would be written in."""
-        return format_for(Path(self.query_one(Input).value.strip() or "x"), self._style)
+        return format_for_path(self.query_one(Input).value.strip() or "x", self._style)
 
     def _show_format(self) -> None:
-        fmt = self.format
-        if available(fmt):
-            line = Text.assemble("Format: ", (style_label(fmt), "bold"))
-        else:
-            line = Text.assemble(
-                "Format: ", (fmt, "bold"), (" (not available yet: ctrl+t picks another)", "italic")
-            )
+        line = Text.assemble("Format: ", (export_label(self.format), "bold"))
         self.query_one("#export-format", Static).update(line)
 
     def _say(self, message: str) -> None:
@@ -183,24 +155,19 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
         """The next format; the path's extension changes to match (a text style: .txt)."""
         path_input = self.query_one(Input)
         current = self.format
-        index = CYCLE.index(current) if current in CYCLE else -1
-        for step in range(1, len(CYCLE) + 1):
-            fmt = CYCLE[(index + step) % len(CYCLE)]
-            if available(fmt):
-                break
+        index = self._formats.index(current) if current in self._formats else -1
+        fmt = self._formats[(index + 1) % len(self._formats)]
         self._style = fmt
-        path = Path(path_input.value.strip() or f"marked.{EXTENSIONS.get(fmt, 'txt')}")
-        path_input.value = str(path.with_suffix(f".{EXTENSIONS.get(fmt, 'txt')}"))
+        extension = extension_for(fmt)
+        path = Path(path_input.value.strip() or f"marked.{extension}")
+        path_input.value = str(path.with_suffix(f".{extension}"))
         path_input.cursor_position = len(path_input.value)
         self._show_format()  # the value may not change (.bib for BibTeX and BibLaTeX)
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
-        fmt = self.format
-        if not available(fmt):
-            self._say(f"paperscope cannot write {fmt} yet: ctrl+t picks another format.")
-            return
-        target = export_target(event.value, EXTENSIONS.get(fmt, "txt"), self._cwd)
+        extension = extension_for(self.format)
+        target = export_target(event.value, extension, self._cwd)
         if isinstance(target, MissingFolder):
             folder = Path(str(target).split(": ", 1)[1])
             if self._create != folder:
@@ -212,7 +179,7 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
             except OSError as error:
                 self._say(f"Could not create {folder}: {error.strerror or error}")
                 return
-            target = export_target(event.value, EXTENSIONS.get(fmt, "txt"), self._cwd)
+            target = export_target(event.value, extension, self._cwd)
         if isinstance(target, str):
             self._say(target)
             return
@@ -220,7 +187,7 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
             self._confirmed = target
             self._say(f"{target.name} exists: enter again replaces it.")
             return
-        self.dismiss((target, format_for(target, self._style)))
+        self.dismiss((target, format_for_path(target, self._style)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -18,7 +18,7 @@ from textual import work
 from textual.binding import Binding
 
 from index.atomic import write_text_atomic
-from index.citations import style_label
+from index.citations.export import FILE_FORMATS, export_label
 from index.models import Paper
 from index.text_safety import for_terminal
 from tui.widgets.detail_pane import paper_links
@@ -165,16 +165,20 @@ class PaperActions:
 
     def action_export_bibliography(self) -> None:
         """Ask where (and so in which format), then write the marked papers there (atomically)."""
-        from tui.screens.export_dialog import EXTENSIONS, ExportDialog
+        from index.citations.export import extension_for
+        from tui.screens.export_dialog import CYCLE, ExportDialog
 
         papers = self._marked_papers()
         if not papers:
             self._app.notify("No marked papers: press m on a paper to mark it.", severity="warning")
             return
         style = self._app.style
-        extension = EXTENSIONS.get(style, "txt")
         last = self._app.last_export
-        default = last if last else Path.cwd() / f"marked.{extension}"
+        default = last if last else Path.cwd() / f"marked.{extension_for(style)}"
+        book = self._app.style_book
+        # ctrl+t offers what the style picker offers, resolved the same way (`latex:citep`).
+        formats = [f if f in FILE_FORMATS else book.resolve(f) for f in CYCLE]
+        formats += [book.resolve(name) for name in book.custom]
 
         def chosen(answer: tuple[Path, str] | None) -> None:
             if answer is not None:
@@ -182,18 +186,20 @@ class PaperActions:
                 self._app.last_export = target
                 self._export(papers, fmt, target)
 
-        self._app.push_screen(ExportDialog(len(papers), style, default, Path.cwd()), chosen)
+        self._app.push_screen(
+            ExportDialog(len(papers), style, default, Path.cwd(), formats), chosen
+        )
 
     @work(thread=True, group="copy", exit_on_error=False, description="Exporting the bibliography")
-    def _export(self, papers: list[Paper], style: str, path: Path) -> None:
-        text = self._app.papers.format(papers, style)
+    def _export(self, papers: list[Paper], fmt: str, path: Path) -> None:
         try:
-            write_text_atomic(path, text if text.endswith("\n") else text + "\n")
-        except OSError as error:
-            reason = error.strerror or str(error)
+            text = self._app.papers.export(papers, fmt)
+            write_text_atomic(path, text)
+        except (OSError, ValueError) as error:  # a full disk; a key a key format cannot hold
+            reason = error.strerror if isinstance(error, OSError) else None
             self._app.call_from_thread(
                 self._app.notify,
-                f"Could not write {path}: {reason}",
+                f"Could not write {path}: {reason or error}",
                 title="Export",
                 severity="error",
                 markup=False,
@@ -201,7 +207,7 @@ class PaperActions:
             return
         self._app.call_from_thread(
             self._app.notify,
-            f"Exported {len(papers)} papers ({style_label(style)}) to {path}",
+            f"Exported {len(papers)} papers as {export_label(fmt)} to {path}",
             title="Exported",
             markup=False,
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from index.citations import citation_keys, format_citation, style_label
+from index.citations.export import export_text
 from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest, Snippet
 
@@ -74,11 +75,18 @@ class PaperData:
 
     def format(self, papers: Sequence[Paper], style: str) -> str:
         """The citation as `paperscope cite` prints it: keys are unique in the whole library."""
+        return format_citation(papers, style, keys=self._citation_keys())
+
+    def export(self, papers: Sequence[Paper], fmt: str) -> str:
+        """The file `paperscope export --format FMT` would write for these papers."""
+        return export_text(papers, fmt, self._citation_keys())
+
+    def _citation_keys(self) -> dict[str, str]:
         with self._keys_lock:
             if self._keys is None:
                 everything = self._library.papers if self._library else self._all_papers()
                 self._keys = dict(citation_keys(everything))
-        return format_citation(papers, style, keys=self._keys)
+            return self._keys
 
     def _all_papers(self) -> tuple[Paper, ...]:
         engine = self._engine()

@@ -93,8 +93,11 @@ def test_copy_over_ssh_never_tries_the_remote_clipboard(
 
 def test_export_bibtex_with_filters_has_provenance(env: dict[str, str], tmp_path: Path) -> None:
     out = tmp_path / "out" / "training.bib"
-    result = run(env, "export", "--topic", "training", "--year", "2024..2025", "-o", str(out))
+    result = run(
+        env, "export", "--topic", "training", "--year", "2024..2025", "-o", str(out), "--mkdir"
+    )
     assert result.returncode == 0, result.stderr
+    assert f"created the folder {out.parent}" in result.stderr
     text = out.read_text(encoding="utf-8")
     header = text.split("\n\n")[0].splitlines()
     assert header[0].startswith("% Exported by paperscope ")

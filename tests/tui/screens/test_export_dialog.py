@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from textual.widgets import Input, Static
 
 from index.citations import format_citation
@@ -140,3 +141,78 @@ async def test_the_format_follows_the_file_name_and_ctrl_t_changes_it(
         papers = app.papers.by_id(app.marks.ids)
         assert written.strip() == app.papers.format(papers, "bibtex").strip()
         assert written.lstrip().startswith("@")
+
+
+async def test_yml_and_yaml_write_hayagriva_and_ctrl_t_reaches_it(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+
+        def shown() -> str:
+            return str(dialog(app).query_one("#export-format", Static).render())
+
+        await pilot.press("ctrl+u", *"refs.yaml")
+        assert shown() == "Format: Hayagriva (Typst)"
+        await pilot.press("ctrl+u", *"refs.json", "ctrl+t")  # CSL-JSON, then the next one
+        assert shown() == "Format: Hayagriva (Typst)"
+        assert dialog(app).query_one(Input).value == "refs.yml"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        papers = app.papers.by_id(app.marks.ids)
+        data = yaml.safe_load((tmp_path / "refs.yml").read_text(encoding="utf-8"))
+        assert list(data) == app.papers.format(papers, "key").splitlines()
+        assert all(entry["title"] for entry in data.values())
+        notices = [n.message for n in app._notifications]
+        assert f"Exported 2 papers as Hayagriva (Typst) to {tmp_path / 'refs.yml'}" in notices
+
+
+async def test_a_key_format_from_ctrl_t_writes_the_marked_papers_keys(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('latex_command = "citep"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+        for _ in range(20):  # step through the formats to the LaTeX key format
+            if "LaTeX" in str(dialog(app).query_one("#export-format", Static).render()):
+                break
+            await pilot.press("ctrl+t")
+        assert str(dialog(app).query_one("#export-format", Static).render()) == (
+            "Format: LaTeX \\citep"  # the config's command, as the style picker resolves it
+        )
+        assert dialog(app).query_one(Input).value == str(tmp_path / "marked.tex")
+        await pilot.press("enter")
+        await settle(pilot)
+        papers = app.papers.by_id(app.marks.ids)
+        keys = app.papers.format(papers, "key").splitlines()
+        expected = "\\citep{" + ",".join(keys) + "}\n"
+        assert (tmp_path / "marked.tex").read_text(encoding="utf-8") == expected
+
+
+async def test_a_text_file_in_the_current_key_style_holds_one_key_a_line(
+    engine: SearchEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('style = "key"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await mark_two_and_export(pilot)
+        assert dialog(app).query_one(Input).value == str(tmp_path / "marked.txt")
+        assert str(dialog(app).query_one("#export-format", Static).render()) == (
+            "Format: citation key"
+        )
+        await pilot.press("enter")
+        await settle(pilot)
+        papers = app.papers.by_id(app.marks.ids)
+        written = (tmp_path / "marked.txt").read_text(encoding="utf-8")
+        assert written.splitlines() == app.papers.format(papers, "key").splitlines()
+        assert len(written.splitlines()) == 2
