@@ -28,6 +28,7 @@ from index.facets.taxonomy import Taxonomy
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
 from index.search.counting import facet_counts, selection_masks
+from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
@@ -118,7 +119,10 @@ class SearchEngine(Generic[OpenedT]):
         self._results = Lru(RESULT_CACHE)
         self._match_masks = Lru(MASK_CACHE)
         with self._searcher() as searcher:
-            self.masks = FacetMasks(searcher.reader())
+            # Saved by the build (index.search.facet_store); computed when missing or stale.
+            self.masks = read_facet_masks(opened.path, searcher.reader()) or FacetMasks(
+                searcher.reader()
+            )
             self._letters = read_letters(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced

@@ -23,6 +23,7 @@ from whoosh.reading import IndexReader
 
 from index.models import Library, Paper
 from index.schema.fields import build_schema, document, paper_digest
+from index.search.facet_store import write_facet_masks
 from index.search.parser import QueryBuilder
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
@@ -93,6 +94,7 @@ def build_into(
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
         _store_letters(path, reader)
+        write_facet_masks(path, reader)  # what opening the index would compute
     ix.close()
 
 
@@ -217,4 +219,5 @@ def update_in_place(
     add_words(folder, papers)
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         _store_letters(folder, reader)
+        write_facet_masks(folder, reader)
     return len(papers)
