@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
-from index.library.load import load_library
 from index.text_safety import for_terminal
 from tui.cli.progress import LoadNotice, ProgressBar
 from tui.services import paths
@@ -63,6 +62,9 @@ class CliContext:
     def library(self) -> Library:
         # Parsed files, labels and the finished library are cached, so a warm start of a
         # 100k-paper library reads one file; its warnings are cached but not printed again.
+        # Imported here: a search on a current index never loads the library.
+        from index.library.load import load_library
+
         notice = LoadNotice(sys.stderr)
         try:
             library = load_library(

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index.models import Paper
 from index.search.user_layer import UserLayer
-from tui.services.annotations import Annotations
 from tui.services.notes import read_notes
+
+if TYPE_CHECKING:  # only its type: asking for `notes_dir` must not import the identities
+    from tui.services.annotations import Annotations
 
 __all__ = ["build_user_layer", "notes_dir"]
 

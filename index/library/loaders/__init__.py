@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.files import (
     SIDECAR_SUFFIX,
     SUPPORTED_SUFFIXES,
@@ -21,14 +21,15 @@ from index.library.loaders.files import (
     discover,
     read_text_stamped,
 )
-from index.library.loaders.guards import bound_paper, guarded_parse
-from index.library.loaders.json_files import load_json, load_json_lines
-from index.library.loaders.ris import load_ris, looks_like_ris
-from index.library.loaders.sidecar import SidecarRecord
-from index.library.loaders.text import load_text
-from index.library.loaders.zotero import is_zotero_database, load_zotero
 from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
+
+if TYPE_CHECKING:
+    from index.library.loaders.sidecar import SidecarRecord
+
+# The format loaders are imported where a file is parsed, not here: finding a library's
+# files (`discover`, `companions`) is all a search on a current index needs of this
+# package (index.library.inputs), and importing every parser cost it ~50 ms.
 
 __all__ = [
     "SIDECAR_SUFFIX",
@@ -69,6 +70,8 @@ def _kind(path: Path, text: str) -> str:
         return "jsonl"
     if suffix == ".ris":
         return "ris"
+    from index.library.loaders.ris import looks_like_ris
+
     if looks_like_ris(text):  # an explicitly named file with RIS in it (`export.txt`)
         return "ris"
     if suffix == ".txt":
@@ -84,7 +87,13 @@ def _kind(path: Path, text: str) -> str:
 def _is_database(path: Path) -> bool:
     """A Zotero database: `*.sqlite`, or a file of another suffix with SQLite's header."""
     suffix = path.suffix.lower()
-    return suffix == ".sqlite" or (suffix not in SUPPORTED_SUFFIXES and is_zotero_database(path))
+    if suffix == ".sqlite":
+        return True
+    if suffix in SUPPORTED_SUFFIXES:
+        return False
+    from index.library.loaders.zotero import is_zotero_database
+
+    return is_zotero_database(path)
 
 
 def companions(path: Path) -> list[Path]:
@@ -97,7 +106,7 @@ def companions(path: Path) -> list[Path]:
 
 
 # What a loader returns: papers, sidecar records, warnings.
-Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
+Parsed = tuple[list[Paper], list["SidecarRecord"], list[LoadWarning]]
 
 
 def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -> FileResult:
@@ -108,7 +117,11 @@ def load_file(path: Path, shown: str, macros: Mapping[str, str] | None = None) -
         shown: how to name it in sources and warnings (the path as the user wrote it).
         macros: BibTeX `@string` macros from the other files of the load.
     """
+    from index.library.loaders.guards import bound_paper, guarded_parse
+
     if _is_database(path):
+        from index.library.loaders.zotero import load_zotero
+
         empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
         (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown, empty)
         return FileResult(papers=papers, warnings=warnings + failed)
@@ -136,6 +149,11 @@ def _parse(
 
     A BibTeX file's macros go on `result`, for the other files of the load.
     """
+    from index.library.loaders.bibtex import parse_bibtex
+    from index.library.loaders.json_files import load_json, load_json_lines
+    from index.library.loaders.ris import load_ris
+    from index.library.loaders.text import load_text
+
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
     if kind == "jsonl":

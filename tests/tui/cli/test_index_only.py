@@ -18,7 +18,6 @@ import pytest
 
 import index
 import index.library.load
-import tui.cli.context
 from tui.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
@@ -44,7 +43,7 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts library loads through every name the CLI could call it by."""
+    """Counts library loads (the CLI imports `load_library` where it loads, from its module)."""
     calls: list[int] = []
     real = index.library.load.load_library
 
@@ -52,7 +51,6 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tui.cli.context, "load_library", counted)
     monkeypatch.setattr(index.library.load, "load_library", counted)
     return calls
 
@@ -61,7 +59,6 @@ def forbid_loading(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the library was loaded")
 
-    monkeypatch.setattr(tui.cli.context, "load_library", fail)
     monkeypatch.setattr(index.library.load, "load_library", fail)
 
 
