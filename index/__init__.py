@@ -93,7 +93,7 @@ def open_current_engine(
     call `open_engine`, which builds or refreshes the index. Commands that only search or
     count use it; at 27.5k papers the load is most of their time.
     """
-    from index.library.load import library_files
+    from index.library.inputs import library_files
     from index.search.engine import SearchEngine
     from index.store.generations import open_if_current
 

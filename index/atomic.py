@@ -19,7 +19,7 @@ import stat
 import time
 from pathlib import Path
 
-__all__ = ["STALE_AFTER", "clean_stale_temps", "write_text_atomic"]
+__all__ = ["STALE_AFTER", "clean_stale_temps", "write_bytes_atomic", "write_text_atomic"]
 
 # A temp file this old (seconds) belongs to no write still running: a write takes moments.
 STALE_AFTER = 60.0
@@ -37,8 +37,16 @@ def write_text_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
         OSError: the write failed (disk full, read-only folder, not a regular file); the
             previous file, if any, is unchanged.
     """
+    write_bytes_atomic(path, text.encode(encoding))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """`write_text_atomic` for bytes: the same temporary file, rename and permissions.
+
+    Raises:
+        OSError: the write failed; the previous file, if any, is unchanged.
+    """
     path = Path(os.path.realpath(Path(path).expanduser()))  # a symlink's target is replaced
-    data = text.encode(encoding)
     try:
         info: os.stat_result | None = path.stat()
     except FileNotFoundError:

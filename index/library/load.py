@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from index.assets import bundled_corpus_files, bundled_metadata
 from index.facets.tagger import tag_paper
 from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache, Tags, identity, tag_digest
 from index.library.dedupe import dedupe, merge_group
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
+from index.library.inputs import input_files, library_files, read_files
 from index.library.loaders import FileResult, companions, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
@@ -29,30 +29,6 @@ __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
 # of a large library is slow enough to show it (100,000 papers: about a minute).
 LoadProgress = Callable[[str, int, int], None]
 TAG_PROGRESS_EVERY = 1000
-
-
-def input_files(paths: Sequence[Path] | None) -> list[Path]:
-    """The files `load_library(paths, ...)` would read, without parsing them.
-
-    Cheap enough to call on every start, so the index can fingerprint its inputs and
-    decide whether to rebuild. None means the bundled corpus and its metadata.
-    """
-    if paths is None:
-        files = bundled_corpus_files()
-        metadata = bundled_metadata()
-        return files + ([metadata] if metadata.is_file() else [])
-    return discover(paths)[0]
-
-
-def library_files(paths: Sequence[Path] | None) -> tuple[str, ...]:
-    """The `files` that `load_library(paths, ...)` would record, without parsing anything.
-
-    Folders are walked and files stat'ed, nothing is read: this is what lets a command
-    that only searches ask the store whether its index is current before deciding to
-    load the library at all (`index.open_current_engine`).
-    """
-    files = input_files(paths)
-    return _read_files(files, [None] * len(files))[0]
 
 
 def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:
@@ -218,7 +194,7 @@ def _load_library(
     tagged = tuple(_counted(tagging, progress, len(merged)))
     if cache is not None:
         del known  # the previous run's labels: freed before the cache is written
-    names, stamped = _read_files(files, stamps)
+    names, stamped = read_files(files, stamps)
     # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
     library = Library(
         papers=_share_equal_values(tagged),
@@ -231,21 +207,6 @@ def _load_library(
     return library
 
 
-def _read_files(
-    files: Sequence[Path], stamps: Sequence[Stamp | None]
-) -> tuple[tuple[str, ...], tuple[Stamp | None, ...]]:
-    """`Library.files` and `Library.stamps`: every file read, with each one's companions.
-
-    The companions (present or not) are for the index's freshness check: a Zotero library
-    changes in its write-ahead log first. They were not read, so they have no stamp.
-    """
-    names: list[str] = []
-    stamped: list[Stamp | None] = []
-    for file, stamp in zip(files, stamps, strict=True):
-        extra = companions(file)
-        names += [str(path.resolve()) for path in (file, *extra)]
-        stamped += [stamp, *(None for _ in extra)]
-    return tuple(names), tuple(stamped)
 
 
 def _load_file(

@@ -28,7 +28,9 @@ from index.facets.taxonomy import Taxonomy
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
 from index.search.counting import facet_counts, selection_masks
+from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
+from index.search.paper_keys import PaperKeys, read_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
@@ -125,18 +127,28 @@ class SearchEngine(Generic[OpenedT]):
         self._pool_lock = threading.Lock()
         self._results = Lru(RESULT_CACHE)
         self._match_masks = Lru(MASK_CACHE)
+        # Without a library: what the user's layer needs of each paper, as the build saved
+        # it (index.search.paper_keys); None when the index has no such file.
+        self.paper_keys: list[PaperKeys] | None = None
         with self._searcher() as searcher:
-            self.masks = FacetMasks(searcher.reader())
+            # Saved by the build (index.search.facet_store); computed when missing or stale.
+            self.masks = read_facet_masks(opened.path, searcher.reader()) or FacetMasks(
+                searcher.reader()
+            )
             self._letters = read_letters(opened.path, searcher.reader())
+            if library is None:
+                self.paper_keys = read_paper_keys(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
-        # Without a library (a CLI search on a current index) there are no source facets
-        # from the papers: the index's own keyword facet still counts the source's tags
-        # (and the store only serves such a search when the library has no collections or
-        # notes of its own, index.store.generations.open_if_current).
+        # Without a library (a CLI search on a current index) the source facets come from
+        # the saved keys; the index's own keyword facet counts the source's tags anyway. The
+        # store serves such a search only when the library has no notes of its own (Zotero's
+        # child notes are not saved with the keys: index.store.generations.open_if_current).
         papers = library.papers if library is not None else ()
-        self._source = source_facets(papers)
+        self._source = source_facets(
+            library.papers if library is not None else (self.paper_keys or ())
+        )
         # The source's notes (Zotero's child notes) change with the library only: their
         # masks are built once here and merged into every layer.
         self._source_notes = NoteMasks.build(

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
+from index.models import READING_STATUSES, FacetCount, SearchRequest
 from index.schema.analysis import fold_analyzer, stem_analyzer
 from index.search.bitsets import mask_of
 
@@ -89,7 +90,20 @@ def _collection_paths(collections: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def source_facets(papers: Iterable[Paper]) -> dict[str, dict[str, set[str]]]:
+class Tagged(Protocol):
+    """What the source facets read of a paper (a `Paper`, or its saved `PaperKeys`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def keywords(self) -> tuple[str, ...]: ...
+
+    @property
+    def collections(self) -> tuple[str, ...]: ...
+
+
+def source_facets(papers: Iterable[Tagged]) -> dict[str, dict[str, set[str]]]:
     """The source's tags and collections as facet -> value -> paper ids."""
     keywords: dict[str, set[str]] = {}
     collections: dict[str, set[str]] = {}

@@ -35,6 +35,7 @@ from whoosh.index import Index
 from index.atomic import write_text_atomic
 from index.models import Library, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
+from index.store import integrity
 from index.store.child import BuildFailed
 from index.store.writer import Progress, build, update_in_place
 
@@ -121,9 +122,9 @@ def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
         "files": _read_stats(library),
         "content": None if library.files else _papers_digest(library.papers),
         "papers": len(library.papers),
-        # The papers carry what only the loaded library answers (collections, the
-        # source's notes: index.search.user_layer), so a search needs the library.
-        "needs_library": any(p.collections or p.source_notes for p in library.papers),
+        # The papers carry what only the loaded library answers (the source's notes, which
+        # the saved paper keys do not hold: index.search.paper_keys), so a search needs it.
+        "needs_library": any(p.source_notes for p in library.papers),
     }
 
 
@@ -143,13 +144,13 @@ def _files_dir(cache_dir: Path, files: Sequence[str]) -> Path:
 def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Opened | None:
     """The index of the library read from `files`, when it is current; else None.
 
-    `files` is what `Library.files` would be (`index.library.load.library_files`). Current
+    `files` is what `Library.files` would be (`index.library.inputs.library_files`). Current
     means what `open_index` checks after a full load, decided without one: the schema and
     the taxonomy fingerprint are the ones the index was built with, and every input file
     has the size and mtime the manifest recorded (a stat each, nothing parsed). The paper
     count the manifest recorded is checked against the index instead of the library's. A
-    library whose papers carry collections or notes of their own (Zotero's) is never served
-    this way: those are searched from the loaded papers, not from the index.
+    library whose papers carry notes of their own (Zotero's) is never served this way: those
+    are searched from the loaded papers, not from the index.
     Never builds, waits or writes: on None the caller loads the library and calls
     `open_index`, which does.
     """
@@ -161,7 +162,7 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     old = current.get("manifest") if current else None
     if not isinstance(old, dict) or old.get("content") is not None:
         return None
-    if old.get("needs_library", True):  # Zotero collections and notes: load the library
+    if old.get("needs_library", True):  # Zotero's notes: load the library
         return None
     recorded = old.get("files")
     # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
@@ -175,7 +176,14 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
         return None
     papers = old.get("papers")
     path = folder / current["dir"]  # type: ignore[index]
-    ix = _open_checked(path, papers if isinstance(papers, int) else None, current.get("checksums"))  # type: ignore[union-attr]
+    # Not memory-mapped: a command answers one request, and Whoosh would first copy every
+    # file of a mapped segment into memory (~0.1-0.3 s at 11,000 papers).
+    ix = _open_checked(
+        path,
+        papers if isinstance(papers, int) else None,
+        current.get("checksums"),  # type: ignore[union-attr]
+        mapped=False,
+    )
     if ix is None:
         return None
     return Opened(ix, path, "up to date", ix.doc_count(), time.perf_counter() - started)
@@ -223,52 +231,9 @@ def _folder_bytes(path: Path) -> int:
 
 # Held (shared) by every process that has a generation open, so a rebuild elsewhere never
 # deletes the files under it; taken exclusively by `_publish` before deleting one.
-IN_USE_FILE = "in-use.lock"
-
-
-def checksums(path: Path) -> dict[str, list[Any]]:
-    """Size and SHA-256 of every file of a generation, as recorded in `current.json`.
-
-    Everything paperscope and Whoosh wrote is covered (segments, table of contents, the
-    prefix, letter and word tables), so a flipped byte anywhere is found on open.
-    """
-    sums: dict[str, list[Any]] = {}
-    for entry in sorted(os.scandir(path), key=lambda e: e.name):
-        if (
-            not entry.is_file(follow_symlinks=False)
-            or entry.name == IN_USE_FILE
-            or "LOCK" in entry.name.upper()
-        ):
-            continue
-        digest = hashlib.sha256()
-        with open(entry.path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        sums[entry.name] = [entry.stat().st_size, digest.hexdigest()]
-    return sums
-
-
-def damage(path: Path, recorded: Any) -> str | None:
-    """Why the generation at `path` does not match its recorded checksums, or None."""
-    if recorded is None:
-        return None  # an index from before checksums were recorded: trusted as before
-    if not isinstance(recorded, dict) or not all(
-        isinstance(v, list) and len(v) == 2 for v in recorded.values()
-    ):
-        return "its recorded checksums are malformed"
-    for name, (size, _digest) in recorded.items():
-        file = path / str(name)
-        try:
-            actual_size = file.stat().st_size
-        except OSError:
-            return f"{name} is missing"
-        if actual_size != size:
-            return f"{name} has {actual_size} bytes, {size} were written"
-    actual = checksums(path)
-    for name, (_, digest) in recorded.items():
-        if actual.get(str(name), [None, None])[1] != digest:
-            return f"{name} does not match its checksum"
-    return None
+IN_USE_FILE = integrity.IN_USE_FILE
+checksums = integrity.checksums
+damage = integrity.damage
 
 
 def _hold(ix: Index, path: Path) -> None:
@@ -298,7 +263,9 @@ def _in_use(path: Path) -> bool:
     return False
 
 
-def _open_checked(path: Path, expected_docs: int | None, recorded: Any = None) -> Index | None:
+def _open_checked(
+    path: Path, expected_docs: int | None, recorded: Any = None, *, mapped: bool | None = None
+) -> Index | None:
     """The index at `path`, or None when it is missing, corrupt or not what was written.
 
     `recorded` are the generation's checksums from `current.json`: any file changed,
@@ -308,14 +275,15 @@ def _open_checked(path: Path, expected_docs: int | None, recorded: Any = None) -
     searcher: ~7% faster requests (10k papers: p50 11.8 vs 12.7 ms) for memory the size
     of the index. Small indexes are mapped; large ones are read from the file instead (at
     100,000 papers the copies held ~600 MB; without them requests were ~15% slower, p95
-    71 -> 89 ms, far inside the 250 ms target).
+    71 -> 89 ms, far inside the 250 ms target). `mapped` overrides that choice.
     """
     try:
         why = damage(path, recorded)
         if why is not None:
             log.warning("index at %s is damaged (%s); rebuilding", path, why)
             return None
-        mapped = _folder_bytes(path) <= MMAP_UP_TO_BYTES
+        if mapped is None:
+            mapped = _folder_bytes(path) <= MMAP_UP_TO_BYTES
         ix = FileStorage(str(path), supports_mmap=mapped).open_index(schema=build_schema())
         with ix.searcher() as searcher:
             count = searcher.doc_count()

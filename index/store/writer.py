@@ -21,8 +21,11 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
 
+from index.library.identity import identities
 from index.models import Library, Paper
 from index.schema.fields import build_schema, document, paper_digest
+from index.search.facet_store import write_facet_masks
+from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
@@ -41,6 +44,13 @@ INCREMENTAL_MAX_SHARE = 0.25
 # worker's peak from 413 to 166 MB at the same speed on 10,000 papers: the runs are merged
 # at commit anyway, so a larger pool buys little but memory.
 LIMIT_MB = 64
+
+
+def keys_of(paper: Paper) -> PaperKeys:
+    """The paper's handles for the user's layer (index.search.paper_keys)."""
+    return PaperKeys(
+        paper.id, identities(paper), paper.citation_key, paper.keywords, paper.collections
+    )
 
 
 def build(
@@ -83,7 +93,7 @@ def build_into(
     ix = whoosh_index.create_in(str(path), build_schema())
     try:
         with fast_pool():
-            words = _write_all(ix, papers, total, progress, procs)
+            words, keys = _write_all(ix, papers, total, progress, procs)
     finally:
         ix.close()
     write_words(path, words)
@@ -93,6 +103,8 @@ def build_into(
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
         _store_letters(path, reader)
+        write_facet_masks(path, reader)  # what opening the index would compute
+        write_paper_keys(path, reader, keys)  # the user's layer without the library
     ix.close()
 
 
@@ -115,8 +127,9 @@ def _write_all(
     total: int,
     progress: Progress | None,
     procs: int,
-) -> Counter[str]:
-    """Adds every paper and commits; returns the surface-word counts (index.search.spelling).
+) -> tuple[Counter[str], list[PaperKeys]]:
+    """Adds every paper and commits; returns the surface-word counts (index.search.spelling)
+    and each paper's keys for the user's layer (index.search.paper_keys).
 
     With two procs, two forked workers analyze while this process only prepares the
     documents; `multisegment` keeps their two segments instead of merging them (a merge
@@ -126,6 +139,7 @@ def _write_all(
     if procs > 1:
         options.update(procs=procs, multisegment=True)
     words: Counter[str] = Counter()
+    keys: list[PaperKeys] = []
     writer = ix.writer(**options)
     try:
         if procs > 1:
@@ -135,6 +149,7 @@ def _write_all(
             paper, stored = item if isinstance(item, tuple) else (item, None)
             writer.add_document(**document(paper, stored))
             count_words(words, paper)
+            keys.append(keys_of(paper))
             if progress is not None and done % step == 0 and done < total:
                 progress(done, total)  # never "complete" before the commit: it takes a while
         writer.commit()
@@ -143,7 +158,7 @@ def _write_all(
     except BaseException:
         _cancel(writer)
         raise
-    return words
+    return words, keys
 
 
 def _cancel(writer: Any) -> None:
@@ -217,4 +232,17 @@ def update_in_place(
     add_words(folder, papers)
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         _store_letters(folder, reader)
+        write_facet_masks(folder, reader)
+        known = saved_keys(folder)
+        rewritten = {paper.id for paper in papers}
+        write_paper_keys(
+            folder,
+            reader,
+            (
+                known[paper.id]
+                if paper.id in known and paper.id not in rewritten
+                else keys_of(paper)
+                for paper in library.papers
+            ),
+        )
     return len(papers)

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 import tui.cli
+import tui.cli.cite_cmds
 import tui.cli.context
 from tui import entry, startup
 
@@ -23,9 +24,9 @@ def test_a_command_runs_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
     seen: dict[str, object] = {}
     real_parser = tui.cli.build_parser
 
-    def probed_parser():
+    def probed_parser(command: str | None = None):
         seen["while starting"] = gc.isenabled()
-        return real_parser()
+        return real_parser(command)
 
     def styles(context: object, args: object) -> int:
         seen["while running"] = gc.isenabled()

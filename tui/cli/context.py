@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
-from index.library.load import load_library
 from index.text_safety import for_terminal
 from tui.cli.progress import LoadNotice, ProgressBar
 from tui.services import paths
@@ -63,6 +62,9 @@ class CliContext:
     def library(self) -> Library:
         # Parsed files, labels and the finished library are cached, so a warm start of a
         # 100k-paper library reads one file; its warnings are cached but not printed again.
+        # Imported here: a search on a current index never loads the library.
+        from index.library.load import load_library
+
         notice = LoadNotice(sys.stderr)
         try:
             library = load_library(
@@ -98,26 +100,35 @@ class CliContext:
 
         When the index is current (the input files' sizes and mtimes and the taxonomy are
         the ones it was built from) it is opened without loading the library, its papers
-        read from stored fields; otherwise, or when the library is loaded already, this
-        is `engine`. The library's load warnings are then not printed: nothing was loaded.
+        read from stored fields and the user's layer applied through the keys the build
+        saved (index.search.paper_keys); otherwise, or when the library is loaded
+        already, this is `engine`. The library's load warnings are then not printed:
+        nothing was loaded.
         """
-        if "library" not in self.__dict__ and self._no_user_layer():
+        if "library" not in self.__dict__:
             from index import open_current_engine
 
             try:
                 engine = open_current_engine(self.corpus, self.taxonomy, paths.cache_dir())
             except OSError:  # an unreadable input or cache: the full load says what
                 engine = None
-            if engine is not None:
+            if engine is not None and self._no_user_layer():
                 return engine
+            if engine is not None and engine.paper_keys is not None:
+                from tui.services.layer import build_user_layer_from_keys, notes_dir
+
+                engine.set_user_layer(
+                    build_user_layer_from_keys(
+                        self.annotations, engine.paper_keys, notes_dir(paths.data_dir())
+                    )
+                )
+                return engine
+            if engine is not None:  # an index from before the keys were saved
+                engine.close()
         return self.engine
 
     def _no_user_layer(self) -> bool:
-        """No tags, statuses or notes yet: an engine without the library answers the same.
-
-        The user's layer maps stable identities to papers, which needs the library; until
-        the user has one, `search` and `facets` can skip loading it.
-        """
+        """No tags, statuses or notes yet: nothing to apply to the engine."""
         from tui.services.layer import notes_dir
 
         notes = notes_dir(paths.data_dir())

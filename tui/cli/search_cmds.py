@@ -20,7 +20,6 @@ from index.search.user_layer import normalize_status
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext, UserError
 from tui.cli.library_cmds import paper_summary
-from tui.services.annotations import normalize_tag
 
 
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,7 +104,11 @@ def request_from_args(
                 + ", ".join(READING_STATUSES)
             )
         statuses.add(value)
-    tags = frozenset(t for t in (normalize_tag(t) for t in getattr(args, "tag", None) or ()) if t)
+    tags: frozenset[str] = frozenset()
+    if getattr(args, "tag", None):  # the user's tags module is imported only when needed
+        from tui.services.annotations import normalize_tag
+
+        tags = frozenset(t for t in (normalize_tag(t) for t in args.tag) if t)
     return SearchRequest(
         query=query,
         topics=topics,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +99,10 @@ class Annotations(StoredJson):
         return {"version": 1, "papers": self._records}
 
     def _find(self, paper: Paper) -> dict[str, Any] | None:
-        for identity in self._identities_of(paper):
+        return self._record_of(self._identities_of(paper))
+
+    def _record_of(self, known: Sequence[str]) -> dict[str, Any] | None:
+        for identity in known:
             number = self._by_identity.get(identity)
             if number is not None:
                 return self._records[number]
@@ -141,27 +144,29 @@ class Annotations(StoredJson):
 
     def layer(self, papers: Iterable[Paper]) -> dict[str, dict[str, frozenset[str]]]:
         """Facet -> value -> paper ids, for the engine (`tag`, `status`; unread is implied)."""
+        with self._lock:
+            return self.layer_of((paper.id, self._identities_of(paper)) for paper in papers)
+
+    def layer_of(
+        self, papers: Iterable[tuple[str, Sequence[str]]]
+    ) -> dict[str, dict[str, frozenset[str]]]:
+        """`layer` for papers given as (id, identities), e.g. the index's saved keys."""
         tags: dict[str, set[str]] = {}
         statuses: dict[str, set[str]] = {}
         with self._lock:
-            self._collect(papers, tags, statuses)
+            for paper_id, known in papers:
+                record = self._record_of(known)
+                if record is None:
+                    continue
+                for tag in record.get("tags", ()):
+                    tags.setdefault(tag, set()).add(paper_id)
+                status = record.get("status")
+                if status in STATUSES and status != DEFAULT_STATUS:
+                    statuses.setdefault(status, set()).add(paper_id)
         return {
             "tag": {k: frozenset(v) for k, v in tags.items()},
             "status": {k: frozenset(v) for k, v in statuses.items()},
         }
-
-    def _collect(
-        self, papers: Iterable[Paper], tags: dict[str, set[str]], statuses: dict[str, set[str]]
-    ) -> None:
-        for paper in papers:
-            record = self._find(paper)
-            if record is None:
-                continue
-            for tag in record.get("tags", ()):
-                tags.setdefault(tag, set()).add(paper.id)
-            status = record.get("status")
-            if status in STATUSES and status != DEFAULT_STATUS:
-                statuses.setdefault(status, set()).add(paper.id)
 
     # -- changing ------------------------------------------------------------------------
 

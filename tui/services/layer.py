@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index.models import Paper
 from index.search.user_layer import UserLayer
-from tui.services.annotations import Annotations
 from tui.services.notes import read_notes
 
-__all__ = ["build_user_layer", "notes_dir"]
+if TYPE_CHECKING:  # only its type: asking for `notes_dir` must not import the identities
+    from index.search.paper_keys import PaperKeys
+    from tui.services.annotations import Annotations
+
+__all__ = ["build_user_layer", "build_user_layer_from_keys", "notes_dir"]
 
 
 def notes_dir(data_dir: Path) -> Path:
@@ -29,4 +33,14 @@ def build_user_layer(
     return UserLayer(
         facets=annotations.layer(papers),
         notes=read_notes(notes, papers) if notes is not None else {},
+    )
+
+
+def build_user_layer_from_keys(
+    annotations: Annotations, keys: Sequence[PaperKeys], notes: Path | None
+) -> UserLayer:
+    """`build_user_layer` from the index's saved keys, for an engine without the library."""
+    return UserLayer(
+        facets=annotations.layer_of((k.id, k.identities) for k in keys),
+        notes=read_notes(notes, keys) if notes is not None else {},
     )

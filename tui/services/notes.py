@@ -14,6 +14,7 @@ import shlex
 import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from index.atomic import write_text_atomic
 from index.models import Paper
@@ -33,8 +34,22 @@ MAX_NOTE_BYTES = 1 << 20
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 
 
-def note_name(paper: Paper) -> str:
-    """The file name of the paper's note (`smith2021.md`); never a path outside the folder."""
+class Keyed(Protocol):
+    """What names a note: a `Paper`, or its saved keys."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def citation_key(self) -> str | None: ...
+
+
+def note_name(paper: Paper | Keyed) -> str:
+    """The file name of the paper's note (`smith2021.md`); never a path outside the folder.
+
+    Reads only the citation key and id, so a paper's saved keys
+    (index.search.paper_keys.PaperKeys) name the same note as the paper.
+    """
     stem = _UNSAFE.sub("_", paper.citation_key or paper.id).lstrip(".") or paper.id
     return f"{stem}.md"
 
@@ -60,7 +75,7 @@ def fingerprint(notes_dir: Path) -> tuple[tuple[str, int, int], ...]:
     return tuple(sorted(out))
 
 
-def read_notes(notes_dir: Path, papers: Iterable[Paper]) -> dict[str, str]:
+def read_notes(notes_dir: Path, papers: Iterable[Paper | Keyed]) -> dict[str, str]:
     """Paper id -> its note's text, for every paper that has a readable note."""
     names = {entry[0] for entry in fingerprint(notes_dir)}
     if not names:

@@ -1,6 +1,6 @@
 """Noticing that the library's sources changed: cheap stat polling, no watcher library.
 
-A poll lists the inputs the way the loader would (`index.library.load.input_files`: files
+A poll lists the inputs the way the loader would (`index.library.inputs.input_files`: files
 named, folders walked, a Zotero database and its write-ahead log) and compares each one's
 size, modification time and inode with the last poll. That costs a few `stat` calls a
 second and catches every way an editor saves: in place, by an atomic rename (a new inode),
@@ -48,7 +48,7 @@ def sources_fingerprint(corpus: Sequence[Path] | None, known: Iterable[str] = ()
     `known` is the files the current library was read from, so a file that vanished
     (moved away, deleted mid-rename) shows up as a change too.
     """
-    from index.library.load import input_files
+    from index.library.inputs import input_files
 
     try:
         names = [str(p) for p in input_files(corpus)]

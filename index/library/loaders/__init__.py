@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index.library.loaders.bibinherit import Record, SharedParents
-from index.library.loaders.bibtex import parse_bibtex
 from index.library.loaders.files import (
     SIDECAR_SUFFIX,
     SUPPORTED_SUFFIXES,
@@ -22,15 +22,15 @@ from index.library.loaders.files import (
     discover,
     read_text_stamped,
 )
-from index.library.loaders.guards import bound_paper, guarded_parse
-from index.library.loaders.json_files import load_json, load_json_lines
-from index.library.loaders.ris import load_ris, looks_like_ris
-from index.library.loaders.sidecar import SidecarRecord
-from index.library.loaders.text import load_text
-from index.library.loaders.zotero import is_zotero_database, load_zotero
-from index.library.loaders.zotero_bbt import BBT_DATABASE, bbt_files
 from index.library.loaders.zotero_snapshot import companion_files
 from index.models import LoadWarning, Paper
+
+if TYPE_CHECKING:
+    from index.library.loaders.sidecar import SidecarRecord
+
+# The format loaders are imported where a file is parsed, not here: finding a library's
+# files (`discover`, `companions`) is all a search on a current index needs of this
+# package (index.library.inputs), and importing every parser cost it ~50 ms.
 
 __all__ = [
     "SIDECAR_SUFFIX",
@@ -77,6 +77,8 @@ def _kind(path: Path, text: str) -> str:
         return "jsonl"
     if suffix == ".ris":
         return "ris"
+    from index.library.loaders.ris import looks_like_ris
+
     if looks_like_ris(text):  # an explicitly named file with RIS in it (`export.txt`)
         return "ris"
     if suffix == ".txt":
@@ -92,7 +94,13 @@ def _kind(path: Path, text: str) -> str:
 def _is_database(path: Path) -> bool:
     """A Zotero database: `*.sqlite`, or a file of another suffix with SQLite's header."""
     suffix = path.suffix.lower()
-    return suffix == ".sqlite" or (suffix not in SUPPORTED_SUFFIXES and is_zotero_database(path))
+    if suffix == ".sqlite":
+        return True
+    if suffix in SUPPORTED_SUFFIXES:
+        return False
+    from index.library.loaders.zotero import is_zotero_database
+
+    return is_zotero_database(path)
 
 
 def companions(path: Path) -> list[Path]:
@@ -102,13 +110,15 @@ def companions(path: Path) -> list[Path]:
     items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched, and
     Better BibTeX's keys live in `better-bibtex.sqlite` beside it.
     """
+    from index.library.loaders.zotero_bbt import BBT_DATABASE, bbt_files
+
     if path.name.startswith(BBT_DATABASE) or not _is_database(path):
         return []
     return companion_files(path) + bbt_files(path)
 
 
 # What a loader returns: papers, sidecar records, warnings.
-Parsed = tuple[list[Paper], list[SidecarRecord], list[LoadWarning]]
+Parsed = tuple[list[Paper], list["SidecarRecord"], list[LoadWarning]]
 
 
 def load_file(
@@ -125,7 +135,11 @@ def load_file(
         macros: BibTeX `@string` macros from the other files of the load.
         shared: BibTeX `crossref`/`xdata` parents and children in the other files.
     """
+    from index.library.loaders.guards import bound_paper, guarded_parse
+
     if _is_database(path):
+        from index.library.loaders.zotero import load_zotero
+
         empty: tuple[list[Paper], list[LoadWarning]] = ([], [])
         (papers, warnings), failed = guarded_parse(lambda: load_zotero(path, shown), shown, empty)
         return FileResult(papers=papers, warnings=warnings + failed)
@@ -158,6 +172,11 @@ def _parse(
     `context` is what the other files of the load share with a BibTeX file (macros,
     parents); what this one shares with them goes on `result`.
     """
+    from index.library.loaders.bibtex import parse_bibtex
+    from index.library.loaders.json_files import load_json, load_json_lines
+    from index.library.loaders.ris import load_ris
+    from index.library.loaders.text import load_text
+
     if kind in ("json", "sidecar"):
         return load_json(text, shown, sidecar=kind == "sidecar")
     if kind == "jsonl":

@@ -18,7 +18,6 @@ import pytest
 
 import index
 import index.library.load
-import tui.cli.context
 from tui.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
@@ -44,7 +43,7 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts library loads through every name the CLI could call it by."""
+    """Counts library loads (the CLI imports `load_library` where it loads, from its module)."""
     calls: list[int] = []
     real = index.library.load.load_library
 
@@ -52,7 +51,6 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(tui.cli.context, "load_library", counted)
     monkeypatch.setattr(index.library.load, "load_library", counted)
     return calls
 
@@ -61,7 +59,6 @@ def forbid_loading(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the library was loaded")
 
-    monkeypatch.setattr(tui.cli.context, "load_library", fail)
     monkeypatch.setattr(index.library.load, "load_library", fail)
 
 
@@ -145,3 +142,69 @@ def test_another_taxonomy_loads_the_library(
     code = main(["--corpus", str(corpus), "--taxonomy", str(extra), "facets"])
     capsys.readouterr()
     assert code == 0 and len(loads) == 2
+
+
+LAYERED: list[tuple[str, ...]] = [
+    ("search", "tensor", "--json"),
+    ("search", "tag:toread", "--json"),
+    ("search", "--tag", "toread"),
+    ("search", "--status", "reading", "--json"),
+    ("search", "zebrafinch"),  # a word found only in a note
+    ("search", "note:zebrafinch", "--json"),
+    ("search", 'keyword:"kernel fusion"', "--json"),
+    ("facets", "--json"),
+    ("facets", "tensor", "--status", "unread"),
+]
+
+
+@pytest.mark.parametrize("command", LAYERED, ids=" ".join)
+def test_a_user_layer_is_applied_without_the_library_and_the_same(
+    command: tuple[str, ...],
+    corpus: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (corpus / "keywords.bib").write_text(
+        "@article{fused2023,\n  title = {Fusing Kernels},\n  author = {Ada Quill},\n"
+        "  year = {2023},\n  keywords = {kernel fusion, compilers},\n"
+        "  abstract = {We fuse tensor kernels across operators on accelerators.},\n}\n",
+        encoding="utf-8",
+    )
+    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
+    rows = [
+        json.loads(line)
+        for line in run(capsys, "--corpus", str(corpus), "list", "--json")[1].splitlines()
+    ]
+    first, second = rows[0]["id"], rows[1]["id"]
+    assert run(capsys, "--corpus", str(corpus), "tag", first, "+toread")[0] == 0
+    assert run(capsys, "--corpus", str(corpus), "status", second, "reading")[0] == 0
+    notes = Path(os.environ["PAPERSCOPE_DATA_DIR"]) / "notes"
+    notes.mkdir(parents=True, exist_ok=True)
+    (notes / "fused2023.md").write_text("# Fusing\n\nzebrafinch\n", encoding="utf-8")
+    with monkeypatch.context() as patched:
+        patched.setattr(index, "open_current_engine", lambda *args: None)
+        code, expected = run(capsys, "--corpus", str(corpus), *command)
+    assert code == 0 and expected
+    forbid_loading(monkeypatch)
+    code, out = run(capsys, "--corpus", str(corpus), *command)
+    assert code == 0
+    assert out == expected
+
+
+def test_an_index_without_saved_keys_loads_the_library_for_a_layer(
+    corpus: Path,
+    capsys: pytest.CaptureFixture[str],
+    loads: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import index.search.engine
+
+    assert run(capsys, "--corpus", str(corpus), "index", "--json")[0] == 0
+    data = Path(os.environ["PAPERSCOPE_DATA_DIR"])
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "annotations.json").write_text('{"version": 1, "papers": []}', encoding="utf-8")
+    # As an index built by an older paperscope, which saved no keys.
+    monkeypatch.setattr(index.search.engine, "read_paper_keys", lambda *args: None)
+    assert run(capsys, "--corpus", str(corpus), "search", "tensor")[0] == 0
+    assert len(loads) == 2

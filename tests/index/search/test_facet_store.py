@@ -1,0 +1,135 @@
+"""The facet masks the build saves: the engine opens with them, and they equal a fresh scan.
+
+A saved file is used only when it was computed from exactly the open index (its segments
+and their live documents); anything else (missing, stale after an update, damaged) means
+the masks are computed from the index as before, with the same answers.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from index import open_engine
+from index.models import SearchRequest
+from index.search import engine as engine_module
+from index.search import facet_store
+from index.search.bitsets import FacetMasks
+from index.store import generations as store
+from index.store import writer as build
+from index.store.generations import open_index
+from tests.fixtures.search.generate import TAXONOMY, make_library
+from tests.index.store.test_store import file_library
+
+REQUESTS = [
+    SearchRequest(""),
+    SearchRequest("memory", sort="year"),
+    SearchRequest("", sort="title", topics=frozenset({"training"})),
+    SearchRequest("m", as_you_type=True, sort="author"),
+    SearchRequest("", sort="year-asc", years=frozenset({2021, 2022})),
+]
+
+
+def _answers(engine: engine_module.SearchEngine) -> list[tuple[object, ...]]:
+    return [
+        (r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
+        for r in map(engine.search, REQUESTS)
+    ]
+
+
+def _fresh_state(engine: engine_module.SearchEngine) -> dict[str, object]:
+    with engine._searcher() as searcher:
+        return FacetMasks(searcher.reader()).state()
+
+
+def _cut(saved: dict[str, Any]) -> dict[str, Any]:
+    saved["state"]["ids"] = saved["state"]["ids"][:-1]
+    return saved
+
+
+def _forbid_scans(monkeypatch: pytest.MonkeyPatch) -> None:
+    def scan(reader: object) -> FacetMasks:
+        raise AssertionError("the facet masks were computed at open")
+
+    monkeypatch.setattr(engine_module, "FacetMasks", scan)
+
+
+def test_the_build_saves_what_opening_would_compute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = make_library(60)
+    engine = open_engine(library, TAXONOMY, tmp_path)
+    assert (engine.opened.path / facet_store.FACETS_FILE).is_file()
+    assert engine.masks.state() == _fresh_state(engine)
+    expected = _answers(engine)
+    engine.close()
+    with monkeypatch.context() as patched:
+        _forbid_scans(patched)
+        again = open_engine(library, TAXONOMY, tmp_path)
+    assert again.opened.action == "up to date"
+    assert _answers(again) == expected
+    again.close()
+
+
+def test_an_in_place_update_saves_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=30), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=30, marker="wombatmarker")
+    changed = type(changed)(papers=changed.papers[1:], files=changed.files)
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    with monkeypatch.context() as patched:
+        _forbid_scans(patched)
+        engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    assert engine.masks.state() == _fresh_state(engine)  # deletions and the new segment
+    assert engine.search(SearchRequest("wombatmarker")).total > 0
+    engine.close()
+
+
+@pytest.mark.parametrize("damage", ["missing", "stale", "garbage", "truncated", "wrong shape"])
+def test_a_file_that_does_not_fit_is_ignored_and_the_masks_computed(
+    damage: str, tmp_path: Path
+) -> None:
+    library = make_library(40)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
+    saved = opened.path / facet_store.FACETS_FILE
+    data = saved.read_bytes()
+    other = open_index(make_library(41), TAXONOMY, tmp_path / "other")
+    changes: dict[str, Callable[[], object]] = {
+        "missing": saved.unlink,
+        "stale": lambda: saved.write_bytes((other.path / facet_store.FACETS_FILE).read_bytes()),
+        "garbage": lambda: saved.write_bytes(b"\x00garbage"),
+        "truncated": lambda: saved.write_bytes(data[: len(data) // 2]),
+        # The right key, but a column cut short: never trusted.
+        "wrong shape": lambda: saved.write_bytes(marshal.dumps(_cut(marshal.loads(data)), 4)),
+    }
+    changes[damage]()
+    with opened.index.searcher() as searcher:
+        assert facet_store.read_facet_masks(opened.path, searcher.reader()) is None
+    engine = engine_module.SearchEngine(opened, library, TAXONOMY)
+    assert _answers(engine) == expected
+    engine.close()
+    other.index.close()
+
+
+def test_a_damaged_file_is_found_by_the_generation_checksums(tmp_path: Path) -> None:
+    library = make_library(30)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    opened.index.close()
+    saved = opened.path / facet_store.FACETS_FILE
+    data = bytearray(saved.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    saved.write_bytes(bytes(data))
+    engine = open_engine(library, TAXONOMY, tmp_path)
+    assert engine.opened.action == "rebuilt"
+    assert engine.search(SearchRequest("")).total == 30
+    engine.close()
