@@ -207,8 +207,6 @@ def _load_library(
     return library
 
 
-
-
 def _load_file(
     file: Path, shown: str, cache: LibraryCache | None, file_identity: Identity | None
 ) -> FileResult:

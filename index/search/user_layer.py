@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from index.models import READING_STATUSES, FacetCount, SearchRequest
+from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
 from index.schema.analysis import fold_analyzer, stem_analyzer
 from index.search.bitsets import mask_of
 
