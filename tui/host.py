@@ -33,13 +33,27 @@ if TYPE_CHECKING:
 
     from index.search.engine import SearchEngine
 
-__all__ = ["Host", "LibraryHostView"]
+__all__ = ["Host", "LibraryHostView", "Notices"]
 
 _Result = TypeVar("_Result")
 _Params = ParamSpec("_Params")
 
 
-class Host(Protocol):
+class Notices(Protocol):
+    """Textual's `App.notify`, which every view of the app may call."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+
+class Host(Notices, Protocol):
     """The app as the screens know it."""
 
     settings: AppSettings
@@ -75,17 +89,7 @@ class Host(Protocol):
 
     def key_for(self, binding_id: str) -> str: ...
 
-    # The Textual `App` methods screens call through the host.
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: Any = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
-
+    # The Textual `App` methods screens call through the host (and `notify`, from `Notices`).
     def push_screen(self, screen: Any, callback: Callable[[Any], Any] | None = None) -> Any: ...
 
     def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
@@ -93,7 +97,7 @@ class Host(Protocol):
     def open_url(self, url: str, *, new_tab: bool = True) -> None: ...
 
 
-class LibraryHostView(Protocol):
+class LibraryHostView(Notices, Protocol):
     """The app as the library keys know it: exactly what `LibraryActions` uses."""
 
     @property
@@ -123,17 +127,7 @@ class LibraryHostView(Protocol):
 
     def copy_text_to_clipboard(self, text: str, description: str) -> object: ...
 
-    # The Textual `App` methods the actions call.
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
-
+    # The Textual `App` methods the actions call (and `notify`, from `Notices`).
     def push_screen(
         self,
         screen: Screen[_Result],
