@@ -7,10 +7,13 @@ dragging a live Whoosh searcher (which dies when it is closed) along with it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 __all__ = [
+    "FACET_FIELDS",
     "READING_STATUSES",
     "FacetCount",
     "Hit",
@@ -274,6 +277,26 @@ class Snippet:
         )
 
 
+# Facet -> the `SearchRequest` field holding its selected values: the one map the index's
+# counting (index.search.counting), the user's layer (index.search.user_layer) and the
+# TUI's filters (tui.view.filters) read. The index counts topic to category; tag, status
+# and collection are the layer's.
+FACET_FIELDS: Mapping[str, str] = MappingProxyType(
+    {
+        "topic": "topics",
+        "hardware": "hardware",
+        "year": "years",
+        "venue": "venues",
+        "author": "authors",
+        "keyword": "keywords",
+        "category": "categories",
+        "tag": "tags",
+        "status": "statuses",
+        "collection": "collections",
+    }
+)
+
+
 @dataclass(frozen=True)
 class SearchRequest:
     """Everything that decides a search result; equal requests give equal results.
@@ -300,22 +323,15 @@ class SearchRequest:
 
     @property
     def filter_count(self) -> int:
-        count = sum(
-            len(s)
-            for s in (
-                self.topics,
-                self.hardware,
-                self.years,
-                self.venues,
-                self.authors,
-                self.tags,
-                self.statuses,
-                self.keywords,
-                self.categories,
-                self.collections,
-            )
-        )
+        count = sum(len(getattr(self, name)) for name in FACET_FIELDS.values())
         return count + (1 if self.year_range else 0)
+
+    def selected(self, facet: str) -> frozenset[str]:
+        """The values selected in `facet` (years as text, like the year facet's values)."""
+        if facet == "year":
+            return frozenset(str(year) for year in self.years)
+        values: frozenset[str] = getattr(self, FACET_FIELDS[facet])
+        return values
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,10 @@ import synth  # noqa: E402
 
 from index.models import SearchRequest  # noqa: E402
 
+# One worker runs the whole module, so the benchmark run behind `report` (a module
+# fixture, about a minute on a busy 2-core machine) happens once, not once per worker.
+pytestmark = pytest.mark.xdist_group("benchmark-smoke")
+
 NUMBERS = (
     "build_docs_per_s",
     "peak_rss_mb",

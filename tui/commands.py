@@ -81,7 +81,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 ) + LIBRARY_COMMANDS  # tags, status, saved searches, notes, files
 
 
-def _available(app: App[object], screen: object, action: str) -> bool:
+def _available(app: object, screen: object, action: str) -> bool:
     target, _, name = action.partition("(")[0].rpartition(".")
     node = app if target == "app" else screen
     return hasattr(node, f"action_{name.split('(')[0]}")  # `name('arg')` takes parameters

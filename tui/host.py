@@ -3,33 +3,57 @@
 Screens and the settings mixin used to cast `self.app` to `PaperscopeApp`, which made
 `tui/app.py` and every screen import each other. They now see the app as a `Host`: the
 shared state (engine, marks, history, papers, settings) and the few services the app
-offers (copying, worker errors, the keys the user has). `PaperscopeApp` satisfies it
-structurally; nothing here imports the app, a screen or a widget.
+offers (copying, worker errors, the keys the user has). `LibraryHostView` is what the
+main screen's library keys (tui/screens/library_actions.py) ask of the app's living-library
+half (tui/library_host.py). `PaperscopeApp` satisfies both structurally (tests/tui/test_host.py
+has mypy check it); nothing here imports the app, a screen or a widget.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from index.facets.taxonomy import Taxonomy
 from index.models import Paper
+from tui.services.annotations import Annotations
 from tui.services.config import AppSettings, Config
 from tui.services.papers import PaperData
+from tui.services.saved_searches import SavedSearches
 from tui.services.styles import StyleBook
 from tui.services.user_data import Marks, QueryHistory
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen, ScreenResultCallbackType
+    from textual.widget import AwaitMount
     from textual.worker import Worker
 
     from index.search.engine import SearchEngine
 
-__all__ = ["Host"]
+__all__ = ["Host", "LibraryHostView", "Notices"]
+
+_Result = TypeVar("_Result")
+_Params = ParamSpec("_Params")
 
 
-class Host(Protocol):
+class Notices(Protocol):
+    """Textual's `App.notify`, which every view of the app may call."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+
+class Host(Notices, Protocol):
     """The app as the screens know it."""
 
     settings: AppSettings
@@ -65,19 +89,56 @@ class Host(Protocol):
 
     def key_for(self, binding_id: str) -> str: ...
 
-    # The Textual `App` methods screens call through the host.
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: Any = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
-
+    # The Textual `App` methods screens call through the host (and `notify`, from `Notices`).
     def push_screen(self, screen: Any, callback: Callable[[Any], Any] | None = None) -> Any: ...
 
     def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None: ...
+
+
+class LibraryHostView(Notices, Protocol):
+    """The app as the library keys know it: exactly what `LibraryActions` uses."""
+
+    @property
+    def engine(self) -> SearchEngine | None: ...
+
+    @property
+    def taxonomy(self) -> Taxonomy: ...
+
+    @property
+    def papers(self) -> PaperData: ...
+
+    @property
+    def marks(self) -> Marks: ...
+
+    @property
+    def annotations(self) -> Annotations: ...  # the user's tags and reading statuses
+
+    @property
+    def saved_searches(self) -> SavedSearches: ...
+
+    @property
+    def notes_dir(self) -> Path: ...
+
+    def apply_user_layer(self) -> Worker[None]: ...  # a worker: the engine gets the layer
+
+    def report_save(self, store: Annotations | SavedSearches, done: bool) -> None: ...
+
+    def copy_text_to_clipboard(self, text: str, description: str) -> object: ...
+
+    # The Textual `App` methods the actions call (and `notify`, from `Notices`).
+    def push_screen(
+        self,
+        screen: Screen[_Result],
+        callback: ScreenResultCallbackType[_Result] | None = None,
+    ) -> AwaitMount: ...
+
+    def call_from_thread(
+        self,
+        callback: Callable[_Params, _Result],
+        *args: _Params.args,
+        **kwargs: _Params.kwargs,
+    ) -> _Result: ...
+
+    def suspend(self) -> AbstractContextManager[None]: ...  # the terminal, for an editor

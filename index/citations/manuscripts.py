@@ -58,9 +58,39 @@ def syntax_for(name: str) -> str | None:
     return _EXTENSIONS.get(PurePath(name).suffix.lower())
 
 
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blank(span: str) -> str:
+    """`span` as spaces, its newlines kept (so lines still count)."""
+    return _NOT_NEWLINE.sub(" ", span)
+
+
 def _blank_all(text: str, pattern: re.Pattern[str]) -> str:
-    """`text` with every match replaced by spaces, newlines kept (so lines still count)."""
-    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    """`text` with every match of `pattern` blanked."""
+    return pattern.sub(lambda m: _blank(m.group()), text)
+
+
+def _blank_spans(text: str, span_at: Callable[[str, int], int | None]) -> str:
+    """`text` with the spans a scanner finds blanked, for what one regex cannot match.
+
+    `span_at(text, i)` is the end of a skipped span (a comment, raw text) starting at `i`,
+    or None. A backslash escapes the next character, which then starts no span (`\\%`).
+    """
+    out: list[str] = []
+    i, copied, n = 0, 0, len(text)
+    while i < n:
+        if text[i] == "\\" and i + 1 < n:
+            i += 2
+            continue
+        end = span_at(text, i)
+        if end is None:
+            i += 1
+            continue
+        out += (text[copied:i], _blank(text[i:end]))
+        i = copied = end
+    out.append(text[copied:])
+    return "".join(out)
 
 
 def _line_of(text: str) -> Callable[[int], int]:
@@ -77,23 +107,16 @@ def _line_of(text: str) -> Callable[[int], int]:
 
 def _latex_comments(text: str) -> str:
     """Blanks `%` to the end of the line, unless the `%` is escaped (`\\%`; `\\\\%` is not)."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\" and i + 1 < n:
-            out.append(text[i : i + 2])
-            i += 2
-            continue
-        if char == "%":
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-            continue
-        out.append(char)
-        i += 1
-    return "".join(out)
+    return _blank_spans(text, _latex_comment_at)
+
+
+def _latex_comment_at(text: str, i: int) -> int | None:
+    return _line_end(text, i) if text[i] == "%" else None
+
+
+def _line_end(text: str, i: int) -> int:
+    end = text.find("\n", i)
+    return len(text) if end < 0 else end
 
 
 _CITE_COMMAND = re.compile(r"\\([A-Za-z]*[cC]ite[A-Za-z]*|nocite)(\*?)")
@@ -250,49 +273,38 @@ def _markdown_keys(text: str) -> list[tuple[str, int]]:
 
 def _typst_skipped(text: str) -> str:
     """Blanks raw text (backtick runs), `//` line comments and `/* */` block comments."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\" and i + 1 < n:
-            out.append(text[i : i + 2])
-            i += 2
-            continue
-        if char == "`":
-            run = len(text[i:]) - len(text[i:].lstrip("`"))
-            if run == 2:  # `` is an empty raw text
-                end = i + 2
+    return _blank_spans(text, _typst_skipped_at)
+
+
+_BACKTICKS = re.compile("`+")
+
+
+def _typst_skipped_at(text: str, i: int) -> int | None:
+    n = len(text)
+    if text[i] == "`":
+        ticks = _BACKTICKS.match(text, i)
+        run = ticks.end() - i if ticks else 1
+        if run == 2:  # `` is an empty raw text
+            return i + 2
+        end = text.find("`" * run, i + run)
+        return n if end < 0 else end + run
+    if text.startswith("//", i) and not (i > 0 and text[i - 1] == ":"):
+        return _line_end(text, i)  # not the `//` of an address (`https://`)
+    if text.startswith("/*", i):  # block comments nest
+        depth, j = 0, i
+        while j < n:
+            if text.startswith("/*", j):
+                depth += 1
+                j += 2
+            elif text.startswith("*/", j):
+                depth -= 1
+                j += 2
+                if depth == 0:
+                    break
             else:
-                end = text.find("`" * run, i + run)
-                end = n if end < 0 else end + run
-            out.append(re.sub(r"[^\n]", " ", text[i:end]))
-            i = end
-            continue
-        if text.startswith("//", i) and not (i > 0 and text[i - 1] == ":"):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out.append(" " * (end - i))
-            i = end
-            continue
-        if text.startswith("/*", i):
-            depth, j = 0, i
-            while j < n:
-                if text.startswith("/*", j):
-                    depth += 1
-                    j += 2
-                elif text.startswith("*/", j):
-                    depth -= 1
-                    j += 2
-                    if depth == 0:
-                        break
-                else:
-                    j += 1
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-            continue
-        out.append(char)
-        i += 1
-    return "".join(out)
+                j += 1
+        return j
+    return None
 
 
 def _typst_label_char(char: str) -> bool:

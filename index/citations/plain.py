@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from index.citations.fields import (
     arxiv_url,
+    author_list,
     best_link,
     cited_title,
     container,
@@ -78,15 +79,8 @@ def ris_records(papers: Sequence[Paper], keys: dict[str, str]) -> str:
     return "\n\n".join(ris_record(paper, keys[paper.id]) for paper in papers)
 
 
-def _author_line(paper: Paper, limit: int = 3) -> str:
-    names = list(paper.authors[:limit])
-    if not names:
-        return "Unknown authors"
-    if len(paper.authors) > limit or not paper.authors_complete:
-        return ", ".join(names) + " et al."
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _author_line(paper: Paper) -> str:
+    return author_list(paper, 3, et_al=" et al.", last=" and ", unknown="Unknown authors")
 
 
 def _venue_year(paper: Paper) -> str:

@@ -236,6 +236,7 @@ class FacetMasks:
         self.order_title: list[int] = state["order_title"]
         self.order_year: list[int] = state["order_year"]
         self._extra: dict[tuple[str, str], int] = {}
+        self._folded: dict[str, dict[str, tuple[str, ...]]] = {}
 
     @cached_property
     def order_year_asc(self) -> list[int]:
@@ -289,6 +290,30 @@ class FacetMasks:
                     mask = 0
             self._extra[key] = mask & self.live
         return self._extra[key]
+
+    def folded_mask(self, facet: str, text: str, reader: IndexReader) -> int:
+        """The documents with a value of a listed facet equal to `text` ignoring case.
+
+        `keyword:gpus` finds the source tag "GPUs": what a typed query means, where a
+        clicked value (`value_mask`) is exact.
+        """
+        wanted = self._folded_values(facet).get(text.strip().casefold(), ())
+        mask = 0
+        for value in wanted:
+            mask |= self.value_mask(facet, value, reader)
+        return mask & self.live
+
+    def _folded_values(self, facet: str) -> dict[str, tuple[str, ...]]:
+        """A listed facet's values by their case-folded form, read from its column once."""
+        folded = self._folded.get(facet)
+        if folded is None:
+            grouped: dict[str, set[str]] = {}
+            for values in self.lists[facet]:
+                for value in values:
+                    grouped.setdefault(value.strip().casefold(), set()).add(value)
+            folded = {key: tuple(sorted(group)) for key, group in grouped.items()}
+            self._folded[facet] = folded
+        return folded
 
     def top_counts(self, facet: str, within: int, limit: int) -> list[tuple[str, int]]:
         """The `limit` most frequent values of `facet` among the documents in `within`."""

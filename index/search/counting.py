@@ -15,6 +15,7 @@ from index.facets import taxonomy as _taxonomy
 from index.models import FacetCount, SearchRequest
 from index.search.bitsets import NO_YEAR, FacetMasks
 
+# The facets the index counts (the rest of `index.models.FACET_FIELDS` are the user's layer).
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue and author lists show this many values (plus any selected ones).
 TOP_VALUES = 15
@@ -31,17 +32,9 @@ def selection_masks(
     masks: FacetMasks, request: SearchRequest, reader: IndexReader
 ) -> dict[str, int]:
     """Facet -> documents allowed by that facet's selections (only selected facets)."""
-    chosen: dict[str, frozenset[str]] = {
-        "topic": request.topics,
-        "hardware": request.hardware,
-        "year": frozenset(str(year) for year in request.years),
-        "venue": request.venues,
-        "author": request.authors,
-        "keyword": request.keywords,
-        "category": request.categories,
-    }
     out: dict[str, int] = {}
-    for facet, values in chosen.items():
+    for facet in FACETS:
+        values = request.selected(facet)
         if values:
             mask = 0
             for value in values:
@@ -80,19 +73,6 @@ def facet_counts(
     return out
 
 
-def _chosen(request: SearchRequest, facet: str) -> frozenset[str]:
-    if facet == "year":
-        return frozenset(str(year) for year in request.years)
-    return {
-        "topic": request.topics,
-        "hardware": request.hardware,
-        "venue": request.venues,
-        "author": request.authors,
-        "keyword": request.keywords,
-        "category": request.categories,
-    }[facet]
-
-
 def _counts(
     masks: FacetMasks,
     taxonomy: Any,
@@ -101,7 +81,7 @@ def _counts(
     within: int,
     reader: IndexReader,
 ) -> tuple[FacetCount, ...]:
-    chosen = _chosen(request, facet)
+    chosen = request.selected(facet)
     if facet in ("topic", "hardware"):
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
         known = {value.id for value in vocabulary}

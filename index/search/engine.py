@@ -74,16 +74,21 @@ MASK_CACHE = 512
 STORED_CACHE = 1024
 
 
+# Query fields answered from masks, not Whoosh's postings: the user's layer (`tag:`,
+# `note:`), and `keyword:`, matched ignoring case against the index's keyword facet.
+MASK_FIELDS = frozenset((*LAYER_FIELDS, "keyword"))
+
+
 def _uses_layer(q: wq.Query) -> bool:
-    """Whether the query names a field answered from the user's layer (`tag:`, `note:`)."""
-    if getattr(q, "fieldname", None) in LAYER_FIELDS:
+    """Whether the query names a field answered from masks (`tag:`, `note:`, `keyword:`)."""
+    if getattr(q, "fieldname", None) in MASK_FIELDS:
         return True
     return not q.is_leaf() and any(_uses_layer(child) for child in q.children())
 
 
 def _without_layer(q: wq.Query) -> wq.Query | None:
-    """`q` without its layer-field parts (they filter, via the mask; they never score)."""
-    if getattr(q, "fieldname", None) in LAYER_FIELDS:
+    """`q` without its mask-field parts (they filter, via the mask; they never score)."""
+    if getattr(q, "fieldname", None) in MASK_FIELDS:
         return None
     if isinstance(q, (wq.And, wq.Or)):
         kept = [c for c in (_without_layer(child) for child in q.subqueries) if c is not None]
@@ -142,7 +147,7 @@ class SearchEngine(Generic[OpenedT]):
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
-        # the saved keys; the index's own keyword facet counts the source's tags anyway. The
+        # the saved keys; the source's tags are the index's keyword facet either way. The
         # store serves such a search only when the library has no notes of its own (Zotero's
         # child notes are not saved with the keys: index.store.generations.open_if_current).
         papers = library.papers if library is not None else ()
@@ -220,10 +225,7 @@ class SearchEngine(Generic[OpenedT]):
             for mask in selected.values():
                 final &= mask
             facets = facet_counts(masks, self.taxonomy, request, base, selected, searcher.reader())
-            for facet, counts in layer.counts(request, base, selected).items():
-                # The index counts the source's keywords itself (with or without the
-                # library loaded); the layer adds the user's own facets and collections.
-                facets.setdefault(facet, counts)
+            facets.update(layer.counts(request, base, selected))  # its facets are its own
             ranking = parsed
             if parsed.query is not None and _uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
@@ -276,6 +278,8 @@ class SearchEngine(Generic[OpenedT]):
     ) -> int:
         """The documents matching `q`; a plain word's or prefix's also match in notes."""
         layer = layer or self._layer
+        if isinstance(q, wq.Term) and q.fieldname == "keyword":
+            return self.masks.folded_mask("keyword", str(q.text), searcher.reader())
         if isinstance(q, wq.Term) and q.fieldname in LAYER_FIELDS:
             return layer.term(q.fieldname, str(q.text)) & self.masks.live
         mask = self._index_mask(searcher, q, prefixes, layer, generation)

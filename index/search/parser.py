@@ -163,8 +163,9 @@ class QueryBuilder:
         lexicon: Lexicon | None = None,
     ) -> None:
         self.schema = build_schema()
-        # Fields answered from the user's layer, not the index (index.search.user_layer):
-        # known to the parser only, so `tag:toread` parses as a term the engine looks up.
+        # Fields the engine answers from masks, not postings: the user's layer
+        # (index.search.user_layer) and `keyword:` (the index's keyword facet, any case).
+        # Known to the parser only, so `tag:toread` parses as a term the engine looks up.
         for name in ("tag", "status", "keyword", "collection"):
             self.schema.add(name, fields.ID(analyzer=IDAnalyzer(lowercase=True)))
         self.schema.add("note", fields.TEXT(analyzer=stem_analyzer()))

@@ -5,9 +5,11 @@ they are never written into the Whoosh index (that would mean re-indexing a pape
 tag). The engine is handed them as plain values instead (a `UserLayer`: facet -> value ->
 paper ids, and note texts by paper id) and turns them into document masks once per change;
 from then on `tag:toread`, `status:read`, `note:word` and the facets' counts are the same
-mask intersections as every other facet (index.search.bitsets). The source's own tags
-(BibTeX `keywords`, Zotero tags) and Zotero collections are read from the library the same
-way, as the `keyword` and `collection` facets, kept apart from the user's `tag`.
+mask intersections as every other facet (index.search.bitsets). Zotero collections are
+read from the library the same way, as the `collection` facet. The source's own tags
+(BibTeX `keywords`, Zotero tags) are not the layer's: the index holds them, as the
+`keyword` facet, counted and matched (`keyword:gpus`) from its masks, so they work
+without the library loaded too; they stay apart from the user's `tag`.
 
 Notes are matched word by word with the abstract's analyzer, so a plain word finds a paper
 whose note holds it (the engine ORs the note mask into that word's match set) and
@@ -46,13 +48,8 @@ __all__ = [
     "source_notes",
 ]
 
-# Facet -> the SearchRequest attribute holding its selection.
-LAYER_FACETS = {
-    "tag": "tags",
-    "status": "statuses",
-    "keyword": "keywords",
-    "collection": "collections",
-}
+# The facets answered from the layer (their request fields: index.models.FACET_FIELDS).
+LAYER_FACETS = ("tag", "status", "collection")
 # Query fields answered from the layer, not the index ("note" is the notes' words).
 LAYER_FIELDS = (*LAYER_FACETS, "note")
 _STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "todo": "to-read", "new": "unread"}
@@ -97,23 +94,16 @@ class Tagged(Protocol):
     def id(self) -> str: ...
 
     @property
-    def keywords(self) -> tuple[str, ...]: ...
-
-    @property
     def collections(self) -> tuple[str, ...]: ...
 
 
 def source_facets(papers: Iterable[Tagged]) -> dict[str, dict[str, set[str]]]:
-    """The source's tags and collections as facet -> value -> paper ids."""
-    keywords: dict[str, set[str]] = {}
+    """The source's collections as facet -> value -> paper ids (its tags are the index's)."""
     collections: dict[str, set[str]] = {}
     for paper in papers:
-        for keyword in paper.keywords:
-            if keyword.strip():
-                keywords.setdefault(keyword.strip(), set()).add(paper.id)
         for path in _collection_paths(paper.collections):
             collections.setdefault(path, set()).add(paper.id)
-    return {"keyword": keywords, "collection": collections}
+    return {"collection": collections}
 
 
 def source_notes(papers: Iterable[Paper]) -> dict[str, str]:
@@ -173,7 +163,7 @@ class LayerMasks:
 
     Args:
         layer: the user's data.
-        source: the library's own tags and collections (`source_facets`).
+        source: the library's own collections (`source_facets`).
         ids: document number -> paper id (index.search.bitsets.FacetMasks.ids).
         live: the index's live documents.
         notes: the source's notes as masks over the same index (`NoteMasks.build`).
@@ -239,8 +229,8 @@ class LayerMasks:
     def selections(self, request: SearchRequest) -> dict[str, int]:
         """Facet -> documents allowed by that facet's selection (selected facets only)."""
         out: dict[str, int] = {}
-        for facet, attribute in LAYER_FACETS.items():
-            chosen: frozenset[str] = getattr(request, attribute)
+        for facet in LAYER_FACETS:
+            chosen = request.selected(facet)
             if chosen:
                 allowed = 0
                 for value in chosen:
@@ -253,14 +243,14 @@ class LayerMasks:
     ) -> dict[str, tuple[FacetCount, ...]]:
         """Each layer facet's counts over `base`, disjunctively (its own selection left out)."""
         out: dict[str, tuple[FacetCount, ...]] = {}
-        for facet, attribute in LAYER_FACETS.items():
+        for facet in LAYER_FACETS:
             if facet == "status" and not self.statuses_in_use:
                 continue  # nobody has set a status: every paper is unread, nothing to show
             within = base
             for other, other_mask in selected.items():
                 if other != facet:
                     within &= other_mask
-            chosen: frozenset[str] = getattr(request, attribute)
+            chosen = request.selected(facet)
             rows = [
                 (value, (value_mask & within).bit_count())
                 for value, value_mask in self.masks[facet].items()

@@ -1,4 +1,10 @@
-"""Helpers for driving the app in Pilot tests (and snapshot tests): build, settle, read."""
+"""Helpers for driving the app in Pilot tests (and snapshot tests): build, settle, read.
+
+The readers (`shown`, `highlighted`, `known`, `search_text`, `highlighted_option`,
+`top_screen`) return what a
+test asserts on with its type narrowed: each fails the test with a plain message when the
+app has nothing there yet, instead of every test writing `assert x is not None` first.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,12 @@ import io
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
 from textual.worker import WorkerCancelled
 
+from index.models import Paper, SearchResult
 from index.search.engine import SearchEngine
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
@@ -18,10 +28,11 @@ from tui.widgets.search_bar import SearchBar
 WIDE = (120, 30)
 
 
-def build(engine: SearchEngine, *, show_timings: bool = True) -> PaperscopeApp:
+def build(engine: SearchEngine, *, show_timings: bool | None = True) -> PaperscopeApp:
     """The app on a shared engine, with settings from the tmp folders set by conftest.
 
-    Snapshot tests pass `show_timings=False`: "3 ms" in the status line varies per run.
+    Snapshot tests pass `show_timings=False`: "3 ms" in the status line varies per run;
+    None leaves it to the user's config (`debug`).
     """
     return make_app(AppSettings.from_environment(), engine=engine, show_timings=show_timings)
 
@@ -68,6 +79,44 @@ async def search(pilot: Pilot[Any], query: str) -> None:
 
 def results(app: PaperscopeApp) -> ResultsList:
     return app.main_screen.query_one(ResultsList)
+
+
+def shown(app: PaperscopeApp) -> SearchResult:
+    """The result the main screen shows now."""
+    result = app.main_screen.result
+    assert result is not None, "the main screen has no result yet"
+    return result
+
+
+def highlighted(app: PaperscopeApp) -> Paper:
+    """The paper under the results list's cursor."""
+    paper = results(app).highlighted
+    assert paper is not None, "no paper is highlighted"
+    return paper
+
+
+def known(engine: SearchEngine, paper_id: str) -> Paper:
+    """A paper the test corpus has."""
+    paper = engine.paper(paper_id)
+    assert paper is not None, f"the engine has no paper {paper_id!r}"
+    return paper
+
+
+def search_text(app: PaperscopeApp) -> str:
+    """What the main screen's search bar holds."""
+    return app.main_screen.query_one("#search", SearchBar).value
+
+
+def highlighted_option(app: PaperscopeApp, selector: str = "#style-list") -> Option:
+    """The highlighted option of an option list on the screen on top (the style picker's)."""
+    option = app.screen.query_one(selector, OptionList).highlighted_option
+    assert option is not None, f"nothing is highlighted in {selector}"
+    return option
+
+
+def top_screen(app: PaperscopeApp) -> Screen[Any]:
+    """The screen on top, read afresh (an earlier `isinstance` narrowing does not stick)."""
+    return app.screen
 
 
 def screen_text(app: PaperscopeApp) -> str:

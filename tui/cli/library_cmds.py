@@ -9,6 +9,7 @@ import sys
 import textwrap
 from typing import Any
 
+from index.citations.fields import author_list
 from index.models import Paper
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext
@@ -81,12 +82,7 @@ def show_paper(context: CliContext, args: argparse.Namespace) -> int:
         print(strip_controls(json.dumps(paper_details(paper), ensure_ascii=False, indent=2)))
         return 0
     lines = [paper.title + ("  [title inferred]" if paper.title_inferred else "")]
-    if paper.authors:
-        lines.append(
-            "  " + ", ".join(paper.authors) + ("" if paper.authors_complete else ", et al.")
-        )
-    else:
-        lines.append("  (authors unknown)")
+    lines.append("  " + author_list(paper, unknown="(authors unknown)"))
     rows = [
         ("id", paper.id),
         ("short name", paper.short_name),

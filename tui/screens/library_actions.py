@@ -15,13 +15,17 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 
 from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
 from tui.services.notes import create_note, editor_command
+
+if TYPE_CHECKING:
+    from tui.host import LibraryHostView
 
 __all__ = [
     "LIBRARY_BINDINGS",
@@ -112,7 +116,7 @@ LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def launch_editor(app: Any, command: Sequence[str], path: Path) -> str | None:
+def launch_editor(app: LibraryHostView, command: Sequence[str], path: Path) -> str | None:
     """Run the editor on `path` with the app suspended; None, or why it could not run."""
     from textual.app import SuspendNotSupported
 
@@ -152,13 +156,12 @@ class LibraryActions:
     _saved_counts: dict[str, int] | None = None
 
     @property
-    def _host(self) -> Any:
-        """The app: the `Host` protocol plus the library layer (tui.library_host).
+    def _host(self) -> LibraryHostView:
+        """The app, seen through the protocol of what these actions use.
 
-        Typed loosely: naming `PaperscopeApp` here made the app and this mixin import each
-        other; a protocol of what these actions use is still to be written.
+        Naming `PaperscopeApp` here would make the app and this mixin import each other.
         """
-        return self.app  # type: ignore[attr-defined]
+        return cast("LibraryHostView", self.app)  # type: ignore[attr-defined]
 
     def _targets(self) -> tuple[list[Paper], str]:
         """The marked papers, else the current one; and how to name them in a notice."""
@@ -169,8 +172,8 @@ class LibraryActions:
         paper = self.current_paper  # type: ignore[attr-defined]
         return ([paper], "the paper") if paper is not None else ([], "")
 
-    def _notify(self, text: str, **options: Any) -> None:
-        self._host.notify(text, markup=False, **options)
+    def _notify(self, text: str, severity: SeverityLevel = "information") -> None:
+        self._host.notify(text, severity=severity, markup=False)
 
     # -- tags and status ----------------------------------------------------------------
 

@@ -11,8 +11,8 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from index.models import FacetCount, SearchResult
-from tui.view.filters import REQUEST_FIELDS, typed_filters
+from index.models import FACET_FIELDS, FacetCount, SearchResult
+from tui.view.filters import typed_filters
 
 __all__ = ["empty_message", "facet_view", "status_line", "unknown_facet_values"]
 
@@ -25,7 +25,7 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
     """
     typed = typed_filters(result.request.query)
     view: dict[str, tuple[FacetCount, ...]] = {}
-    for facet in REQUEST_FIELDS:
+    for facet in FACET_FIELDS:
         counts = list(result.facets.get(facet, ()))
         known = {count.value for count in counts}
         for value in (
@@ -35,8 +35,7 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
         ):
             if value.id not in known:
                 counts.append(FacetCount(facet, value.id, value.label, 0, parent=value.parent))
-        chosen = getattr(result.request, REQUEST_FIELDS[facet])
-        selected = {str(v) for v in chosen} | set(typed.get(facet, {}))
+        selected = set(result.request.selected(facet)) | set(typed.get(facet, {}))
         view[facet] = tuple(
             replace(count, selected=True)
             if count.value in selected and not count.selected

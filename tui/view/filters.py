@@ -12,29 +12,15 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from index.models import SearchRequest
+from index.models import FACET_FIELDS, SearchRequest
 
 __all__ = [
-    "REQUEST_FIELDS",
     "toggle_value",
     "typed_filters",
     "without_selection",
     "without_typed_filters",
 ]
 
-# facet name -> the `SearchRequest` field holding its selected values
-REQUEST_FIELDS = {
-    "topic": "topics",
-    "hardware": "hardware",
-    "year": "years",
-    "venue": "venues",
-    "author": "authors",
-    # the user's layer and the source's tags (index.search.user_layer)
-    "tag": "tags",
-    "status": "statuses",
-    "keyword": "keywords",
-    "collection": "collections",
-}
 _PREFIXES = {"topic": "topic", "topics": "topic", "hw": "hardware", "hardware": "hardware"}
 _TOKEN = re.compile(r'(?<!\S)(?P<field>topics?|hw|hardware):(?P<value>"[^"]*"|\S+)', re.IGNORECASE)
 
@@ -62,8 +48,8 @@ def toggle_value(request: SearchRequest, facet: str, value: str) -> SearchReques
     the text), so unselecting a typed value works and a click ORs with the typed ones.
     The caller compares the query before and after to update the search bar.
     """
-    name = REQUEST_FIELDS[facet]
-    chosen = {str(v) for v in getattr(request, name)}
+    name = FACET_FIELDS[facet]
+    chosen = set(request.selected(facet))
     query = request.query
     typed = typed_filters(query).get(facet, {})
     for typed_value, pattern in typed.items():
@@ -79,7 +65,7 @@ def toggle_value(request: SearchRequest, facet: str, value: str) -> SearchReques
 
 def without_selection(request: SearchRequest) -> SearchRequest:
     """Every facet value unselected; filters typed in the query stay, they are text."""
-    cleared: dict[str, Any] = {name: frozenset() for name in REQUEST_FIELDS.values()}
+    cleared: dict[str, Any] = {name: frozenset() for name in FACET_FIELDS.values()}
     return replace(request, **cleared)
 
 

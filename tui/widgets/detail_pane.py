@@ -27,6 +27,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from index.citations.fields import author_list
 from index.models import Paper
 from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
@@ -106,9 +107,9 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
     title = Text(clean(paper.title), "bold")
     if paper.title_inferred:
         title.append("  (title inferred)", "italic dim")
-    authors = ", ".join(clean(a, one_line=True) for a in paper.authors) or "authors unknown"
-    if paper.authors and not paper.authors_complete:
-        authors += ", et al."
+    authors = author_list(
+        paper, unknown="authors unknown", each=lambda name: clean(name, one_line=True)
+    )
     parts: list[RenderableType] = [title, Text(authors)]
     where = venue_line(paper)
     if where:

@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
+from index.citations.fields import author_list
 from index.models import Paper, Snippet
 from index.text_safety import for_terminal
 
@@ -55,10 +56,9 @@ def snippet_text(
 
 def short_authors(paper: Paper, limit: int = 3) -> str:
     """ "A, B, C, et al." so a row shows who wrote it without wrapping."""
-    names = [clean(name, one_line=True) for name in paper.authors[:limit]]
-    if len(paper.authors) > limit or (names and not paper.authors_complete):
-        names.append("et al.")
-    return ", ".join(names) if names else "authors unknown"
+    return author_list(
+        paper, limit, unknown="authors unknown", each=lambda name: clean(name, one_line=True)
+    )
 
 
 def meta_line(paper: Paper) -> str:

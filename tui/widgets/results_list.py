@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from index.citations.fields import author_list
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
 from tui.widgets.render import Labeler, clean, meta_line, snippet_text
@@ -307,9 +308,9 @@ class ResultsList(ScrollView, can_focus=True):
             return self.get_component_rich_style(name, partial=True)
 
         text = Text(" ● " if paper.id in self._marks else "   ", style=style("results-list--mark"))
-        first = clean(paper.authors[0], one_line=True) if paper.authors else "?"
-        if len(paper.authors) > 1 or not paper.authors_complete:
-            first += " et al."
+        first = author_list(
+            paper, 1, et_al=" et al.", unknown="?", each=lambda name: clean(name, one_line=True)
+        )
         year = str(paper.year) if paper.year else "n.d."
         venue = clean(paper.venue, one_line=True) if paper.venue else ""
         room = max(10, width - 3)

@@ -7,6 +7,7 @@ tests check that queries, selections and counts follow it at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from index import open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.models import Library, Paper, SearchRequest, replace
 from index.search.engine import SearchEngine
-from index.search.user_layer import UserLayer
+from index.search.user_layer import LayerMasks, UserLayer, source_facets
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +163,38 @@ def test_the_sources_notes_are_searched_like_the_users(
         assert found(engine, "zebrafish") == set()
     finally:
         engine.close()
+
+
+def test_the_source_tags_are_counted_once_by_the_index_not_the_layer(
+    engine: SearchEngine, library: Library
+) -> None:
+    source = source_facets(library.papers)
+    assert set(source) == {"collection"}
+    masks = LayerMasks(LAYER, source, engine.masks.ids, engine.masks.live)
+    assert "keyword" not in masks.counts(SearchRequest(), engine.masks.live, {})
+    assert "keyword" not in masks.selections(SearchRequest(keywords=frozenset({"GPUs"})))
+    engine.set_user_layer(LAYER)
+    # The layer changes nothing about them; a selection counts disjunctively, once.
+    assert counts(engine, "keyword") == {"GPUs": 2, "Deep Learning": 1}
+    chosen = {"keywords": frozenset({"Deep Learning"})}
+    assert counts(engine, "keyword", **chosen) == {"GPUs": 2, "Deep Learning": 1}
+    assert counts(engine, "tag", **chosen) == {}  # p0 has no tag
+    assert found(engine, tags=frozenset({"toread"}), keywords=frozenset({"GPUs"})) == {"p1"}
+    assert counts(engine, "keyword", tags=frozenset({"toread"})) == {"GPUs": 1}
+
+
+def test_keyword_queries_are_answered_by_the_index_even_without_the_library(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path
+) -> None:
+    full = open_engine(library, taxonomy, tmp_path)
+    bare = SearchEngine(full.opened, None, taxonomy)  # as an index-only CLI search opens it
+    try:
+        for engine in (full, bare):
+            assert found(engine, "kw:gpus") == {"p0", "p1"}
+            assert found(engine, 'keyword:"DEEP learning"') == {"p0"}
+            assert found(engine, 'pipeline kw:gpus -keyword:"deep learning"') == {"p1"}
+            assert found(engine, "kw:gpu") == set()  # a whole tag, not a word of one
+            assert counts(engine, "keyword", query="kw:gpus") == {"GPUs": 2, "Deep Learning": 1}
+    finally:
+        bare.close()
+        full.close()

@@ -15,12 +15,16 @@ from tests.tui.app_pilot import (
     WIDE,
     build,
     facet_node,
+    known,
     plain,
     results,
     results_text,
     screen_text,
     search,
+    search_text,
     settle,
+    shown,
+    top_screen,
 )
 from tui.app import PaperscopeApp
 from tui.messages import SearchFinished
@@ -51,18 +55,18 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        papers = [hit.paper for hit in app.main_screen.result.hits]
+        papers = [hit.paper for hit in shown(app).hits]
         year = max(
             (p.year for p in papers if p.year), key=lambda y: sum(p.year == y for p in papers)
         )
         expected = sum(1 for p in engine_papers(engine) if p.year == year)
-        venues_before = {c.value: c.count for c in app.main_screen.result.facets["venue"]}
+        venues_before = {c.value: c.count for c in shown(app).facets["venue"]}
         panel = app.main_screen.query_one(FacetPanel)
         panel.focus()
         panel.cursor_line = facet_node(panel, "year", str(year)).line
         await pilot.press("enter")
         await settle(pilot)
-        result = app.main_screen.result
+        result = shown(app)
         assert result.request.years == frozenset({year})
         assert result.total == expected < engine.size
         assert all(hit.paper.year == year for hit in result.hits)
@@ -72,7 +76,7 @@ async def test_selecting_a_facet_changes_counts_and_results(engine: SearchEngine
         panel.cursor_line = facet_node(panel, "year", str(year)).line
         await pilot.press("enter")
         await settle(pilot)
-        assert app.main_screen.result.total == engine.size
+        assert shown(app).total == engine.size
 
 
 def engine_papers(engine: SearchEngine) -> list[Any]:
@@ -84,7 +88,7 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        topic, other = sorted(app.main_screen.result.facets["topic"], key=lambda c: -c.count)[:2]
+        topic, other = sorted(shown(app).facets["topic"], key=lambda c: -c.count)[:2]
         panel = app.main_screen.query_one(FacetPanel)
 
         async def click(value: str) -> None:
@@ -94,7 +98,7 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
             await settle(pilot)
 
         await search(pilot, f"topic:{topic.value}")
-        typed = app.main_screen.result
+        typed = shown(app)
         assert typed.total == topic.count
         node = facet_node(panel, "topic", topic.value)
         assert node is not None and str(node.label).startswith("●"), (
@@ -102,24 +106,24 @@ async def test_typed_topic_and_clicked_topic_agree(engine: SearchEngine) -> None
         )
         # Clicking another topic moves the typed one into the selection: OR, as clicks do.
         await click(other.value)
-        both = app.main_screen.result
+        both = shown(app)
         assert both.request.topics == frozenset({topic.value, other.value})
-        assert both.request.query == "" and app.main_screen.query_one("#search").value == ""
+        assert both.request.query == "" and search_text(app) == ""
         assert both.total >= max(typed.total, other.count)
         # With the other one unclicked, the clicked filter gives what typing it gave.
         await click(other.value)
-        clicked = app.main_screen.result
+        clicked = shown(app)
         assert clicked.request.topics == frozenset({topic.value})
         assert {h.paper.id for h in clicked.hits} == {h.paper.id for h in typed.hits}
         await click(topic.value)
-        assert app.main_screen.result.total == engine.size
+        assert shown(app).total == engine.size
         # Clicking a value that is only typed removes its token from the text.
         await pilot.press("slash")
         await search(pilot, f"topic:{topic.value}")
         await click(topic.value)
-        assert app.main_screen.query_one("#search").value == ""
-        assert app.main_screen.result.request.topics == frozenset()
-        assert app.main_screen.result.total == engine.size
+        assert search_text(app) == ""
+        assert shown(app).request.topics == frozenset()
+        assert shown(app).total == engine.size
 
 
 @pytest.mark.parametrize("size", [WIDE, (80, 24)])
@@ -134,7 +138,8 @@ async def test_enter_opens_the_paper_full_screen_in_every_layout(
         assert isinstance(app.screen, DetailScreen)
         pane = app.screen.query_one(DetailPane)
         assert pane.has_focus and pane.detail is not None and pane.detail.paper.id == "dynapipe"
-        paper = engine.paper("dynapipe")
+        paper = known(engine, "dynapipe")
+        assert paper.doi is not None
         body = plain(pane.query_one("#detail-body", Static).content, width=500)
         for expected in ("Identifiers", "Sources", paper.doi, paper.abstract[:40], *paper.authors):
             assert expected in body
@@ -155,7 +160,7 @@ async def test_enter_opens_the_paper_full_screen_in_every_layout(
         citation = str(pane.query_one("#detail-citation", Static).content)
         assert format_citation([paper], "apa") in citation
         await pilot.press("escape")
-        assert app.screen is app.main_screen and results(app).has_focus
+        assert top_screen(app) is app.main_screen and results(app).has_focus
 
 
 async def test_c_copies_the_citation_and_names_the_path(
@@ -166,7 +171,7 @@ async def test_c_copies_the_citation_and_names_the_path(
         await search(pilot, "dynapipe")
         await pilot.press("enter", "c")
         await settle(pilot)
-        expected = format_citation([engine.paper("dynapipe")], "apa")
+        expected = format_citation([known(engine, "dynapipe")], "apa")
         assert clipboard == [expected]
         assert app.clipboard == expected
         messages = [n.message for n in app._notifications]
@@ -212,7 +217,7 @@ async def test_a_superseded_result_is_dropped(engine: SearchEngine) -> None:
         stale = engine.search(SearchRequest(query="training", as_you_type=True))
         app.main_screen.post_message(SearchFinished(stale))
         await settle(pilot)
-        assert app.main_screen.result.request.query == "dynapipe"
+        assert shown(app).request.query == "dynapipe"
         assert results(app).hits[0].paper.id == "dynapipe"
 
 
@@ -237,7 +242,7 @@ async def test_did_you_mean_is_one_key_away(engine: SearchEngine) -> None:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "trainng")
-        result = app.main_screen.result
+        result = shown(app)
         assert result.total == 0 and result.correction == "training"
         status = str(app.main_screen.query_one("#status", Static).content)
         assert status.startswith("0 of 47 papers ·") and status.endswith(" ms")
@@ -245,8 +250,8 @@ async def test_did_you_mean_is_one_key_away(engine: SearchEngine) -> None:
         assert "Did you mean \u201ctraining\u201d? Press ctrl+y" in results_text(app)
         await pilot.press("ctrl+y")
         await settle(pilot)
-        assert app.main_screen.query_one("#search").value == "training"
-        assert app.main_screen.result.total > 0
+        assert search_text(app) == "training"
+        assert shown(app).total > 0
 
 
 async def test_o_opens_the_best_link_in_the_browser(
@@ -261,7 +266,7 @@ async def test_o_opens_the_best_link_in_the_browser(
         await search(pilot, "dynapipe")
         await pilot.press("enter", "o")
         await settle(pilot)
-        assert opened == [f"https://doi.org/{engine.paper('dynapipe').doi}"]
+        assert opened == [f"https://doi.org/{known(engine, 'dynapipe').doi}"]
 
 
 async def test_reaching_the_last_hit_loads_more_and_keeps_the_cursor(
@@ -273,7 +278,7 @@ async def test_reaching_the_last_hit_loads_more_and_keeps_the_cursor(
         await search(pilot, "a")
         await pilot.press("backspace")
         await settle(pilot)
-        assert len(results(app).hits) == 10 < app.main_screen.result.total
+        assert len(results(app).hits) == 10 < shown(app).total
         await pilot.press("enter", "end")
         await settle(pilot)
         assert app.main_screen.request.limit == 20

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, facet_node, results, search, settle
+from tests.tui.app_pilot import WIDE, build, facet_node, highlighted, results, search, settle, shown
 from tui.screens import library_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
@@ -73,14 +73,14 @@ async def test_status_cycles_and_is_a_facet(engine: SearchEngine) -> None:
         await search(pilot, "slapo")
         await pilot.press("enter")
         await settle(pilot)
-        assert "status" not in app.main_screen.result.facets  # nobody set one yet
+        assert "status" not in shown(app).facets  # nobody set one yet
         await pilot.press("R")
         await settle(pilot)
         assert counts(app, "status")["to-read"] == 1
         await pilot.press("R", "R")
         await settle(pilot)
         assert counts(app, "status")["read"] == 1
-        paper = results(app).highlighted
+        paper = highlighted(app)
         assert Annotations(data_dir() / "annotations.json").status_of(paper) == "read"
         assert "status: read" in detail_text(app)
 
@@ -110,7 +110,7 @@ async def test_save_recall_by_number_and_from_the_saved_section(engine: SearchEn
         await search(pilot, "cache")
         await pilot.press("enter")
         await settle(pilot)
-        cache_total = app.main_screen.result.total
+        cache_total = shown(app).total
         await pilot.press("w")
         await pilot.pause()
         await pilot.press("ctrl+u", *"kv", "enter")
@@ -127,7 +127,7 @@ async def test_save_recall_by_number_and_from_the_saved_section(engine: SearchEn
         await pilot.press("1")
         await settle(pilot)
         assert app.main_screen.request.query == "cache"
-        assert app.main_screen.result.total == cache_total
+        assert shown(app).total == cache_total
         # And from the facet panel's Saved section.
         await pilot.press("slash", "ctrl+u", *"gpu", "enter")
         await settle(pilot)
@@ -260,7 +260,7 @@ async def test_the_palette_offers_each_status_by_name(engine: SearchEngine) -> N
         assert {"Tags", "Status: reading", "Save search", "Note", "Open file"} <= set(names)
         await app.main_screen.run_action("set_reading_status('reading')")
         await settle(pilot)
-        paper = results(app).highlighted
+        paper = highlighted(app)
         assert Annotations(data_dir() / "annotations.json").status_of(paper) == "reading"
 
 

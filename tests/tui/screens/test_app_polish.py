@@ -15,7 +15,10 @@ from tests.tui.app_pilot import (
     results_text,
     screen_text,
     search,
+    search_text,
     settle,
+    shown,
+    top_screen,
 )
 from tui.widgets.facet_panel import FacetPanel
 
@@ -38,7 +41,7 @@ async def test_the_facet_cursor_stays_on_its_value_across_rebuilds(engine: Searc
         assert second is not None and second[0] == "topic" and second != first.data
         await pilot.press("enter")
         await settle(pilot)
-        assert app.main_screen.result.request.topics == frozenset({"training", second[1]})
+        assert shown(app).request.topics == frozenset({"training", second[1]})
         assert panel.cursor_node.data == second
 
 
@@ -68,7 +71,7 @@ async def test_facet_labels_keep_a_space_and_right_align_counts(
         region = panel.scrollable_content_region
         screen = screen_text(app).splitlines()[region.y : region.bottom]
         lines = [line[region.x : region.right] for line in screen if "○ " in line]
-        topic = next(c for c in app.main_screen.result.facets["topic"] if c.value == "training")
+        topic = next(c for c in shown(app).facets["topic"] if c.value == "training")
         row = next(line for line in lines if "Training" in line)
         assert row.rstrip().endswith(f" {topic.count}"), row
         counts_end = {len(line.rstrip()) for line in lines[:5]}
@@ -139,7 +142,7 @@ async def test_no_results_wraps_the_correction_and_names_the_remapped_key(
     app = build(engine, show_timings=False)
     async with app.run_test(size=NARROW) as pilot:
         await search(pilot, "trainng xqzvw")
-        result = app.main_screen.result
+        result = shown(app)
         assert result.total == 0 and result.correction
         expected = f"Did you mean \u201c{result.correction}\u201d? Press ctrl+g to search for it."
         assert expected in results_text(app)
@@ -147,7 +150,7 @@ async def test_no_results_wraps_the_correction_and_names_the_remapped_key(
         assert status == "0 of 47 papers"
         await pilot.press("ctrl+g")
         await settle(pilot)
-        assert app.main_screen.result.request.query == result.correction
+        assert shown(app).request.query == result.correction
 
 
 async def test_the_empty_detail_pane_explains_itself_without_empty_headings(
@@ -158,7 +161,7 @@ async def test_the_empty_detail_pane_explains_itself_without_empty_headings(
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "xqzvwk")
-        assert app.main_screen.result.total == 0
+        assert shown(app).total == 0
         text = screen_text(app)
         assert "No paper selected." in text and "Highlight a result" in text
         assert "Citation" not in text and "Linked versions" not in text
@@ -212,7 +215,7 @@ async def test_f1_opens_the_help_from_the_search_bar_where_question_mark_is_text
         assert isinstance(app.screen, HelpScreen)
         assert "Esc steps back one level" in screen_text(app)
         await pilot.press("f1")
-        assert app.screen is app.main_screen
+        assert top_screen(app) is app.main_screen
 
 
 async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None:
@@ -250,7 +253,7 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
             assert bar.display and bar.region.height == 1
             assert "Building the search index" in results_text(app)
             await pilot.press("slash", "t", "r")  # typing still works during the build
-            assert app.main_screen.query_one("#search").value == "tr"
+            assert search_text(app) == "tr"
             release.set()
             await settle(pilot)
             assert not bar.display and app.main_screen.result is not None
@@ -281,7 +284,7 @@ async def test_the_footer_offers_the_correction_and_clear_filters_only_when_they
         assert "⏎ Select" in footer() and "x Clear filters" in footer()
         await pilot.press("x")
         await settle(pilot)
-        assert app.main_screen.result.request.topics == frozenset()
+        assert shown(app).request.topics == frozenset()
         assert "Clear filters" not in footer()
 
 
@@ -296,4 +299,4 @@ async def test_moving_to_the_facets_lands_on_the_first_value(engine: SearchEngin
         assert first is not None and first[0] == "topic" and first[1] is not None
         await pilot.press("enter")
         await settle(pilot)
-        assert app.main_screen.result.request.topics == frozenset({first[1]})
+        assert shown(app).request.topics == frozenset({first[1]})

@@ -9,7 +9,7 @@ from typing import Any
 
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
-from tests.tui.app_pilot import WIDE, results, settle
+from tests.tui.app_pilot import WIDE, results, settle, shown
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 
@@ -66,8 +66,8 @@ async def test_a_rewritten_file_is_reloaded_and_the_highlight_stays(
             handle.write(entry("gamma", "Gamma Rays") + entry("delta", "Delta Wings"))
         await wait_for(pilot, lambda: len(ids(app)) == 4)
         assert app.main_screen.result is not None and app.main_screen.result.total == 4
-        assert results(app).highlighted is not None
-        assert results(app).highlighted.id == highlighted.id
+        now = results(app).highlighted
+        assert now is not None and now.id == highlighted.id
         assert "refs.bib: +2, -0 papers" in notices(app)
 
 
@@ -148,9 +148,7 @@ async def test_a_zotero_item_added_in_the_write_ahead_log_is_picked_up(
         )
         await wait_for(pilot, lambda: len(ids(app)) == 2)
         assert any(n.startswith("zotero.sqlite: +1, -0 papers") for n in notices(app))
-        assert {c.value: c.count for c in app.main_screen.result.facets["keyword"]} == {
-            "mammals": 2
-        }
+        assert {c.value: c.count for c in shown(app).facets["keyword"]} == {"mammals": 2}
     zotero.close()
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pyperclip
 import pytest
-from textual.widgets import Static
+from textual.widgets import Static, TextArea
 
 from index.citations import format_citation
-from tests.tui.app_pilot import WIDE, build, plain, results, search, settle
+from tests.tui.app_pilot import WIDE, build, highlighted_option, plain, results, search, settle
 from tui.screens.dialogs import HelpScreen
 from tui.services.config import load_config
 from tui.widgets.search_bar import SearchBar
@@ -97,8 +97,7 @@ async def test_the_style_picker_previews_and_remembers(
         await pilot.pause()
         paper = engine.paper("dynapipe")
         for _ in range(10):
-            option_list = app.screen.query_one("#style-list")
-            if option_list.highlighted_option.id == "ieee":
+            if highlighted_option(app).id == "ieee":
                 break
             await pilot.press("down")
         preview = str(app.screen.query_one("#style-preview").render())
@@ -129,7 +128,7 @@ async def test_copy_without_any_clipboard_shows_the_text_and_the_saved_file(
         await pilot.press("enter", "c")
         await settle(pilot)
         expected = format_citation([engine.paper("dynapipe")], "apa")
-        assert app.screen.query_one("#copy-text").text == expected
+        assert app.screen.query_one("#copy-text", TextArea).text == expected
         saved = isolated_dirs / "data" / "clipboard.txt"
         assert str(saved) in str(app.screen.query_one("#copy-message").render())
         assert saved.read_text(encoding="utf-8").strip() == expected.strip()

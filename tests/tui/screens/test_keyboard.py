@@ -9,7 +9,17 @@ from typing import Any
 from textual.widgets import Static
 
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, facet_node, plain, results, search, settle
+from tests.tui.app_pilot import (
+    WIDE,
+    build,
+    facet_node,
+    plain,
+    results,
+    search,
+    search_text,
+    settle,
+    shown,
+)
 from tui.screens.dialogs import ConfirmDialog, HelpScreen, StylePicker
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
@@ -35,7 +45,7 @@ async def test_single_keys_work_from_the_first_screen(engine: SearchEngine) -> N
         assert isinstance(app.focused, FacetPanel)
         await pilot.press("r", "slash", *"gpu")
         await settle(pilot)
-        assert app.main_screen.result.request.query == "gpu"
+        assert shown(app).request.query == "gpu"
         await pilot.press("enter")
         assert isinstance(app.focused, ResultsList)
         await pilot.press("q")
@@ -71,7 +81,7 @@ async def test_sort_key_cycles_the_orders_and_the_border_says_which(engine: Sear
         assert "oldest first" in str(column.border_title) and dated == sorted(dated)
         await pilot.press("S", "S")
         await settle(pilot)
-        assert app.main_screen.result.request.sort == "author"
+        assert shown(app).request.sort == "author"
         await app.main_screen.run_action("sort('title')")
         await settle(pilot)
         titles = [hit.paper.title.casefold() for hit in results(app).hits]
@@ -117,8 +127,8 @@ async def test_x_clears_typed_facet_filters_too(engine: SearchEngine) -> None:
         await search(pilot, "pipeline topic:training")
         await pilot.press("enter", "x")
         await settle(pilot)
-        assert app.main_screen.result.request.query == "pipeline"
-        assert app.main_screen.query_one("#search").value == "pipeline"
+        assert shown(app).request.query == "pipeline"
+        assert search_text(app) == "pipeline"
 
 
 async def test_an_unknown_typed_facet_value_is_named_with_a_suggestion(
@@ -153,7 +163,7 @@ async def test_facets_unfold_and_fold_by_keys_and_no_year_is_selectable(
         await pilot.press("l")
         assert gpu.is_expanded
         await pilot.press("l")
-        assert panel.cursor_node.parent is gpu
+        assert panel.cursor_node is not None and panel.cursor_node.parent is gpu
         await pilot.press("h")
         assert panel.cursor_node is gpu
         await pilot.press("left")
@@ -161,7 +171,7 @@ async def test_facets_unfold_and_fold_by_keys_and_no_year_is_selectable(
         panel.cursor_line = facet_node(panel, "year", "0").line
         await pilot.press("enter")
         await settle(pilot)
-        result = app.main_screen.result
+        result = shown(app)
         assert result.request.years == frozenset({0}) and result.total > 0
         assert all(hit.paper.year is None for hit in result.hits)
 
@@ -253,7 +263,7 @@ async def test_keys_typed_right_after_slash_and_enter_go_where_they_mean(
         await settle(pilot)
         await pilot.press("slash", *"gpu", "enter", "j")  # no pause between them
         await settle(pilot)
-        assert app.main_screen.query_one("#search").value == "gpu"
+        assert search_text(app) == "gpu"
         assert isinstance(app.focused, ResultsList) and results(app).cursor == 1
         await pilot.press("slash", *"a/b")  # in the bar "/" is text
-        assert app.main_screen.query_one("#search").value == "gpua/b"
+        assert search_text(app) == "gpua/b"

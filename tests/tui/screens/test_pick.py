@@ -12,7 +12,16 @@ from textual.pilot import Pilot
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, plain, screen_text, search, settle
+from tests.tui.app_pilot import (
+    WIDE,
+    build,
+    highlighted_option,
+    known,
+    plain,
+    screen_text,
+    search,
+    settle,
+)
 from tui.cli import main, pick_cmd
 from tui.pick_mode import PickApp
 from tui.services.config import AppSettings, load_config
@@ -131,13 +140,13 @@ async def test_y_copies_keys_in_the_last_key_format_picked(
         for style in ("typst", "ieee"):  # a key format, then a formatted style
             await pilot.press("s")
             await settle(pilot)
-            while app.screen.query_one("#style-list").highlighted_option.id != style:
+            while highlighted_option(app).id != style:
                 await pilot.press("down")
             await pilot.press("enter")
             await settle(pilot)
         await pilot.press("y", "c")
         await settle(pilot)
-        paper = engine.paper("dynapipe")
+        paper = known(engine, "dynapipe")
         assert clipboard[1:] == ["@jiang2024dynapipe", format_citation([paper], "ieee")]
         config = load_config(isolated_dirs / "config" / "config.toml")[0]
         assert (config.style, config.key_style) == ("ieee", "typst")
@@ -157,13 +166,12 @@ async def test_a_users_csl_style_is_in_the_picker_with_its_title(
         assert f"{styles / 'broken.csl'}: not a CSL style (XML error at line 1)" in notes
         await pilot.press("enter", "s")
         await settle(pilot)
-        option_list = app.screen.query_one("#style-list")
-        while option_list.highlighted_option.id != "my-ieee":
+        while highlighted_option(app).id != "my-ieee":
             await pilot.press("down")
-        assert "IEEE Reference Guide" in str(option_list.highlighted_option.prompt)
+        assert "IEEE Reference Guide" in str(highlighted_option(app).prompt)
         await pilot.press("enter", "c")
         await settle(pilot)
-    assert clipboard == [format_citation([engine.paper("dynapipe")], "ieee")]
+    assert clipboard == [format_citation([known(engine, "dynapipe")], "ieee")]
 
 
 def test_pick_takes_the_users_own_key_as_written(

@@ -10,7 +10,17 @@ from textual.widgets import OptionList, Static
 from index.citations import format_citation
 from index.models import Paper
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, plain, results, screen_text, search, settle
+from tests.tui.app_pilot import (
+    WIDE,
+    build,
+    highlighted,
+    known,
+    plain,
+    screen_text,
+    search,
+    settle,
+    top_screen,
+)
 from tui.screens.detail import DetailScreen
 from tui.widgets.detail_pane import DetailPane, venue_line
 
@@ -31,7 +41,7 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
     app = build(engine)
     async with app.run_test(size=NARROW) as pilot:
         pane = await _open(pilot, "dynapipe")
-        paper = engine.paper("dynapipe")
+        paper = known(engine, "dynapipe")
         assert paper.abstract.split()[0] in screen_text(app)
         assert pane.max_scroll_y > 0 and pane.border_subtitle == "↓ more"
         for key, check in (
@@ -75,6 +85,7 @@ async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(
         assert pane.has_focus and similar.highlighted == 0  # reading keys never move its highlight
         await pilot.press("tab")
         assert similar.has_focus
+        assert pane.detail is not None
         other = (pane.detail.related + pane.detail.similar)[0]
         await pilot.press("enter")
         await settle(pilot)
@@ -88,7 +99,7 @@ async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(
         await settle(pilot)
         assert pane.detail.paper.id == "dynapipe" and isinstance(app.screen, DetailScreen)
         await pilot.press("escape")
-        assert app.screen is app.main_screen
+        assert top_screen(app) is app.main_screen
 
 
 async def test_the_side_pane_reads_by_keys_and_keys_act_on_the_paper_it_shows(
@@ -114,10 +125,10 @@ async def test_the_side_pane_reads_by_keys_and_keys_act_on_the_paper_it_shows(
         # Back to the results: the pane shows the highlighted paper again, and c copies it.
         await pilot.press("r")
         await settle(pilot)
-        assert pane.detail.paper.id == results(app).highlighted.id == "dynapipe"
+        assert pane.detail.paper.id == highlighted(app).id == "dynapipe"
         await pilot.press("c")
         await settle(pilot)
-        assert clipboard[-1] == format_citation([engine.paper("dynapipe")], "apa")
+        assert clipboard[-1] == format_citation([known(engine, "dynapipe")], "apa")
 
 
 async def test_the_style_preview_names_its_paper(engine: SearchEngine) -> None:

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from index.models import SearchRequest, SearchResult
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, settle
+from tests.tui.app_pilot import WIDE, build, search_text, settle
 from tui.widgets.status_line import StatusLine
 
 
@@ -41,7 +41,7 @@ async def test_typing_during_a_search_queues_only_the_latest_request(
         await pilot.press(*"ipelin")  # typed while it runs: no new searches yet
         await pilot.pause(0.3)
         assert started == ["p"]
-        assert app.main_screen.query_one("#search").value == "pipelin"  # typing never waited
+        assert search_text(app) == "pipelin"  # typing never waited
         release.set()
         await settle(pilot)
         assert started == ["p", "pipelin"]  # one more search, for the latest text only
