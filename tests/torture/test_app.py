@@ -13,7 +13,7 @@ import pytest
 from index.facets.taxonomy import load_taxonomy
 from index.models import Library, Paper, Source
 from tests.torture.hostile import EVIL_TEXT, forbidden
-from tests.tui.app_pilot import WIDE, screen_text, search, settle
+from tests.tui.app_pilot import WIDE, all_notices, screen_text, search, settle
 from tui.app import make_app
 from tui.services.config import AppSettings
 
@@ -59,7 +59,7 @@ async def test_o_refuses_a_hostile_link_and_renders_it_literally(
         await pilot.press("enter", "o")
         await settle(pilot)
         assert app.is_running  # `[@click=app.quit]` is no action, `[/bold]` no MarkupError
-        messages = [str(n.message) for n in app._notifications]
+        messages = [str(n.message) for n in all_notices(app)]
         if name == "markup":  # a real https link: opened, and shown as typed
             assert opened == [LINKS[name]]
             assert any(LINKS[name] in m for m in messages)
@@ -80,7 +80,7 @@ async def test_no_browser_copies_the_link(tmp_path: Path, monkeypatch: pytest.Mo
         await search(pilot, "quokka")
         await pilot.press("enter", "o")
         await settle(pilot)
-        messages = [str(n.message) for n in app._notifications]
+        messages = [str(n.message) for n in all_notices(app)]
     assert copied == ["https://doi.org/10.1/q"]
     assert any("No graphical browser" in m for m in messages), messages
     assert any("Copied link" in m for m in messages), messages
@@ -103,7 +103,7 @@ async def test_a_hanging_clipboard_never_freezes_the_ui(
         assert time.monotonic() - started < 20
         await settle(pilot)
         release.set()
-        messages = [str(n.message) for n in app._notifications]
+        messages = [str(n.message) for n in all_notices(app)]
     assert not any(m.startswith("Copied") for m in messages), messages
     assert any(m.startswith("Sent") and "OSC 52" in m for m in messages), messages
 

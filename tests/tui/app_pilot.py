@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from textual.notifications import Notification
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import OptionList
@@ -117,6 +118,12 @@ def highlighted_option(app: PaperscopeApp, selector: str = "#style-list") -> Opt
 def top_screen(app: PaperscopeApp) -> Screen[Any]:
     """The screen on top, read afresh (an earlier `isinstance` narrowing does not stick)."""
     return app.screen
+
+
+def all_notices(app: PaperscopeApp | Any) -> list[Notification]:
+    """Every notification the app was given, expired ones too (tests/tui/conftest.notice_log)."""
+    seen: list[Notification] = app._notifications.__dict__.get("seen", [])
+    return list(seen) if seen else list(app._notifications)
 
 
 def screen_text(app: PaperscopeApp) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual.notifications import Notification, Notifications
 
 from index import open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
@@ -24,6 +25,23 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     for variable in ("SSH_TTY", "SSH_CONNECTION", "TMUX"):
         monkeypatch.delenv(variable, raising=False)
     yield tmp_path
+
+
+@pytest.fixture(autouse=True)
+def notice_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every notification an app was given, for `app_pilot.all_notices`.
+
+    Textual drops a notification from `app._notifications` once its timeout passes; on a
+    loaded machine a Pilot test can take longer than a notice's 8 s, and then reading them
+    there finds nothing. The toasts on screen still expire as they do for a user.
+    """
+    original = Notifications.add
+
+    def add(self: Notifications, notification: Notification) -> Notifications:
+        self.__dict__.setdefault("seen", []).append(notification)
+        return original(self, notification)
+
+    monkeypatch.setattr(Notifications, "add", add)
 
 
 @pytest.fixture(scope="session")

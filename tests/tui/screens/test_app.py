@@ -13,6 +13,7 @@ from index.models import SearchRequest
 from index.search.engine import SearchEngine
 from tests.tui.app_pilot import (
     WIDE,
+    all_notices,
     build,
     facet_node,
     known,
@@ -174,7 +175,7 @@ async def test_c_copies_the_citation_and_names_the_path(
         expected = format_citation([known(engine, "dynapipe")], "apa")
         assert clipboard == [expected]
         assert app.clipboard == expected
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in all_notices(app)]
         assert any("system clipboard" in m and "APA" in m for m in messages), messages
 
 
@@ -233,7 +234,7 @@ async def test_a_failing_search_becomes_a_notification(
 
         monkeypatch.setattr(engine, "search", broken)
         await search(pilot, "x")
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in all_notices(app)]
         assert any("Searching failed: index went away" in m for m in messages), messages
         assert app.is_running
 

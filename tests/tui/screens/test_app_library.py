@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, facet_node, highlighted, results, search, settle, shown
+from tests.tui.app_pilot import (
+    WIDE,
+    all_notices,
+    build,
+    facet_node,
+    highlighted,
+    results,
+    search,
+    settle,
+    shown,
+)
 from tui.screens import library_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
@@ -221,7 +231,7 @@ async def test_opening_a_file_says_what_happened(
         await pilot.press("O")
         await settle(pilot)
         assert clipboard[-1] == str(pdf)
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in all_notices(app)]
         assert any("No program here opens files" in m and str(pdf) in m for m in notices)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
-from tests.tui.app_pilot import WIDE, results, settle, shown
+from tests.tui.app_pilot import WIDE, all_notices, results, settle, shown
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 
@@ -46,7 +46,7 @@ def ids(app: PaperscopeApp) -> set[str]:
 
 
 def notices(app: PaperscopeApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in all_notices(app)]
 
 
 async def test_a_rewritten_file_is_reloaded_and_the_highlight_stays(

@@ -9,7 +9,16 @@ import pytest
 from textual.widgets import Static, TextArea
 
 from index.citations import format_citation
-from tests.tui.app_pilot import WIDE, build, highlighted_option, plain, results, search, settle
+from tests.tui.app_pilot import (
+    WIDE,
+    all_notices,
+    build,
+    highlighted_option,
+    plain,
+    results,
+    search,
+    settle,
+)
 from tui.screens.dialogs import HelpScreen
 from tui.services.config import load_config
 from tui.widgets.search_bar import SearchBar
@@ -31,7 +40,7 @@ async def test_corrupt_config_gives_defaults_a_warning_and_stays_untouched(
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert app.style == "apa"
-        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        warnings = [n.message for n in all_notices(app) if n.severity == "warning"]
         assert any(str(path) in w and "line 2" in w for w in warnings), warnings
         # Picking a style does not overwrite the user's broken file.
         await pilot.press("enter", "s", "down", "enter")

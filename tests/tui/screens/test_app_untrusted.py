@@ -17,7 +17,7 @@ from textual.widgets import Static
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Label, Paper, Segment, Snippet
-from tests.tui.app_pilot import WIDE, plain, results, screen_text, search, settle
+from tests.tui.app_pilot import WIDE, all_notices, plain, results, screen_text, search, settle
 from tui.app import make_app
 from tui.messages import IndexProgress, IndexReady
 from tui.services.config import AppSettings
@@ -105,4 +105,4 @@ async def test_an_index_that_cannot_be_built_is_reported_not_raised(
         assert app.is_running and app.engine is None
         status = str(app.main_screen.query_one("#status", Static).content)
         assert status == "Building the search index failed: disk full"
-        assert any("disk full" in n.message for n in app._notifications)
+        assert any("disk full" in n.message for n in all_notices(app))

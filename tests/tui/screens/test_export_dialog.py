@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 
 from index.citations import format_citation
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, settle
+from tests.tui.app_pilot import WIDE, all_notices, build, settle
 from tui.app import PaperscopeApp
 from tui.screens.export_dialog import ExportDialog, export_target
 
@@ -75,7 +75,7 @@ async def test_export_asks_where_and_writes_there(
         papers = app.papers.by_id(app.marks.ids)
         written = (tmp_path / "paper" / "refs.txt").read_text(encoding="utf-8")
         assert written.strip() == format_citation(papers, "apa").strip()
-        assert any(str(tmp_path / "paper" / "refs.txt") in n.message for n in app._notifications)
+        assert any(str(tmp_path / "paper" / "refs.txt") in n.message for n in all_notices(app))
         await pilot.press("e")  # the next export starts from the same file
         await settle(pilot)
         assert dialog(app).query_one(Input).value == str(tmp_path / "paper" / "refs.txt")
@@ -108,7 +108,7 @@ async def test_a_file_that_cannot_be_written_is_one_message(
         await mark_two_and_export(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        errors = [n.message for n in app._notifications if n.severity == "error"]
+        errors = [n.message for n in all_notices(app) if n.severity == "error"]
         assert errors == [f"Could not write {tmp_path / 'marked.txt'}: Permission denied"]
         assert app.screen is app.main_screen  # the app goes on
 
@@ -166,7 +166,7 @@ async def test_yml_and_yaml_write_hayagriva_and_ctrl_t_reaches_it(
         data = yaml.safe_load((tmp_path / "refs.yml").read_text(encoding="utf-8"))
         assert list(data) == app.papers.format(papers, "key").splitlines()
         assert all(entry["title"] for entry in data.values())
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in all_notices(app)]
         assert f"Exported 2 papers as Hayagriva (Typst) to {tmp_path / 'refs.yml'}" in notices
 
 

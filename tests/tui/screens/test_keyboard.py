@@ -11,6 +11,7 @@ from textual.widgets import Static
 from index.search.engine import SearchEngine
 from tests.tui.app_pilot import (
     WIDE,
+    all_notices,
     build,
     facet_node,
     plain,
@@ -234,7 +235,7 @@ async def test_keymap_mistakes_are_reported(engine: SearchEngine, isolated_dirs:
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        warnings = [n.message for n in all_notices(app) if n.severity == "warning"]
         assert any(
             "unknown binding id 'copy_citaton'" in w and "copy_citation" in w for w in warnings
         )
@@ -252,7 +253,7 @@ async def test_a_screenshot_goes_to_a_folder_that_exists(
         await pilot.pause()
         saved = list((isolated_dirs / "data" / "screenshots").glob("*.svg"))
         assert len(saved) == 1
-        assert any(str(saved[0]) in n.message for n in app._notifications)
+        assert any(str(saved[0]) in n.message for n in all_notices(app))
 
 
 async def test_keys_typed_right_after_slash_and_enter_go_where_they_mean(

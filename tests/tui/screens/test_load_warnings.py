@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from index.models import Library, LoadWarning, replace
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, settle
+from tests.tui.app_pilot import WIDE, all_notices, settle
 from tui.app import make_app
 from tui.screens.warnings_dialog import LoadWarningsDialog
 from tui.services.config import AppSettings
@@ -20,7 +20,7 @@ async def test_the_count_is_shown_and_the_palette_lists_every_problem(engine: Se
     app = make_app(AppSettings.from_environment(), engine=engine, library=library)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        notices = [n.message for n in app._notifications]
+        notices = [n.message for n in all_notices(app)]
         assert any(m.startswith("30 problems in your files") for m in notices)
         await app.run_action("show_load_warnings")
         await pilot.pause()

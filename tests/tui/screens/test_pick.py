@@ -14,6 +14,7 @@ from index.citations.csl import CSL_DIR
 from index.search.engine import SearchEngine
 from tests.tui.app_pilot import (
     WIDE,
+    all_notices,
     build,
     highlighted_option,
     known,
@@ -162,7 +163,7 @@ async def test_a_users_csl_style_is_in_the_picker_with_its_title(
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await search(pilot, "dynapipe")
-        notes = [note.message for note in app._notifications]
+        notes = [note.message for note in all_notices(app)]
         assert f"{styles / 'broken.csl'}: not a CSL style (XML error at line 1)" in notes
         await pilot.press("enter", "s")
         await settle(pilot)

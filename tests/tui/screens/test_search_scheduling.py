@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from index.models import SearchRequest, SearchResult
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, search_text, settle
+from tests.tui.app_pilot import WIDE, all_notices, build, search_text, settle
 from tui.widgets.status_line import StatusLine
 
 
@@ -66,7 +66,7 @@ async def test_a_failed_search_does_not_stop_the_next_one(
         await settle(pilot)
         await pilot.press("slash", "x")
         await settle(pilot)
-        assert any("index damaged" in n.message for n in app._notifications)
+        assert any("index damaged" in n.message for n in all_notices(app))
         await pilot.press("backspace", *"pipeline")
         await settle(pilot)
         assert app.main_screen.result is not None
