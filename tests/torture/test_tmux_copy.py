@@ -15,7 +15,9 @@ def test_c_inside_tmux_fills_the_paste_buffer(terminal: Terminal) -> None:  # no
     terminal.keys("dynamic micro-batching", literal=True)
     terminal.wait_for(lambda s: _status(s, 1))
     terminal.keys("Tab")
-    terminal.wait_for(lambda s: _status(s, 1))
+    # The focus has left the search bar once the footer offers the list's keys; before
+    # that, on a loaded machine, `c` would be typed into the query.
+    terminal.wait_for(lambda s: _status(s, 1) and " c Copy " in s)
     terminal.keys("c")
     screen = terminal.wait_for(lambda s: "paste buffer" in s, timeout=20)
     assert "Copied" in screen
