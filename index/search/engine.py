@@ -188,11 +188,17 @@ class SearchEngine(Generic[OpenedT]):
             final = base
             for mask in selected.values():
                 final &= mask
-            facets = facet_counts(masks, self.taxonomy, request, base, selected, searcher.reader())
-            for facet, counts in layer.counts(request, base, selected).items():
+            facets, more_values = facet_counts(
+                masks, self.taxonomy, request, base, selected, searcher.reader()
+            )
+            layer_counts, layer_more = layer.counts(request, base, selected)
+            for facet, counts in layer_counts.items():
                 # The index counts the source's keywords itself (with or without the
                 # library loaded); the layer adds the user's own facets and collections.
-                facets.setdefault(facet, counts)
+                if facet not in facets:
+                    facets[facet] = counts
+                    if facet in layer_more:
+                        more_values |= {facet}
             ranking = parsed
             if parsed.query is not None and _uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
@@ -231,6 +237,7 @@ class SearchEngine(Generic[OpenedT]):
             partial=parsed.partial,
             terms=parsed.terms,
             library_size=self.size,
+            more_values=more_values,
         )
         self._results.store((request, generation), result)
         return result
