@@ -42,7 +42,7 @@ class DetailScreen(PaperScreen):
         self._terms = terms
 
     def compose(self) -> ComposeResult:
-        yield DetailPane(id="detail")
+        yield DetailPane(id="detail", count_marks=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -42,11 +43,11 @@ LIBRARY_BINDINGS = [
     ),
     Binding(
         "R",
-        "cycle_status",
+        "pick_status",
         "Status",
         show=False,
-        id="cycle_status",
-        tooltip="Next reading status: unread, to-read, reading, read",
+        id="reading_status",
+        tooltip="Pick the reading status (unread, to-read, reading, read, or none) of the marked papers, or the highlighted one",
     ),
     Binding(
         "w",
@@ -105,6 +106,7 @@ LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
         )
         for status in READING_STATUSES
     ),
+    ("Status…", "Pick the reading status in a small dialog", "pick_status"),
     ("Save search", "Save the query and selected filters under a name", "save_search"),
     ("Saved searches", "Recall, rename or delete a saved search", "manage_saved"),
     ("Note", "Write the paper's note in your editor", "edit_note"),
@@ -143,7 +145,7 @@ def system_opener(
 
 
 def _request_key(request: SearchRequest) -> SearchRequest:
-    return replace(request, limit=0, as_you_type=False)
+    return replace(request, limit=0, as_you_type=False, facet_limits=())
 
 
 class LibraryActions:
@@ -201,16 +203,25 @@ class LibraryActions:
 
         app.push_screen(dialog, done)
 
-    def action_cycle_status(self) -> None:
-        """Move the paper(s) to the next reading status (unread -> to-read -> reading -> read)."""
+    def action_pick_status(self) -> None:
+        """Pick the reading status of the marked papers, or the highlighted one."""
+        from tui.screens.library_dialogs import CLEAR, StatusPicker
+
         papers, what = self._targets()
         if not papers:
             self._notify("No paper: highlight one or mark some")
             return
         app = self._host
-        status = app.annotations.status_of(papers[0])
-        following = READING_STATUSES[(READING_STATUSES.index(status) + 1) % len(READING_STATUSES)]
-        self.set_status(papers, following, what)
+        now = Counter(app.annotations.status_of(paper) for paper in papers)
+        ordered = {status: now[status] for status in READING_STATUSES if now[status]}
+
+        def done(status: str | None) -> None:
+            if status == CLEAR:
+                self.clear_status(papers, what)
+            elif status is not None:
+                self.set_status(papers, status, what)
+
+        app.push_screen(StatusPicker(READING_STATUSES, what, ordered), done)
 
     def action_set_reading_status(self, status: str) -> None:
         """Set the reading status of the marked papers, or the highlighted one."""
@@ -223,8 +234,17 @@ class LibraryActions:
     def set_status(self, papers: list[Paper], status: str, what: str = "the paper") -> None:
         """Set a reading status (the palette offers each one by name)."""
         app = self._host
+        before = sum(1 for paper in papers if app.annotations.status_of(paper) == status)
         app.report_save(app.annotations, app.annotations.set_status(papers, status))
-        self._notify(f"{what[0].upper()}{what[1:]}: {status}")
+        unchanged = " (no change)" if before == len(papers) else ""
+        self._notify(f"{what[0].upper()}{what[1:]}: {status}{unchanged}")
+        app.apply_user_layer()
+
+    def clear_status(self, papers: list[Paper], what: str = "the paper") -> None:
+        """Forget the reading status: the papers count as unread, with no status stored."""
+        app = self._host
+        app.report_save(app.annotations, app.annotations.clear_status(papers))
+        self._notify(f"{what[0].upper()}{what[1:]}: no status (counts as unread)")
         app.apply_user_layer()
 
     # -- saved searches -------------------------------------------------------------------
@@ -349,7 +369,9 @@ class LibraryActions:
             from tui.widgets.facet_panel import FacetPanel
 
             panel = self.query_one(FacetPanel)  # type: ignore[attr-defined]
-            panel.show_facets(self.with_saved(facet_view(result, self._host.taxonomy)))
+            panel.show_facets(
+                self.with_saved(facet_view(result, self._host.taxonomy)), result.more_values
+            )
 
     def with_saved(
         self, view: dict[str, tuple[FacetCount, ...]]

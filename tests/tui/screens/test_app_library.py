@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, build, facet_node, results, search, settle
+from tests.tui.app_pilot import WIDE, build, facet_node, results, screen_text, search, settle
 from tui.screens import library_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
@@ -24,6 +24,10 @@ def data_dir() -> Path:
 def counts(app: Any, facet: str) -> dict[str, int]:
     result = app.main_screen.result
     return {c.value: c.count for c in result.facets.get(facet, ())}
+
+
+def notices(app: Any) -> list[str]:
+    return [str(n.message) for n in app._notifications]
 
 
 def detail_text(app: Any) -> str:
@@ -66,7 +70,9 @@ async def test_tagging_the_highlighted_paper_with_completion(engine: SearchEngin
         assert Annotations(data_dir() / "annotations.json").tags_of(paper) == ("toread",)
 
 
-async def test_status_cycles_and_is_a_facet(engine: SearchEngine) -> None:
+async def test_the_status_picker_sets_a_status_that_is_a_facet(engine: SearchEngine) -> None:
+    from tui.screens.library_dialogs import StatusPicker
+
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -75,14 +81,61 @@ async def test_status_cycles_and_is_a_facet(engine: SearchEngine) -> None:
         await settle(pilot)
         assert "status" not in app.main_screen.result.facets  # nobody set one yet
         await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, StatusPicker)
+        assert "Now: unread" in screen_text(app)
+        await pilot.press("2")  # to-read, by its number
         await settle(pilot)
+        assert not isinstance(app.screen, StatusPicker)
         assert counts(app, "status")["to-read"] == 1
-        await pilot.press("R", "R")
+        assert notices(app)[-1] == "The paper: to-read"
+        # The cursor starts on the current status; j and enter pick the next one.
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("j", "j", "enter")
         await settle(pilot)
         assert counts(app, "status")["read"] == 1
         paper = results(app).highlighted
         assert Annotations(data_dir() / "annotations.json").status_of(paper) == "read"
         assert "status: read" in detail_text(app)
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("4")  # read again: the notice says nothing changed
+        await settle(pilot)
+        assert notices(app)[-1] == "The paper: read (no change)"
+
+
+async def test_the_status_picker_clears_or_cancels_on_marked_papers(engine: SearchEngine) -> None:
+    from tui.screens.library_dialogs import StatusPicker
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "training")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("m", "j", "m")
+        await settle(pilot)
+        marked = app.papers.by_id(app.marks.ids)
+        await pilot.press("R", "3")  # reading, on both marked papers
+        await settle(pilot)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["reading", "reading"]
+        assert notices(app)[-1] == "2 marked papers: reading"
+        await pilot.press("R")
+        await pilot.pause()
+        assert "Reading status for 2 marked papers" in screen_text(app)
+        await pilot.press("escape")  # changes nothing
+        await pilot.pause()
+        assert not isinstance(app.screen, StatusPicker)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["reading", "reading"]
+        await pilot.press("R", "c")
+        await settle(pilot)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["unread", "unread"]
+        assert notices(app)[-1] == "2 marked papers: no status (counts as unread)"
+        assert "status" not in app.main_screen.result.facets  # no status is set any more
 
 
 async def test_marked_papers_are_tagged_together(engine: SearchEngine) -> None:
