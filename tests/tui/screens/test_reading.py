@@ -153,3 +153,24 @@ def test_the_detail_hides_curation_notes_and_says_the_pages_once() -> None:
     lines = [line.strip() for line in body.splitlines()]
     assert "DOI 10.1145/3627703.3629585" in lines
     assert "URL" in lines and paper.url in lines
+
+
+async def test_the_full_screen_detail_counts_the_marked_papers(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("m", "j", "m")  # two marked from the results
+        await settle(pilot)
+        pane = await _open(pilot, "dynapipe")
+        assert pane.border_subtitle == "● 2 marked · ↓ more"
+        await pilot.press("m")
+        await settle(pilot)
+        assert pane.border_subtitle == "● 3 marked · ↓ more"
+        assert "● 3 marked" in screen_text(app)
+        await pilot.press("G")  # at the end: the count stays, "more" goes
+        await pilot.pause()
+        assert pane.border_subtitle == "● 3 marked"
+        await pilot.press("escape")
+        await settle(pilot)
+        column = app.main_screen.query_one("#results-column")
+        assert column.border_subtitle == "● 3 marked"
