@@ -320,7 +320,7 @@ def test_more_values_beyond_the_masked_ones_are_counted_from_the_columns(
     monkeypatch.setattr(bitsets, "EXACT_COUNT_LIMIT", 0)
     with engine._searcher() as searcher:
         masks = bitsets.FacetMasks(searcher.reader())
-    expected = brute_counts(library.papers)["author"]
+    expected = brute_counts(list(library.papers))["author"]
     top, cut = masks.top_counts("author", masks.live, 5)
     assert len(top) == 5 and cut  # values without masks may match too
     assert all(count == expected[value] for value, count in top)

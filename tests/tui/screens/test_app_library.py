@@ -10,7 +10,7 @@ import pytest
 
 from index.search.engine import SearchEngine
 from tests.tui.app_pilot import WIDE, build, facet_node, results, screen_text, search, settle
-from tui.screens import library_actions
+from tui.screens import layer_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
 from tui.widgets.detail_pane import DetailPane
@@ -226,7 +226,7 @@ async def test_note_opens_in_the_editor_and_is_searchable(
         path.write_text("# note\n\nZebrafish experiments to redo.\n", encoding="utf-8")
 
     monkeypatch.setenv("VISUAL", "myeditor --wait")
-    monkeypatch.setattr(library_actions, "launch_editor", fake_editor)
+    monkeypatch.setattr(layer_actions, "launch_editor", fake_editor)
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -266,7 +266,7 @@ async def test_opening_a_file_says_what_happened(
     from tui.app import make_app
     from tui.services.config import AppSettings
 
-    monkeypatch.setattr(library_actions, "system_opener", lambda: None)
+    monkeypatch.setattr(layer_actions, "system_opener", lambda: None)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=engine.taxonomy)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)  # the app starts on the results, the paper in the side pane
@@ -315,3 +315,38 @@ async def test_a_note_written_outside_the_app_is_shown_and_found(engine: SearchE
         await pilot.press("slash", "ctrl+u", *"wombat")
         await settle(pilot)
         assert [h.paper.id for h in results(app).hits] == ["slapo"]
+
+
+async def test_tags_and_status_from_the_full_screen_detail(engine: SearchEngine) -> None:
+    from tui.screens.detail import DetailScreen
+    from tui.screens.library_dialogs import StatusPicker
+
+    app = build(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "enter")  # the results, then the paper full screen
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"later", "enter")
+        await settle(pilot)
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, StatusPicker)
+        await pilot.press("4")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        paper = app.screen.current_paper
+        assert paper is not None and paper.id == "dynapipe"
+        stored = Annotations(data_dir() / "annotations.json")
+        assert stored.tags_of(paper) == ("later",) and stored.status_of(paper) == "read"
+        assert notices(app)[-1] == "The paper: read"
+        from tests.tui.app_pilot import plain
+        from tui.widgets.detail_pane import detail_body
+
+        shown = app.screen.query_one(DetailPane).detail  # the detail on show has the new tag
+        assert shown is not None
+        text = " ".join(plain(detail_body(shown, lambda facet, value: value), 400).split())
+        assert "tags: later" in text and "status: read" in text

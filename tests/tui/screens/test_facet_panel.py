@@ -3,6 +3,8 @@ and labels that are never cut in the middle of a word."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rich.style import Style
 
@@ -14,8 +16,8 @@ from tui.widgets.facet_panel import MORE, FacetPanel
 NARROW = (80, 24)
 
 
-def hint(app: object) -> str:
-    widget = app.main_screen.query_one(FacetHint)  # type: ignore[attr-defined]
+def hint(app: Any) -> str:
+    widget = app.main_screen.query_one(FacetHint)
     return str(widget.render())
 
 
@@ -51,7 +53,7 @@ async def test_the_cursor_value_is_shown_whole_with_its_query_id(engine: SearchE
         )
         panel.cursor_line = author.line
         await pilot.pause()
-        assert f'author:"{author.data[1]}"' in hint(app)
+        assert author.data is not None and f'author:"{author.data[1]}"' in hint(app)
         # Back on the results, the line is gone (there is no cursor to describe).
         await pilot.press("r")
         await pilot.pause()
@@ -81,7 +83,7 @@ async def test_more_reaches_every_author(engine: SearchEngine) -> None:
         assert MORE not in values
         assert sorted(values) == sorted(c.value for c in every if c.count)
         # The cursor of the results did not move while the panel asked for more.
-        assert app.main_screen.query_one("#results").cursor == 0  # type: ignore[attr-defined]
+        assert app.main_screen.query_one("#results").cursor == 0
 
 
 @pytest.mark.parametrize("focused", [False, True])
