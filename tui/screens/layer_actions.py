@@ -20,6 +20,7 @@ from typing import Any
 from textual.binding import Binding
 
 from index.models import READING_STATUSES, Paper
+from tui.services.annotations import normalize_tag
 from tui.services.notes import create_note, editor_command
 
 __all__ = ["LAYER_BINDINGS", "PaperLayerActions", "launch_editor", "system_opener"]
@@ -138,7 +139,11 @@ class PaperLayerActions:
             remove = [w[1:] for w in words if w.startswith("-")]
             add = [w.lstrip("+") for w in words if not w.startswith("-")]
             app.report_save(app.annotations, app.annotations.change_tags(papers, add, remove))
-            self._notify(f"Tags changed on {what}")
+            # Each tag as stored (`To Read` is kept as `to-read`), so the notice is what is there.
+            changes = [f"+{tag}" for tag in dict.fromkeys(normalize_tag(t) for t in add) if tag]
+            changes += [f"-{tag}" for tag in dict.fromkeys(normalize_tag(t) for t in remove) if tag]
+            tags = " ".join(changes) or "no change"
+            self._notify(f"Tags on {what}: {tags}")
             app.apply_user_layer()
 
         app.push_screen(dialog, done)

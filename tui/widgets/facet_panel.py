@@ -12,6 +12,7 @@ cursor's value whole, with its query id, for the line under the panel (facet_col
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -112,6 +113,7 @@ class FacetPanel(Tree[NodeData]):
         self._facets: Mapping[str, Sequence[FacetCount]] = {}  # the last counts, for "more…"
         self._more_values: frozenset[str] = frozenset()  # facets the engine listed in part
         self._sections_seen: set[str] = set()
+        self._cuts: dict[tuple[int, int], frozenset[str]] = {}  # see `_shared_cuts`
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -138,6 +140,7 @@ class FacetPanel(Tree[NodeData]):
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
+        self._cuts = {}
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
@@ -285,7 +288,7 @@ class FacetPanel(Tree[NodeData]):
             parent = parent.parent
         icon = 2 if node.allow_expand else 0
         room = self.scrollable_content_region.width - self.guide_depth * depth - icon
-        text = self._label(value, room)
+        text = self._label(value, room, self._shared_cuts(node.parent, room))
         text.stylize(style)
         if node.allow_expand:
             icon_text = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
@@ -296,16 +299,45 @@ class FacetPanel(Tree[NodeData]):
         """Labels fit the panel by construction: never ask for a horizontal scrollbar."""
         return 1
 
-    def _label(self, value: FacetCount, room: int) -> Text:
+    def _name_room(self, room: int) -> int:
+        """The cells a name gets out of `room`: less the marker, one space and the count."""
+        return max(4, room - 2 - 1 - self._count_width)
+
+    def _shared_cuts(self, parent: TreeNode[NodeData] | None, room: int) -> frozenset[str]:
+        """The cut names ("AWS…") that two or more values under `parent` would share.
+
+        "AWS Trainium" and "AWS Inferentia" both cut to "AWS…" in a narrow panel; those are
+        cut from the front instead ("…Trainium"), so the rows stay apart. Worked out once
+        per section and width (a rebuild forgets it), not per row drawn.
+        """
+        if parent is None:
+            return frozenset()
+        key = (id(parent), room)
+        known = self._cuts.get(key)
+        if known is None:
+            width = self._name_room(room)
+            cuts: Counter[str] = Counter()
+            for child in parent.children:
+                value = self._counts.get(child.data) if child.data else None
+                if value is not None:
+                    name = clean(value.label or value.value, one_line=True)
+                    if cell_len(name) > width:
+                        cuts[_cut_at_word(name, width)] += 1
+            known = frozenset(name for name, n in cuts.items() if n > 1)
+            self._cuts[key] = known
+        return known
+
+    def _label(self, value: FacetCount, room: int, shared: frozenset[str] = frozenset()) -> Text:
         """ "○ Name   12": the name cut to fit, one space at least, the count at the right."""
         style = self.get_component_rich_style
         # Every count gets the widest count's room, so names are cut at one column too.
         count = str(value.count).rjust(self._count_width)
         text = Text("● " if value.selected else "○ ")
         name = clean(value.label or value.value, one_line=True)
-        room = max(4, room - 2 - 1 - len(count))  # the marker, one space, the count
+        room = self._name_room(room)
         if cell_len(name) > room:
-            name = _cut_at_word(name, room)
+            cut = _cut_at_word(name, room)
+            name = _cut_at_word(name, room, from_end=True) if cut in shared else cut
         text.append(set_cell_size(name, room) + " ")
         text.append(count, style=style("facet-panel--count"))
         if value.selected:
@@ -346,15 +378,20 @@ class FacetPanel(Tree[NodeData]):
             self.post_message(FacetToggled(facet, value))
 
 
-def _cut_at_word(name: str, room: int) -> str:
-    """`name` cut to `room` cells at a word boundary, with "…"; a first word too long is cut."""
+def _cut_at_word(name: str, room: int, from_end: bool = False) -> str:
+    """`name` cut to `room` cells at a word boundary, with "…" ("…" first and the last
+    words kept `from_end`); a single word too long is cut."""
     words = name.split(" ")
+    if from_end:
+        words.reverse()
     kept = ""
     for word in words:
-        candidate = f"{kept} {word}" if kept else word
+        candidate = (f"{word} {kept}" if from_end else f"{kept} {word}") if kept else word
         if cell_len(candidate) + 1 > room:
             break
         kept = candidate
     if not kept:
         return set_cell_size(name, room - 1) + "…"
+    if from_end:
+        return "…" + kept.lstrip(" ,;:-")
     return kept.rstrip(" ,;:-") + "…"

@@ -50,6 +50,7 @@ async def test_tagging_the_highlighted_paper_with_completion(engine: SearchEngin
         await pilot.pause()
         await pilot.press(*"toread +gpu-work", "enter")
         await settle(pilot)
+        assert notices(app)[-1] == "Tags on the paper: +toread +gpu-work"
         paper = results(app).highlighted
         assert paper is not None and paper.id == "dynapipe"
         stored = Annotations(data_dir() / "annotations.json")
@@ -330,8 +331,9 @@ async def test_tags_and_status_from_the_full_screen_detail(engine: SearchEngine)
         assert isinstance(app.screen, DetailScreen)
         await pilot.press("t")
         await pilot.pause()
-        await pilot.press(*"later", "enter")
+        await pilot.press(*"Later", "enter")  # kept as "later"
         await settle(pilot)
+        assert notices(app)[-1] == "Tags on the paper: +later"
         await pilot.press("R")
         await pilot.pause()
         assert isinstance(app.screen, StatusPicker)

@@ -110,7 +110,30 @@ async def test_labels_are_never_cut_mid_word_at_80x24(engine: SearchEngine, focu
             checked += 1
             if name == full:
                 continue
+            if name.startswith("…"):  # cut from the front: its siblings share the front
+                kept = name[1:]
+                assert full.endswith(kept) and full[-len(kept) - 1] in " ,;:-/", (label, full)
+                continue
             assert name.endswith("…"), (label, full)
             kept = name[:-1]
             assert full.startswith(kept) and full[len(kept)] in " ,;:-/", (label, full)
         assert checked > 50
+
+
+async def test_siblings_that_would_look_alike_are_cut_from_the_front(
+    engine: SearchEngine,
+) -> None:
+    app = build(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        panel = app.main_screen.query_one(FacetPanel)
+        accelerator = facet_node(panel, "hardware", "accelerator")
+        accelerator.expand()
+        await pilot.pause()
+        rows = {
+            node.data[1]: panel.render_label(node, Style(), Style()).plain
+            for node in accelerator.children
+            if node.data is not None
+        }
+        assert "…Trainium" in rows["aws-trainium"] and "…Inferentia" in rows["aws-inferentia"]
+        assert "Google TPU" in rows["google-tpu"]  # a name that fits stays whole
