@@ -33,7 +33,7 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
         pane = await _open(pilot, "dynapipe")
         paper = engine.paper("dynapipe")
         assert paper.abstract.split()[0] in screen_text(app)
-        assert pane.max_scroll_y > 0 and pane.border_subtitle == "↓ more"
+        assert pane.max_scroll_y > 0 and pane.border_subtitle == "no marks · ↓ more"
         for key, check in (
             ("j", lambda y: y == 1),
             ("k", lambda y: y == 0),
@@ -59,7 +59,7 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
             if pane.scroll_y >= pane.max_scroll_y:
                 break
             await pilot.press("space")
-        assert pane.border_subtitle == ""
+        assert pane.border_subtitle == "no marks"  # the end: no "more"
         words = [w for w in paper.abstract.split() if "/" not in w]
         assert all(word in seen for word in words[:5] + words[-5:])
 
