@@ -320,6 +320,9 @@ class SearchRequest:
     sort: SortOrder = "relevance"
     limit: int = 50
     as_you_type: bool = False  # the last, unfinished word matches as a prefix
+    # How many values to list per facet, where more than the engine's default are wanted
+    # (a panel's "more…"); a limit past the facet's number of values lists every one.
+    facet_limits: tuple[tuple[str, int], ...] = ()
 
     @property
     def filter_count(self) -> int:
@@ -371,3 +374,5 @@ class SearchResult:
     partial: bool = False  # a short prefix was capped to its most frequent expansions
     terms: tuple[str, ...] = ()  # the query's words as matched, for highlighting elsewhere
     library_size: int = 0
+    # Facets whose listed values stop at the most frequent: `facet_limits` asks for more.
+    more_values: frozenset[str] = frozenset()

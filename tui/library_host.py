@@ -130,6 +130,8 @@ class LibraryHost:
         """Searches, the detail and the saved counts follow the new layer."""
         app: Any = self
         app.main_screen.user_layer_changed()
+        if app.screen is not app.main_screen and hasattr(app.screen, "reload_detail"):
+            app.screen.reload_detail()  # the full-screen detail shows the new tags too
 
     def report_save(self, store: Annotations | SavedSearches, done: bool) -> None:
         """Say when a change could not be written (it is kept for the session)."""

@@ -315,25 +315,36 @@ class FacetMasks:
             self._folded[facet] = folded
         return folded
 
-    def top_counts(self, facet: str, within: int, limit: int) -> list[tuple[str, int]]:
-        """The `limit` most frequent values of `facet` among the documents in `within`."""
+    def top_counts(self, facet: str, within: int, limit: int) -> tuple[list[tuple[str, int]], bool]:
+        """The `limit` most frequent values of `facet` among the documents in `within`, and
+        whether values were left out.
+
+        Small match sets are counted document by document from the columns. Large ones are
+        counted from the top masks (one `&` per value), unless more values are asked for
+        than have masks: then one pass over the columns (~200 ms for authors at 100,000
+        papers, and only when a user pages that far through a panel's "more…").
+        """
         total = within.bit_count()
         if total == 0:
-            return []
-        if total <= EXACT_COUNT_LIMIT:
+            return [], False
+        masks = self.masks[facet]
+        every_value_masked = len(masks) < TOP_MASKS
+        if total <= EXACT_COUNT_LIMIT or (limit > len(masks) and not every_value_masked):
             counter: Counter[str] = Counter()
             if facet in self.lists:
                 column = self.lists[facet]
                 for docnum in bits(within):
                     counter.update(column[docnum])
             else:
-                counter.update(self.venues[d] for d in bits(within))
+                venues = self.venues
+                counter.update(venues[d] for d in bits(within))
                 counter.pop("", None)
             ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
-            return ranked[:limit]
-        counts = [(value, (mask & within).bit_count()) for value, mask in self.masks[facet].items()]
+            return ranked[:limit], len(ranked) > limit
+        counts = [(value, (mask & within).bit_count()) for value, mask in masks.items()]
         ranked = sorted((c for c in counts if c[1]), key=lambda item: (-item[1], item[0]))
-        return ranked[:limit]
+        # Values without a mask of their own may match too: then there may be more.
+        return ranked[:limit], len(ranked) > limit or not every_value_masked
 
 
 class AllowedDocs(DocIdSet):

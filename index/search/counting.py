@@ -17,7 +17,8 @@ from index.search.bitsets import NO_YEAR, FacetMasks
 
 # The facets the index counts (the rest of `index.models.FACET_FIELDS` are the user's layer).
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
-# Venue and author lists show this many values (plus any selected ones).
+# Venue, author, keyword and category lists show this many values (plus any selected
+# ones), unless the request asks for more (`facet_limits`).
 TOP_VALUES = 15
 
 
@@ -26,6 +27,11 @@ def arxiv_category_name(category: str) -> str | None:
     (`index.facets.taxonomy.arxiv_category_name`); None until that table is there."""
     lookup = getattr(_taxonomy, "arxiv_category_name", None)
     return lookup(category) if lookup is not None else None
+
+
+def value_limit(request: SearchRequest, facet: str, default: int) -> int:
+    """How many values of `facet` to list: the default, or more when the request asks."""
+    return max(default, dict(request.facet_limits).get(facet, default))
 
 
 def selection_masks(
@@ -61,16 +67,20 @@ def facet_counts(
     base: int,
     selected: dict[str, int],
     reader: IndexReader,
-) -> dict[str, tuple[FacetCount, ...]]:
-    """Every facet's counts over `base` (the query's matches), disjunctively."""
+) -> tuple[dict[str, tuple[FacetCount, ...]], frozenset[str]]:
+    """Every facet's counts over `base` (the query's matches), disjunctively; and the
+    facets whose lists stop at their top values (`SearchResult.more_values`)."""
     out: dict[str, tuple[FacetCount, ...]] = {}
+    cut: set[str] = set()
     for facet in FACETS:
         within = base
         for other, mask in selected.items():
             if other != facet:
                 within &= mask
-        out[facet] = _counts(masks, taxonomy, request, facet, within, reader)
-    return out
+        out[facet], more = _counts(masks, taxonomy, request, facet, within, reader)
+        if more:
+            cut.add(facet)
+    return out, frozenset(cut)
 
 
 def _counts(
@@ -80,7 +90,8 @@ def _counts(
     facet: str,
     within: int,
     reader: IndexReader,
-) -> tuple[FacetCount, ...]:
+) -> tuple[tuple[FacetCount, ...], bool]:
+    """One facet's counts, and whether values beyond the listed ones were left out."""
     chosen = request.selected(facet)
     if facet in ("topic", "hardware"):
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
@@ -97,7 +108,7 @@ def _counts(
                 parent,
             )
             for value, label, parent in rows
-        )
+        ), False
     if facet == "year":
         years = sorted(masks.masks["year"], key=int, reverse=True)
         return tuple(
@@ -109,8 +120,8 @@ def _counts(
                 year in chosen,
             )
             for year in years
-        )
-    top = masks.top_counts(facet, within, TOP_VALUES)
+        ), False
+    top, cut = masks.top_counts(facet, within, value_limit(request, facet, TOP_VALUES))
     shown = {value for value, _ in top}
     top += [
         (value, (masks.value_mask(facet, value, reader) & within).bit_count())
@@ -119,7 +130,7 @@ def _counts(
     label = category_label if facet == "category" else str
     return tuple(
         FacetCount(facet, value, label(value), count, value in chosen) for value, count in top
-    )
+    ), cut
 
 
 def category_label(category: str) -> str:

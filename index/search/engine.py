@@ -224,8 +224,16 @@ class SearchEngine(Generic[OpenedT]):
             final = base
             for mask in selected.values():
                 final &= mask
-            facets = facet_counts(masks, self.taxonomy, request, base, selected, searcher.reader())
-            facets.update(layer.counts(request, base, selected))  # its facets are its own
+            facets, more_values = facet_counts(
+                masks, self.taxonomy, request, base, selected, searcher.reader()
+            )
+            layer_counts, layer_more = layer.counts(request, base, selected)
+            for facet, counts in layer_counts.items():
+                # The layer's facets are its own (the user's, and the source's collections).
+                if facet not in facets:
+                    facets[facet] = counts
+                    if facet in layer_more:
+                        more_values |= {facet}
             ranking = parsed
             if parsed.query is not None and _uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
@@ -264,6 +272,7 @@ class SearchEngine(Generic[OpenedT]):
             partial=parsed.partial,
             terms=parsed.terms,
             library_size=self.size,
+            more_values=more_values,
         )
         self._results.store((request, generation), result)
         return result

@@ -240,9 +240,11 @@ class LayerMasks:
 
     def counts(
         self, request: SearchRequest, base: int, selected: Mapping[str, int]
-    ) -> dict[str, tuple[FacetCount, ...]]:
-        """Each layer facet's counts over `base`, disjunctively (its own selection left out)."""
+    ) -> tuple[dict[str, tuple[FacetCount, ...]], frozenset[str]]:
+        """Each layer facet's counts over `base`, disjunctively (its own selection left out),
+        and the facets listed only in part (`request.facet_limits` lists more)."""
         out: dict[str, tuple[FacetCount, ...]] = {}
+        cut: set[str] = set()
         for facet in LAYER_FACETS:
             if facet == "status" and not self.statuses_in_use:
                 continue  # nobody has set a status: every paper is unread, nothing to show
@@ -260,9 +262,11 @@ class LayerMasks:
                 rows.sort(key=lambda row: order.get(row[0], len(order)))
             else:
                 rows.sort(key=lambda row: (-row[1], row[0].lower()))
-                shown = rows[:TOP_VALUES]
-                shown += [row for row in rows[TOP_VALUES:] if row[0] in chosen]
-                rows = [row for row in shown if row[1] or row[0] in chosen]
+                limit = max(TOP_VALUES, dict(request.facet_limits).get(facet, TOP_VALUES))
+                if any(row[1] for row in rows[limit:]):
+                    cut.add(facet)
+                rows = rows[:limit] + [row for row in rows[limit:] if row[0] in chosen]
+                rows = [row for row in rows if row[1] or row[0] in chosen]
             out[facet] = tuple(
                 FacetCount(
                     facet,
@@ -276,4 +280,4 @@ class LayerMasks:
                 )
                 for value, count in rows
             )
-        return out
+        return out, frozenset(cut)

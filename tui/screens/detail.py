@@ -15,6 +15,7 @@ from textual.widgets import Footer
 from index.models import Paper
 from tui.messages import PaperChosen
 from tui.screens.base import PaperScreen
+from tui.screens.layer_actions import LAYER_BINDINGS, PaperLayerActions
 from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.services.papers import PaperDetail
 from tui.widgets.detail_pane import DetailPane
@@ -22,11 +23,16 @@ from tui.widgets.detail_pane import DetailPane
 __all__ = ["DetailScreen"]
 
 
-class DetailScreen(PaperScreen):
-    """One paper, full screen; linked and similar papers open in place, esc goes back."""
+class DetailScreen(PaperLayerActions, PaperScreen):
+    """One paper, full screen; linked and similar papers open in place, esc goes back.
+
+    The keys of the user's layer (`t` tags, `R` status, `n` note, `O` file) work here
+    too: reading a paper is when one tags it or marks it read.
+    """
 
     BINDINGS = [
         *PAPER_BINDINGS,
+        *LAYER_BINDINGS,
         Binding(
             "escape",
             "back",
@@ -42,7 +48,7 @@ class DetailScreen(PaperScreen):
         self._terms = terms
 
     def compose(self) -> ComposeResult:
-        yield DetailPane(id="detail")
+        yield DetailPane(id="detail", count_marks=True)
         yield Footer()
 
     def on_mount(self) -> None:

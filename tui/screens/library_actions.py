@@ -1,57 +1,29 @@
-"""The main screen's keys for the user's layer: tags, status, saved searches, notes, files.
+"""The main screen's keys for the user's layer: saved searches, plus the paper keys.
 
-A mixin for `MainScreen` (kept apart so the screen's own file stays about searching):
-each action works on the marked papers when there are any, else on the highlighted one,
-and says which in its notice. The data lives in the app (tui.library_host); this module
-only asks the user and tells the app what changed.
+A mixin for `MainScreen` (kept apart so the screen's own file stays about searching).
+Tags, status, notes and files are in `layer_actions` (the full-screen detail has them
+too); this module saves, recalls and counts searches, and follows changes of the layer.
+The data lives in the app (tui.library_host).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from textual import work
 from textual.binding import Binding
-from textual.notifications import SeverityLevel
 
-from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
-from tui.services.notes import create_note, editor_command
-
-if TYPE_CHECKING:
-    from tui.host import LibraryHostView
+from index.models import READING_STATUSES, FacetCount, SearchRequest
+from tui.screens.layer_actions import LAYER_BINDINGS, PaperLayerActions
 
 __all__ = [
     "LIBRARY_BINDINGS",
     "LIBRARY_COMMANDS",
     "LibraryActions",
-    "launch_editor",
-    "system_opener",
 ]
 
 LIBRARY_BINDINGS = [
-    Binding(
-        "t",
-        "edit_tags",
-        "Tags",
-        show=False,
-        id="edit_tags",
-        tooltip="Add or remove your tags on the marked papers, or the highlighted one",
-    ),
-    Binding(
-        "R",
-        "cycle_status",
-        "Status",
-        show=False,
-        id="cycle_status",
-        tooltip="Next reading status: unread, to-read, reading, read",
-    ),
+    *LAYER_BINDINGS,
     Binding(
         "w",
         "save_search",
@@ -67,22 +39,6 @@ LIBRARY_BINDINGS = [
         show=False,
         id="manage_saved",
         tooltip="Recall, rename or delete saved searches",
-    ),
-    Binding(
-        "n",
-        "edit_note",
-        "Note",
-        show=False,
-        id="edit_note",
-        tooltip="Write the paper's note in your editor ($VISUAL, $EDITOR)",
-    ),
-    Binding(
-        "O",
-        "open_attachment",
-        "Open file",
-        show=False,
-        id="open_attachment",
-        tooltip="Open the paper's first attached file (PDF) with the system's opener",
     ),
     *(
         Binding(
@@ -109,6 +65,7 @@ LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
         )
         for status in READING_STATUSES
     ),
+    ("Status…", "Pick the reading status in a small dialog", "pick_status"),
     ("Save search", "Save the query and selected filters under a name", "save_search"),
     ("Saved searches", "Recall, rename or delete a saved search", "manage_saved"),
     ("Note", "Write the paper's note in your editor", "edit_note"),
@@ -116,119 +73,15 @@ LIBRARY_COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def launch_editor(app: LibraryHostView, command: Sequence[str], path: Path) -> str | None:
-    """Run the editor on `path` with the app suspended; None, or why it could not run."""
-    from textual.app import SuspendNotSupported
-
-    try:
-        with app.suspend():
-            done = subprocess.run([*command, str(path)], check=False)
-    except SuspendNotSupported:
-        return f"the terminal cannot be handed to an editor here; the note is {path}"
-    except OSError as error:
-        return f"could not start {command[0]}: {error.strerror or error}"
-    if done.returncode != 0:
-        return f"{command[0]} exited with status {done.returncode}"
-    return None
-
-
-def system_opener(
-    environ: Mapping[str, str] | None = None, which: Callable[[str], str | None] = shutil.which
-) -> str | None:
-    """The program that opens a file as the desktop would, or None (none, or over SSH)."""
-    env = os.environ if environ is None else environ
-    if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
-        return None  # it would open on the remote machine's desktop, if anywhere
-    for program in ("open",) if sys.platform == "darwin" else ("xdg-open", "gio"):
-        found = which(program)
-        if found:
-            return found
-    return None
-
-
 def _request_key(request: SearchRequest) -> SearchRequest:
-    return replace(request, limit=0, as_you_type=False)
+    return replace(request, limit=0, as_you_type=False, facet_limits=())
 
 
-class LibraryActions:
-    """Actions on the user's layer for a screen with `request` and `current_paper`."""
+class LibraryActions(PaperLayerActions):
+    """Saved searches and the layer's refreshes for a screen with `request` (the main one);
+    tags, status, notes and files come from `PaperLayerActions`."""
 
     _saved_counts: dict[str, int] | None = None
-
-    @property
-    def _host(self) -> LibraryHostView:
-        """The app, seen through the protocol of what these actions use.
-
-        Naming `PaperscopeApp` here would make the app and this mixin import each other.
-        """
-        return cast("LibraryHostView", self.app)  # type: ignore[attr-defined]
-
-    def _targets(self) -> tuple[list[Paper], str]:
-        """The marked papers, else the current one; and how to name them in a notice."""
-        app = self._host
-        marked = app.papers.by_id(app.marks.ids) if len(app.marks) else []
-        if marked:
-            return marked, f"{len(marked)} marked paper" + ("s" if len(marked) > 1 else "")
-        paper = self.current_paper  # type: ignore[attr-defined]
-        return ([paper], "the paper") if paper is not None else ([], "")
-
-    def _notify(self, text: str, severity: SeverityLevel = "information") -> None:
-        self._host.notify(text, severity=severity, markup=False)
-
-    # -- tags and status ----------------------------------------------------------------
-
-    def action_edit_tags(self) -> None:
-        """Ask for tags to add (`word`, `+word`) or remove (`-word`), with completion."""
-        from tui.screens.library_dialogs import TagSuggester, TextDialog
-
-        papers, what = self._targets()
-        if not papers:
-            self._notify("No paper to tag: highlight one or mark some")
-            return
-        app = self._host
-        current = " ".join(app.annotations.tags_of(papers[0])) if len(papers) == 1 else ""
-        help_text = f"Tags for {what}: words or +word add, -word removes; tab completes. " + (
-            f"Now: {current}" if current else ""
-        )
-        dialog = TextDialog("Tags", help_text, suggester=TagSuggester(app.annotations.all_tags()))
-
-        def done(text: str | None) -> None:
-            if not text or not text.strip():
-                return
-            words = text.split()
-            remove = [w[1:] for w in words if w.startswith("-")]
-            add = [w.lstrip("+") for w in words if not w.startswith("-")]
-            app.report_save(app.annotations, app.annotations.change_tags(papers, add, remove))
-            self._notify(f"Tags changed on {what}")
-            app.apply_user_layer()
-
-        app.push_screen(dialog, done)
-
-    def action_cycle_status(self) -> None:
-        """Move the paper(s) to the next reading status (unread -> to-read -> reading -> read)."""
-        papers, what = self._targets()
-        if not papers:
-            self._notify("No paper: highlight one or mark some")
-            return
-        app = self._host
-        status = app.annotations.status_of(papers[0])
-        following = READING_STATUSES[(READING_STATUSES.index(status) + 1) % len(READING_STATUSES)]
-        self.set_status(papers, following, what)
-
-    def action_set_reading_status(self, status: str) -> None:
-        """Set the reading status of the marked papers, or the highlighted one."""
-        papers, what = self._targets()
-        if not papers:
-            self._notify("No paper: highlight one or mark some")
-            return
-        self.set_status(papers, status, what)
-
-    def set_status(self, papers: list[Paper], status: str, what: str = "the paper") -> None:
-        """Set a reading status (the palette offers each one by name)."""
-        app = self._host
-        app.report_save(app.annotations, app.annotations.set_status(papers, status))
-        self._notify(f"{what[0].upper()}{what[1:]}: {status}")
-        app.apply_user_layer()
 
     # -- saved searches -------------------------------------------------------------------
 
@@ -352,7 +205,9 @@ class LibraryActions:
             from tui.widgets.facet_panel import FacetPanel
 
             panel = self.query_one(FacetPanel)  # type: ignore[attr-defined]
-            panel.show_facets(self.with_saved(facet_view(result, self._host.taxonomy)))
+            panel.show_facets(
+                self.with_saved(facet_view(result, self._host.taxonomy)), result.more_values
+            )
 
     def with_saved(
         self, view: dict[str, tuple[FacetCount, ...]]
@@ -392,66 +247,3 @@ class LibraryActions:
         pane = self.query_one(DetailPane)  # type: ignore[attr-defined]
         if pane.detail is not None and getattr(self, "wide", False):
             self.load_detail(pane.detail.paper.id, pane.detail.terms)  # type: ignore[attr-defined]
-
-    # -- notes and files ------------------------------------------------------------------
-
-    def action_edit_note(self) -> None:
-        """Open the paper's note in the editor, the app suspended until it exits."""
-        paper = self.current_paper  # type: ignore[attr-defined]
-        if paper is None:
-            self._notify("No paper to write a note on")
-            return
-        app = self._host
-        try:
-            path = create_note(app.notes_dir, paper)
-        except OSError as error:
-            self._notify(
-                f"Cannot create the note in {app.notes_dir}: {error.strerror or error}",
-                severity="error",
-            )
-            return
-        command = editor_command()
-        if command is None:
-            self._notify(f"No editor found (set $EDITOR); the note is {path}", severity="warning")
-            return
-        problem = launch_editor(app, command, path)
-        if problem:
-            self._notify(problem, severity="warning")
-        app.apply_user_layer()
-
-    def action_open_attachment(self) -> None:
-        """Open the first attached file that exists; else say where it should be."""
-        paper = self.current_paper  # type: ignore[attr-defined]
-        if paper is None or not paper.attachments:
-            self._notify("This paper has no attached files")
-            return
-        present = [p for p in paper.attachments if os.path.exists(p)]
-        if not present:
-            self._notify(
-                f"The attached file is missing: {paper.attachments[0]}", severity="warning"
-            )
-            return
-        path = present[0]
-        opener = system_opener()
-        app = self._host
-        if opener is None:
-            # Over SSH or with no desktop: the path is what the user can use.
-            # The copy says itself whether it landed; this says why it was needed.
-            self._notify(f"No program here opens files: {path}")
-            app.copy_text_to_clipboard(path, "the file's path")
-            return
-        try:
-            subprocess.Popen(
-                [opener, path],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        except OSError as error:
-            self._notify(
-                f"{opener} failed: {error.strerror or error}; the file is {path}",
-                severity="warning",
-            )
-            return
-        self._notify(f"Opening {os.path.basename(path)}")

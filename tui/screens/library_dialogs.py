@@ -1,4 +1,4 @@
-"""Small dialogs for the user's layer: tags, naming a saved search, managing saved searches.
+"""Small dialogs for the user's layer: tags, reading status, saved searches (naming, managing).
 
 Each is a `ModalScreen` dismissed with a plain value (the text typed, a chosen action), so
 the screen that opened it does the work and the dialogs stay easy to test. Styles are in
@@ -7,7 +7,7 @@ the screen that opened it does the work and the dialogs stay easy to test. Style
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 from textual import on
@@ -16,18 +16,21 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-__all__ = ["SavedSearchesDialog", "TagSuggester", "TextDialog"]
+__all__ = ["CLEAR", "SavedSearchesDialog", "StatusPicker", "TagSuggester", "TextDialog"]
+
+CLEAR = "clear"  # what `StatusPicker` returns for "no status"
 
 _CSS = """
-TextDialog, SavedSearchesDialog { align: center middle; }
+TextDialog, SavedSearchesDialog, StatusPicker { align: center middle; }
 .library-dialog {
     width: 70; max-width: 95%; height: auto; max-height: 80%;
     border: round $accent; background: $surface; padding: 0 1;
 }
 .library-dialog Static.help { color: $text-muted; }
+.library-dialog OptionList { border: none; padding: 0; height: auto; max-height: 20; }
 """
 
 
@@ -78,6 +81,7 @@ class TextDialog(ModalScreen[str | None]):
             box.border_title = self._title
             yield Static(Text(self._help), classes="help")
             yield Input(self._value, suggester=self._suggester, id="library-dialog-input")
+        yield Footer()  # the dialog's own keys, not those of the screen under it
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -133,6 +137,7 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
                 label.append(f"  {count if count is not None else '…'}", style="dim")
                 options.append(Option(label, id=name))
             yield OptionList(*options, id="saved-dialog-list")
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -158,4 +163,104 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
 
     def action_cancel(self) -> None:
         """Esc: close."""
+        self.dismiss(None)
+
+
+class StatusPicker(ModalScreen[str | None]):
+    """The reading status to set: a key per status, or the cursor and enter; esc cancels.
+
+    Dismissed with a status from `statuses`, `CLEAR` (forget the status: the paper counts
+    as unread again) or None.
+    """
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="status_dialog.cancel", tooltip="Change nothing"),
+        Binding("j", "move('down')", "Down", show=False, id="status_dialog.down", tooltip="Next"),
+        Binding("k", "move('up')", "Up", show=False, id="status_dialog.up", tooltip="Previous"),
+        *(
+            Binding(
+                str(n),
+                f"pick_number({n})",
+                f"Status {n}",
+                show=False,
+                id=f"status_dialog.status_{n}",
+                tooltip=f"Set status number {n}",
+            )
+            for n in range(1, 5)
+        ),
+        Binding(
+            "c,0",
+            "pick('clear')",
+            "Clear",
+            id="status_dialog.clear",
+            tooltip="Forget the status (the paper counts as unread)",
+        ),
+    ]
+
+    def __init__(self, statuses: Sequence[str], what: str, now: Mapping[str, int]) -> None:
+        """Args:
+        statuses: the statuses, in order (unread, to-read, reading, read).
+        what: the papers it sets, for the title ("the paper", "3 marked papers").
+        now: how many of them have each status now.
+        """
+        super().__init__()
+        self._statuses = list(statuses)
+        self._what = what
+        self._now = dict(now)
+
+    def compose(self) -> ComposeResult:
+        now = ", ".join(
+            f"{status} {count}" if len(self._now) > 1 else status
+            for status, count in self._now.items()
+        )
+        with Vertical(classes="library-dialog", id="status-dialog") as box:
+            box.border_title = f"Reading status for {self._what}"
+            yield Static(
+                Text(f"Now: {now}. 1-4 or enter sets it, c clears it, esc cancels."),
+                classes="help",
+            )
+            options = []
+            for number, status in enumerate(self._statuses, 1):
+                label = Text(f"{number}  {status}")
+                if self._now.get(status):
+                    label.append("  ● now", style="dim")
+                options.append(Option(label, id=status))
+            options.append(Option(Text("c  clear (no status: counts as unread)"), id=CLEAR))
+            yield OptionList(*options, id="status-dialog-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        current = max(self._now, key=self._now.__getitem__) if self._now else None
+        if current in self._statuses:
+            options.highlighted = self._statuses.index(current)
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        """Enter: the highlighted status."""
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss(event.option.id)
+
+    def action_pick_number(self, number: int) -> None:
+        """A number key: the status listed with that number."""
+        if 1 <= number <= len(self._statuses):
+            self.dismiss(self._statuses[number - 1])
+
+    def action_pick(self, status: str) -> None:
+        """Set `status` (or `CLEAR`) without moving the cursor to it."""
+        self.dismiss(status)
+
+    def action_move(self, direction: str) -> None:
+        """j/k move the cursor, as in the other lists."""
+        options = self.query_one(OptionList)
+        if direction == "down":
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
+
+    def action_cancel(self) -> None:
+        """Esc: close, changing nothing."""
         self.dismiss(None)

@@ -44,6 +44,7 @@ from tui.services.papers import PaperDetail
 from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
 from tui.widgets.detail_pane import DetailPane
+from tui.widgets.facet_column import FacetColumn
 from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
@@ -186,7 +187,7 @@ class MainScreen(LibraryActions, PaperScreen):
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
         with Horizontal(id="body"):
-            yield FacetPanel(id="facets")
+            yield FacetColumn(id="filters")
             with Vertical(id="results-column"):
                 yield ProgressBar(id="index-progress", show_eta=False)
                 yield ResultsList(self._app.papers.label, id="results")
@@ -195,7 +196,6 @@ class MainScreen(LibraryActions, PaperScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#facets").border_title = "Filters"
         self._show_order()
         self.refresh_marks()
         self.query_one(ResultsList).focus()
@@ -355,9 +355,15 @@ class MainScreen(LibraryActions, PaperScreen):
             return
         previous = self.result
         self.result = result
+        # More of the same results (a page, or every venue counted): the cursor stays.
         more = (
             previous is not None
-            and replace(previous.request, limit=result.request.limit) == result.request
+            and replace(
+                previous.request,
+                limit=result.request.limit,
+                facet_limits=result.request.facet_limits,
+            )
+            == result.request
         )
         fix, clear, timings = (
             self._app.key_for("accept_correction"),
@@ -369,7 +375,7 @@ class MainScreen(LibraryActions, PaperScreen):
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
         self.query_one(FacetPanel).show_facets(
-            self.with_saved(facet_view(result, self._app.taxonomy))
+            self.with_saved(facet_view(result, self._app.taxonomy)), result.more_values
         )
         self.refresh_bindings()
         unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
@@ -431,6 +437,13 @@ class MainScreen(LibraryActions, PaperScreen):
         if request.query != self.request.query:
             self.query_one(SearchBar).value = request.query
         self.request = replace(request, limit=PAGE)
+
+    @on(FacetPanel.ValuesWanted)
+    def count_more_values(self, message: FacetPanel.ValuesWanted) -> None:
+        """ "more…" past the values the engine listed: ask it for more of that facet."""
+        limits = dict(self.request.facet_limits)
+        limits[message.facet] = max(limits.get(message.facet, 0), message.count)
+        self.request = replace(self.request, facet_limits=tuple(sorted(limits.items())))
 
     @on(MoreResultsWanted)
     def load_more(self) -> None:
@@ -539,9 +552,10 @@ class MainScreen(LibraryActions, PaperScreen):
 
     def action_toggle_facets(self) -> None:
         """Hide the facet panel (more room on a narrow terminal), or show it again."""
-        panel = self.query_one(FacetPanel)
-        panel.display = not panel.display
-        if not panel.display and panel.has_focus:
+        column, panel = self.query_one(FacetColumn), self.query_one(FacetPanel)
+        focused = panel.has_focus
+        column.display = not column.display
+        if not column.display and focused:
             self.action_focus_results()
 
     def action_back(self) -> None:
@@ -573,9 +587,8 @@ class MainScreen(LibraryActions, PaperScreen):
 
     def action_focus_facets(self) -> None:
         """Move to the facet panel (showing it if it was hidden)."""
-        panel = self.query_one(FacetPanel)
-        panel.display = True
-        self.set_focus(panel)
+        self.query_one(FacetColumn).display = True
+        self.set_focus(self.query_one(FacetPanel))
 
     def action_accept_correction(self) -> None:
         """Search for the "did you mean" spelling."""

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from tui.services.load_warnings import count_line
 
@@ -35,7 +35,7 @@ class LoadWarningsDialog(ModalScreen[None]):
     DEFAULT_CSS = """
     LoadWarningsDialog { align: center middle; }
     LoadWarningsDialog > #warnings-body {
-        width: 90%; height: 80%; border: round $warning; background: $surface; padding: 0 1;
+        width: 90%; height: auto; max-height: 80%; border: round $warning; background: $surface; padding: 0 1;
     }
     """
 
@@ -52,3 +52,4 @@ class LoadWarningsDialog(ModalScreen[None]):
                 no_wrap=False,
             )
             yield Static(text, id="warnings-text")
+        yield Footer()  # its own keys (esc, q), not the results' under it

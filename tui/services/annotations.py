@@ -188,6 +188,16 @@ class Annotations(StoredJson):
             self.generation += 1
             return self._save()
 
+    def clear_status(self, papers: Iterable[Paper]) -> bool:
+        """Forget the reading status of every paper (each counts as unread again)."""
+        with self._lock:
+            for paper in papers:
+                record = self._find(paper)
+                if record is not None:
+                    record.pop("status", None)
+            self.generation += 1
+            return self._save()
+
     def set_status(self, papers: Iterable[Paper], status: str) -> bool:
         """Set the reading status of every paper; returns whether it was saved.
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
-from index.models import SearchRequest
+from index.models import SearchRequest, SortOrder
 from tui.services.user_data import StoredJson, read_json
 
 __all__ = ["MAX_NAME", "SavedSearches", "request_from_dict", "request_to_dict"]
@@ -49,7 +49,7 @@ def request_from_dict(data: dict[str, Any]) -> SearchRequest:
     year_range = data.get("year_range")
     if isinstance(year_range, list) and len(year_range) == 2:
         values["year_range"] = tuple(year_range)
-    if data.get("sort") in ("relevance", "year", "title"):
+    if data.get("sort") in get_args(SortOrder):  # every order the app and CLI sort by
         values["sort"] = data["sort"]
     return SearchRequest(**values)
 

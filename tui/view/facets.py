@@ -14,7 +14,14 @@ from dataclasses import replace
 from index.models import FACET_FIELDS, FacetCount, SearchResult
 from tui.view.filters import typed_filters
 
-__all__ = ["empty_message", "facet_view", "status_line", "unknown_facet_values"]
+__all__ = [
+    "QUERY_FIELDS",
+    "empty_message",
+    "facet_query",
+    "facet_view",
+    "status_line",
+    "unknown_facet_values",
+]
 
 
 def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
@@ -125,3 +132,33 @@ def empty_message(result: SearchResult, correction_key: str, clear_key: str) -> 
     if result.request.filter_count:
         tips += f", or press {clear_key} to clear the filters"
     return "\n".join([*lines, tips + "."])
+
+
+# facet -> the query field that selects its values (`topic:compilers`); facets without one
+# (arXiv categories, saved searches) are chosen in the panel only.
+QUERY_FIELDS = {
+    "topic": "topic",
+    "hardware": "hw",
+    "year": "year",
+    "venue": "venue",
+    "author": "author",
+    "tag": "tag",
+    "status": "status",
+    "keyword": "keyword",
+    "collection": "collection",
+}
+
+
+def facet_query(facet: str, value: str) -> str | None:
+    """What to type in the search bar for this value (`hw:aws-trainium`,
+    `author:"Cody Hao Yu"`), or None when there is no query form ("no year")."""
+    field = QUERY_FIELDS.get(facet)
+    if field is None or (facet == "year" and value == "0"):
+        return None
+    if facet in ("topic", "hardware", "year", "status"):
+        return f"{field}:{value}"
+    text = " ".join(value.replace('"', " ").split())
+    if not text:
+        return None
+    plain = all(ch.isalnum() or ch in "-_./" for ch in text)
+    return f"{field}:{text}" if plain else f'{field}:"{text}"'

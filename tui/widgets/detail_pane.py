@@ -14,7 +14,7 @@ paper is a step the pane remembers ("similar to X"), which esc undoes (`step_bac
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Sized
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType
@@ -207,8 +207,13 @@ class DetailPane(VerticalScroll, can_focus=True):
     detail: PaperDetail | None = None
     _marks: Container[str] = ()
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, count_marks: bool = False) -> None:
+        """Args:
+        count_marks: the bottom border counts the marked papers (full screen, where no
+            results list shows the count).
+        """
         super().__init__(id=id)
+        self.count_marks = count_marks
         self.trail: list[tuple[str, PaperDetail]] = []
 
     def compose(self) -> ComposeResult:
@@ -236,6 +241,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         """
         self._marks = marks
         self._show_mark()
+        self._show_more()
 
     def _show_mark(self) -> None:
         marked = self.detail is not None and self.detail.paper.id in self._marks
@@ -243,8 +249,15 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.set_class(marked, "-marked")
 
     def _show_more(self) -> None:
-        """ "↓ more" in the bottom border while the pane can scroll further down."""
-        self.border_subtitle = MORE if self.scroll_y < self.max_scroll_y else ""
+        """ "↓ more" in the bottom border while the pane can scroll further down; full
+        screen (`count_marks`), the number of marked papers before it, as the results show."""
+        parts = []
+        if self.count_marks:
+            count = len(self._marks) if isinstance(self._marks, Sized) else 0
+            parts.append(f"● {count:,} marked" if count else "no marks")
+        if self.scroll_y < self.max_scroll_y:
+            parts.append(MORE)
+        self.border_subtitle = " · ".join(parts)
 
     # -- reading by keys ------------------------------------------------------------------
 

@@ -4,24 +4,30 @@ A `Tree` (Line API, so no widget per value) holds one section per facet. The pan
 rebuilt from each `SearchResult`; what the user had expanded and where the cursor was
 survive the rebuild, because counts change on every keystroke. `l`/right unfolds a
 section or a hardware group and `h`/left folds it (or goes to its parent); venues and
-authors end with "more…"; a name too long for the panel is cut at a word, and the panel
-widens while it has the focus (see app.tcss) so the cursor's name can be read whole.
+authors end with "more…", which shows the next values and, past the ones the engine
+listed, asks it for more (`ValuesWanted`), as far as the last value; a name too long for the panel is cut at a word,
+the panel widens while it has the focus (see app.tcss), and `cursor_hint` gives the
+cursor's value whole, with its query id, for the line under the panel (facet_column).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from index.models import FacetCount
 from tui.messages import FacetToggled
+from tui.view.facets import facet_query
 from tui.widgets.render import clean, sparkline
 
 __all__ = ["SECTIONS", "TOP_VALUES", "FacetPanel"]
@@ -42,6 +48,8 @@ SECTIONS = (
 # Sections left out while they have no values (a library without tags, no saved searches).
 OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
 TOP_VALUES = 8  # venues and authors shown (selected ones always are)
+# Sections that list their most frequent values first, the rest behind "more…".
+LONG = ("venue", "author", "keyword")
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
 MORE = "\x00more"  # the value of a section's "more…" line
@@ -83,6 +91,16 @@ class FacetPanel(Tree[NodeData]):
 
     COMPONENT_CLASSES = {"facet-panel--zero", "facet-panel--selected", "facet-panel--count"}
 
+    @dataclass
+    class ValuesWanted(Message):
+        """ "more…" reached the end of what the engine listed: list `count` values of `facet`."""
+
+        facet: str
+        count: int
+
+    class Rebuilt(Message):
+        """New counts are on show (the value under the cursor may have a new count)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("Facets", id=id)
         self.show_root = False
@@ -93,7 +111,9 @@ class FacetPanel(Tree[NodeData]):
         self._count_width = 1  # digits of the largest count shown
         self._shown: dict[str, int] = {}  # venues and authors listed, after "more…"
         self._facets: Mapping[str, Sequence[FacetCount]] = {}  # the last counts, for "more…"
+        self._more_values: frozenset[str] = frozenset()  # facets the engine listed in part
         self._sections_seen: set[str] = set()
+        self._cuts: dict[tuple[int, int], frozenset[str]] = {}  # see `_shared_cuts`
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -104,22 +124,34 @@ class FacetPanel(Tree[NodeData]):
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
         return Text(label) if isinstance(label, str) else label
 
-    def show_facets(self, facets: Mapping[str, Sequence[FacetCount]]) -> None:
-        """Rebuild the sections from a result's counts, keeping expansion and the cursor."""
+    def show_facets(
+        self,
+        facets: Mapping[str, Sequence[FacetCount]],
+        more_values: frozenset[str] = frozenset(),
+    ) -> None:
+        """Rebuild the sections from a result's counts, keeping expansion and the cursor.
+
+        Args:
+            more_values: facets whose lists the engine cut at its top values
+                (`SearchResult.more_values`): their "more…" can ask for the rest.
+        """
         self._facets = facets
+        self._more_values = more_values
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
+        self._cuts = {}
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
             if facet in OPTIONAL and not values:
                 continue
-            more = 0
-            if facet in ("venue", "author", "keyword"):
+            more, cut = 0, False
+            if facet in LONG:
                 everything = values
                 values = self._top(values, self._shown.get(facet, TOP_VALUES))
-                more = sum(1 for v in everything if v.count > 0) - len(values)
+                more = sum(1 for v in everything if v.count > 0 or v.selected) - len(values)
+                cut = facet in more_values
             heading = Text(title, style="bold")
             if facet == "year" and values:
                 ordered = sorted((v for v in values if v.value != "0"), key=lambda v: v.value)
@@ -140,8 +172,10 @@ class FacetPanel(Tree[NodeData]):
             if facet == "year":  # newest first, "no year" last
                 values = sorted(values, key=lambda v: (v.value != "0", v.value), reverse=True)
             self._add_values(section, values, expanded)
-            if more > 0:
-                section.add_leaf(Text(f"  more… ({more})", style="italic"), data=(facet, MORE))
+            if more > 0 or cut:
+                # A cut list has more than the engine listed: its number is not known yet.
+                count = f" ({more:,}+)" if cut and more > 0 else "" if cut else f" ({more:,})"
+                section.add_leaf(Text(f"  more…{count}", style="italic"), data=(facet, MORE))
         self._built = True
         self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
         if cursor is not None:
@@ -151,6 +185,40 @@ class FacetPanel(Tree[NodeData]):
             node = next((node for node in self._walk() if node.data == cursor), None)
             if node is not None:
                 self.cursor_line = node.line
+        self.post_message(self.Rebuilt())
+
+    def cursor_hint(self) -> Text | None:
+        """The value under the cursor whole, with its query id and count (None: no cursor).
+
+        "Compilers and tensor programs" / "topic:compilers · 14 papers"; a heading or
+        "more…" says what enter does there.
+        """
+        node = self.cursor_node
+        if node is None or node.data is None:
+            return None
+        facet, value = node.data
+        title = dict(SECTIONS).get(facet, facet)
+        if value is None:
+            return Text(f"{title}: enter or h/l folds and unfolds", style="italic")
+        if value == MORE:
+            return Text(f"enter: more {title.lower()} values", style="italic")
+        count = self._counts.get(node.data)
+        if count is None:
+            return None
+        text = Text(clean(count.label or count.value, one_line=True), style="bold")
+        text.append("\n")
+        query = facet_query(facet, count.value)
+        if facet == "saved":
+            text.append("enter recalls it", style="italic")
+        elif query is not None:
+            text.append(query, style="underline")
+        else:
+            text.append("(chosen here only)", style="italic")
+        papers = "paper" if count.count == 1 else "papers"
+        text.append(f" · {count.count:,} {papers}")
+        if count.selected:
+            text.append(" · selected")
+        return text
 
     def _top(self, values: list[FacetCount], shown: int) -> list[FacetCount]:
         chosen = [v for v in values if v.selected]
@@ -220,7 +288,7 @@ class FacetPanel(Tree[NodeData]):
             parent = parent.parent
         icon = 2 if node.allow_expand else 0
         room = self.scrollable_content_region.width - self.guide_depth * depth - icon
-        text = self._label(value, room)
+        text = self._label(value, room, self._shared_cuts(node.parent, room))
         text.stylize(style)
         if node.allow_expand:
             icon_text = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
@@ -231,16 +299,45 @@ class FacetPanel(Tree[NodeData]):
         """Labels fit the panel by construction: never ask for a horizontal scrollbar."""
         return 1
 
-    def _label(self, value: FacetCount, room: int) -> Text:
+    def _name_room(self, room: int) -> int:
+        """The cells a name gets out of `room`: less the marker, one space and the count."""
+        return max(4, room - 2 - 1 - self._count_width)
+
+    def _shared_cuts(self, parent: TreeNode[NodeData] | None, room: int) -> frozenset[str]:
+        """The cut names ("AWS…") that two or more values under `parent` would share.
+
+        "AWS Trainium" and "AWS Inferentia" both cut to "AWS…" in a narrow panel; those are
+        cut from the front instead ("…Trainium"), so the rows stay apart. Worked out once
+        per section and width (a rebuild forgets it), not per row drawn.
+        """
+        if parent is None:
+            return frozenset()
+        key = (id(parent), room)
+        known = self._cuts.get(key)
+        if known is None:
+            width = self._name_room(room)
+            cuts: Counter[str] = Counter()
+            for child in parent.children:
+                value = self._counts.get(child.data) if child.data else None
+                if value is not None:
+                    name = clean(value.label or value.value, one_line=True)
+                    if cell_len(name) > width:
+                        cuts[_cut_at_word(name, width)] += 1
+            known = frozenset(name for name, n in cuts.items() if n > 1)
+            self._cuts[key] = known
+        return known
+
+    def _label(self, value: FacetCount, room: int, shared: frozenset[str] = frozenset()) -> Text:
         """ "○ Name   12": the name cut to fit, one space at least, the count at the right."""
         style = self.get_component_rich_style
         # Every count gets the widest count's room, so names are cut at one column too.
         count = str(value.count).rjust(self._count_width)
         text = Text("● " if value.selected else "○ ")
         name = clean(value.label or value.value, one_line=True)
-        room = max(4, room - 2 - 1 - len(count))  # the marker, one space, the count
+        room = self._name_room(room)
         if cell_len(name) > room:
-            name = _cut_at_word(name, room)
+            cut = _cut_at_word(name, room)
+            name = _cut_at_word(name, room, from_end=True) if cut in shared else cut
         text.append(set_cell_size(name, room) + " ")
         text.append(count, style=style("facet-panel--count"))
         if value.selected:
@@ -269,21 +366,32 @@ class FacetPanel(Tree[NodeData]):
         if value is None:
             event.node.toggle()
         elif value == MORE:
-            self._shown[facet] = self._shown.get(facet, TOP_VALUES) + TOP_VALUES
-            self.show_facets(self._facets)
+            shown = self._shown.get(facet, TOP_VALUES) + TOP_VALUES
+            self._shown[facet] = shown
+            listed = sum(1 for v in self._facets.get(facet, ()) if v.count > 0 or v.selected)
+            if facet in self._more_values and shown > listed:
+                # A page ahead, so the next "more…" needs no search; the result rebuilds us.
+                self.post_message(self.ValuesWanted(facet, shown + TOP_VALUES))
+            else:
+                self.show_facets(self._facets, self._more_values)
         else:
             self.post_message(FacetToggled(facet, value))
 
 
-def _cut_at_word(name: str, room: int) -> str:
-    """`name` cut to `room` cells at a word boundary, with "…"; a first word too long is cut."""
+def _cut_at_word(name: str, room: int, from_end: bool = False) -> str:
+    """`name` cut to `room` cells at a word boundary, with "…" ("…" first and the last
+    words kept `from_end`); a single word too long is cut."""
     words = name.split(" ")
+    if from_end:
+        words.reverse()
     kept = ""
     for word in words:
-        candidate = f"{kept} {word}" if kept else word
+        candidate = (f"{word} {kept}" if from_end else f"{kept} {word}") if kept else word
         if cell_len(candidate) + 1 > room:
             break
         kept = candidate
     if not kept:
         return set_cell_size(name, room - 1) + "…"
+    if from_end:
+        return "…" + kept.lstrip(" ,;:-")
     return kept.rstrip(" ,;:-") + "…"

@@ -287,3 +287,42 @@ def test_phrase_matches_adjacent_words_only(engine: SearchEngine, library: Libra
     )
     assert literal and literal <= hits <= near
     assert ids(engine, '"models language large"') == set()
+
+
+@pytest.mark.parametrize("query", ["", "training"])
+def test_more_values_of_a_facet_on_request(
+    engine: SearchEngine, library: Library, query: str
+) -> None:
+    """A panel's "more…" asks for more authors than the default 15: the engine lists them,
+    counted exactly, and says whether any are still left out."""
+    default = engine.search(SearchRequest(query, limit=1000))
+    expected = brute_counts([hit.paper for hit in default.hits])["author"]
+    assert len(expected) > 15
+    assert len(default.facets["author"]) == 15 and "author" in default.more_values
+    more = engine.search(SearchRequest(query, limit=1000, facet_limits=(("author", 20),)))
+    assert len(more.facets["author"]) == 20 and "author" in more.more_values
+    assert more.facets["author"][:15] == default.facets["author"]
+    every = engine.search(SearchRequest(query, limit=1000, facet_limits=(("author", 10_000),)))
+    assert {c.value: c.count for c in every.facets["author"]} == dict(expected)
+    assert "author" not in every.more_values
+    counts = [c.count for c in every.facets["author"]]
+    assert counts == sorted(counts, reverse=True)  # most frequent first
+
+
+def test_more_values_beyond_the_masked_ones_are_counted_from_the_columns(
+    engine: SearchEngine, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large match set counts from the top masks; asking for more values than have
+    masks counts every value exactly instead (a small corpus stands in for a large one)."""
+    from index.search import bitsets
+
+    monkeypatch.setattr(bitsets, "TOP_MASKS", 10)
+    monkeypatch.setattr(bitsets, "EXACT_COUNT_LIMIT", 0)
+    with engine._searcher() as searcher:
+        masks = bitsets.FacetMasks(searcher.reader())
+    expected = brute_counts(list(library.papers))["author"]
+    top, cut = masks.top_counts("author", masks.live, 5)
+    assert len(top) == 5 and cut  # values without masks may match too
+    assert all(count == expected[value] for value, count in top)
+    every, cut = masks.top_counts("author", masks.live, 10_000)
+    assert dict(every) == dict(expected) and not cut

@@ -171,7 +171,7 @@ def test_the_source_tags_are_counted_once_by_the_index_not_the_layer(
     source = source_facets(library.papers)
     assert set(source) == {"collection"}
     masks = LayerMasks(LAYER, source, engine.masks.ids, engine.masks.live)
-    assert "keyword" not in masks.counts(SearchRequest(), engine.masks.live, {})
+    assert "keyword" not in masks.counts(SearchRequest(), engine.masks.live, {})[0]
     assert "keyword" not in masks.selections(SearchRequest(keywords=frozenset({"GPUs"})))
     engine.set_user_layer(LAYER)
     # The layer changes nothing about them; a selection counts disjunctively, once.

@@ -16,11 +16,12 @@ from tests.tui.app_pilot import (
     facet_node,
     highlighted,
     results,
+    screen_text,
     search,
     settle,
     shown,
 )
-from tui.screens import library_actions
+from tui.screens import layer_actions
 from tui.services.annotations import Annotations
 from tui.services.saved_searches import SavedSearches
 from tui.widgets.detail_pane import DetailPane
@@ -34,6 +35,10 @@ def data_dir() -> Path:
 def counts(app: Any, facet: str) -> dict[str, int]:
     result = app.main_screen.result
     return {c.value: c.count for c in result.facets.get(facet, ())}
+
+
+def notices(app: Any) -> list[str]:
+    return [str(n.message) for n in all_notices(app)]
 
 
 def detail_text(app: Any) -> str:
@@ -56,6 +61,7 @@ async def test_tagging_the_highlighted_paper_with_completion(engine: SearchEngin
         await pilot.pause()
         await pilot.press(*"toread +gpu-work", "enter")
         await settle(pilot)
+        assert notices(app)[-1] == "Tags on the paper: +toread +gpu-work"
         paper = results(app).highlighted
         assert paper is not None and paper.id == "dynapipe"
         stored = Annotations(data_dir() / "annotations.json")
@@ -76,7 +82,9 @@ async def test_tagging_the_highlighted_paper_with_completion(engine: SearchEngin
         assert Annotations(data_dir() / "annotations.json").tags_of(paper) == ("toread",)
 
 
-async def test_status_cycles_and_is_a_facet(engine: SearchEngine) -> None:
+async def test_the_status_picker_sets_a_status_that_is_a_facet(engine: SearchEngine) -> None:
+    from tui.screens.library_dialogs import StatusPicker
+
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -85,14 +93,61 @@ async def test_status_cycles_and_is_a_facet(engine: SearchEngine) -> None:
         await settle(pilot)
         assert "status" not in shown(app).facets  # nobody set one yet
         await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, StatusPicker)
+        assert "Now: unread" in screen_text(app)
+        await pilot.press("2")  # to-read, by its number
         await settle(pilot)
+        assert not isinstance(app.screen, StatusPicker)
         assert counts(app, "status")["to-read"] == 1
-        await pilot.press("R", "R")
+        assert notices(app)[-1] == "The paper: to-read"
+        # The cursor starts on the current status; j and enter pick the next one.
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("j", "j", "enter")
         await settle(pilot)
         assert counts(app, "status")["read"] == 1
         paper = highlighted(app)
         assert Annotations(data_dir() / "annotations.json").status_of(paper) == "read"
         assert "status: read" in detail_text(app)
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("4")  # read again: the notice says nothing changed
+        await settle(pilot)
+        assert notices(app)[-1] == "The paper: read (no change)"
+
+
+async def test_the_status_picker_clears_or_cancels_on_marked_papers(engine: SearchEngine) -> None:
+    from tui.screens.library_dialogs import StatusPicker
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "training")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("m", "j", "m")
+        await settle(pilot)
+        marked = app.papers.by_id(app.marks.ids)
+        await pilot.press("R", "3")  # reading, on both marked papers
+        await settle(pilot)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["reading", "reading"]
+        assert notices(app)[-1] == "2 marked papers: reading"
+        await pilot.press("R")
+        await pilot.pause()
+        assert "Reading status for 2 marked papers" in screen_text(app)
+        await pilot.press("escape")  # changes nothing
+        await pilot.pause()
+        assert not isinstance(app.screen, StatusPicker)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["reading", "reading"]
+        await pilot.press("R", "c")
+        await settle(pilot)
+        stored = Annotations(data_dir() / "annotations.json")
+        assert [stored.status_of(p) for p in marked] == ["unread", "unread"]
+        assert notices(app)[-1] == "2 marked papers: no status (counts as unread)"
+        assert "status" not in shown(app).facets  # no status is set any more
 
 
 async def test_marked_papers_are_tagged_together(engine: SearchEngine) -> None:
@@ -183,7 +238,7 @@ async def test_note_opens_in_the_editor_and_is_searchable(
         path.write_text("# note\n\nZebrafish experiments to redo.\n", encoding="utf-8")
 
     monkeypatch.setenv("VISUAL", "myeditor --wait")
-    monkeypatch.setattr(library_actions, "launch_editor", fake_editor)
+    monkeypatch.setattr(layer_actions, "launch_editor", fake_editor)
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
@@ -223,7 +278,7 @@ async def test_opening_a_file_says_what_happened(
     from tui.app import make_app
     from tui.services.config import AppSettings
 
-    monkeypatch.setattr(library_actions, "system_opener", lambda: None)
+    monkeypatch.setattr(layer_actions, "system_opener", lambda: None)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=engine.taxonomy)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)  # the app starts on the results, the paper in the side pane
@@ -295,3 +350,39 @@ async def test_a_note_written_outside_the_app_is_shown_and_found(engine: SearchE
         await pilot.press("slash", "ctrl+u", *"wombat")
         await settle(pilot)
         assert [h.paper.id for h in results(app).hits] == ["slapo"]
+
+
+async def test_tags_and_status_from_the_full_screen_detail(engine: SearchEngine) -> None:
+    from tui.screens.detail import DetailScreen
+    from tui.screens.library_dialogs import StatusPicker
+
+    app = build(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await search(pilot, "dynapipe")
+        await pilot.press("enter", "enter")  # the results, then the paper full screen
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"Later", "enter")  # kept as "later"
+        await settle(pilot)
+        assert notices(app)[-1] == "Tags on the paper: +later"
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, StatusPicker)
+        await pilot.press("4")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        paper = app.screen.current_paper
+        assert paper is not None and paper.id == "dynapipe"
+        stored = Annotations(data_dir() / "annotations.json")
+        assert stored.tags_of(paper) == ("later",) and stored.status_of(paper) == "read"
+        assert notices(app)[-1] == "The paper: read"
+        from tests.tui.app_pilot import plain
+        from tui.widgets.detail_pane import detail_body
+
+        shown = app.screen.query_one(DetailPane).detail  # the detail on show has the new tag
+        assert shown is not None
+        text = " ".join(plain(detail_body(shown, lambda facet, value: value), 400).split())
+        assert "tags: later" in text and "status: read" in text

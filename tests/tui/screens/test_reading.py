@@ -43,7 +43,7 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
         pane = await _open(pilot, "dynapipe")
         paper = known(engine, "dynapipe")
         assert paper.abstract.split()[0] in screen_text(app)
-        assert pane.max_scroll_y > 0 and pane.border_subtitle == "↓ more"
+        assert pane.max_scroll_y > 0 and pane.border_subtitle == "no marks · ↓ more"
         for key, check in (
             ("j", lambda y: y == 1),
             ("k", lambda y: y == 0),
@@ -69,7 +69,7 @@ async def test_the_abstract_is_visible_at_80x24_and_scrolls_to_its_end_by_keys(
             if pane.scroll_y >= pane.max_scroll_y:
                 break
             await pilot.press("space")
-        assert pane.border_subtitle == ""
+        assert pane.border_subtitle == "no marks"  # the end: no "more"
         words = [w for w in paper.abstract.split() if "/" not in w]
         assert all(word in seen for word in words[:5] + words[-5:])
 
@@ -164,3 +164,24 @@ def test_the_detail_hides_curation_notes_and_says_the_pages_once() -> None:
     lines = [line.strip() for line in body.splitlines()]
     assert "DOI 10.1145/3627703.3629585" in lines
     assert "URL" in lines and paper.url in lines
+
+
+async def test_the_full_screen_detail_counts_the_marked_papers(engine: SearchEngine) -> None:
+    app = build(engine)
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot)
+        await pilot.press("m", "j", "m")  # two marked from the results
+        await settle(pilot)
+        pane = await _open(pilot, "dynapipe")
+        assert pane.border_subtitle == "● 2 marked · ↓ more"
+        await pilot.press("m")
+        await settle(pilot)
+        assert pane.border_subtitle == "● 3 marked · ↓ more"
+        assert "● 3 marked" in screen_text(app)
+        await pilot.press("G")  # at the end: the count stays, "more" goes
+        await pilot.pause()
+        assert pane.border_subtitle == "● 3 marked"
+        await pilot.press("escape")
+        await settle(pilot)
+        column = app.main_screen.query_one("#results-column")
+        assert column.border_subtitle == "● 3 marked"

@@ -79,3 +79,11 @@ def test_editor_prefers_visual_then_editor_then_fallbacks() -> None:
     assert editor_command({"EDITOR": "vim"}) == ["vim"]
     assert editor_command({}, which=lambda name: name == "nano") == ["nano"]
     assert editor_command({}, which=lambda name: False) is None
+
+
+@pytest.mark.parametrize("sort", ["relevance", "year", "year-asc", "title", "author"])
+def test_a_saved_search_keeps_every_sort_order(tmp_path: Path, sort: str) -> None:
+    store = SavedSearches(tmp_path / "saved.json")
+    store.save("mine", SearchRequest("pipeline", sort=sort))  # type: ignore[arg-type]
+    again = SavedSearches(tmp_path / "saved.json").get("mine")
+    assert again is not None and again.sort == sort
