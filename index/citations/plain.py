@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from index.author_lists import author_list
 from index.citations.fields import (
     arxiv_url,
-    author_list,
     best_link,
     cited_title,
     container,

@@ -106,6 +106,7 @@ def _value_masks(
 
 
 NO_YEAR = "0"  # the year facet's value for papers without a year
+NO_TOPIC = "none"  # the topic facet's value for papers the tagger gave no topic
 
 
 class FacetMasks:
@@ -174,6 +175,14 @@ class FacetMasks:
         undated = live & ~dated
         if undated:
             masks["year"][NO_YEAR] = undated
+        # Likewise papers with no topic (no evidence for one: the tagger forces none), so a
+        # user can see and select what the topic facet does not cover.
+        topical = 0
+        for mask in masks["topic"].values():
+            topical |= mask
+        untopical = live & ~topical
+        if untopical:
+            masks["topic"][NO_TOPIC] = untopical
         titles: list[str] = _column(reader, "title_sort")
         alive = set(bits(live))
         self._adopt(

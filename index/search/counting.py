@@ -13,7 +13,7 @@ from whoosh.reading import IndexReader
 
 from index.facets import taxonomy as _taxonomy
 from index.models import FacetCount, SearchRequest
-from index.search.bitsets import NO_YEAR, FacetMasks
+from index.search.bitsets import NO_TOPIC, NO_YEAR, FacetMasks
 
 # The facets the index counts (the rest of `index.models.FACET_FIELDS` are the user's layer).
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
@@ -97,7 +97,13 @@ def _counts(
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
         known = {value.id for value in vocabulary}
         rows = [(v.id, v.label, v.parent) for v in vocabulary]
-        rows += [(value, value, None) for value in sorted(masks.masks[facet]) if value not in known]
+        rows += [
+            (value, value, None)
+            for value in sorted(masks.masks[facet])
+            if value not in known and value != NO_TOPIC
+        ]
+        if facet == "topic" and NO_TOPIC in masks.masks["topic"]:
+            rows.append((NO_TOPIC, "no topic", None))  # last, like "no year"
         return tuple(
             FacetCount(
                 facet,

@@ -37,7 +37,7 @@ __all__ = ["FACETS_FILE", "read_facet_masks", "write_facet_masks"]
 log = logging.getLogger("paperscope.index")
 
 FACETS_FILE = "facets.marshal"
-FORMAT = 1
+FORMAT = 2  # 2: the topic facet holds NO_TOPIC
 _MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
 
 

@@ -9,7 +9,7 @@ import sys
 import textwrap
 from typing import Any
 
-from index.citations.fields import author_list
+from index.author_lists import author_list
 from index.models import Paper
 from index.text_safety import for_terminal, strip_controls
 from tui.cli.context import CliContext

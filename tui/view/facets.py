@@ -151,9 +151,9 @@ QUERY_FIELDS = {
 
 def facet_query(facet: str, value: str) -> str | None:
     """What to type in the search bar for this value (`hw:aws-trainium`,
-    `author:"Cody Hao Yu"`), or None when there is no query form ("no year")."""
+    `author:"Cody Hao Yu"`), or None when there is no query form ("no year", "no topic")."""
     field = QUERY_FIELDS.get(facet)
-    if field is None or (facet == "year" and value == "0"):
+    if field is None or (facet == "year" and value == "0") or (facet, value) == ("topic", "none"):
         return None
     if facet in ("topic", "hardware", "year", "status"):
         return f"{field}:{value}"

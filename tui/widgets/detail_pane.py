@@ -27,7 +27,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from index.citations.fields import author_list
+from index.author_lists import author_list
 from index.models import Paper
 from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail

@@ -15,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from index.citations.fields import author_list
+from index.author_lists import author_list
 from index.models import Paper, Snippet
 from index.text_safety import for_terminal
 

@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from index.citations.fields import author_list
+from index.author_lists import author_list
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
 from tui.widgets.render import Labeler, clean, meta_line, snippet_text

@@ -110,7 +110,7 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
 
     def passes(paper: Paper, skip: str) -> bool:
         checks = {
-            "topic": not request.topics or bool(request.topics & set(paper.topic_ids)),
+            "topic": not request.topics or bool(request.topics & set(paper.topic_ids or ("none",))),
             "hardware": not request.hardware or bool(request.hardware & set(paper.hardware_ids)),
             "year": (not request.years or paper.year in request.years)
             and (
@@ -135,7 +135,7 @@ def brute(library: Library, request: SearchRequest, matched: set[str]) -> dict[s
             if paper.id in matched and passes(paper, facet):
                 counter.update(
                     {
-                        "topic": paper.topic_ids,
+                        "topic": paper.topic_ids or ("none",),  # "none": no topic
                         "hardware": paper.hardware_ids,
                         "year": (str(paper.year) if paper.year else "0",),  # "0": no year
                         "venue": (short_venue(paper.venue),) if paper.venue else (),
@@ -161,7 +161,9 @@ def test_mask_counts_equal_brute_force(engine: SearchEngine, library: Library) -
     for _ in range(25):
         request = SearchRequest(
             query=rng.choice(["", "model", "cache OR graph", "train*", "-sparse"]),
-            topics=frozenset(rng.sample(["training", "inference", "vision"], rng.randint(0, 2))),
+            topics=frozenset(
+                rng.sample(["training", "inference", "vision", "none"], rng.randint(0, 2))
+            ),
             hardware=frozenset(
                 rng.sample(["gpu", "nvidia-gpu", "cpu", "accelerator"], rng.randint(0, 2))
             ),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index.citations.fields import author_list
+from index.author_lists import author_list
 from index.citations.plain import plain_line
 from index.models import Paper
 
