@@ -36,6 +36,7 @@ from index.search.spelling import Lexicon, correct, read_words
 from index.search.tables import read_table
 from index.search.user_layer import LAYER_FIELDS, LayerMasks, UserLayer, source_facets
 from index.whoosh_ext.blocks import phrase_ids
+from index.whoosh_ext.fuzzy import clear_automata
 
 __all__ = ["OpenedIndex", "SearchEngine"]
 
@@ -163,6 +164,22 @@ class SearchEngine(Generic[OpenedT]):
                 searcher.close()
             self._pool.clear()
         self._index.close()
+
+    def forget_cached(self) -> None:
+        """Forget cached results, match sets, prefix expansions and fuzzy automata.
+
+        The next search then does all of its work, as the first search of a session does:
+        what the torture tests and benchmarks time. Masks of the facets and of the first
+        keystrokes (built with the index) are kept.
+        """
+        with self._parse_lock:
+            self._builder.expander.forget()
+        if self.lexicon is not None:
+            self.lexicon.forget()
+        for cache in (self._results, self._match_masks):
+            with cache.lock:
+                cache.clear()
+        clear_automata()
 
     # -- searching -------------------------------------------------------------------------
 
