@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +24,7 @@ from whoosh import query as wq
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
+from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
@@ -183,8 +184,20 @@ class SearchEngine(Generic[OpenedT]):
 
     # -- searching -------------------------------------------------------------------------
 
-    def search(self, request: SearchRequest) -> SearchResult:
-        """Ranked hits, totals and facet counts for `request` (identical ones are cached)."""
+    def search(
+        self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
+    ) -> SearchResult:
+        """Ranked hits, totals and facet counts for `request` (identical ones are cached).
+
+        Args:
+            cancelled: asked as the work goes on; once it returns True the search stops
+                and raises `index.cancel.Cancelled` (a superseded query's work ends early
+                instead of delaying the next one). Nothing half-done is cached.
+        """
+        with cancellable(cancelled):
+            return self._search(request)
+
+    def _search(self, request: SearchRequest) -> SearchResult:
         started = time.perf_counter()
         with self._layer_lock:
             layer, generation = self._layer, self._layer_generation
@@ -291,6 +304,7 @@ class SearchEngine(Generic[OpenedT]):
         rest of an AND already leaves few candidates, the prefix is checked against their
         text rather than by reading its completions' long posting lists.
         """
+        checkpoint()  # a superseded search stops here (index.cancel)
         live = self.masks.live
         stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:

@@ -30,6 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
+from index.cancel import checkpoint
 from index.schema.analysis import stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
@@ -322,6 +323,7 @@ class QueryBuilder:
     # -- rewrites ------------------------------------------------------------------------
 
     def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
+        checkpoint()  # a superseded search stops here (index.cancel)
         last = result.last
         if last is not None:
             if (

@@ -12,7 +12,7 @@ highlighted paper and is reached with tab to read it there.
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from textual import events, on, work
@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from index.cancel import Cancelled
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
     FacetToggled,
@@ -180,8 +181,7 @@ class MainScreen(LibraryActions, PaperScreen):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.result: SearchResult | None = None
-        self._search_worker: Worker[None] | None = None  # the one search running
-        self._search_again = False  # the request changed while it ran
+        self._search_worker: Worker[None] | None = None  # the latest search, while it runs
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -252,36 +252,32 @@ class MainScreen(LibraryActions, PaperScreen):
         return True
 
     def start_search(self) -> None:
-        """Search for the current request: now, or when the search that is running ends.
+        """Search for the current request now; a search still running is cancelled.
 
-        Python threads share one core, so searches started on every keystroke while the
-        earlier ones still ran slowed each other down (100,000 papers: the last of eight
-        fast keystrokes took ~340 ms instead of ~80). At most one runs; keystrokes meanwhile
-        only change `request`, and the latest one is searched next. Typing never waits.
+        Python threads share one core, so searches left running on every keystroke slowed
+        each other down (100,000 papers: the last of eight fast keystrokes took ~340 ms
+        instead of ~80). A new request therefore cancels the running search (the worker is
+        `exclusive`, so Textual cancels its group), and that thread stops at the engine's
+        next check (index.cancel): one search works at a time, the latest request starts at
+        once, and a slow query (a 100 KB paste) never delays the one typed after it.
         """
         if self._app.engine is None:
             return
         self.query_one("#index-progress", ProgressBar).display = False
-        if self._search_worker is not None:
-            self._search_again = True
-            return
         self._search_worker = self.run_search(self.request)
 
     @property
     def searching(self) -> bool:
-        """A search is running or queued (tests wait for this to settle)."""
-        return self._search_worker is not None or self._search_again
-
-    def _search_ended(self) -> None:
-        self._search_worker = None
-        if self._search_again:
-            self._search_again = False
-            self.start_search()
+        """A search is running (tests wait for this to settle)."""
+        return self._search_worker is not None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         super().on_worker_state_changed(event)
-        if event.worker is self._search_worker and event.state == WorkerState.ERROR:
-            self._search_ended()  # it posted no result: go on with the latest request
+        if event.worker is self._search_worker and event.state in (
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
+            self._search_worker = None  # it posted no result, and none is coming
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
@@ -308,14 +304,27 @@ class MainScreen(LibraryActions, PaperScreen):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
     def run_search(self, request: SearchRequest) -> None:
         """Ask the engine in a thread, so typing never waits for a search."""
+        worker = get_current_worker()
+        try:
+            self._search_in_thread(request, worker)
+        except Cancelled:  # superseded: the screen has started the next search
+            pass
+
+    def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
         engine = self._app.engine
         assert engine is not None  # start_search checked it, and an open engine is never unset
-        worker = get_current_worker()
+
+        def cancelled() -> bool:
+            return worker.is_cancelled
+
         if self.marked_only:
-            result = self._marked_result(request)
-            self.post_message(SearchFinished(result))
+            result = self._marked_result(request, cancelled)
+            if not cancelled():  # the screen ends a cancelled search itself
+                self.post_message(SearchFinished(result))
             return
-        result = engine.search(request)
+        result = engine.search(request, cancelled)
+        if cancelled():  # the screen ends a cancelled search itself
+            return
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
         if (
             result.total
@@ -327,21 +336,22 @@ class MainScreen(LibraryActions, PaperScreen):
         # The engine offers no spelling while the last word is still being typed (it is a
         # prefix of the word meant). Once the user pauses, ask again with the word finished;
         # a new keystroke cancels this worker, so nobody waits for it.
-        time.sleep(CORRECTION_PAUSE)
-        if worker.is_cancelled:
+        if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
-        finished = engine.search(replace(request, as_you_type=False))
-        if finished.correction and not worker.is_cancelled:
+        finished = engine.search(replace(request, as_you_type=False), cancelled)
+        if finished.correction and not cancelled():
             self.post_message(
                 SearchFinished(replace(result, correction=finished.correction), follow_up=True)
             )
 
-    def _marked_result(self, request: SearchRequest) -> SearchResult:
+    def _marked_result(
+        self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
+    ) -> SearchResult:
         """The search's matches that are marked (every match is ranked, then filtered)."""
         engine = self._app.engine
         assert engine is not None
         marks = set(self._app.marks.ids)
-        everything = engine.search(replace(request, limit=max(1, engine.size)))
+        everything = engine.search(replace(request, limit=max(1, engine.size)), cancelled)
         hits = tuple(hit for hit in everything.hits if hit.paper.id in marks)
         return replace(everything, request=request, hits=hits[: request.limit], total=len(hits))
 
@@ -349,10 +359,10 @@ class MainScreen(LibraryActions, PaperScreen):
     def show_result(self, message: SearchFinished) -> None:
         """Show a finished search, unless the user has typed on since it started."""
         result = message.result
-        if not message.follow_up:
-            self._search_ended()
         if result.request != self.request:
             return
+        if not message.follow_up:
+            self._search_worker = None  # the latest search has answered
         previous = self.result
         self.result = result
         more = (
