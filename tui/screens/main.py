@@ -37,6 +37,7 @@ from tui.messages import (
     QueryChanged,
     QuerySubmitted,
     SearchFinished,
+    SearchThreadEnded,
 )
 from tui.screens.base import PaperScreen
 from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
@@ -181,7 +182,8 @@ class MainScreen(LibraryActions, PaperScreen):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.result: SearchResult | None = None
-        self._search_worker: Worker[None] | None = None  # the latest search, while it runs
+        self._search_worker: Worker[None] | None = None  # the one search running
+        self._search_again = False  # the request changed while it ran
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -252,32 +254,44 @@ class MainScreen(LibraryActions, PaperScreen):
         return True
 
     def start_search(self) -> None:
-        """Search for the current request now; a search still running is cancelled.
+        """Search for the current request: now, or as soon as the running search stops.
 
-        Python threads share one core, so searches left running on every keystroke slowed
-        each other down (100,000 papers: the last of eight fast keystrokes took ~340 ms
-        instead of ~80). A new request therefore cancels the running search (the worker is
-        `exclusive`, so Textual cancels its group), and that thread stops at the engine's
-        next check (index.cancel): one search works at a time, the latest request starts at
-        once, and a slow query (a 100 KB paste) never delays the one typed after it.
+        Python threads share one core, so searches started on every keystroke while the
+        earlier ones still ran slowed each other down (100,000 papers: the last of eight
+        fast keystrokes took ~340 ms instead of ~80). At most one runs: a keystroke meanwhile
+        changes `request` and cancels the running search, whose thread stops at the
+        engine's next check (index.cancel), and the latest request is searched when it has.
+        Typing never waits, and a slow query (a 100 KB paste) never delays the next one.
         """
         if self._app.engine is None:
             return
         self.query_one("#index-progress", ProgressBar).display = False
+        running = self._search_worker
+        if running is not None:
+            running.cancel()
+            if running.state != WorkerState.PENDING:  # its thread ends soon: then the latest
+                self._search_again = True
+                return
+            # Cancelled before it started: no thread will run, nothing to wait for.
+        self._search_again = False
         self._search_worker = self.run_search(self.request)
 
     @property
     def searching(self) -> bool:
-        """A search is running (tests wait for this to settle)."""
-        return self._search_worker is not None
+        """A search is running or queued (tests wait for this to settle)."""
+        return self._search_worker is not None or self._search_again
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        super().on_worker_state_changed(event)
-        if event.worker is self._search_worker and event.state in (
-            WorkerState.ERROR,
-            WorkerState.CANCELLED,
-        ):
-            self._search_worker = None  # it posted no result, and none is coming
+    def _search_ended(self) -> None:
+        self._search_worker = None
+        if self._search_again:
+            self._search_again = False
+            self.start_search()
+
+    @on(SearchThreadEnded)
+    def _search_thread_ended(self, message: SearchThreadEnded) -> None:
+        """The running search's thread is done (even if it posted no result): go on."""
+        if message.worker is self._search_worker:
+            self._search_ended()
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
@@ -307,8 +321,10 @@ class MainScreen(LibraryActions, PaperScreen):
         worker = get_current_worker()
         try:
             self._search_in_thread(request, worker)
-        except Cancelled:  # superseded: the screen has started the next search
+        except Cancelled:  # superseded: the screen searches the latest request next
             pass
+        finally:
+            self.post_message(SearchThreadEnded(worker))
 
     def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
         engine = self._app.engine
@@ -359,10 +375,10 @@ class MainScreen(LibraryActions, PaperScreen):
     def show_result(self, message: SearchFinished) -> None:
         """Show a finished search, unless the user has typed on since it started."""
         result = message.result
+        if not message.follow_up:
+            self._search_ended()  # its "did you mean" may follow; the next search need not wait
         if result.request != self.request:
             return
-        if not message.follow_up:
-            self._search_worker = None  # the latest search has answered
         previous = self.result
         self.result = result
         more = (
