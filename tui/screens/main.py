@@ -12,6 +12,7 @@ highlighted paper and is reached with tab to read it there.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -184,6 +185,9 @@ class MainScreen(LibraryActions, PaperScreen):
         self.result: SearchResult | None = None
         self._search_worker: Worker[None] | None = None  # the one search running
         self._search_again = False  # the request changed while it ran
+        # Search workers whose thread is working (it reports its end: SearchThreadEnded).
+        self._threads: set[Worker[None]] = set()
+        self._threads_lock = threading.Lock()
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -269,10 +273,9 @@ class MainScreen(LibraryActions, PaperScreen):
         running = self._search_worker
         if running is not None:
             running.cancel()
-            if running.state != WorkerState.PENDING:  # its thread ends soon: then the latest
-                self._search_again = True
-                return
-            # Cancelled before it started: no thread will run, nothing to wait for.
+            self._search_again = True  # searched when the running one has stopped
+            self.run_worker(self._when_stopped(running), group="search-end", exit_on_error=False)
+            return
         self._search_again = False
         self._search_worker = self.run_search(self.request)
 
@@ -292,6 +295,31 @@ class MainScreen(LibraryActions, PaperScreen):
         """The running search's thread is done (even if it posted no result): go on."""
         if message.worker is self._search_worker:
             self._search_ended()
+
+    async def _when_stopped(self, worker: Worker[None]) -> None:
+        """A cancelled search's task is over: go on now unless its thread still works.
+
+        A worker cancelled before its task first ran never runs, and Textual then posts no
+        state change for it (it stays "running"); awaiting it is the one sure signal.
+        A thread that began reports its own end (SearchThreadEnded) once it stops.
+        """
+        try:
+            await worker.wait()
+        except Exception:  # cancelled (the point) or failed (told by the base screen)
+            pass
+        with self._threads_lock:
+            working = worker in self._threads
+        if not working and worker is self._search_worker:
+            self._search_ended()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed search with no thread left working on it ends here."""
+        super().on_worker_state_changed(event)
+        if event.worker is self._search_worker and event.state == WorkerState.ERROR:
+            with self._threads_lock:
+                working = event.worker in self._threads
+            if not working:  # else its thread posts SearchThreadEnded when it stops
+                self._search_ended()
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
@@ -319,11 +347,17 @@ class MainScreen(LibraryActions, PaperScreen):
     def run_search(self, request: SearchRequest) -> None:
         """Ask the engine in a thread, so typing never waits for a search."""
         worker = get_current_worker()
+        with self._threads_lock:
+            if worker.is_cancelled:  # cancelled before it began: the screen has moved on
+                return
+            self._threads.add(worker)
         try:
             self._search_in_thread(request, worker)
         except Cancelled:  # superseded: the screen searches the latest request next
             pass
         finally:
+            with self._threads_lock:
+                self._threads.discard(worker)
             self.post_message(SearchThreadEnded(worker))
 
     def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
