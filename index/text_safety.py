@@ -16,9 +16,14 @@ write. Two outputs, two rules:
 * `strip_controls` is for machine outputs (`--json`, exports, the clipboard): the text stays
   as the document has it, except that C0/C1 controls (tab and newline kept) are dropped, so
   nothing pasted or written can carry an escape sequence.
+* `strip_controls(text, at_load=True)` is what the loaders keep of a document's text
+  (index.library.normalize): whole escape sequences go (`ESC [31m red` becomes `red`, not
+  `[31mred`), line breaks of every kind become newlines (the loaders fold whitespace), and
+  the invisible characters above are removed too, so what is stored, searched and exported
+  is the text a reader sees.
 
-One module, so there is one list of what is dangerous: the app's renderer, the citations
-and the clipboard all use these two functions.
+One module, so there is one list of what is dangerous: the loaders, the app's renderer,
+the citations and the clipboard all use these functions.
 """
 
 from __future__ import annotations
@@ -38,6 +43,11 @@ _INVISIBLE_CLASS = (
     "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
     "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd\ud800-\udfff"
 )
+# Whole terminal escape sequences: CSI (`ESC [ ... m`), OSC (`ESC ] ... BEL` or `ESC \\`)
+# and the two-byte ones, so their parameters go with the ESC.
+_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+# Line breaks that are controls too (vertical tab, form feed, carriage return).
+_BREAK = re.compile("[\x0b\x0c\r]")
 _CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
 _INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
 _UNSAFE = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
@@ -71,9 +81,22 @@ def for_terminal(text: str, *, one_line: bool = False) -> str:
     return text
 
 
-def strip_controls(text: str) -> str:
-    """`text` without C0/C1 control characters (tab and newline kept), for machine outputs."""
-    return _CONTROL.sub("", text)
+def strip_controls(text: str, *, at_load: bool = False) -> str:
+    """`text` without C0/C1 control characters (tab and newline kept), for machine outputs.
+
+    Args:
+        text: untrusted text.
+        at_load: the stricter rule for text as it is read from a document: escape
+            sequences removed whole, CR, VT and FF turned into newlines (so words on either
+            side stay apart), and bidi, format, private-use and surrogate characters removed.
+    """
+    if not at_load:
+        return _CONTROL.sub("", text)
+    if text.isprintable():  # fast path: nothing to strip
+        return text
+    if "\x1b" in text:
+        text = _SEQUENCE.sub("", text)
+    return _UNSAFE.sub("", _BREAK.sub("\n", text))
 
 
 def is_terminal_safe(text: str) -> bool:

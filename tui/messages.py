@@ -82,6 +82,14 @@ class SearchFinished(Message):
 
 
 @dataclass
+class SearchThreadEnded(Message):
+    """A search worker's thread returned (answered, cancelled or failed): the next search
+    may start. `worker` says which, so a late one is not taken for the current one."""
+
+    worker: object
+
+
+@dataclass
 class IndexProgress(Message, bubble=False):
     """The first-run index build moved on; `done` of `total` papers are indexed.
 

@@ -15,18 +15,11 @@ import unicodedata
 from functools import lru_cache
 
 from index.library.latex_context import make_converter
+from index.text_safety import strip_controls
 
 __all__ = ["clean_text", "fold", "latex_to_unicode", "words"]
 
-# CSI / OSC / two-byte ESC sequences, so "\x1b[31mred" becomes "red", not "[31mred".
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
 _WHITESPACE = re.compile(r"\s+")
-# C0/C1 controls (not tab/newline), invisible format characters (zero-width space,
-# bidirectional overrides that can disguise text), surrogates and private-use code points.
-_CONTROL = re.compile(
-    "[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\u200b\u200c\u200e\u200f\u202a-\u202e"
-    "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\ue000-\uf8ff]"
-)
 # `$...$` spans (not `\$`): arXiv abstracts keep inline math this way.
 _MATH = re.compile(r"(?<!\\)\$([^$]{1,200}?)(?<!\\)\$")
 # LaTeX outside math that a reader would not want to see: accents, macros, escapes.
@@ -50,11 +43,6 @@ _SINGLE_QUOTES = re.compile(r"(?<![`\\])`(?!`)([^`'\n\\]{1,200}?)(?<!\\)'(?!')")
 def single_quotes(text: str) -> str:
     """`like this' -> ‘like this’ (pylatexenc converts only the doubled quotes)."""
     return _SINGLE_QUOTES.sub("\u2018\\1\u2019", text) if "`" in text else text
-
-
-def _strip_controls(text: str) -> str:
-    """Drop ANSI escapes and control/format/private-use characters; keep line breaks."""
-    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def _already_clean(text: str) -> bool:
@@ -85,7 +73,7 @@ def clean_text(text: str | None) -> str:
         return ""
     if isinstance(text, str) and _already_clean(text):
         return text
-    text = unicodedata.normalize("NFC", _strip_controls(str(text)))
+    text = unicodedata.normalize("NFC", strip_controls(str(text), at_load=True))
     return _WHITESPACE.sub(" ", text).strip()
 
 
@@ -155,7 +143,7 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
         and _already_clean(text)
     ):
         return text  # no math, no macros, nothing to clean
-    text = _strip_controls(str(text))
+    text = strip_controls(str(text), at_load=True)
     if full and not LATEX_SYNTAX.search(text):
         converted = text  # most BibTeX values: nothing pylatexenc would change, at 1/1000 the cost
     elif full:

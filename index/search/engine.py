@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +24,7 @@ from whoosh import query as wq
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
+from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
@@ -46,6 +47,7 @@ from index.search.user_layer import (
     source_notes,
 )
 from index.whoosh_ext.blocks import phrase_ids
+from index.whoosh_ext.fuzzy import clear_automata
 
 __all__ = ["OpenedIndex", "SearchEngine"]
 
@@ -200,10 +202,38 @@ class SearchEngine(Generic[OpenedT]):
             self._pool.clear()
         self._index.close()
 
+    def forget_cached(self) -> None:
+        """Forget cached results, match sets, prefix expansions and fuzzy automata.
+
+        The next search then does all of its work, as the first search of a session does:
+        what the torture tests and benchmarks time. Masks of the facets and of the first
+        keystrokes (built with the index) are kept.
+        """
+        with self._parse_lock:
+            self._builder.expander.forget()
+        if self.lexicon is not None:
+            self.lexicon.forget()
+        for cache in (self._results, self._match_masks):
+            with cache.lock:
+                cache.clear()
+        clear_automata()
+
     # -- searching -------------------------------------------------------------------------
 
-    def search(self, request: SearchRequest) -> SearchResult:
-        """Ranked hits, totals and facet counts for `request` (identical ones are cached)."""
+    def search(
+        self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
+    ) -> SearchResult:
+        """Ranked hits, totals and facet counts for `request` (identical ones are cached).
+
+        Args:
+            cancelled: asked as the work goes on; once it returns True the search stops
+                and raises `index.cancel.Cancelled` (a superseded query's work ends early
+                instead of delaying the next one). Nothing half-done is cached.
+        """
+        with cancellable(cancelled):
+            return self._search(request)
+
+    def _search(self, request: SearchRequest) -> SearchResult:
         started = time.perf_counter()
         with self._layer_lock:
             layer, generation = self._layer, self._layer_generation
@@ -318,6 +348,7 @@ class SearchEngine(Generic[OpenedT]):
         rest of an AND already leaves few candidates, the prefix is checked against their
         text rather than by reading its completions' long posting lists.
         """
+        checkpoint()  # a superseded search stops here (index.cancel)
         live = self.masks.live
         stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:

@@ -30,6 +30,7 @@ from whoosh.qparser import (
 )
 from whoosh.reading import IndexReader
 
+from index.cancel import checkpoint
 from index.library.lookup import paper_name
 from index.schema.analysis import stem_analyzer
 from index.schema.fields import (
@@ -42,7 +43,7 @@ from index.schema.fields import (
 )
 from index.search.highlight import fold
 from index.search.prefixes import PrefixExpander
-from index.search.spelling import Lexicon
+from index.search.spelling import FIXED_PREFIX, NAME_PREFIX, NEAR_CAP, Lexicon, allowed_edits
 from index.search.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -57,21 +58,47 @@ from index.search.syntax import (
     year_range,
 )
 from index.search.tables import PrefixTable
-from index.whoosh_ext.internals import fuzzy_expansions
+from index.whoosh_ext.fuzzy import words_within
 
 # Fields holding stems: a fuzzy word there is matched against the surface words.
 STEMMED = ("title", "abstract")
 # What one query may cost: longer, wider or deeper ones are cut, and the notice says so.
 # A real query is a few words; a paste of a whole abstract is not a query.
 MAX_QUERY_CHARS = 1_000
-MAX_TERMS = 32
+MAX_TERMS = 16  # a pasted title still fits
 MAX_WORD_CHARS = 64
 MAX_DEPTH = 8
-# Surface words one fuzzy term may expand to (the closest, most frequent first).
-FUZZY_CAP = 32
-# Edits a fuzzy term may allow (`word~5` is read as `word~2`).
-MAX_FUZZY_EDITS = 2
+# Words one fuzzy term may expand to (the closest, most frequent first).
+FUZZY_CAP = NEAR_CAP
+# Fuzzy words one query may hold: each costs an automaton and a walk of every field's
+# words; the rest are searched as written.
+MAX_FUZZY_WORDS = 4
 _LONG_WORD = re.compile(rf"[^\s()\"]{{{MAX_WORD_CHARS + 1},}}")
+# Phrases in order (an empty one, `""`, is left out: 500 quotes in a row took Whoosh's
+# parser ~60 ms).
+_PHRASE = re.compile(r'"([^"]*)"')
+# Wildcards before a word's first letter (`*ing`, `title:?ache`).
+_LEADING_WILDCARD = re.compile(r"(?:(?<=[\s(:\"-])|^)[*?]+(?=[^\s*?)~])")
+# A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
+_FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
+
+
+def cap_fuzzy(text: str) -> tuple[str, int]:
+    """`text` with fuzzy words after the first MAX_FUZZY_WORDS (distinct) made plain words,
+    and how many were: each fuzzy word costs an automaton and a walk of every field."""
+    kept: set[str] = set()
+    plain = 0
+
+    def cap(match: re.Match[str]) -> str:
+        nonlocal plain
+        word = match.group(1).lower()
+        if word in kept or len(kept) < MAX_FUZZY_WORDS:
+            kept.add(word)
+            return match[0]
+        plain += 1
+        return match.group(1)
+
+    return _FUZZY_WORD.sub(cap, text), plain
 
 
 def cap_query(text: str) -> tuple[str, str | None]:
@@ -94,17 +121,28 @@ def cap_query(text: str) -> tuple[str, str | None]:
     if deepest > MAX_DEPTH:
         text = re.sub(r"[()]", " ", text)
         cuts.append(f"parentheses nested more than {MAX_DEPTH} deep ignored")
+    if '"' in text:
+        emptied = _PHRASE.sub(lambda m: m[0] if m[1].strip() else " ", text)
+        if emptied != text:
+            text = emptied
+            cuts.append("empty phrases left out")
+    if "~" in text:
+        text, plain = cap_fuzzy(text)
+        if plain:
+            cuts.append(
+                f"only the first {MAX_FUZZY_WORDS} fuzzy words searched fuzzily, "
+                f"{plain} more as written"
+            )
     if re.fullmatch(r"[\s*?~]*", text) and "*" in text:  # `*` alone: every paper, no scan
         return "", "a lone * matches every paper: showing them all"
     bare = re.compile(r"(?:(?<=\s)|^)[*?~]+(?=\s|$)")  # a wildcard with no letters scans every term
     if bare.search(text):
         text = bare.sub(" ", text)
         cuts.append("a lone * or ? matches anything and was left out")
+    if _LEADING_WILDCARD.search(text):  # as Lucene's parser: it would scan every term
+        text = _LEADING_WILDCARD.sub("", text)
+        cuts.append("a word cannot start with * or ?: searched from its first letter")
     return text.strip(), ("Query capped: " + "; ".join(cuts)) if cuts else None
-
-
-# A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
-_FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
 
 
 @dataclass
@@ -125,12 +163,32 @@ class Parsed:
     prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # The documents whose id or citation key is the whole query, as written: ranked first.
     exact: tuple[int, ...] = ()
+    # Fuzzy words whose edits were cut (by their length), with what to tell the user.
+    fuzzy_cuts: dict[str, str] = field(default_factory=dict)
 
     def forget_marks(self) -> None:
         """Drop what the first parse noted; the plain-words fallback parses again."""
         self.last = self.marked = None
         self.fuzzy.clear()
         self.prefixes.clear()
+
+    def fuzzy_edits(self, word: str, asked: int) -> int:
+        """The edits the fuzzy `word` is searched with (0: as written), noting any cut."""
+        edits = min(asked, allowed_edits(len(word)))
+        if edits < asked:
+            shown = f"{word[:24]}{'…' if len(word) > 24 else ''}~{asked}"
+            self.fuzzy_cuts.setdefault(
+                word,
+                f"{shown} searched as written ({len(word)} letter{'' if len(word) == 1 else 's'})"
+                if not edits
+                else f"{shown} searched within {edits} edit{'' if edits == 1 else 's'} "
+                f"({len(word)} letters)",
+            )
+        return edits
+
+    def fuzzy_notice(self) -> str | None:
+        cuts = list(self.fuzzy_cuts.values())
+        return ("Fuzzy words capped: " + "; ".join(cuts)) if cuts else None
 
 
 def exact_papers(text: str, reader: IndexReader) -> tuple[int, ...]:
@@ -244,6 +302,8 @@ class QueryBuilder:
             result.text = prepared = plain
             result.forget_marks()
             if not plain:
+                if capped:
+                    result.notice = f"{result.notice}; {capped}"
                 return result
             typing = typing and stripped[-1].isalnum()
             q = self.parser.parse(self._mark(plain, result) if typing else plain)
@@ -259,6 +319,9 @@ class QueryBuilder:
             result.query = wq.Or([_named(stripped), result.query])
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
+        for cut in (capped, result.fuzzy_notice()):
+            if cut:
+                result.notice = f"{result.notice}; {cut}" if result.notice else cut
         return result
 
     def _typed_fuzzy(self, text: str, result: Parsed) -> None:
@@ -289,6 +352,7 @@ class QueryBuilder:
     # -- rewrites ------------------------------------------------------------------------
 
     def _rewrite(self, q: wq.Query, reader: IndexReader, result: Parsed) -> wq.Query:
+        checkpoint()  # a superseded search stops here (index.cancel)
         last = result.last
         if last is not None:
             if (
@@ -316,19 +380,7 @@ class QueryBuilder:
         if isinstance(q, wq.FuzzyTerm) and q.fieldname in STEMMED and self.lexicon is not None:
             return self._fuzzy_stemmed(q, result)
         if isinstance(q, wq.FuzzyTerm):
-            # Stemmed fields (an index without its word list) hold "schedul" for "scheduling":
-            # allow one more edit there. The first two letters fixed: the lexicon walk
-            # shrinks ~20x.
-            stemmed = q.fieldname in ("title", "abstract") and len(q.text) >= 6
-            maxdist = min(max(q.maxdist, 2) if stemmed else q.maxdist, MAX_FUZZY_EDITS)
-            prefixlength = max(q.prefixlength, 2) if len(q.text) > 3 else max(q.prefixlength, 1)
-            if len(q.text) <= 3:  # `a~2` is within two edits of every short word
-                maxdist = min(maxdist, 1)
-            q = wq.FuzzyTerm(q.fieldname, q.text, q.boost, maxdist, prefixlength, q.constantscore)
-            if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
-                found = fuzzy_expansions(q, reader, 8)
-                result.terms += tuple(t for t in found if t not in result.terms)
-            return q
+            return self._fuzzy_words(q, reader, result)
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))
@@ -342,14 +394,38 @@ class QueryBuilder:
         """
         assert self.lexicon is not None
         word = result.fuzzy.get(str(q.text)) or fold(str(q.text))
-        maxdist = min(q.maxdist, MAX_FUZZY_EDITS)  # `word~5` would walk the lexicon for minutes
-        near = self.lexicon.near(word, maxdist, min(q.prefixlength, len(word)) or 1)
+        maxdist = result.fuzzy_edits(word, q.maxdist)  # `word~5` would walk for minutes
+        near = self.lexicon.near(word, maxdist, max(q.prefixlength, FIXED_PREFIX))
         near = near[:FUZZY_CAP]
         stems = list(dict.fromkeys(cached_stem(w) for w in near))
         result.terms += tuple(w for w in near[:8] if w not in result.terms)
         if not stems:
             return wq.NullQuery
         terms = [wq.Term(q.fieldname, s, boost=q.boost) for s in stems]
+        return terms[0] if len(terms) == 1 else wq.Or(terms)
+
+    def _fuzzy_words(self, q: wq.FuzzyTerm, reader: IndexReader, result: Parsed) -> wq.Query:
+        """`word~2` on a field of words as written: the field's words near it, as terms.
+
+        Whoosh's FuzzyTerm would build the word's automaton again to match and to score,
+        for every segment; the words found once (index.whoosh_ext.fuzzy) are searched
+        instead. In a stemmed field (an index without its word list) a stem is compared.
+        """
+        text = str(q.text)
+        word = result.fuzzy.get(text) or text
+        maxdist = result.fuzzy_edits(word, q.maxdist)
+        if q.fieldname in STEMMED and len(text) >= 6:
+            # A stem is shorter than its word ("schedul" for "scheduling"): one more edit.
+            maxdist = max(maxdist, min(2, allowed_edits(len(word))))
+        if not maxdist:
+            return wq.Term(q.fieldname, text, boost=q.boost)
+        prefix = min(max(q.prefixlength, NAME_PREFIX if len(text) > 3 else 1), len(text))
+        found = words_within(reader, q.fieldname, text, maxdist, prefix, FUZZY_CAP)
+        if q.fieldname in ("title", "abstract", "authors"):  # what to highlight
+            result.terms += tuple(t for t in found[:8] if t not in result.terms)
+        if not found:
+            return wq.NullQuery
+        terms = [wq.Term(q.fieldname, t, boost=q.boost) for t in found]
         return terms[0] if len(terms) == 1 else wq.Or(terms)
 
     def prefix_words(

@@ -187,6 +187,10 @@ class PrefixExpander:
         self.table = table or {}
         self._expansions: OrderedDict[tuple[str, str], list[tuple[str, int]]] = OrderedDict()
 
+    def forget(self) -> None:
+        """Drop the remembered expansions (the next prefix walks the lexicon again)."""
+        self._expansions.clear()
+
     def expand(self, reader: IndexReader, fieldname: str, prefix: str) -> tuple[list[str], bool]:
         """The completions to search for, and whether they were capped (a partial result)."""
         partial = False

@@ -17,6 +17,7 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
+from index.cancel import checkpoint
 from index.models import SearchRequest
 from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
@@ -68,6 +69,7 @@ def score(searcher: Searcher, terms: list[ScoredTerm], final: int, size: int) ->
     scores: dict[int, float] = defaultdict(float)
     reader = searcher.reader()
     for fieldname, text, boost in terms:
+        checkpoint()  # a superseded search stops here (index.cancel)
         idf = searcher.idf(fieldname, text)
         avgfl = searcher.avg_field_length(fieldname) or 1
         for leaf, offset in reader.leaf_readers():

@@ -13,23 +13,32 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
-from whoosh.automata.fsa import find_all_matches
-from whoosh.automata.lev import levenshtein_automaton
 from whoosh.reading import IndexReader
-from whoosh.spelling import ListCorrector
 from whoosh.support.charset import accent_map
 
 from index.atomic import write_text_atomic
+from index.cancel import checkpoint
 from index.models import Paper
 from index.schema.fields import cached_stem
+from index.whoosh_ext.fuzzy import distance, list_words_within, words_within
 
 WORDS_FILE = "words.json"
+# The letters a fuzzy word or a correction keeps as typed among the surface words (a
+# first-letter typo is rare, and the automaton's walk shrinks ~20x); the second may be
+# wrong (`sheduling`). Names and venues keep two (`NAME_PREFIX`): the walk halves again.
+FIXED_PREFIX = 1
+NAME_PREFIX = 2
+# Words up to this long may be two edits off; longer ones one (see `allowed_edits`).
+LONG_WORD = 10
+# Words one fuzzy term or one correction considers (the closest, most frequent first).
+NEAR_CAP = 32
+# Lookups a lexicon remembers.
+NEAR_CACHE = 256
 # Words as the index's tokenizer sees them (without the dotted forms like "3.2x").
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -69,11 +78,34 @@ def add_words(folder: Path, papers: Iterable[Paper]) -> None:
     write_words(folder, counts)
 
 
+def allowed_edits(length: int) -> int:
+    """The most edits a word of `length` letters may be from what it matches.
+
+    Two letters or fewer: none (one edit of `a` is every one- and two-letter word); up to
+    five: one; up to `LONG_WORD`: two. Longer words get one again: Whoosh's automaton
+    grows with length times edits, and at two edits it costs more than the search it
+    serves (CPU time, a 47-paper library: 12 letters ~3.5 ms to build, 26 letters ~9 ms,
+    against ~3.5 ms for a whole two-word search; at one edit ~0.5-1 ms).
+    """
+    if length <= 2:
+        return 0
+    if length <= 5 or length > LONG_WORD:
+        return 1
+    return 2
+
+
 class Lexicon:
     """Surface words with their document frequencies, searchable by edit distance."""
 
     def __init__(self, counts: Counter[str]) -> None:
         self.counts = counts
+        # A fuzzy word is looked up for the title and the abstract, and again for "did you
+        # mean": one walk serves all three.
+        self.near = lru_cache(maxsize=NEAR_CACHE)(self._near)
+
+    def forget(self) -> None:
+        """Drop the remembered lookups (the next one walks the words again)."""
+        self.near.cache_clear()
 
     @cached_property
     def words(self) -> list[str]:
@@ -83,39 +115,54 @@ class Lexicon:
     def __contains__(self, word: str) -> bool:
         return word in self.counts
 
-    def near(self, word: str, maxdist: int, prefix: int = 1) -> list[str]:
+    def _near(self, word: str, maxdist: int, prefix: int = FIXED_PREFIX) -> tuple[str, ...]:
         """Words within `maxdist` edits sharing the first `prefix` letters, closest and
         then most frequent first (the word itself first when it is known)."""
         ranked: dict[str, int] = {word: 0} if word in self.counts else {}
-        start = bisect_left(self.words, word[:prefix])
-        if start == len(self.words) or not self.words[start].startswith(word[:prefix]):
-            return list(ranked)
-        for distance in range(1, maxdist + 1):
-            dfa = levenshtein_automaton(word, distance, prefix).to_dfa()
-            for found in find_all_matches(dfa, ListCorrector.Skipper(self.words)):
-                ranked.setdefault(found, distance)
-        return sorted(ranked, key=lambda w: (ranked[w], -self.counts[w], w))
+        if maxdist > 0:
+            for found in list_words_within(self.words, word, maxdist, min(prefix, len(word))):
+                ranked.setdefault(found, distance(word, found))
+        return tuple(sorted(ranked, key=lambda w: (ranked[w], -self.counts[w], w)))
 
     def suggest(self, word: str) -> str | None:
         """The likeliest intended word for an unknown one, or None."""
-        maxdist = 2 if len(word) > 5 else 1
-        found = [w for w in self.near(word, maxdist) if w != word]
+        found = [w for w in self.near(word, allowed_edits(len(word))) if w != word]
         return found[0] if found else None
 
 
 MAX_SUGGEST_CHARS = 32
+# Unknown words one correction tries to fix: a paste of many made-up words is no typo, and
+# each costs an automaton.
+MAX_CORRECTED = 2
+
+
+def field_suggestion(reader: IndexReader, fieldname: str, word: str) -> str | None:
+    """The closest, most frequent of a field's words near `word` (an unstemmed field)."""
+    maxdist = allowed_edits(len(word))
+    if not maxdist:
+        return None
+    found = [
+        w
+        for w in words_within(reader, fieldname, word, maxdist, NAME_PREFIX, NEAR_CAP)
+        if w != word
+    ]
+    if not found:
+        return None
+    return min(found, key=lambda w: (distance(word, w), -reader.doc_frequency(fieldname, w), w))
 
 
 def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) -> str | None:
     """A "did you mean" query: each word found nowhere replaced by the likeliest real word.
 
-    Names and short names are unstemmed fields: Whoosh's corrector over them suggests
-    real names. Everything else comes from the surface words, never from the stems
+    Names and short names are unstemmed fields: their own words near a word are real
+    names (`field_suggestion`). Everything else comes from the surface words, never from the stems
     ("pipelne" -> "pipeline", not "pipelin").
     """
     changed = False
     fixed: list[str] = []
+    tried = 0
     for word in words:
+        checkpoint()  # a superseded search stops here (index.cancel)
         known = any(
             reader.doc_frequency(f, w)
             for f, w in (
@@ -130,13 +177,11 @@ def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) 
         suggestion = None
         # No real word is longer than ~30 letters, and an edit-distance walk for a long
         # pasted token costs far more than the search it follows: not suggested.
-        if not known and 3 < len(word) <= MAX_SUGGEST_CHARS:
+        if not known and 3 < len(word) <= MAX_SUGGEST_CHARS and tried < MAX_CORRECTED:
+            tried += 1
             for fieldname in ("short_name", "authors"):
-                found = reader.corrector(fieldname).suggest(
-                    word, limit=1, maxdist=2 if len(word) > 5 else 1, prefix=1
-                )
-                if found:
-                    suggestion = found[0]
+                suggestion = field_suggestion(reader, fieldname, word)
+                if suggestion is not None:
                     break
             if suggestion is None and lexicon is not None:
                 suggestion = lexicon.suggest(word)

@@ -16,6 +16,7 @@ from pathlib import Path
 from whoosh.reading import IndexReader
 
 from index.atomic import write_text_atomic
+from index.cancel import checkpoint
 
 # The file beside the index, and the fields whose short prefixes it covers.
 TABLE_FILE = "prefixes.json"
@@ -46,6 +47,7 @@ def prefix_frequencies(reader: IndexReader, fieldname: str, prefix: str) -> list
         if fieldname not in leaf_reader.indexed_field_names():
             continue
         for text, info in leaf_reader.iter_prefix(fieldname, prefix):
+            checkpoint()  # a superseded search stops here (index.cancel)
             counts[text.decode("utf-8")] += info.doc_frequency()
     return list(counts.items())
 

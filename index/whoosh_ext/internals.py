@@ -5,19 +5,17 @@
   warns may deadlock); forking them all up front avoids that.
 - `segment_id`: the first-keystroke masks are stored per segment (index.search.prefixes);
   without the id they are simply not reused (computed as usual).
-- `fuzzy_expansions`: the words a fuzzy term matches, for highlighting them elsewhere.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from whoosh import query as wq
 from whoosh.reading import IndexReader
 
 import index.whoosh_ext as guard
 
-__all__ = ["fuzzy_expansions", "segment_id", "start_writer_tasks"]
+__all__ = ["segment_id", "start_writer_tasks"]
 
 
 def start_writer_tasks(writer: Any, procs: int) -> None:
@@ -31,20 +29,3 @@ def segment_id(leaf: IndexReader) -> str | None:
     """The id of the segment a leaf reader reads, or None when it cannot be known."""
     segment = getattr(leaf, "_segment", None) if guard.fast_paths_enabled() else None
     return str(segment.segment_id()) if segment is not None else None
-
-
-def fuzzy_expansions(term: wq.FuzzyTerm, reader: IndexReader, limit: int) -> list[str]:
-    """Up to `limit` index words the fuzzy term matches (stock path: its expanded query)."""
-    if guard.fast_paths_enabled() and hasattr(term, "_btexts"):
-        texts = []
-        for text in term._btexts(reader):
-            texts.append(text.decode("utf-8") if isinstance(text, bytes) else str(text))
-            if len(texts) >= limit:
-                break
-        return texts
-    words: list[str] = []
-    for _fieldname, text in term.expanded_terms(reader):
-        words.append(text.decode("utf-8") if isinstance(text, bytes) else str(text))
-        if len(words) >= limit:
-            break
-    return words

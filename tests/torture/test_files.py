@@ -177,6 +177,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         ["facets"],
         ["list", "--json"],
         ["export", "evil", "--format", "bibtex"],
+        ["check"],
     ],
 )
 def test_cli_output_is_terminal_safe_and_complete(
@@ -184,13 +185,18 @@ def test_cli_output_is_terminal_safe_and_complete(
 ) -> None:
     root, _ = corpus
     done = cli(["--corpus", str(root), *command], env)
-    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")[-2000:]
+    # `check` lists the corpus's problems on stdout, and says there are some by exit 1.
+    assert done.returncode == (1 if command == ["check"] else 0), done.stderr.decode(
+        "utf-8", "replace"
+    )[-2000:]
     assert b"Traceback" not in done.stderr
     assert_terminal_safe(done.stderr)
     if command[-1] != "--json" and command[0] != "export":
         assert_terminal_safe(done.stdout)
     else:  # machine output: the text as it is, but never an escape sequence
         assert b"\x1b" not in done.stdout and b"\x07" not in done.stdout
+    if command == ["check"]:
+        assert for_terminal(str(root / EVIL_NAME), one_line=True).encode() in done.stdout
     if command == ["list"]:
         assert GOOD_WORD.capitalize().encode() in done.stdout
         warned = done.stderr.decode("utf-8")

@@ -31,6 +31,7 @@ HOSTILE_QUERIES = {
     "field with a 5 KB value": "title:" + "x" * 5000,
     "lone operator": "OR",
     "control characters": "pipe\x1b[2Jline\x00",
+    "leading wildcard": "*ing title:?ache",
 }
 
 
@@ -42,10 +43,30 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
     engine.close()
 
 
-def timed(engine: SearchEngine, query: str, as_you_type: bool) -> float:
-    started = time.perf_counter()
+def cold(engine: SearchEngine, query: str, as_you_type: bool) -> float:
+    """CPU seconds of one search done in full (nothing cached), as a session's first is.
+
+    CPU time of this process, not wall time: other processes on a busy machine then
+    slow neither side of the ratio.
+    """
+    engine.forget_cached()
+    started = time.process_time()
     engine.search(SearchRequest(query=query, as_you_type=as_you_type))
-    return time.perf_counter() - started
+    return time.process_time() - started
+
+
+def best_ratio(engine: SearchEngine, query: str, as_you_type: bool, runs: int = 5) -> float:
+    """The best hostile run over the best normal run, taken in turns."""
+    normal, hostile = [], []
+    for _ in range(runs):
+        normal.append(cold(engine, NORMAL, as_you_type))
+        hostile.append(cold(engine, query, as_you_type))
+    return min(hostile) / max(min(normal), 1e-4)
+
+
+NORMAL = "pipeline training"
+# A hostile query costs at most this many normal ones (issue 14).
+RATIO = 3
 
 
 @pytest.mark.parametrize("as_you_type", [False, True], ids=["submitted", "as-you-type"])
@@ -54,20 +75,45 @@ def test_a_hostile_query_answers_quickly_and_never_raises(
     engine: SearchEngine, name: str, as_you_type: bool
 ) -> None:
     query = HOSTILE_QUERIES[name]
-    normal = min(timed(engine, "pipeline training", as_you_type) for _ in range(3))
     result = engine.search(SearchRequest(query=query, as_you_type=as_you_type))
     assert result.total >= 0
-    elapsed = min(timed(engine, query, as_you_type) for _ in range(2))
-    # Generous so as not to flake on a loaded machine: 20x a normal query, or 0.5 s.
-    assert elapsed < max(20 * normal, 0.5), (name, elapsed, normal)
+    ratio = best_ratio(engine, query, as_you_type)
+    assert ratio < RATIO, (name, round(ratio, 2))
 
 
 @pytest.mark.parametrize(
-    "name", ["100 KB single word", "100 KB of words", "1,000 nested parentheses"]
+    "name",
+    [
+        "100 KB single word",
+        "100 KB of words",
+        "1,000 nested parentheses",
+        "fuzzy with huge distance",
+        "many fuzzy words",
+        "short fuzzy",
+        "open quotes",
+        "leading wildcard",
+    ],
 )
 def test_a_capped_query_says_so(engine: SearchEngine, name: str) -> None:
     result = engine.search(SearchRequest(query=HOSTILE_QUERIES[name]))
     assert result.notice and "capped" in result.notice
+
+
+def test_a_fuzzy_word_gets_the_edits_its_length_bears_and_the_status_says_so(
+    engine: SearchEngine,
+) -> None:
+    capped = engine.search(SearchRequest(query="pipelne~5"))
+    assert capped.notice == "Fuzzy words capped: pipelne~5 searched within 2 edits (7 letters)"
+    assert capped.total == engine.search(SearchRequest(query="pipelne~2")).total > 0
+    assert engine.search(SearchRequest(query="pipelne~2")).notice is None
+    # Two letters: no edit at all (one would match every short word).
+    assert "ab~1 searched as written" in (engine.search(SearchRequest(query="ab~1")).notice or "")
+
+
+def test_only_the_first_fuzzy_words_are_fuzzy(engine: SearchEngine) -> None:
+    result = engine.search(SearchRequest(query="pipelne~ " + " ".join(f"w{i}x~" for i in range(6))))
+    assert result.notice is not None
+    assert "only the first 4 fuzzy words searched fuzzily, 3 more as written" in result.notice
 
 
 def test_a_reversed_year_range_means_the_same_years(engine: SearchEngine) -> None:

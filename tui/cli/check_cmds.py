@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from index.text_safety import for_terminal
 from tui.cli.context import CliContext
 from tui.services.load_warnings import count_line
 
@@ -27,8 +28,8 @@ def check_library(context: CliContext, args: argparse.Namespace) -> int:
     context.print_warnings = False
     library = context.library
     out = sys.stdout
-    for warning in library.warnings:
-        out.write(f"{warning}\n")
+    for warning in library.warnings:  # file names and causes come from the files: untrusted
+        out.write(f"{for_terminal(str(warning), one_line=True)}\n")
     files = len(library.files)
     if library.warnings:
         print(

@@ -12,7 +12,8 @@ highlighted paper and is reached with tab to read it there.
 
 from __future__ import annotations
 
-import time
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 
 from textual import events, on, work
@@ -24,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, ProgressBar
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from index.cancel import Cancelled
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
     FacetToggled,
@@ -36,6 +38,7 @@ from tui.messages import (
     QueryChanged,
     QuerySubmitted,
     SearchFinished,
+    SearchThreadEnded,
 )
 from tui.screens.base import PaperScreen
 from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
@@ -183,6 +186,9 @@ class MainScreen(LibraryActions, PaperScreen):
         self.result: SearchResult | None = None
         self._search_worker: Worker[None] | None = None  # the one search running
         self._search_again = False  # the request changed while it ran
+        # Search workers whose thread is working (it reports its end: SearchThreadEnded).
+        self._threads: set[Worker[None]] = set()
+        self._threads_lock = threading.Lock()
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -252,19 +258,25 @@ class MainScreen(LibraryActions, PaperScreen):
         return True
 
     def start_search(self) -> None:
-        """Search for the current request: now, or when the search that is running ends.
+        """Search for the current request: now, or as soon as the running search stops.
 
         Python threads share one core, so searches started on every keystroke while the
         earlier ones still ran slowed each other down (100,000 papers: the last of eight
-        fast keystrokes took ~340 ms instead of ~80). At most one runs; keystrokes meanwhile
-        only change `request`, and the latest one is searched next. Typing never waits.
+        fast keystrokes took ~340 ms instead of ~80). At most one runs: a keystroke meanwhile
+        changes `request` and cancels the running search, whose thread stops at the
+        engine's next check (index.cancel), and the latest request is searched when it has.
+        Typing never waits, and a slow query (a 100 KB paste) never delays the next one.
         """
         if self._app.engine is None:
             return
         self.query_one("#index-progress", ProgressBar).display = False
-        if self._search_worker is not None:
-            self._search_again = True
+        running = self._search_worker
+        if running is not None:
+            running.cancel()
+            self._search_again = True  # searched when the running one has stopped
+            self.run_worker(self._when_stopped(running), group="search-end", exit_on_error=False)
             return
+        self._search_again = False
         self._search_worker = self.run_search(self.request)
 
     @property
@@ -278,10 +290,36 @@ class MainScreen(LibraryActions, PaperScreen):
             self._search_again = False
             self.start_search()
 
+    @on(SearchThreadEnded)
+    def _search_thread_ended(self, message: SearchThreadEnded) -> None:
+        """The running search's thread is done (even if it posted no result): go on."""
+        if message.worker is self._search_worker:
+            self._search_ended()
+
+    async def _when_stopped(self, worker: Worker[None]) -> None:
+        """A cancelled search's task is over: go on now unless its thread still works.
+
+        A worker cancelled before its task first ran never runs, and Textual then posts no
+        state change for it (it stays "running"); awaiting it is the one sure signal.
+        A thread that began reports its own end (SearchThreadEnded) once it stops.
+        """
+        try:
+            await worker.wait()
+        except Exception:  # cancelled (the point) or failed (told by the base screen)
+            pass
+        with self._threads_lock:
+            working = worker in self._threads
+        if not working and worker is self._search_worker:
+            self._search_ended()
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed search with no thread left working on it ends here."""
         super().on_worker_state_changed(event)
         if event.worker is self._search_worker and event.state == WorkerState.ERROR:
-            self._search_ended()  # it posted no result: go on with the latest request
+            with self._threads_lock:
+                working = event.worker in self._threads
+            if not working:  # else its thread posts SearchThreadEnded when it stops
+                self._search_ended()
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
@@ -308,14 +346,35 @@ class MainScreen(LibraryActions, PaperScreen):
     @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
     def run_search(self, request: SearchRequest) -> None:
         """Ask the engine in a thread, so typing never waits for a search."""
+        worker = get_current_worker()
+        with self._threads_lock:
+            if worker.is_cancelled:  # cancelled before it began: the screen has moved on
+                return
+            self._threads.add(worker)
+        try:
+            self._search_in_thread(request, worker)
+        except Cancelled:  # superseded: the screen searches the latest request next
+            pass
+        finally:
+            with self._threads_lock:
+                self._threads.discard(worker)
+            self.post_message(SearchThreadEnded(worker))
+
+    def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
         engine = self._app.engine
         assert engine is not None  # start_search checked it, and an open engine is never unset
-        worker = get_current_worker()
+
+        def cancelled() -> bool:
+            return worker.is_cancelled
+
         if self.marked_only:
-            result = self._marked_result(request)
-            self.post_message(SearchFinished(result))
+            result = self._marked_result(request, cancelled)
+            if not cancelled():  # the screen ends a cancelled search itself
+                self.post_message(SearchFinished(result))
             return
-        result = engine.search(request)
+        result = engine.search(request, cancelled)
+        if cancelled():  # the screen ends a cancelled search itself
+            return
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
         if (
             result.total
@@ -327,21 +386,22 @@ class MainScreen(LibraryActions, PaperScreen):
         # The engine offers no spelling while the last word is still being typed (it is a
         # prefix of the word meant). Once the user pauses, ask again with the word finished;
         # a new keystroke cancels this worker, so nobody waits for it.
-        time.sleep(CORRECTION_PAUSE)
-        if worker.is_cancelled:
+        if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
-        finished = engine.search(replace(request, as_you_type=False))
-        if finished.correction and not worker.is_cancelled:
+        finished = engine.search(replace(request, as_you_type=False), cancelled)
+        if finished.correction and not cancelled():
             self.post_message(
                 SearchFinished(replace(result, correction=finished.correction), follow_up=True)
             )
 
-    def _marked_result(self, request: SearchRequest) -> SearchResult:
+    def _marked_result(
+        self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
+    ) -> SearchResult:
         """The search's matches that are marked (every match is ranked, then filtered)."""
         engine = self._app.engine
         assert engine is not None
         marks = set(self._app.marks.ids)
-        everything = engine.search(replace(request, limit=max(1, engine.size)))
+        everything = engine.search(replace(request, limit=max(1, engine.size)), cancelled)
         hits = tuple(hit for hit in everything.hits if hit.paper.id in marks)
         return replace(everything, request=request, hits=hits[: request.limit], total=len(hits))
 
@@ -350,7 +410,7 @@ class MainScreen(LibraryActions, PaperScreen):
         """Show a finished search, unless the user has typed on since it started."""
         result = message.result
         if not message.follow_up:
-            self._search_ended()
+            self._search_ended()  # its "did you mean" may follow; the next search need not wait
         if result.request != self.request:
             return
         previous = self.result

@@ -1,7 +1,9 @@
 """The problems found while loading the user's files, in a dialog to scroll through.
 
 The app says how many there are when it starts; this lists them, one `file:line:
-problem` line each, as plain text (a file name or a title in a problem is never markup).
+problem` line each, as plain text: a file name or a title in a problem is never markup,
+and its control and invisible characters are neutralised (index.text_safety) — a file named
+with `ESC ] 0 ;` retitled the terminal from this dialog.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from index.text_safety import for_terminal
 from tui.services.load_warnings import count_line
 
 __all__ = ["LoadWarningsDialog"]
@@ -42,7 +45,7 @@ class LoadWarningsDialog(ModalScreen[None]):
     def __init__(self, lines: Sequence[str]) -> None:
         """Args: lines: one problem each, as `file:line: problem`."""
         super().__init__()
-        self._lines = list(lines)
+        self._lines = [for_terminal(line, one_line=True) for line in lines]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="warnings-body") as scroll:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from index.models import LoadWarning
+from index.text_safety import for_terminal
 
 __all__ = ["CHECK_COMMAND", "SHOWN", "count_line", "summary_lines"]
 
@@ -24,8 +25,9 @@ def count_line(count: int) -> str:
 
 
 def summary_lines(warnings: Sequence[LoadWarning], limit: int = SHOWN) -> list[str]:
-    """The first `limit` problems, one line each, then a count and the command for the rest."""
-    lines = [str(warning) for warning in warnings[:limit]]
+    """The first `limit` problems, one line each (safe for a terminal: file names come from
+    the disk), then a count and the command for the rest."""
+    lines = [for_terminal(str(warning), one_line=True) for warning in warnings[:limit]]
     hidden = len(warnings) - limit
     if hidden > 0:
         lines.append(

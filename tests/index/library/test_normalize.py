@@ -9,6 +9,7 @@ import pytest
 
 import index.library.normalize as normalize
 from index.library.normalize import clean_text, fold, latex_to_unicode, words
+from index.text_safety import strip_controls
 
 # Characters that each take a different path: controls, format and private-use
 # characters, odd spaces, combining accents (NFC), math and macros, plain text.
@@ -83,7 +84,7 @@ def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
     texts = [t for t in texts if not normalize.LATEX_SYNTAX.search(t)]
     assert len(texts) > 3000
     for text in texts:
-        through_pylatexenc = normalize._latex(normalize._strip_controls(text))
+        through_pylatexenc = normalize._latex(strip_controls(text, at_load=True))
         assert latex_to_unicode(text, full=True) == clean_text(
             through_pylatexenc.replace("\u00a0", " ")
         ), text
@@ -92,7 +93,7 @@ def test_a_bibtex_value_without_latex_syntax_is_what_pylatexenc_gives() -> None:
 def _whole(text: str) -> str:
     """What latex_to_unicode(full=True) gives when pylatexenc reads the value whole."""
     protected = re.sub(
-        r"(?<!\\)%", r"\\%", normalize.single_quotes(normalize._strip_controls(text))
+        r"(?<!\\)%", r"\\%", normalize.single_quotes(strip_controls(text, at_load=True))
     )
     return clean_text(normalize._latex(protected).replace("\u00a0", " "))
 
@@ -181,3 +182,10 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
 )
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
     assert latex_to_unicode(raw, full=full) == text
+
+
+def test_a_hostile_value_loads_as_the_text_a_reader_sees() -> None:
+    """Escape sequences go whole, every invisible character goes, a lone CR separates words."""
+    raw = "Evil \x1b]52;c;UFdORUQ=\x07\x1b[2J title \u202eexe\u202c \u061c tag\U000e0041 \ue000end\rnext"
+    assert clean_text(raw) == "Evil title exe tag end next"
+    assert latex_to_unicode(raw, full=True) == "Evil title exe tag end next"

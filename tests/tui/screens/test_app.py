@@ -229,7 +229,7 @@ async def test_a_failing_search_becomes_a_notification(
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
 
-        def broken(request: SearchRequest) -> None:
+        def broken(request: SearchRequest, cancelled: object = None) -> None:
             raise RuntimeError("index went away")
 
         monkeypatch.setattr(engine, "search", broken)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from textual.widgets import Static
@@ -24,11 +25,11 @@ async def test_typing_during_a_search_queues_only_the_latest_request(
     release = threading.Event()
     real_search = engine.search
 
-    def slow_search(request: SearchRequest) -> SearchResult:
+    def slow_search(request: SearchRequest, cancelled: Any = None) -> SearchResult:
         started.append(request.query)
-        if request.query == "p":
+        if request.query == "p":  # checks for no cancellation: runs until released
             assert release.wait(10), "the test never released the first search"
-        return real_search(request)
+        return real_search(request, cancelled)
 
     monkeypatch.setattr(engine, "search", slow_search)
     app = build(engine)
@@ -55,10 +56,10 @@ async def test_a_failed_search_does_not_stop_the_next_one(
 ) -> None:
     real_search = engine.search
 
-    def failing_search(request: SearchRequest) -> SearchResult:
+    def failing_search(request: SearchRequest, cancelled: Any = None) -> SearchResult:
         if request.query == "x":
             raise RuntimeError("index damaged")
-        return real_search(request)
+        return real_search(request, cancelled)
 
     monkeypatch.setattr(engine, "search", failing_search)
     app = build(engine)
