@@ -153,9 +153,7 @@ class SearchEngine(Generic[OpenedT]):
         # store serves such a search only when the library has no notes of its own (Zotero's
         # child notes are not saved with the keys: index.store.generations.open_if_current).
         papers = library.papers if library is not None else ()
-        self._source = source_facets(
-            library.papers if library is not None else (self.paper_keys or ())
-        )
+        self._source = source_facets(papers or (self.paper_keys or ()))
         # The source's notes (Zotero's child notes) change with the library only: their
         # masks are built once here and merged into every layer.
         self._source_notes = NoteMasks.build(
