@@ -246,15 +246,20 @@ class MainScreen(LibraryActions, PaperScreen):
     # -- searching --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hide (and disable) the keys that have nothing to do: the correction, clearing, `/` while typing."""
+        """Hide (and disable) the keys that have nothing to do: the correction, clearing, `/` while typing.
+
+        Focus is read with `has_focus_within` (the screen's focused widget, right now), not
+        `has_focus`, which changes only when the Focus/Blur events are handled: "dyn", enter,
+        enter typed fast saw the bar still focused at the second enter, so it was lost.
+        """
         if action == "accept_correction":
             return bool(self.result is not None and self.result.correction)
         if action == "clear_filters":
             return bool(self.request.filter_count or typed_filters(self.request.query))
         if action == "focus_search":
-            return not self.query_one(SearchBar).has_focus
+            return not self.query_one(SearchBar).has_focus_within
         if action == "submit_search":
-            return self.query_one(SearchBar).has_focus
+            return self.query_one(SearchBar).has_focus_within
         return True
 
     def start_search(self) -> None:
@@ -613,7 +618,7 @@ class MainScreen(LibraryActions, PaperScreen):
     def action_toggle_facets(self) -> None:
         """Hide the facet panel (more room on a narrow terminal), or show it again."""
         column, panel = self.query_one(FacetColumn), self.query_one(FacetPanel)
-        focused = panel.has_focus
+        focused = panel.has_focus_within
         column.display = not column.display
         if not column.display and focused:
             self.action_focus_results()
@@ -629,10 +634,10 @@ class MainScreen(LibraryActions, PaperScreen):
         pane = self.query_one(DetailPane)
         if pane.has_focus_within and pane.step_back(self._app.papers.label):
             return
-        if pane.has_focus_within or self.query_one(FacetPanel).has_focus:
+        if pane.has_focus_within or self.query_one(FacetPanel).has_focus_within:
             self.action_focus_results()
-        elif not bar.has_focus:
-            bar.focus()
+        elif not bar.has_focus_within:
+            self.action_focus_search()
         elif bar.value:
             bar.value = ""
         elif results.hits:

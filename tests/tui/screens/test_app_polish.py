@@ -198,6 +198,34 @@ async def test_escape_steps_back_and_an_empty_search_bar_returns_to_the_results(
         assert results(app).has_focus, "esc on an empty bar steps back to the results"
 
 
+@pytest.mark.parametrize("keys", [["enter", "enter"], ["enter", "j"], ["enter", "slash", "x"]])
+async def test_keys_that_arrive_in_one_read_each_reach_where_the_one_before_moved_the_focus(
+    engine: SearchEngine, keys: list[str]
+) -> None:
+    """A terminal (tmux on a busy machine) delivers "enter enter" in one read: both keys are
+    queued before the first is handled, so the second must see the focus the first set."""
+    from textual import events
+
+    from tui.screens.detail import DetailScreen
+    from tui.widgets.search_bar import SearchBar
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await search(pilot, "pipeline")
+        assert len(shown(app).hits) > 1
+        for key in keys:
+            app.post_message(events.Key(key, "x" if key == "x" else None))
+        await settle(pilot)
+        bar = app.main_screen.query_one(SearchBar)
+        if keys == ["enter", "enter"]:
+            assert isinstance(top_screen(app), DetailScreen), "the second enter opens the paper"
+        elif keys == ["enter", "j"]:
+            assert results(app).has_focus and results(app).cursor == 1
+            assert bar.value == "pipeline"
+        else:  # enter to the results, / back to the bar, x typed there
+            assert bar.has_focus and bar.value == "pipelinex"
+
+
 async def test_f1_opens_the_help_from_the_search_bar_where_question_mark_is_text(
     engine: SearchEngine,
 ) -> None:
