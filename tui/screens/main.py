@@ -1,8 +1,8 @@
 """The browser: search bar, facet panel, results and (when wide) the detail pane.
 
 The screen owns the one piece of search state, a frozen `SearchRequest` reactive. Widgets
-post what the user did; the screen derives the next request, a thread worker runs it,
-and only the result for the current request is shown.
+post what the user did; the screen derives the next request, and `SearchingScreen` runs
+it in a thread and hands back only the result for the current request (`show_result`).
 
 It starts on the results, as lazygit and k9s do, so every single key (`?`, `s`, `c`,
 `f`, `q`) works from the first screen; `/` moves to the search bar to type. Enter opens
@@ -12,20 +12,14 @@ highlighted paper and is reached with tab to read it there.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import replace
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer, ProgressBar
-from textual.worker import Worker, WorkerState, get_current_worker
 
-from index.cancel import Cancelled
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
     FacetToggled,
@@ -37,12 +31,10 @@ from tui.messages import (
     PaperChosen,
     QueryChanged,
     QuerySubmitted,
-    SearchFinished,
-    SearchThreadEnded,
 )
-from tui.screens.base import PaperScreen
-from tui.screens.library_actions import LIBRARY_BINDINGS, LibraryActions
-from tui.screens.paper_actions import PAPER_BINDINGS
+from tui.screens.library_actions import LibraryActions
+from tui.screens.main_keys import MAIN_BINDINGS
+from tui.screens.searching import PAGE, SearchingScreen
 from tui.services.papers import PaperDetail
 from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
@@ -55,8 +47,6 @@ from tui.widgets.status_line import StatusLine
 
 __all__ = ["PAGE", "SORTS", "MainScreen"]
 
-PAGE = 50  # hits fetched at a time; more are asked for when the cursor reaches the end
-CORRECTION_PAUSE = 0.3  # seconds of no typing before "did you mean" is looked up
 # The sort orders the sort key cycles through, with what the results' border says.
 SORTS: tuple[tuple[str, str], ...] = (
     ("relevance", "best match first"),
@@ -67,128 +57,14 @@ SORTS: tuple[tuple[str, str], ...] = (
 )
 
 
-class MainScreen(LibraryActions, PaperScreen):
+class MainScreen(LibraryActions, SearchingScreen):
     """Search, filter, read; the detail pane sits beside the results on wide terminals."""
 
-    BINDINGS = [
-        # A priority binding: it runs before the app hands the next keys to the focused
-        # widget, so "/dyn" typed fast lands in the search bar, not in the results. Off
-        # while the bar has the focus (see `check_action`), where "/" is text.
-        Binding(
-            "slash",
-            "focus_search",
-            "Search",
-            id="focus_search",
-            priority=True,
-            tooltip="Type a search (the search bar)",
-        ),
-        # Enter in the search bar, for the same reason: "gpu", enter, j typed fast moves
-        # the cursor instead of searching for "gpuj". Off everywhere else.
-        Binding(
-            "enter",
-            "submit_search",
-            "Done typing",
-            show=False,
-            id="submit_search",
-            priority=True,
-            tooltip="In the search bar: keep the query and move to the results",
-        ),
-        *PAPER_BINDINGS,
-        Binding(
-            "S",
-            "cycle_sort",
-            "Sort",
-            id="cycle_sort",
-            tooltip="Next sort order: relevance, year (newest, oldest), title, first author",
-        ),
-        Binding(
-            "v",
-            "toggle_compact",
-            "View",
-            show=False,
-            id="toggle_compact",
-            tooltip="One line per paper, or the cards again",
-        ),
-        Binding(
-            "M",
-            "marked_only",
-            "Marked only",
-            show=False,
-            id="marked_only",
-            tooltip="Show only the marked papers, or every paper again",
-        ),
-        Binding(
-            "X",
-            "clear_marks",
-            "Clear marks",
-            show=False,
-            id="clear_marks",
-            tooltip="Unmark every paper (asks first)",
-        ),
-        Binding(
-            "F",
-            "toggle_facets",
-            "Hide filters",
-            show=False,
-            id="toggle_facets",
-            tooltip="Hide or show the facet panel",
-        ),
-        *LIBRARY_BINDINGS,  # tags, status, saved searches, notes, files (library_actions)
-        Binding(
-            "escape",
-            "back",
-            "Back",
-            show=False,
-            id="back",
-            tooltip="Step back: detail or filters, results, search bar; clear the bar; results again",
-        ),
-        # Shown in the footer only when they would do something (see `check_action`).
-        Binding(
-            "ctrl+y",
-            "accept_correction",
-            "Did you mean",
-            id="accept_correction",
-            tooltip="Search for the suggested spelling",
-        ),
-        Binding(
-            "x",
-            "clear_filters",
-            "Clear filters",
-            id="clear_filters",
-            tooltip="Unselect every facet value, typed topic: and hw: filters too",
-        ),
-        Binding(
-            "f",
-            "focus_facets",
-            "Facets",
-            show=False,
-            id="focus_facets",
-            tooltip="Move to the facet panel",
-        ),
-        Binding(
-            "r",
-            "focus_results",
-            "Results",
-            show=False,
-            id="focus_results",
-            tooltip="Move to the results",
-        ),
-    ]
+    BINDINGS = MAIN_BINDINGS
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (150, "-xwide")]
-
-    request: reactive[SearchRequest] = reactive(
-        SearchRequest(as_you_type=True, limit=PAGE), init=False
-    )
-    marked_only: reactive[bool] = reactive(False, init=False)
 
     def __init__(self) -> None:
         super().__init__(id="main")
-        self.result: SearchResult | None = None
-        self._search_worker: Worker[None] | None = None  # the one search running
-        self._search_again = False  # the request changed while it ran
-        # Search workers whose thread is working (it reports its end: SearchThreadEnded).
-        self._threads: set[Worker[None]] = set()
-        self._threads_lock = threading.Lock()
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -263,78 +139,18 @@ class MainScreen(LibraryActions, PaperScreen):
         return True
 
     def start_search(self) -> None:
-        """Search for the current request: now, or as soon as the running search stops.
-
-        Python threads share one core, so searches started on every keystroke while the
-        earlier ones still ran slowed each other down (100,000 papers: the last of eight
-        fast keystrokes took ~340 ms instead of ~80). At most one runs: a keystroke meanwhile
-        changes `request` and cancels the running search, whose thread stops at the
-        engine's next check (index.cancel), and the latest request is searched when it has.
-        Typing never waits, and a slow query (a 100 KB paste) never delays the next one.
-        """
-        if self._app.engine is None:
-            return
-        self.query_one("#index-progress", ProgressBar).display = False
-        running = self._search_worker
-        if running is not None:
-            running.cancel()
-            self._search_again = True  # searched when the running one has stopped
-            self.run_worker(self._when_stopped(running), group="search-end", exit_on_error=False)
-            return
-        self._search_again = False
-        self._search_worker = self.run_search(self.request)
-
-    @property
-    def searching(self) -> bool:
-        """A search is running or queued (tests wait for this to settle)."""
-        return self._search_worker is not None or self._search_again
-
-    def _search_ended(self) -> None:
-        self._search_worker = None
-        if self._search_again:
-            self._search_again = False
-            self.start_search()
-
-    @on(SearchThreadEnded)
-    def _search_thread_ended(self, message: SearchThreadEnded) -> None:
-        """The running search's thread is done (even if it posted no result): go on."""
-        if message.worker is self._search_worker:
-            self._search_ended()
-
-    async def _when_stopped(self, worker: Worker[None]) -> None:
-        """A cancelled search's task is over: go on now unless its thread still works.
-
-        A worker cancelled before its task first ran never runs, and Textual then posts no
-        state change for it (it stays "running"); awaiting it is the one sure signal.
-        A thread that began reports its own end (SearchThreadEnded) once it stops.
-        """
-        try:
-            await worker.wait()
-        except Exception:  # cancelled (the point) or failed (told by the base screen)
-            pass
-        with self._threads_lock:
-            working = worker in self._threads
-        if not working and worker is self._search_worker:
-            self._search_ended()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A failed search with no thread left working on it ends here."""
-        super().on_worker_state_changed(event)
-        if event.worker is self._search_worker and event.state == WorkerState.ERROR:
-            with self._threads_lock:
-                working = event.worker in self._threads
-            if not working:  # else its thread posts SearchThreadEnded when it stops
-                self._search_ended()
+        """Search (see `SearchingScreen`); the first build's progress bar goes once one can."""
+        if self._app.engine is not None:
+            self.query_one("#index-progress", ProgressBar).display = False
+        super().start_search()
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
-        self.start_search()
+        super().watch_request(request)
 
     def watch_marked_only(self, marked_only: bool) -> None:
         self._show_order()
-        self.request = replace(self.request, limit=PAGE)  # a new request: search again
-        self.result = None
-        self.start_search()
+        super().watch_marked_only(marked_only)
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:
@@ -348,76 +164,8 @@ class MainScreen(LibraryActions, PaperScreen):
     def _index_failed(self, message: IndexFailed) -> None:
         self.show_index_failed(message.reason)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="Searching")
-    def run_search(self, request: SearchRequest) -> None:
-        """Ask the engine in a thread, so typing never waits for a search."""
-        worker = get_current_worker()
-        with self._threads_lock:
-            if worker.is_cancelled:  # cancelled before it began: the screen has moved on
-                return
-            self._threads.add(worker)
-        try:
-            self._search_in_thread(request, worker)
-        except Cancelled:  # superseded: the screen searches the latest request next
-            pass
-        finally:
-            with self._threads_lock:
-                self._threads.discard(worker)
-            self.post_message(SearchThreadEnded(worker))
-
-    def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
-        engine = self._app.engine
-        assert engine is not None  # start_search checked it, and an open engine is never unset
-
-        def cancelled() -> bool:
-            return worker.is_cancelled
-
-        if self.marked_only:
-            result = self._marked_result(request, cancelled)
-            if not cancelled():  # the screen ends a cancelled search itself
-                self.post_message(SearchFinished(result))
-            return
-        result = engine.search(request, cancelled)
-        if cancelled():  # the screen ends a cancelled search itself
-            return
-        self.post_message(SearchFinished(result))  # even if stale: it ends this search
-        if (
-            result.total
-            or result.correction
-            or not request.as_you_type
-            or not request.query.strip()
-        ):
-            return
-        # The engine offers no spelling while the last word is still being typed (it is a
-        # prefix of the word meant). Once the user pauses, ask again with the word finished;
-        # a new keystroke cancels this worker, so nobody waits for it.
-        if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
-            return
-        finished = engine.search(replace(request, as_you_type=False), cancelled)
-        if finished.correction and not cancelled():
-            self.post_message(
-                SearchFinished(replace(result, correction=finished.correction), follow_up=True)
-            )
-
-    def _marked_result(
-        self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
-    ) -> SearchResult:
-        """The search's matches that are marked (every match is ranked, then filtered)."""
-        engine = self._app.engine
-        assert engine is not None
-        marks = set(self._app.marks.ids)
-        everything = engine.search(replace(request, limit=max(1, engine.size)), cancelled)
-        hits = tuple(hit for hit in everything.hits if hit.paper.id in marks)
-        return replace(everything, request=request, hits=hits[: request.limit], total=len(hits))
-
-    @on(SearchFinished)
-    def show_result(self, message: SearchFinished) -> None:
-        """Show a finished search, unless the user has typed on since it started."""
-        result = message.result
-        if not message.follow_up:
-            self._search_ended()  # its "did you mean" may follow; the next search need not wait
-        if result.request != self.request:
-            return
+    def show_result(self, result: SearchResult) -> None:
+        """The current request's result: rows, facet counts, the status line."""
         previous = self.result
         self.result = result
         # More of the same results (a page, or every venue counted): the cursor stays.
