@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pyperclip
 import pytest
+from textual import events
 from textual.notifications import Notification, Notifications
+from textual.widgets import Input
 
 from index import open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
@@ -42,6 +44,22 @@ def notice_log(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(self, notification)
 
     monkeypatch.setattr(Notifications, "add", add)
+
+
+@pytest.fixture(autouse=True)
+def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text field's cursor stays lit instead of blinking, in every test app.
+
+    A blink every 0.5 s made a dialog's screenshot differ by one cell whenever a loaded
+    machine took the picture on the other half of the cycle.
+    """
+    original = Input._on_mount
+
+    def on_mount(self: Input, event: events.Mount) -> None:
+        self.cursor_blink = False
+        original(self, event)
+
+    monkeypatch.setattr(Input, "_on_mount", on_mount)
 
 
 @pytest.fixture(scope="session")

@@ -57,11 +57,6 @@ class SearchBar(Input):
         self._position: int | None = None  # index into the history while browsing
         self._draft = ""  # what was typed before browsing started
 
-    def on_mount(self) -> None:
-        # A blinking cursor makes screenshots of a headless run differ from run to run.
-        if self.app.is_headless:
-            self.cursor_blink = False
-
     def action_history_back(self) -> None:
         """Show the previous query; the first press keeps the draft to come back to."""
         entries = list(self._history())
