@@ -161,6 +161,11 @@ def walk(q: wq.Query) -> Iterator[wq.Query]:
             yield from walk(child)
 
 
+def is_wildcard(word: str) -> bool:
+    """Whether `word` is a pattern: a `?`, or a `*` anywhere but at its end (a prefix)."""
+    return "?" in word or "*" in word.rstrip("*")
+
+
 def positive_words(text: str, last: str | None = None) -> list[str]:
     """The words the user asked to find (not excluded ones), for highlighting elsewhere.
 
@@ -177,13 +182,15 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(id_values, " ", text)
     text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
     words: list[str] = []
-    for match in re.finditer(r"(\w+)(\*?)", text):
-        word = match.group(1)
-        if word in OPERATORS or word == PLACEHOLDER:
+    for token in re.finditer(r"[\w*?]+", text):
+        if is_wildcard(token[0]):  # `a*e*` is one pattern, not the prefixes a* and e*
+            words.append(token[0].lower())
             continue
-        item = word.lower() + match.group(2)
-        if item not in words:
-            words.append(item)
+        for match in re.finditer(r"(\w+)(\*?)", token[0]):
+            word = match.group(1)
+            if word in OPERATORS or word == PLACEHOLDER:
+                continue
+            words.append(word.lower() + match.group(2))
     if last:
         words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
         words.append(re.findall(r"\w+", last)[-1].lower() + "*")
