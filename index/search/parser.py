@@ -49,6 +49,7 @@ from index.search.syntax import (
     PLACEHOLDER,
     RANGE,
     close_typed_phrase,
+    cut_words,
     find_error,
     is_placeholder,
     last_word,
@@ -111,10 +112,9 @@ def cap_query(text: str) -> tuple[str, str | None]:
     if _LONG_WORD.search(text):
         text = _LONG_WORD.sub(lambda m: m[0][:MAX_WORD_CHARS], text)
         cuts.append(f"words cut to {MAX_WORD_CHARS} characters")
-    words = text.split()
-    if len(words) > MAX_TERMS:
-        text = " ".join(words[:MAX_TERMS])
-        cuts.append(f"only its first {MAX_TERMS} words searched")
+    if len(text.split()) > MAX_TERMS:
+        text = cut_words(text, MAX_TERMS)
+        cuts.append(f"only its first {len(text.split())} words searched")
     depth = deepest = 0
     for char in text:
         depth += (char == "(") - (char == ")")
