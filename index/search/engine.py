@@ -36,6 +36,7 @@ from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
 from index.search.spelling import Lexicon, correct, read_words
+from index.search.syntax import is_wildcard
 from index.search.tables import read_table
 from index.search.user_layer import (
     LAYER_FIELDS,
@@ -285,7 +286,7 @@ class SearchEngine(Generic[OpenedT]):
                 key = ("correction", parsed.terms)
                 known = self._match_masks.fetch(key)  # "" means: no suggestion
                 if known is None:
-                    words = [t.rstrip("*") for t in parsed.terms]
+                    words = [t.rstrip("*") for t in parsed.terms if not is_wildcard(t)]
                     known = correct(searcher.reader(), self.lexicon, words) or ""
                     self._match_masks.store(key, known)
                 correction = known or None

@@ -8,6 +8,7 @@ English stems, "word*" as a prefix).
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -21,6 +22,8 @@ from index.models import Segment, Snippet
 _TOKEN = re.compile(r"\w+(\.?\w+)*")
 # How many characters of abstract a result row shows around its best match.
 FRAGMENT_CHARS = 240
+# Texts one highlighter remembers the spans of: a page of hits' fields, with room to spare.
+_REMEMBERED_TEXTS = 1_000
 
 
 def fold(word: str) -> str:
@@ -33,14 +36,34 @@ def stem(word: str) -> str:
     return _porter(word)
 
 
+@lru_cache(maxsize=100_000)
+def _folded(token: str) -> tuple[str, str]:
+    """A text's word as the index sees it: folded, and its stem (the same for every query)."""
+    word = fold(token)
+    return word, stem(word)
+
+
 class Highlighter:
-    """Decides which words of a text match a query's words; built once per request."""
+    """Decides which words of a text match a query's words; built once per request.
+
+    A wildcard word (`a*e*`, `s?e*`) is matched as the pattern it is, against the words as
+    written. Each distinct word's verdict is remembered, and each text's spans: a page of
+    50 abstracts repeats most of its words, a hit's abstract was scanned twice (does it
+    match, then its fragment), and folding and stemming every word again was most of a
+    broad query's time on a small library.
+    """
 
     def __init__(self, terms: Sequence[str]) -> None:
         self.words: set[str] = set()
         self.stems: set[str] = set()
+        self.patterns: list[re.Pattern[str]] = []
+        self._verdicts: dict[str, bool] = {}
+        self._spans: dict[str, list[tuple[int, int]]] = {}
         prefixes: list[str] = []
         for term in terms:
+            if "?" in term or "*" in term.rstrip("*"):
+                self.patterns.append(re.compile(fnmatch.translate(fold(term))))
+                continue
             found = [m.group(0) for m in _TOKEN.finditer(fold(term))]
             for i, word in enumerate(found):
                 if term.endswith("*") and i == len(found) - 1:
@@ -51,21 +74,37 @@ class Highlighter:
         self.prefixes = tuple(sorted(set(prefixes)))
 
     def __bool__(self) -> bool:
-        return bool(self.words or self.prefixes)
+        return bool(self.words or self.prefixes or self.patterns)
 
     def matches(self, token: str) -> bool:
-        word = fold(token)
-        return (
-            word in self.words
-            or stem(word) in self.stems
-            or (bool(self.prefixes) and word.startswith(self.prefixes))
-        )
+        verdict = self._verdicts.get(token)
+        if verdict is None:
+            word, stemmed = _folded(token)
+            verdict = (
+                word in self.words
+                or stemmed in self.stems
+                or (bool(self.prefixes) and word.startswith(self.prefixes))
+                or (bool(self.patterns) and any(p.match(word) for p in self.patterns))
+            )
+            self._verdicts[token] = verdict
+        return verdict
 
     def spans(self, text: str) -> list[tuple[int, int]]:
-        """Start and end of every matching word in `text`."""
+        """Start and end of every matching word in `text` (remembered per text)."""
         if not self:
             return []
-        return [m.span() for m in _TOKEN.finditer(text) if self.matches(m.group(0))]
+        found = self._spans.get(text)
+        if found is None:
+            verdicts, matches = self._verdicts, self.matches
+            found = []
+            for match in _TOKEN.finditer(text):
+                token = match.group(0)
+                verdict = verdicts.get(token)
+                if verdict if verdict is not None else matches(token):
+                    found.append(match.span())
+            if len(self._spans) < _REMEMBERED_TEXTS:
+                self._spans[text] = found
+        return found
 
     def whole(self, text: str) -> Snippet:
         """All of `text`, matching words highlighted (titles, the detail view)."""
@@ -100,7 +139,7 @@ class Highlighter:
         return Snippet(tuple(segments))
 
     def any_in(self, text: str) -> bool:
-        return bool(self) and any(self.matches(m.group(0)) for m in _TOKEN.finditer(text))
+        return bool(self.spans(text))
 
 
 def _segments(text: str, spans: list[tuple[int, int]], start: int, end: int) -> Snippet:

@@ -49,6 +49,7 @@ from index.search.syntax import (
     PLACEHOLDER,
     RANGE,
     close_typed_phrase,
+    cut_words,
     find_error,
     is_placeholder,
     last_word,
@@ -58,6 +59,7 @@ from index.search.syntax import (
     year_range,
 )
 from index.search.tables import PrefixTable
+from index.search.wildcards import expand_wildcard
 from index.whoosh_ext.fuzzy import words_within
 
 # Fields holding stems: a fuzzy word there is matched against the surface words.
@@ -110,10 +112,9 @@ def cap_query(text: str) -> tuple[str, str | None]:
     if _LONG_WORD.search(text):
         text = _LONG_WORD.sub(lambda m: m[0][:MAX_WORD_CHARS], text)
         cuts.append(f"words cut to {MAX_WORD_CHARS} characters")
-    words = text.split()
-    if len(words) > MAX_TERMS:
-        text = " ".join(words[:MAX_TERMS])
-        cuts.append(f"only its first {MAX_TERMS} words searched")
+    if len(text.split()) > MAX_TERMS:
+        text = cut_words(text, MAX_TERMS)
+        cuts.append(f"only its first {len(text.split())} words searched")
     depth = deepest = 0
     for char in text:
         depth += (char == "(") - (char == ")")
@@ -165,6 +166,9 @@ class Parsed:
     exact: tuple[int, ...] = ()
     # Fuzzy words whose edits were cut (by their length), with what to tell the user.
     fuzzy_cuts: dict[str, str] = field(default_factory=dict)
+    # Wildcard words searched for their most frequent terms only: (searched, fitting),
+    # the field with the most fitting terms.
+    wildcard_cuts: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def forget_marks(self) -> None:
         """Drop what the first parse noted; the plain-words fallback parses again."""
@@ -189,6 +193,14 @@ class Parsed:
     def fuzzy_notice(self) -> str | None:
         cuts = list(self.fuzzy_cuts.values())
         return ("Fuzzy words capped: " + "; ".join(cuts)) if cuts else None
+
+    def wildcard_notice(self) -> str | None:
+        cuts = [
+            f"{pattern[:24]}{'…' if len(pattern) > 24 else ''} searched for the {searched} "
+            f"commonest of {fitting:,} words it fits"
+            for pattern, (searched, fitting) in self.wildcard_cuts.items()
+        ]
+        return ("Wildcards capped: " + "; ".join(cuts)) if cuts else None
 
 
 def exact_papers(text: str, reader: IndexReader) -> tuple[int, ...]:
@@ -319,7 +331,7 @@ class QueryBuilder:
             result.query = wq.Or([_named(stripped), result.query])
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
-        for cut in (capped, result.fuzzy_notice()):
+        for cut in (result.fuzzy_notice(), result.wildcard_notice()):
             if cut:
                 result.notice = f"{result.notice}; {cut}" if result.notice else cut
         return result
@@ -381,6 +393,8 @@ class QueryBuilder:
             return self._fuzzy_stemmed(q, result)
         if isinstance(q, wq.FuzzyTerm):
             return self._fuzzy_words(q, reader, result)
+        if isinstance(q, wq.Wildcard) and q.fieldname in TEXT_FIELDS:
+            return self._wildcard(q, reader, result)
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))
@@ -427,6 +441,21 @@ class QueryBuilder:
             return wq.NullQuery
         terms = [wq.Term(q.fieldname, t, boost=q.boost) for t in found]
         return terms[0] if len(terms) == 1 else wq.Or(terms)
+
+    def _wildcard(self, q: wq.Wildcard, reader: IndexReader, result: Parsed) -> wq.Query:
+        """`a*e*`: the field's most frequent terms that fit, with Whoosh's constant score
+        for a pattern (index.search.wildcards bounds the expansion)."""
+        pattern = fold(str(q.text))
+        expansion = expand_wildcard(self.expander, reader, q.fieldname, pattern)
+        if expansion.capped:
+            result.partial = True
+            known = result.wildcard_cuts.get(pattern, (0, 0))
+            if expansion.fitting > known[1]:
+                result.wildcard_cuts[pattern] = (len(expansion.terms), expansion.fitting)
+        if not expansion.terms:
+            return wq.NullQuery
+        terms = [wq.Term(q.fieldname, t) for t in expansion.terms]
+        return wq.ConstantScoreQuery(terms[0] if len(terms) == 1 else wq.Or(terms), q.boost)
 
     def prefix_words(
         self, text: str, fields: tuple[str, ...], reader: IndexReader, result: Parsed

@@ -206,7 +206,23 @@ class PrefixExpander:
             if len(listed) > limit:
                 partial = True
             return [str(term) for term, _ in listed[:limit]], partial
-        key = (fieldname, prefix)  # one expander per open index: the lexicon cannot change
+        terms = sorted(  # as the table is
+            self.completions(reader, fieldname, prefix), key=lambda item: (-item[1], item[0])
+        )
+        cap = prefix_cap(prefix)
+        if cap is not None and len(terms) > cap:
+            partial = True
+            terms = terms[:cap]
+        return [text for text, _ in terms], partial
+
+    def completions(
+        self, reader: IndexReader, fieldname: str, prefix: str
+    ) -> list[tuple[str, int]]:
+        """Every term of the field starting with `prefix`, with its document frequency.
+
+        Remembered: one expander per open index, whose lexicon cannot change.
+        """
+        key = (fieldname, prefix)
         terms = self._expansions.get(key)
         if terms is None:
             terms = self._narrowed(key)
@@ -217,12 +233,7 @@ class PrefixExpander:
                 self._expansions.popitem(last=False)
         else:
             self._expansions.move_to_end(key)
-        terms = sorted(terms, key=lambda item: (-item[1], item[0]))  # as the table is
-        cap = prefix_cap(prefix)
-        if cap is not None and len(terms) > cap:
-            partial = True
-            terms = terms[:cap]
-        return [text for text, _ in terms], partial
+        return terms
 
     def _narrowed(self, key: tuple[str, str]) -> list[tuple[str, int]] | None:
         """A shorter prefix's expansion, filtered: typing one more letter costs no scan."""

@@ -161,6 +161,77 @@ def walk(q: wq.Query) -> Iterator[wq.Query]:
             yield from walk(child)
 
 
+# Operators that join two parts: a query cut before its end must not start or end with one.
+_BINARY = OPERATORS - {"NOT"}
+
+
+def _units(text: str) -> list[str]:
+    """The query's top-level parts: words, and `"phrases"` and `(groups)` (with a field or
+    `-` in front) whole, spaces and all. An unclosed quote or group runs to the end."""
+    units: list[str] = []
+    current: list[str] = []
+    depth, quoted = 0, False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+        elif not quoted and char == ")":
+            depth = max(0, depth - 1)
+        if char.isspace() and not quoted and depth == 0:
+            if current:
+                units.append("".join(current))
+                current = []
+            continue
+        current.append(char)
+    if current:
+        units.append("".join(current))
+    return units
+
+
+def _cut_inside(unit: str, limit: int) -> str:
+    """A phrase or group longer than `limit` words: its first ones, closed again."""
+    quote, paren = unit.find('"'), unit.find("(")
+    if paren != -1 and (quote == -1 or paren < quote):
+        inner = unit[paren + 1 :]
+        inner = inner[:-1] if inner.endswith(")") else inner
+        cut = cut_words(inner, limit)
+        return f"{unit[: paren + 1]}{cut})" if cut else ""
+    words = unit.split()[:limit]
+    phrase = " ".join(words)
+    return phrase if phrase.count('"') % 2 == 0 else phrase + '"'
+
+
+def cut_words(text: str, limit: int) -> str:
+    """`text` cut to its first `limit` words without changing what the kept part means.
+
+    A phrase or a parenthesised group is kept whole or left out, never split (`"kv cache`
+    would be searched as the phrase "kv", `(gpu OR tpu` as something else); a first part
+    longer than the limit is cut inside and closed. No operator is left dangling at
+    either end (a 16th word `OR` made the whole query unparsable).
+    """
+    kept: list[str] = []
+    count = 0
+    for unit in _units(text):
+        words = len(unit.split())
+        if count + words > limit:
+            if not kept:
+                kept.append(_cut_inside(unit, limit))
+            break
+        kept.append(unit)
+        count += words
+    while kept and (kept[-1] in OPERATORS or not kept[-1]):
+        kept.pop()
+    while kept and kept[0] in _BINARY:
+        kept.pop(0)
+    return " ".join(kept)
+
+
+def is_wildcard(word: str) -> bool:
+    """Whether `word` is a pattern: a `?`, or a `*` anywhere but at its end (a prefix)."""
+    return "?" in word or "*" in word.rstrip("*")
+
+
 def positive_words(text: str, last: str | None = None) -> list[str]:
     """The words the user asked to find (not excluded ones), for highlighting elsewhere.
 
@@ -177,13 +248,15 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(id_values, " ", text)
     text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
     words: list[str] = []
-    for match in re.finditer(r"(\w+)(\*?)", text):
-        word = match.group(1)
-        if word in OPERATORS or word == PLACEHOLDER:
+    for token in re.finditer(r"[\w*?]+", text):
+        if is_wildcard(token[0]):  # `a*e*` is one pattern, not the prefixes a* and e*
+            words.append(token[0].lower())
             continue
-        item = word.lower() + match.group(2)
-        if item not in words:
-            words.append(item)
+        for match in re.finditer(r"(\w+)(\*?)", token[0]):
+            word = match.group(1)
+            if word in OPERATORS or word == PLACEHOLDER:
+                continue
+            words.append(word.lower() + match.group(2))
     if last:
         words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
         words.append(re.findall(r"\w+", last)[-1].lower() + "*")

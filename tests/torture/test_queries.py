@@ -32,6 +32,8 @@ HOSTILE_QUERIES = {
     "lone operator": "OR",
     "control characters": "pipe\x1b[2Jline\x00",
     "leading wildcard": "*ing title:?ache",
+    "16th word an operator": " ".join(["pipeline"] * 15 + ["OR", "gpu", "x"]),
+    "cut inside a phrase": " ".join(["pipeline"] * 14) + ' "training memory bubbles"',
 }
 
 
@@ -92,11 +94,28 @@ def test_a_hostile_query_answers_quickly_and_never_raises(
         "short fuzzy",
         "open quotes",
         "leading wildcard",
+        "16th word an operator",
+        "cut inside a phrase",
     ],
 )
 def test_a_capped_query_says_so(engine: SearchEngine, name: str) -> None:
     result = engine.search(SearchRequest(query=HOSTILE_QUERIES[name]))
     assert result.notice and "capped" in result.notice
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [("16th word an operator", "pipeline"), ("cut inside a phrase", "pipeline")],
+)
+def test_a_query_cut_at_16_words_searches_the_whole_parts_it_kept(
+    engine: SearchEngine, name: str, kept: str
+) -> None:
+    """No dangling `OR` (the query was unparsable and searched as loose words), no phrase
+    cut short (`"training` searched as a phrase of one word)."""
+    result = engine.search(SearchRequest(query=HOSTILE_QUERIES[name], limit=100))
+    assert result.notice is not None and "Could not parse" not in result.notice
+    assert "quote" not in result.notice.lower()
+    assert result.total == engine.search(SearchRequest(query=kept, limit=100)).total > 0
 
 
 def test_a_fuzzy_word_gets_the_edits_its_length_bears_and_the_status_says_so(

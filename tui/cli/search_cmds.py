@@ -179,7 +179,8 @@ def _summary(result: SearchResult, facets: bool) -> str:
             parts.append(f"{name}: " + ", ".join(f"{c.value} {c.count}" for c in top))
     if result.notice:
         parts.append(result.notice)
-    if result.partial:
+    if result.partial and "Wildcards capped" not in (result.notice or ""):
+        # (a capped wildcard's notice above says what was searched)
         parts.append("the last word is short: only its most frequent completions were searched")
     if result.correction:
         parts.append(f"did you mean: {result.correction}")

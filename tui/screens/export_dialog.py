@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, Static
 
 from index.citations import STYLES
 from index.citations.export import FILE_FORMATS, export_label, extension_for, format_for_path
+from tui.widgets.ordered_input import OrderedInput
 
 __all__ = ["CYCLE", "ExportDialog", "MissingFolder", "export_target"]
 
@@ -115,7 +116,7 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
             papers = "paper" if self._count == 1 else "papers"
             box.border_title = f"Export {self._count} marked {papers}"
             yield Static(id="export-format")
-            yield Input(str(self._default), id="export-path")
+            yield OrderedInput(str(self._default), id="export-path")
             yield Static(id="export-message")
             yield Static(
                 Text(

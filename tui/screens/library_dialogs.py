@@ -19,6 +19,8 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.ordered_input import OrderedInput
+
 __all__ = ["CLEAR", "SavedSearchesDialog", "StatusPicker", "TagSuggester", "TextDialog"]
 
 CLEAR = "clear"  # what `StatusPicker` returns for "no status"
@@ -80,7 +82,7 @@ class TextDialog(ModalScreen[str | None]):
         with Vertical(classes="library-dialog") as box:
             box.border_title = self._title
             yield Static(Text(self._help), classes="help")
-            yield Input(self._value, suggester=self._suggester, id="library-dialog-input")
+            yield OrderedInput(self._value, suggester=self._suggester, id="library-dialog-input")
         yield Footer()  # the dialog's own keys, not those of the screen under it
 
     def on_mount(self) -> None:

@@ -9,14 +9,15 @@ from textual.binding import Binding
 from textual.widgets import Input
 
 from tui.messages import QueryChanged, QuerySubmitted
+from tui.widgets.ordered_input import OrderedInput
 
 __all__ = ["PLACEHOLDER", "SearchBar"]
 
 PLACEHOLDER = 'Search (/): words, "a phrase", topic:training hw:gpu, -word   F1: help'
 
 
-class SearchBar(Input):
-    """An `Input` that posts `QueryChanged` as the user types and browses past queries.
+class SearchBar(OrderedInput):
+    """An `Input` (its bound keys kept in order with typing) that posts `QueryChanged` as the user types and browses past queries.
 
     Args:
         history: called for the current history (oldest first) when browsing starts, so

@@ -1,0 +1,76 @@
+"""Words with several wildcards (`p*e*`, `s?e*`) stay within 3x a normal query.
+
+Whoosh searched every word fitting the pattern: on 10,000 synthetic papers `p*e*` fits 2,250
+abstract words and took 8x a two-word query. A library of made-up words shows it at test
+size: 1,000 words start with p, half of them fit `p*e*`, and both the normal query and the
+wildcards fill a page of hits (on the 47 bundled papers the page is most of the cost of any
+broad query, wildcard or not).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from index import open_engine
+from index.facets.taxonomy import load_taxonomy
+from index.models import Library, Paper, SearchRequest, Source
+from index.search.engine import SearchEngine
+from tests.torture.test_queries import RATIO, best_ratio
+
+SYLLABLES = ("ra", "te", "no", "ki", "lu", "me", "so", "va", "di", "ze")
+COMMON = "pipeline training model scheduling memory the of and".split()
+
+
+def wordy_library(papers: int = 300, words: int = 40) -> Library:
+    """Abstracts of 40 made-up words from 2,000 (`p`/`s` and three syllables) and 4 real ones."""
+    rng = random.Random(14)
+    vocabulary = [
+        start + "".join(syllables)
+        for start in "ps"
+        for syllables in itertools.product(SYLLABLES, repeat=3)
+    ]
+    library = []
+    for n in range(papers):
+        body = rng.sample(vocabulary, words) + rng.sample(COMMON, 4)
+        rng.shuffle(body)
+        library.append(
+            Paper(
+                id=f"w{n}",
+                title=f"Paper {n} on pipeline training",
+                abstract=" ".join(body),
+                sources=(Source("wordy.bib"),),
+            )
+        )
+    return Library(papers=tuple(library))
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
+    engine = open_engine(wordy_library(), load_taxonomy(), tmp_path_factory.mktemp("wordy"))
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("as_you_type", [False, True], ids=["submitted", "as-you-type"])
+@pytest.mark.parametrize("query", ["p*e*", "s?e*", "p*e* s*a*", "title:p*e*"])
+def test_a_many_wildcard_query_answers_within_3x_a_normal_one(
+    engine: SearchEngine, query: str, as_you_type: bool
+) -> None:
+    ratio = best_ratio(engine, query, as_you_type)
+    assert ratio < RATIO, (query, round(ratio, 2))
+
+
+@pytest.mark.parametrize(("query", "fitting"), [("p*e*", 510), ("s?e*", 300)])
+def test_a_capped_wildcard_says_what_it_searched(
+    engine: SearchEngine, query: str, fitting: int
+) -> None:
+    result = engine.search(SearchRequest(query=query))
+    assert result.partial
+    assert result.notice == (
+        f"Wildcards capped: {query} searched for the 8 commonest of {fitting} words it fits"
+    )
+    assert result.total >= 50  # a page of hits all the same
