@@ -21,6 +21,7 @@ from index.library.inputs import input_files, library_files, read_files
 from index.library.loaders import FileResult, companions, discover, load_file
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
+from index.library.text_memory import TextMemory, remembered_pairs
 from index.models import Library, LoadWarning, Paper, replace
 
 __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
@@ -179,7 +180,16 @@ def _load_library(
     progress("reading files", len(files), len(files))
     papers, pinned = _apply_sidecars(papers, origin, records, warnings)
     progress("merging duplicates", 0, 1)  # one step, no count
-    merged, links, pinned = dedupe(papers, pinned)
+    memory = None
+    if cache is None:
+        merged, links, pinned = dedupe(papers, pinned)
+    else:  # only the texts the last load did not have are compared with the others
+        remembered = cache.read_texts(inputs)
+        scored, memory = remembered_pairs(
+            papers, remembered if isinstance(remembered, TextMemory) else None
+        )
+        merged, links, pinned = dedupe(papers, pinned, scored)
+        del scored, remembered
     del papers, origin
     merged = _assign_ids(merged, pinned, warnings)
     merged = _link(merged, links)
@@ -204,6 +214,7 @@ def _load_library(
     )
     if cache is not None and identities is not None and None not in identities:
         cache.write_library(inputs, key, library, digests)
+        cache.write_texts(inputs, memory)
     return library
 
 
