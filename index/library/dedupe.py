@@ -120,6 +120,33 @@ def similarity(first: str, second: str) -> float:
     return _score(texts.ids[0], first_grams, texts.ids[1], second_grams)
 
 
+# The lists a merged paper holds every member's values of, each value once.
+_LISTS = (
+    "sources",
+    "keywords",
+    "related",
+    "collections",
+    "attachments",
+    "source_notes",
+    "categories",
+    "merge_reasons",
+)
+
+
+def _distinct_lists(paper: Paper) -> bool:
+    """True when none of the lists `merge_group` de-duplicates holds a value twice."""
+    for name in _LISTS:
+        values = getattr(paper, name)
+        if not isinstance(values, tuple):
+            return False
+        try:
+            if len(values) > 1 and len(set(values)) != len(values):
+                return False
+        except TypeError:  # an unhashable value: let merge_group decide
+            return False
+    return True
+
+
 def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     """Several records of one paper -> one, keeping every source and every known fact.
 
@@ -128,6 +155,8 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     or bibliographic records (real titles) are preferred over text-only ones. `reasons`
     (why the records are one paper) are kept on the result, so `show` can explain it.
     """
+    if len(papers) == 1 and not reasons and _distinct_lists(papers[0]):
+        return papers[0]  # what merging it with nothing gives: itself (and no copy)
     ordered = sorted(papers, key=lambda p: p.title_inferred)  # stable: real titles first
     merged = ordered[0]
     longest = max((p.abstract for p in papers), key=len)
@@ -171,18 +200,7 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     sources = []
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
-    lists: dict[str, list[str]] = {
-        name: []
-        for name in (
-            "keywords",
-            "related",
-            "collections",
-            "attachments",
-            "source_notes",
-            "categories",
-            "merge_reasons",
-        )
-    }
+    lists: dict[str, list[str]] = {name: [] for name in _LISTS if name != "sources"}
     for paper in ordered:
         for name, values in lists.items():
             values += [v for v in getattr(paper, name) if v not in values]

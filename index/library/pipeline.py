@@ -101,7 +101,12 @@ def _assign_ids(
             else:  # text alone: the opening words, short enough to type
                 slug = "-".join(title_words(paper.title)[:4])
             ids[i] = allocator.allocate(paper.id, paper.short_name, slug)
-    return [replace(paper, id=new_id) for paper, new_id in zip(papers, ids)]  # type: ignore[arg-type]
+    # A paper keeping its id (most: an arXiv id, a curated one) is kept as it is: a copy of a
+    # 30-field record per paper is most of what a start after a small change costs.
+    return [
+        paper if paper.id == new_id else replace(paper, id=new_id)  # type: ignore[arg-type]
+        for paper, new_id in zip(papers, ids)
+    ]
 
 
 def build_library(
@@ -259,10 +264,8 @@ def _link(papers: list[Paper], links: list[tuple[int, int]]) -> list[Paper]:
         for other in ids:
             if other in by_id:
                 related[by_id[other]].append(papers[i].id)
-    return [
-        replace(
-            paper,
-            related=tuple(dict.fromkeys(r for r in related[i] if r in by_id and r != paper.id)),
-        )
-        for i, paper in enumerate(papers)
-    ]
+    linked = []
+    for i, paper in enumerate(papers):
+        kept = tuple(dict.fromkeys(r for r in related[i] if r in by_id and r != paper.id))
+        linked.append(paper if kept == paper.related else replace(paper, related=kept))
+    return linked
