@@ -42,9 +42,10 @@ import synth
 
 from index.models import Paper
 
-# The results' status line for any count, never the build's "Indexing… 5 of 20000 papers"
-# (the clock would stop before a row is shown).
-RESULTS = r"(?<!… )\b(\d+) of \d+ papers"
+# The results' status line for any count ("20,000 of 20,000 papers": counts have thousands
+# separators), never the build's "Indexing… 5,000 of 20,000 papers" (the clock would stop
+# before a row is shown): no digit, comma or "… " right before the first count.
+RESULTS = r"(?<![\d,])(?<!… )\d[\d,]* of [\d,]+ papers"
 FILES = 10
 GROWN_FILE = "library-00.jsonl"
 

@@ -11,7 +11,9 @@ entry can never be used:
   that file's identity: when one file of a large folder changes, only it is re-parsed;
 - each paper's labels, keyed by a digest of what the tagger reads (title, abstract, venue,
   keywords, source labels), taken from the previous library of the same inputs: merging
-  runs again, but only new or changed papers are tagged.
+  runs again, but only new or changed papers are tagged;
+- dedupe's texts and text pairs (`index.library.text_memory`), keyed by each abstract's
+  digest: only new texts are compared with the others.
 
 The cache is an optimisation, never a source of errors: an unreadable, corrupt or
 incompatible file is ignored (and replaced on the next write), and a failed write is
@@ -189,6 +191,20 @@ class LibraryCache:
         self._write(
             self._library_path(inputs), {"key": key}, {"library": library, "digests": list(digests)}
         )
+
+    # ---- dedupe's remembered texts and pairs (`index.library.text_memory`) --------------
+
+    def _texts_path(self, inputs: Sequence[str] | None) -> Path:
+        where = "bundled" if inputs is None else tuple(inputs)
+        return self.directory / f"texts-{_name(where)}.pkl"
+
+    def read_texts(self, inputs: Sequence[str] | None) -> Any | None:
+        """What dedupe remembered of the last load of these inputs, else None."""
+        found = self._read(self._texts_path(inputs), {}, tagged=False)
+        return None if found is None else found.get("texts")
+
+    def write_texts(self, inputs: Sequence[str] | None, memory: Any) -> None:
+        self._write(self._texts_path(inputs), {}, {"texts": memory}, tagged=False)
 
     # ---- one file's parse result --------------------------------------------------------
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from index.library.evidence import arxiv_key, doi_key, is_placeholder
 from index.library.grouping import MergeGroups
@@ -59,8 +59,9 @@ class _Texts:
     never for all papers at once: at 100,000 abstracts they would be gigabytes.
     """
 
-    def __init__(self) -> None:
-        self.vocabulary = _Vocabulary()
+    def __init__(self, vocabulary: dict[str, int] | None = None) -> None:
+        # A remembered vocabulary (`index.library.text_memory`) keeps earlier word ids valid.
+        self.vocabulary = _Vocabulary(vocabulary or {})
         self.ids: list[array[int]] = []
         self.sizes = array("I")  # distinct shingles per text
 
@@ -119,6 +120,33 @@ def similarity(first: str, second: str) -> float:
     return _score(texts.ids[0], first_grams, texts.ids[1], second_grams)
 
 
+# The lists a merged paper holds every member's values of, each value once.
+_LISTS = (
+    "sources",
+    "keywords",
+    "related",
+    "collections",
+    "attachments",
+    "source_notes",
+    "categories",
+    "merge_reasons",
+)
+
+
+def _distinct_lists(paper: Paper) -> bool:
+    """True when none of the lists `merge_group` de-duplicates holds a value twice."""
+    for name in _LISTS:
+        values = getattr(paper, name)
+        if not isinstance(values, tuple):
+            return False
+        try:
+            if len(values) > 1 and len(set(values)) != len(values):
+                return False
+        except TypeError:  # an unhashable value: let merge_group decide
+            return False
+    return True
+
+
 def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     """Several records of one paper -> one, keeping every source and every known fact.
 
@@ -127,6 +155,8 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     or bibliographic records (real titles) are preferred over text-only ones. `reasons`
     (why the records are one paper) are kept on the result, so `show` can explain it.
     """
+    if len(papers) == 1 and not reasons and _distinct_lists(papers[0]):
+        return papers[0]  # what merging it with nothing gives: itself (and no copy)
     ordered = sorted(papers, key=lambda p: p.title_inferred)  # stable: real titles first
     merged = ordered[0]
     longest = max((p.abstract for p in papers), key=len)
@@ -170,18 +200,7 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
     sources = []
     for paper in papers:
         sources += [s for s in paper.sources if s not in sources]
-    lists: dict[str, list[str]] = {
-        name: []
-        for name in (
-            "keywords",
-            "related",
-            "collections",
-            "attachments",
-            "source_notes",
-            "categories",
-            "merge_reasons",
-        )
-    }
+    lists: dict[str, list[str]] = {name: [] for name in _LISTS if name != "sources"}
     for paper in ordered:
         for name, values in lists.items():
             values += [v for v in getattr(paper, name) if v not in values]
@@ -191,7 +210,9 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
 
 
 def dedupe(
-    papers: Sequence[Paper], pinned: Sequence[bool] | None = None
+    papers: Sequence[Paper],
+    pinned: Sequence[bool] | None = None,
+    scored: Iterable[tuple[int, int, float]] | None = None,
 ) -> tuple[list[Paper], list[tuple[int, int]], list[bool]]:
     """Merge duplicate papers conservatively; return them, the pairs to link, and which are pinned.
 
@@ -205,6 +226,9 @@ def dedupe(
     Args:
         papers: the loaded papers, in load order.
         pinned: for each paper, whether its id is curated (a sidecar's id).
+        scored: the text pairs `(i, j, score)`, `j < i`, in `(i, j)` order, when the
+            caller already has them (`index.library.text_memory` remembers them between
+            runs); None scores the texts here.
 
     Returns:
         the merged papers in first-seen order, index pairs `(i, j)` into that list to
@@ -219,7 +243,7 @@ def dedupe(
             value = key(getattr(paper, name))
             if value:
                 groups.union(i, first_with.setdefault(value, i), f"{label} {value}", False)
-    for i, j, score in _scored_pairs(papers):
+    for i, j, score in _scored_pairs(papers) if scored is None else scored:
         if score >= MERGE_AT:
             groups.union(i, j, f"abstracts {score:.0%} the same", True)
         else:
@@ -255,7 +279,9 @@ def _keep_curated_id(merged: Paper, pinned: list[Paper]) -> Paper:
     return replace(merged, id=pinned[0].id) if pinned else merged
 
 
-def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
+def _scored_pairs(
+    papers: Sequence[Paper], texts: _Texts | None = None
+) -> Iterator[tuple[int, int, float]]:
     """Every pair `(i, j)`, `j < i`, scoring at least `RELATE_AT`, in (i, j) order.
 
     Each text is scored only against earlier texts sharing enough of its rare shingles
@@ -268,16 +294,29 @@ def _scored_pairs(papers: Sequence[Paper]) -> Iterator[tuple[int, int, float]]:
 
     The shingle index maps a shingle to its one holder (an int: most shingles occur
     once) or to a list of holders, so it costs one dict entry per distinct shingle.
+    `texts`, when given (empty), is filled with every paper's word ids, for the caller
+    to keep.
     """
-    texts = _Texts()
+    texts = _Texts() if texts is None else texts
+
+    def tokenised() -> Iterator[tuple[array[int], frozenset[bytes]]]:
+        for paper in papers:
+            # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
+            grams = texts.add("" if is_placeholder(paper.abstract) else paper.abstract)
+            yield texts.ids[-1], grams
+
+    return _indexed_pairs(tokenised(), texts)
+
+
+def _indexed_pairs(
+    items: Iterable[tuple[array[int], frozenset[bytes]]], texts: _Texts
+) -> Iterator[tuple[int, int, float]]:
+    """`_scored_pairs` over texts as word ids and shingles; `texts` holds each by then."""
     owners: dict[bytes, int | list[int]] = {}
     openings: dict[tuple[int, ...], list[int]] = {}  # first 1, 2, 3 words -> texts
     shorts: dict[tuple[int, ...], list[int]] = {}  # a short text's words -> texts
     threshold = RELATE_AT / 2
-    for i, paper in enumerate(papers):
-        # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
-        grams = texts.add("" if is_placeholder(paper.abstract) else paper.abstract)
-        ids = texts.ids[i]
+    for i, (ids, grams) in enumerate(items):
         if not ids:
             continue  # an empty abstract scores 0 with everything
         size = len(grams)

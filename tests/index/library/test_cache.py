@@ -7,11 +7,13 @@ import json
 import os
 import pickle
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-import index.library.load as library_module
+import index.library.pipeline as library_module
 from index.facets.taxonomy import load_taxonomy
 from index.library.cache import LibraryCache
 from index.library.load import load_library
@@ -285,3 +287,23 @@ def test_code_fingerprint_fails_loudly_when_a_listed_part_is_missing(tmp_path: P
     (tmp_path / "library" / "load.py").write_text("")
     with pytest.raises(RuntimeError, match="missing"):
         _code_files(tmp_path)
+
+
+def test_a_warm_load_imports_neither_the_pipeline_nor_the_tagger(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """A start with nothing changed is one unpickle: parsing, dedupe and tagging stay unloaded."""
+    cache = tmp_path / "cache"
+    load_library([corpus], TAXONOMY, cache_dir=cache)
+    script = (
+        "import sys; from pathlib import Path; "
+        "from index.facets.taxonomy import load_taxonomy; "
+        "from index.library.load import load_library; "
+        f"library = load_library([Path({str(corpus)!r})], load_taxonomy(), "
+        f"cache_dir=Path({str(cache)!r})); "
+        "print(library.from_cache, sorted(m for m in sys.modules if m in ("
+        "'index.library.pipeline', 'index.library.dedupe', 'index.facets.tagger', "
+        "'index.library.text_memory', 'index.library.loaders.sidecar')))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "[]"]

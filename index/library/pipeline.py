@@ -1,0 +1,271 @@
+"""The loading pipeline behind `load_library`: parse, apply sidecars, merge, give ids, tag.
+
+`index.library.load` decides whether the cached library can be used; when it cannot,
+this runs: every file's parse result (from the per-file cache when unchanged), shared
+BibTeX macros and parents, sidecars, dedupe (only new texts compared, see
+`index.library.text_memory`), ids, links and labels (only changed texts tagged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from index.facets.tagger import tag_paper
+from index.facets.taxonomy import Taxonomy
+from index.library.bibshare import share_macros, share_parents
+from index.library.cache import Identity, LibraryCache, Tags, tag_digest
+from index.library.dedupe import dedupe, merge_group
+from index.library.ids import IdAllocator, paper_slug, slugify, title_words
+from index.library.inputs import read_files
+from index.library.loaders import FileResult, load_file
+from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
+from index.library.loaders.sidecar import SidecarRecord
+from index.library.text_memory import TextMemory, remembered_pairs
+from index.models import Library, LoadWarning, Paper, replace
+
+__all__ = ["TAG_PROGRESS_EVERY", "build_library"]
+
+TAG_PROGRESS_EVERY = 1000
+Progress = Callable[[str, int, int], None]  # `index.library.load.LoadProgress`
+
+
+def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:
+    if record_file is None:
+        stem = (
+            sidecar_path.name[: -len(SIDECAR_SUFFIX)]
+            if sidecar_path.name.endswith(SIDECAR_SUFFIX)
+            else sidecar_path.stem
+        )
+        return (sidecar_path.parent / f"{stem}.txt").resolve()
+    return (sidecar_path.parent / record_file).resolve()
+
+
+def _apply_sidecars(
+    papers: list[Paper],
+    origin: dict[tuple[Path, int], int],
+    records: list[tuple[SidecarRecord, Path]],
+    warnings: list[LoadWarning],
+) -> tuple[list[Paper], list[bool]]:
+    """Merge the paragraphs each sidecar record names and set its curated facts.
+
+    Returns the new paper list and, for each paper, whether its id is curated (pinned).
+    """
+    replaced: dict[int, Paper] = {}
+    absorbed: set[int] = set()
+    for record, sidecar_path in records:
+        members = []
+        for file_name, paragraph in record.paragraphs:
+            index = origin.get((_sidecar_target(file_name, sidecar_path), paragraph))
+            if index is not None and index not in absorbed and index not in members:
+                members.append(index)
+        if not members:
+            continue  # its text file was not loaded this time: nothing to enrich
+        group = merge_group([papers[i] for i in members])
+        facts = dict(record.facts)
+        if "authors" not in facts and group.authors:
+            facts["authors_complete"] = group.authors_complete
+        replaced[members[0]] = replace(group, id=record.id, **facts)
+        absorbed.update(members)
+    result, pinned = [], []
+    for i, paper in enumerate(papers):
+        if i in replaced:
+            result.append(replaced[i])
+            pinned.append(True)
+        elif i not in absorbed:
+            result.append(paper)
+            pinned.append(False)
+    return result, pinned
+
+
+def _assign_ids(
+    papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning]
+) -> list[Paper]:
+    allocator = IdAllocator()
+    ids: list[str | None] = [None] * len(papers)
+    for i, paper in enumerate(papers):
+        if pinned[i]:
+            ids[i] = allocator.allocate(paper.id)
+            if ids[i] != slugify(paper.id):
+                warnings.append(
+                    LoadWarning(
+                        str(paper.sources[0].path) if paper.sources else "",
+                        f"curated id {paper.id!r} is used twice; renamed {ids[i]!r}",
+                    )
+                )
+    for i, paper in enumerate(papers):
+        if ids[i] is None:
+            if paper.authors or paper.year or not paper.title_inferred:
+                slug = paper_slug(paper.authors, paper.year, paper.title)
+            else:  # text alone: the opening words, short enough to type
+                slug = "-".join(title_words(paper.title)[:4])
+            ids[i] = allocator.allocate(paper.id, paper.short_name, slug)
+    # A paper keeping its id (most: an arXiv id, a curated one) is kept as it is: a copy of a
+    # 30-field record per paper is most of what a start after a small change costs.
+    return [
+        paper if paper.id == new_id else replace(paper, id=new_id)  # type: ignore[arg-type]
+        for paper, new_id in zip(papers, ids)
+    ]
+
+
+def build_library(
+    files: list[Path],
+    shown: list[str],
+    warnings: list[LoadWarning],
+    taxonomy: Taxonomy,
+    inputs: list[str] | None,
+    cache: LibraryCache | None,
+    identities: list[Identity | None] | None,
+    key: Any,
+    progress: Progress,
+) -> Library:
+    """The library of `files` (shown as `shown`), written to `cache` under `key` if given.
+
+    Args:
+        files: the input files, in load order; `shown` is how sources name each.
+        warnings: discovery's warnings so far (extended in place).
+        taxonomy: the facet vocabulary the tagger uses.
+        inputs: the paths the user named (absolute), None for the bundled corpus.
+        cache: the library cache, or None to load everything afresh.
+        identities: each file's `identity` when there is a cache.
+        key: the cache key of the whole library (`index.library.load`).
+        progress: told each step's progress.
+    """
+    papers: list[Paper] = []
+    origin: dict[tuple[Path, int], int] = {}
+    records: list[tuple[SidecarRecord, Path]] = []
+    stamps: list[Stamp | None] = []
+    results = []
+    for n, file in enumerate(files):
+        progress("reading files", n, len(files))
+        results.append(_load_file(file, shown[n], cache, identities[n] if identities else None))
+    share_macros(files, shown, results)
+    share_parents(files, shown, results)
+    for file, result in zip(files, results):
+        warnings.extend(result.warnings)
+        stamps.append(getattr(result, "stamp", None))
+        resolved = file.resolve()
+        for paper in result.papers:
+            for source in paper.sources:
+                if source.paragraph is not None:
+                    origin[(resolved, source.paragraph)] = len(papers)
+            papers.append(paper)
+        records.extend((record, resolved) for record in result.sidecar)
+    del results
+
+    progress("reading files", len(files), len(files))
+    papers, pinned = _apply_sidecars(papers, origin, records, warnings)
+    progress("merging duplicates", 0, 1)  # one step, no count
+    memory = None
+    if cache is None:
+        merged, links, pinned = dedupe(papers, pinned)
+    else:  # only the texts the last load did not have are compared with the others
+        remembered = cache.read_texts(inputs)
+        scored, memory = remembered_pairs(
+            papers, remembered if isinstance(remembered, TextMemory) else None
+        )
+        merged, links, pinned = dedupe(papers, pinned, scored)
+        del scored, remembered
+    del papers, origin
+    merged = _assign_ids(merged, pinned, warnings)
+    merged = _link(merged, links)
+    if cache is None:
+        tagging: Iterable[Paper] = (tag_paper(paper, taxonomy) for paper in merged)
+    else:
+        digests = [tag_digest(paper) for paper in merged]
+        known = cache.previous_tags(inputs)
+        tagging = (
+            _retag(paper, known.get(digest), taxonomy) for paper, digest in zip(merged, digests)
+        )
+    tagged = tuple(_counted(tagging, progress, len(merged)))
+    if cache is not None:
+        del known  # the previous run's labels: freed before the cache is written
+    names, stamped = read_files(files, stamps)
+    # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
+    library = Library(
+        papers=_share_equal_values(tagged),
+        warnings=tuple(dict.fromkeys(warnings)),
+        files=names,
+        stamps=stamped,
+    )
+    if cache is not None and identities is not None and None not in identities:
+        cache.write_library(inputs, key, library, digests)
+        cache.write_texts(inputs, memory)
+    return library
+
+
+def _load_file(
+    file: Path, shown: str, cache: LibraryCache | None, file_identity: Identity | None
+) -> FileResult:
+    """One file's parse result, from the cache when this exact version was parsed before."""
+    if cache is None or file_identity is None:
+        return load_file(file, shown)
+    result = cache.read_file(file_identity, shown)
+    if not isinstance(result, FileResult):
+        result = load_file(file, shown)
+        cache.write_file(file_identity, shown, result)
+    return result
+
+
+def _counted(papers: Iterable[Paper], progress: Progress, total: int) -> Iterator[Paper]:
+    """The papers, telling `progress` how many were tagged every thousand and at the end."""
+    done = 0
+    for done, paper in enumerate(papers, 1):
+        if done % TAG_PROGRESS_EVERY == 0:
+            progress("tagging", done, total)
+        yield paper
+    if done % TAG_PROGRESS_EVERY or not done:  # the last count, unless just reported
+        progress("tagging", done, total)
+
+
+def _retag(paper: Paper, known: Tags | None, taxonomy: Taxonomy) -> Paper:
+    """The labels the same text got last time (tagging is deterministic), else tag it."""
+    if known is None:
+        return tag_paper(paper, taxonomy)
+    return replace(paper, topics=known[0], hardware=known[1])
+
+
+def _share_equal_values(papers: Sequence[Paper]) -> tuple[Paper, ...]:
+    """The papers with one object for each repeated author name, keyword, venue and label.
+
+    Every paper parsed or tagged on its own holds its own copies: at 100,000 papers that
+    is ~900,000 strings and labels, most of them repeats ("Jeff Dean", `matched "GPU"`).
+    Shared, they cost a fifth of the library's memory less, and the library cache (a
+    pickle, which stores a shared object once) keeps them shared on every later start.
+    """
+    pool: dict[Any, Any] = {}
+    one = pool.setdefault
+    return tuple(
+        replace(
+            paper,
+            authors=tuple(one(name, name) for name in paper.authors),
+            names=tuple(one(name, name) for name in paper.names),
+            editors=tuple(one(name, name) for name in paper.editors),
+            categories=tuple(one(c, c) for c in paper.categories),
+            keywords=tuple(one(word, word) for word in paper.keywords),
+            topics=tuple(one(label, label) for label in paper.topics),
+            hardware=tuple(one(label, label) for label in paper.hardware),
+            venue=paper.venue and one(paper.venue, paper.venue),
+            entry_type=one(paper.entry_type, paper.entry_type),
+        )
+        for paper in papers
+    )
+
+
+def _link(papers: list[Paper], links: list[tuple[int, int]]) -> list[Paper]:
+    """Make `related` symmetric and keep only ids present in this library."""
+    related: list[list[str]] = [list(paper.related) for paper in papers]
+    for a, b in links:
+        related[a].append(papers[b].id)
+        related[b].append(papers[a].id)
+    by_id = {paper.id: i for i, paper in enumerate(papers)}
+    for i, ids in enumerate(related):
+        for other in ids:
+            if other in by_id:
+                related[by_id[other]].append(papers[i].id)
+    linked = []
+    for i, paper in enumerate(papers):
+        kept = tuple(dict.fromkeys(r for r in related[i] if r in by_id and r != paper.id))
+        linked.append(paper if kept == paper.related else replace(paper, related=kept))
+    return linked
