@@ -1,5 +1,5 @@
 """The torture module's app tests read notifications as the TUI tests do."""
 
-from tests.tui.conftest import notice_log
+from tests.tui.conftest import _headless_frames, defer_headless_frames, notice_log
 
-__all__ = ["notice_log"]
+__all__ = ["_headless_frames", "defer_headless_frames", "notice_log"]
