@@ -20,6 +20,7 @@ from textual.worker import WorkerCancelled
 
 from index.models import Paper, SearchResult
 from index.search.engine import SearchEngine
+from tests.tui.frames import draw_pending
 from tui.app import PaperscopeApp, make_app
 from tui.services.config import AppSettings
 from tui.widgets.facet_panel import FacetPanel
@@ -68,6 +69,7 @@ async def settle(pilot: Pilot[Any]) -> None:
             break
         await _wait_for_workers(app)
     await pilot.pause()
+    draw_pending(app)  # the settled state is drawn (tests/tui/frames.py)
 
 
 async def search(pilot: Pilot[Any], query: str) -> None:

@@ -16,6 +16,9 @@ from index import open_engine
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import load_library
 from index.search.engine import SearchEngine
+from tests.tui.frames import defer_headless_frames
+
+__all__ = ["defer_headless_frames"]
 
 
 @pytest.fixture(autouse=True)
@@ -27,6 +30,11 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     for variable in ("SSH_TTY", "SSH_CONNECTION", "TMUX"):
         monkeypatch.delenv(variable, raising=False)
     yield tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _headless_frames(defer_headless_frames: None) -> None:
+    """Headless test apps draw when a test settles, not at 60 fps (tests/tui/frames.py)."""
 
 
 @pytest.fixture(autouse=True)
