@@ -304,7 +304,12 @@ class QueryBuilder:
                 stripped,
             )
             bare = re.sub(r"\b\w+:", " ", bare)
-            words = [w for w in re.findall(r"\w[\w.-]*", bare) if w not in OPERATORS]
+            # A pattern keeps its `*` and `?` (`p*e* OR` searches p*e*, not "p" and "e").
+            words = [
+                w
+                for w in re.findall(r"[\w*?][\w.*?-]*", bare)
+                if w not in OPERATORS and re.search(r"\w", w)
+            ]
             plain = " ".join(w.lower() for w in words)
             result.notice = (
                 "Could not parse the query"

@@ -82,3 +82,18 @@ def test_a_wildcard_is_one_pattern_for_highlighting() -> None:
 def test_a_cut_is_told_once(reader: IndexReader) -> None:
     notice = QueryBuilder().parse("*ing", reader).notice
     assert notice == "Query capped: a word cannot start with * or ?: searched from its first letter"
+
+
+@pytest.mark.parametrize("text", ["pi*ne OR", "AND pi*ne", "pi*ne title:"])
+def test_a_query_that_does_not_parse_still_searches_its_patterns(
+    reader: IndexReader, text: str
+) -> None:
+    """The fallback to plain words keeps a pattern whole: `pi*ne OR` finds what `pi*ne`
+    finds (it searched "pi" and "ne", which no paper has)."""
+    builder = QueryBuilder()
+    parsed, alone = builder.parse(text, reader), builder.parse("pi*ne", reader)
+    assert parsed.notice is not None and parsed.notice.startswith("Could not parse the query")
+    assert parsed.query is not None and alone.query is not None
+    searcher = Searcher(reader)
+    found = set(searcher.docs_for_query(parsed.query))
+    assert found and found == set(searcher.docs_for_query(alone.query))
