@@ -11,8 +11,8 @@ word at once, left the bar empty, because ctrl+u ran after the word had been typ
 
 The input therefore runs its own bindings when it handles the key, in the order the keys
 came. Only through public API: `Screen.active_bindings` (what the app would run, with the
-user's keymap applied and `check_action` consulted) and `App.run_action`; a key bound by an
-ancestor still bubbles to it as before.
+user's keymap applied and `check_action` consulted) and `App.run_action`, on the node that
+binds the key: the input itself, or an ancestor (the screen's esc, the app's tab).
 """
 
 from __future__ import annotations
@@ -24,20 +24,21 @@ __all__ = ["OrderedInput"]
 
 
 class OrderedInput(Input):
-    """An `Input` that runs its own key bindings in turn with the characters typed."""
+    """An `Input` that runs the key bindings it meets in turn with the characters typed."""
 
     async def on_key(self, event: events.Key) -> None:
-        """Run this input's binding for a non-printable key now, not after it has bubbled.
+        """Run the binding of a non-printable key now, not after it has bubbled.
 
         Priority bindings never get here (the app runs them before forwarding the key); a
         printable key is left to `Input`, which inserts it.
         """
-        if event.is_printable:
-            return
+        if event.is_printable or self.screen.focused is not self:
+            return  # a key that reaches a blurred input: as Textual would (it bubbles)
         active = self.screen.active_bindings.get(event.key)
-        if active is None or active.node is not self or not active.enabled:
+        if active is None or not active.enabled or active.binding.priority:
             return
-        if active.binding.priority:
-            return
-        if await self.app.run_action(active.binding.action, self):
+        # The binding the app would run (the input's own, or an ancestor's such as the
+        # screen's esc that empties the bar), run now: "abc", esc, "def" typed at once is
+        # "def", not an empty bar.
+        if await self.app.run_action(active.binding.action, active.node):
             event.stop()  # handled here: the app must not run it a second time

@@ -198,7 +198,10 @@ async def test_escape_steps_back_and_an_empty_search_bar_returns_to_the_results(
         assert results(app).has_focus, "esc on an empty bar steps back to the results"
 
 
-@pytest.mark.parametrize("keys", [["enter", "enter"], ["enter", "j"], ["enter", "slash", "x"]])
+@pytest.mark.parametrize(
+    "keys",
+    [["enter", "enter"], ["enter", "j"], ["enter", "slash", "x"], ["escape", "g", "p", "u"]],
+)
 async def test_keys_that_arrive_in_one_read_each_reach_where_the_one_before_moved_the_focus(
     engine: SearchEngine, keys: list[str]
 ) -> None:
@@ -214,7 +217,7 @@ async def test_keys_that_arrive_in_one_read_each_reach_where_the_one_before_move
         await search(pilot, "pipeline")
         assert len(shown(app).hits) > 1
         for key in keys:
-            app.post_message(events.Key(key, "x" if key == "x" else None))
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
         await settle(pilot)
         bar = app.main_screen.query_one(SearchBar)
         if keys == ["enter", "enter"]:
@@ -222,8 +225,11 @@ async def test_keys_that_arrive_in_one_read_each_reach_where_the_one_before_move
         elif keys == ["enter", "j"]:
             assert results(app).has_focus and results(app).cursor == 1
             assert bar.value == "pipeline"
-        else:  # enter to the results, / back to the bar, x typed there
+        elif keys[0] == "enter":  # enter to the results, / back to the bar, x typed there
             assert bar.has_focus and bar.value == "pipelinex"
+        else:  # esc empties the bar (the screen's binding), then a new query is typed
+            assert bar.has_focus and bar.value == "gpu"
+            assert shown(app).request.query == "gpu"
 
 
 async def test_f1_opens_the_help_from_the_search_bar_where_question_mark_is_text(
