@@ -36,7 +36,7 @@ from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
 from index.search.spelling import Lexicon, correct, read_words
-from index.search.syntax import is_wildcard
+from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.user_layer import (
     LAYER_FIELDS,
@@ -286,7 +286,10 @@ class SearchEngine(Generic[OpenedT]):
                 key = ("correction", parsed.terms)
                 known = self._match_masks.fetch(key)  # "" means: no suggestion
                 if known is None:
-                    words = [t.rstrip("*") for t in parsed.terms if not is_wildcard(t)]
+                    # The words as typed (not the fuzzy words' expansions that `terms`
+                    # adds for highlighting); a fuzzy word is kept as written.
+                    typed = positive_words(parsed.text, keep_fuzzy=True)
+                    words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
                     known = correct(searcher.reader(), self.lexicon, words) or ""
                     self._match_masks.store(key, known)
                 correction = known or None

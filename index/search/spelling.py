@@ -156,14 +156,17 @@ def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) 
 
     Names and short names are unstemmed fields: their own words near a word are real
     names (`field_suggestion`). Everything else comes from the surface words, never from the stems
-    ("pipelne" -> "pipeline", not "pipelin").
+    ("pipelne" -> "pipeline", not "pipelin"). More than `MAX_CORRECTED` unknown words is
+    no typo but a paste of made-up words: a query fixing only some would still find
+    nothing, so none is offered (and no edit-distance walk is paid for).
     """
-    changed = False
-    fixed: list[str] = []
-    tried = 0
+    words = list(words)
+    unknown = []
     for word in words:
         checkpoint()  # a superseded search stops here (index.cancel)
-        known = any(
+        if "~" in word:  # fuzzy: the search already looked near it; kept as typed
+            continue
+        if not any(
             reader.doc_frequency(f, w)
             for f, w in (
                 ("abstract", cached_stem(word)),
@@ -173,18 +176,25 @@ def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) 
                 ("venue", word),
                 ("prefix", word),
             )
-        )
+        ):
+            unknown.append(word)
+    if not unknown or len(unknown) > MAX_CORRECTED:
+        return None
+    fixes: dict[str, str] = {}
+    for word in unknown:
+        checkpoint()
         suggestion = None
         # No real word is longer than ~30 letters, and an edit-distance walk for a long
         # pasted token costs far more than the search it follows: not suggested.
-        if not known and 3 < len(word) <= MAX_SUGGEST_CHARS and tried < MAX_CORRECTED:
-            tried += 1
+        if 3 < len(word) <= MAX_SUGGEST_CHARS:
             for fieldname in ("short_name", "authors"):
                 suggestion = field_suggestion(reader, fieldname, word)
                 if suggestion is not None:
                     break
             if suggestion is None and lexicon is not None:
                 suggestion = lexicon.suggest(word)
-        fixed.append(suggestion or word)
-        changed = changed or suggestion is not None
-    return " ".join(fixed) if changed else None
+        if suggestion is not None:
+            fixes[word] = suggestion
+    if not fixes:
+        return None
+    return " ".join(fixes.get(word, word) for word in words)

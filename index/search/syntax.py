@@ -232,12 +232,15 @@ def is_wildcard(word: str) -> bool:
     return "?" in word or "*" in word.rstrip("*")
 
 
-def positive_words(text: str, last: str | None = None) -> list[str]:
+def positive_words(text: str, last: str | None = None, keep_fuzzy: bool = False) -> list[str]:
     """The words the user asked to find (not excluded ones), for highlighting elsewhere.
 
     `last` is the unfinished word when searching as you type; it comes back as "word*",
-    the convention `SearchEngine.highlight` reads as a prefix.
+    the convention `SearchEngine.highlight` reads as a prefix. A fuzzy word `word~2` is
+    "word" (its distance is no word to find), or "word~2" whole with `keep_fuzzy`, for a
+    "did you mean" that must keep it as typed; a boost (`^2`) is dropped.
     """
+    text = re.sub(r"\^\d*\.?\d+", " ", text)
     text = re.sub(r"(^|(?<=[\s(]))-(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\bNOT\s+(\"[^\"]*\"?|\([^)]*\)?|\S+)", " ", text)
     text = re.sub(r"\byear:\[[^\]]*\]?", " ", text)
@@ -248,7 +251,11 @@ def positive_words(text: str, last: str | None = None) -> list[str]:
     text = re.sub(id_values, " ", text)
     text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
     words: list[str] = []
-    for token in re.finditer(r"[\w*?]+", text):
+    for token in re.finditer(r"[\w*?]+(?:~\d*)?", text):
+        if "~" in token[0]:
+            fuzzy = token[0].lower()
+            words.append(fuzzy if keep_fuzzy else fuzzy.split("~")[0])
+            continue
         if is_wildcard(token[0]):  # `a*e*` is one pattern, not the prefixes a* and e*
             words.append(token[0].lower())
             continue

@@ -179,6 +179,22 @@ def test_correction_when_nothing_matches(engine: SearchEngine) -> None:
     assert result.correction and engine.search(SearchRequest(result.correction)).total > 0
 
 
+def test_a_correction_keeps_a_fuzzy_word_as_typed(engine: SearchEngine) -> None:
+    """`pipelne~1 trainig`: the fuzzy word stays (the search looked near it already); its
+    expansions, kept in `terms` for highlighting, are no words of the correction."""
+    result = engine.search(SearchRequest("pipelne~1 trainig"))
+    assert result.total == 0 and "1" not in result.terms
+    assert result.correction == "pipelne~1 training"
+    assert engine.search(SearchRequest(result.correction)).total > 0
+
+
+def test_no_correction_for_a_paste_of_made_up_words(engine: SearchEngine) -> None:
+    """Fixing two of three unknown words would still find nothing: nothing is offered."""
+    assert engine.search(SearchRequest("pipline trainig")).correction == "pipeline training"
+    result = engine.search(SearchRequest("pipline trainig quokkazzle"))
+    assert result.total == 0 and result.correction is None
+
+
 def test_more_like_this_and_paper(engine: SearchEngine) -> None:
     similar = engine.more_like_this("dynapipe", limit=3)
     assert 0 < len(similar) <= 3 and "dynapipe" not in {p.id for p in similar}

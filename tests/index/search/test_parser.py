@@ -140,6 +140,16 @@ def test_positive_words_skip_exclusions_and_ids() -> None:
     ]
 
 
+def test_positive_words_leave_out_fuzzy_distances_and_boosts() -> None:
+    assert positive_words("pipelne~2 gpu^2 memory~ kernel^0.5") == [
+        "pipelne",
+        "gpu",
+        "memory",
+        "kernel",
+    ]
+    assert positive_words("pipelne~2 gpu", keep_fuzzy=True) == ["pipelne~2", "gpu"]
+
+
 def test_empty_query_means_everything(reader: IndexReader) -> None:
     assert BUILDER.parse("   ", reader).query is None
 
