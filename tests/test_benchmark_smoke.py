@@ -141,3 +141,17 @@ def test_word_stage_names_the_word_being_typed() -> None:
     assert queries.word_stage("author:mül") == "prefix-3+"
     assert queries.word_stage('"tensor compiler"') == "complete"
     assert queries.word_stage("memory ") == "complete"
+
+
+def test_hostile_query_benchmark_reports_a_ratio_for_every_query(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import hostile_queries
+
+    assert hostile_queries.main(["--runs", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    bundled = report["bundled (47)"]
+    assert {row["query"] for row in bundled} == set(hostile_queries.HOSTILE_QUERIES)
+    assert {row["mode"] for row in bundled} == {"submitted", "as-you-type"}
+    assert all(row["ratio"] > 0 and row["normal_ms"] > 0 for row in bundled)
+    assert len(report["wordy (300)"]) == 2 * len(hostile_queries.WILDCARD_QUERIES)

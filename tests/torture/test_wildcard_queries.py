@@ -1,10 +1,10 @@
-"""Words with several wildcards (`p*e*`, `s?e*`) stay within 3x a normal query.
+"""Words with several wildcards (`p*e*`, `s?e*`) stay within a normal query's work budget.
 
 Whoosh searched every word fitting the pattern: on 10,000 synthetic papers `p*e*` fits 2,250
-abstract words and took 8x a two-word query. A library of made-up words shows it at test
-size: 1,000 words start with p, half of them fit `p*e*`, and both the normal query and the
-wildcards fill a page of hits (on the 47 bundled papers the page is most of the cost of any
-broad query, wildcard or not).
+abstract words and took 8x a two-word query (`benchmarks/hostile_queries.py` times it). A
+library of made-up words shows it at test size: 1,000 words start with p, half of them fit
+`p*e*`, and both the normal query and the wildcards fill a page of hits (on the 47 bundled
+papers the page is most of the cost of any broad query, wildcard or not).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from index import open_engine
 from index.facets.taxonomy import load_taxonomy
 from index.models import Library, Paper, SearchRequest, Source
 from index.search.engine import SearchEngine
-from tests.torture.test_queries import RATIO, best_ratio
+from tests.torture.test_queries import WORK_BUDGET, work_ratio
 
 SYLLABLES = ("ra", "te", "no", "ki", "lu", "me", "so", "va", "di", "ze")
 COMMON = "pipeline training model scheduling memory the of and".split()
+WILDCARD_QUERIES = {query: query for query in ("p*e*", "s?e*", "p*e* s*a*", "title:p*e*")}
 
 
 def wordy_library(papers: int = 300, words: int = 40) -> Library:
@@ -56,12 +57,12 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
 
 
 @pytest.mark.parametrize("as_you_type", [False, True], ids=["submitted", "as-you-type"])
-@pytest.mark.parametrize("query", ["p*e*", "s?e*", "p*e* s*a*", "title:p*e*"])
-def test_a_many_wildcard_query_answers_within_3x_a_normal_one(
+@pytest.mark.parametrize("query", list(WILDCARD_QUERIES.values()))
+def test_a_many_wildcard_query_stays_within_the_work_budget(
     engine: SearchEngine, query: str, as_you_type: bool
 ) -> None:
-    ratio = best_ratio(engine, query, as_you_type)
-    assert ratio < RATIO, (query, round(ratio, 2))
+    ratio = work_ratio(engine, query, as_you_type)
+    assert ratio < WORK_BUDGET, (query, round(ratio, 2))
 
 
 @pytest.mark.parametrize(("query", "fitting"), [("p*e*", 510), ("s?e*", 300)])
