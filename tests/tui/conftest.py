@@ -17,8 +17,9 @@ from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import load_library
 from index.search.engine import SearchEngine
 from tests.tui.frames import defer_headless_frames
+from tests.tui.idle import quick_idle
 
-__all__ = ["defer_headless_frames"]
+__all__ = ["defer_headless_frames", "quick_idle"]
 
 
 @pytest.fixture(autouse=True)
@@ -35,6 +36,11 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
 @pytest.fixture(autouse=True)
 def _headless_frames(defer_headless_frames: None) -> None:
     """Headless test apps draw when a test settles, not at 60 fps (tests/tui/frames.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _quick_idle(quick_idle: None) -> None:
+    """Pilot's idle checks look every 2 ms, not every 20 ms (tests/tui/idle.py)."""
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from index.models import Paper
 from tui.messages import PaperChosen
@@ -19,6 +18,7 @@ from tui.screens.layer_actions import LAYER_BINDINGS, PaperLayerActions
 from tui.screens.paper_actions import PAPER_BINDINGS
 from tui.services.papers import PaperDetail
 from tui.widgets.detail_pane import DetailPane
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["DetailScreen"]
 
@@ -49,7 +49,7 @@ class DetailScreen(PaperLayerActions, PaperScreen):
 
     def compose(self) -> ComposeResult:
         yield DetailPane(id="detail", count_marks=True)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         pane = self.query_one(DetailPane)

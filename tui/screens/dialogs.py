@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, OptionList, Static, TextArea
+from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from index.text_safety import for_terminal
 from tui.widgets.render import Body
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = [
     "MOVING_AROUND",
@@ -128,7 +129,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-body") as scroll:
             scroll.border_title = "Help"
             yield Body(Group(*parts))
-        yield Footer()
+        yield SteadyFooter()
 
     def action_scroll(self, where: str) -> None:
         """Read the help by keys, as a paper is read."""
@@ -170,7 +171,7 @@ class StylePicker(ModalScreen[str | None]):
                 Text(self._about, "dim", no_wrap=True, overflow="ellipsis"), id="style-about"
             )
             yield Static(id="style-preview")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -210,7 +211,7 @@ class CopyFallback(ModalScreen[None]):
             yield Static(Text(for_terminal(self._message)), id="copy-message")
             yield TextArea(for_terminal(self._text), read_only=True, id="copy-text")
             yield Button("Close", id="copy-close")
-        yield Footer()
+        yield SteadyFooter()
 
     @on(Button.Pressed, "#copy-close")
     def _close(self) -> None:
@@ -237,7 +238,7 @@ class ConfirmDialog(ModalScreen[bool]):
             box.border_title = self._title
             yield Static(Text(self._question), id="confirm-question")
             yield Static(Text("y: yes   n or esc: no", "dim"))
-        yield Footer()
+        yield SteadyFooter()
 
     def action_answer(self, yes: bool) -> None:
         """Close with the answer."""

@@ -22,11 +22,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from index.citations import STYLES
 from index.citations.export import FILE_FORMATS, export_label, extension_for, format_for_path
 from tui.widgets.ordered_input import OrderedInput
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["CYCLE", "ExportDialog", "MissingFolder", "export_target"]
 
@@ -126,7 +127,7 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
                 ),
                 id="export-help",
             )
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         path_input = self.query_one(Input)

@@ -16,10 +16,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.widgets.ordered_input import OrderedInput
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["CLEAR", "SavedSearchesDialog", "StatusPicker", "TagSuggester", "TextDialog"]
 
@@ -83,7 +84,7 @@ class TextDialog(ModalScreen[str | None]):
             box.border_title = self._title
             yield Static(Text(self._help), classes="help")
             yield OrderedInput(self._value, suggester=self._suggester, id="library-dialog-input")
-        yield Footer()  # the dialog's own keys, not those of the screen under it
+        yield SteadyFooter()  # the dialog's own keys, not those of the screen under it
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -139,7 +140,7 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
                 label.append(f"  {count if count is not None else '…'}", style="dim")
                 options.append(Option(label, id=name))
             yield OptionList(*options, id="saved-dialog-list")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -230,7 +231,7 @@ class StatusPicker(ModalScreen[str | None]):
                 options.append(Option(label, id=status))
             options.append(Option(Text("c  clear (no status: counts as unread)"), id=CLEAR))
             yield OptionList(*options, id="status-dialog-list")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

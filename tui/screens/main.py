@@ -18,7 +18,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, ProgressBar
+from textual.widgets import ProgressBar
 
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
@@ -44,6 +44,7 @@ from tui.widgets.facet_panel import FacetPanel
 from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
 from tui.widgets.status_line import StatusLine
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["PAGE", "SORTS", "MainScreen"]
 
@@ -75,7 +76,7 @@ class MainScreen(LibraryActions, SearchingScreen):
                 yield ResultsList(self._app.papers.label, id="results")
                 yield StatusLine(id="status")
             yield DetailPane(id="detail")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._show_order()

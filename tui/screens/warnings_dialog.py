@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from index.text_safety import for_terminal
 from tui.services.load_warnings import count_line
+from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["LoadWarningsDialog"]
 
@@ -55,4 +56,4 @@ class LoadWarningsDialog(ModalScreen[None]):
                 no_wrap=False,
             )
             yield Static(text, id="warnings-text")
-        yield Footer()  # its own keys (esc, q), not the results' under it
+        yield SteadyFooter()  # its own keys (esc, q), not the results' under it

@@ -1,0 +1,79 @@
+"""The footer shows every change to its keys and rebuilds for nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.pilot import Pilot
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tui.widgets.steady_footer import SteadyFooter
+
+
+class Keys(App[None]):
+    """Two shown keys; `s` is greyed out until `can_save` is set."""
+
+    BINDINGS = [Binding("s", "save", "Save"), Binding("o", "open", "Open")]
+
+    def __init__(self, footer: type[Footer]) -> None:
+        super().__init__()
+        self.can_save = False
+        self._footer = footer
+
+    def compose(self) -> ComposeResult:
+        yield self._footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "save" and not self.can_save else True
+
+
+def footer_keys(app: App[None]) -> dict[str, tuple[int, bool]]:
+    """Each shown key's widget identity and whether it is greyed out."""
+    return {key.key: (id(key), key.has_class("-disabled")) for key in app.query(FooterKey)}
+
+
+async def shown_when(
+    pilot: Pilot[None], ready: Callable[[dict[str, tuple[int, bool]]], bool]
+) -> dict[str, tuple[int, bool]]:
+    """The footer's keys once `ready` holds for them (a rebuild runs after a refresh)."""
+    for _ in range(100):
+        await pilot.pause()
+        keys = footer_keys(pilot.app)
+        if ready(keys):
+            return keys
+    raise AssertionError(f"the footer never showed the keys wanted: {keys}")
+
+
+async def test_refreshed_bindings_that_show_the_same_keys_keep_the_footer() -> None:
+    app = Keys(SteadyFooter)
+    async with app.run_test() as pilot:
+        before = await shown_when(pilot, lambda keys: {"s", "o"} <= set(keys))
+        assert before["s"][1] and not before["o"][1]
+        for _ in range(5):
+            app.screen.refresh_bindings()
+            await pilot.pause()
+        assert footer_keys(app) == before
+
+
+async def test_a_key_that_changes_state_is_shown_changed() -> None:
+    app = Keys(SteadyFooter)
+    async with app.run_test() as pilot:
+        await shown_when(pilot, lambda keys: keys.get("s", (0, False))[1])
+        app.can_save = True
+        app.screen.refresh_bindings()
+        await shown_when(pilot, lambda keys: keys.get("s", (0, True))[1] is False)
+        app.can_save = False
+        app.screen.refresh_bindings()
+        await shown_when(pilot, lambda keys: keys.get("s", (0, False))[1] is True)
+
+
+async def test_textuals_footer_rebuilds_on_every_refresh() -> None:
+    """What SteadyFooter saves; when this fails, Textual's footer is steady itself."""
+    app = Keys(Footer)
+    async with app.run_test() as pilot:
+        before = await shown_when(pilot, lambda keys: "s" in keys)
+        app.screen.refresh_bindings()
+        await shown_when(pilot, lambda keys: "s" in keys and keys["s"][0] != before["s"][0])
