@@ -40,7 +40,7 @@ def _headless_frames(defer_headless_frames: None) -> None:
 
 @pytest.fixture(autouse=True)
 def _quick_idle(quick_idle: None) -> None:
-    """Pilot's idle checks look every 2 ms, not every 20 ms (tests/tui/idle.py)."""
+    """Pilot's idle checks look every 5 ms, not every 20 ms (tests/tui/idle.py)."""
 
 
 @pytest.fixture(autouse=True)
