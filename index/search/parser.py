@@ -166,9 +166,9 @@ class Parsed:
     exact: tuple[int, ...] = ()
     # Fuzzy words whose edits were cut (by their length), with what to tell the user.
     fuzzy_cuts: dict[str, str] = field(default_factory=dict)
-    # Wildcard words searched for their most frequent terms only: (searched, fitting),
-    # the field with the most fitting terms.
-    wildcard_cuts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Wildcard words searched for their most frequent terms only: (searched, fitting,
+    # fitting is a lower bound), the field with the most fitting terms.
+    wildcard_cuts: dict[str, tuple[int, int, bool]] = field(default_factory=dict)
 
     def forget_marks(self) -> None:
         """Drop what the first parse noted; the plain-words fallback parses again."""
@@ -197,8 +197,8 @@ class Parsed:
     def wildcard_notice(self) -> str | None:
         cuts = [
             f"{pattern[:24]}{'…' if len(pattern) > 24 else ''} searched for the {searched} "
-            f"commonest of {fitting:,} words it fits"
-            for pattern, (searched, fitting) in self.wildcard_cuts.items()
+            f"commonest of {fitting:,}{'+' if more else ''} words it fits"
+            for pattern, (searched, fitting, more) in self.wildcard_cuts.items()
         ]
         return ("Wildcards capped: " + "; ".join(cuts)) if cuts else None
 
@@ -454,9 +454,11 @@ class QueryBuilder:
         expansion = expand_wildcard(self.expander, reader, q.fieldname, pattern)
         if expansion.capped:
             result.partial = True
-            known = result.wildcard_cuts.get(pattern, (0, 0))
+            known = result.wildcard_cuts.get(pattern, (0, 0, False))
             if expansion.fitting > known[1]:
-                result.wildcard_cuts[pattern] = (len(expansion.terms), expansion.fitting)
+                known = (len(expansion.terms), expansion.fitting, known[2])
+            # A count from the commonest completions only is a lower bound: it shows "N+".
+            result.wildcard_cuts[pattern] = (known[0], known[1], known[2] or expansion.more)
         if not expansion.terms:
             return wq.NullQuery
         terms = [wq.Term(q.fieldname, t) for t in expansion.terms]

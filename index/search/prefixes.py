@@ -215,6 +215,15 @@ class PrefixExpander:
             terms = terms[:cap]
         return [text for text, _ in terms], partial
 
+    def commonest(self, fieldname: str, prefix: str) -> tuple[list[str], bool] | None:
+        """The build-time table's completions of `prefix`, commonest first, and whether
+        they are all of them; None when the table does not cover the prefix or field."""
+        if len(prefix) > TABLE_PREFIX or fieldname not in self.table:
+            return None
+        listed = self.table[fieldname].get(prefix) or []
+        complete = not (listed and listed[-1][0] == "")  # the table kept only the top ones
+        return [str(term) for term, _ in (listed if complete else listed[:-1])], complete
+
     def completions(
         self, reader: IndexReader, fieldname: str, prefix: str
     ) -> list[tuple[str, int]]:

@@ -7,6 +7,13 @@ terms under the literal start come from the prefix expander (walked once per ind
 remembered), the pattern picks those that fit, and only the most frequent are searched:
 as many as a prefix of the literal start's length would expand to, never more than
 `WILDCARD_CAP`. The result is then partial, and the notice says what was searched.
+
+For a one- or two-letter literal start the build-time table of the commonest completions
+(index.search.tables) is tried first: walking every abstract term under `p` was 75% of a
+cold `p*e*` at 10,000 papers (24,590 terms read for `p*e* s*a*`). When enough of the
+table's terms fit, those are the answer and the notice gives the count as a lower bound.
+Measured cold at 10,000 synthetic papers against `pipeline training`: `p*e*` 2.3x -> 1.0x,
+`s?e*` 3.3x -> 0.7x, `p*e* s*a*` 4.9x -> 1.8x (benchmarks/hostile_queries.py).
 """
 
 from __future__ import annotations
@@ -32,11 +39,12 @@ class Expansion:
     """The terms one wildcard word searches in one field."""
 
     terms: tuple[str, ...]  # the most frequent fitting terms, best first
-    fitting: int  # how many terms of the field fit the pattern
+    fitting: int  # how many terms of the field fit the pattern (at least, when `more`)
+    more: bool = False  # only the commonest completions were looked at: maybe more fit
 
     @property
     def capped(self) -> bool:
-        return self.fitting > len(self.terms)
+        return self.more or self.fitting > len(self.terms)
 
 
 @lru_cache(maxsize=256)
@@ -61,11 +69,19 @@ def expand_wildcard(
     if not start:
         return Expansion((), 0)
     match = _matcher(pattern).match
+    cap = min(prefix_cap(start) or WILDCARD_CAP, WILDCARD_CAP)
+    listed = expander.commonest(fieldname, start)
+    if listed is not None:
+        # The build-time table's commonest completions, best first: when `cap` of them fit,
+        # they are the commonest fitting terms of the whole field (any other is rarer).
+        completions, complete = listed
+        fits = [term for term in completions if match(term)]
+        if complete or len(fits) >= cap:
+            return Expansion(tuple(fits[:cap]), len(fits), more=not complete)
     found = []
     for term, frequency in expander.completions(reader, fieldname, start):
         if match(term):
             found.append((term, frequency))
     checkpoint()  # a superseded search stops here (index.cancel)
     found.sort(key=lambda item: (-item[1], item[0]))
-    cap = min(prefix_cap(start) or WILDCARD_CAP, WILDCARD_CAP)
     return Expansion(tuple(term for term, _ in found[:cap]), len(found))
