@@ -251,3 +251,21 @@ def test_progress_counts_up_and_ends_complete(tmp_path: Path) -> None:
     assert calls[-1] == (250, 250)
     assert [d for d, _ in calls] == sorted({d for d, _ in calls})
     assert all(total == 250 for _, total in calls)
+
+
+def test_a_wildcard_finds_a_word_an_in_place_update_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build-time prefix table is not rewritten by an update: a wildcard whose start
+    has few completions walks the lexicon, which has the update's words."""
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=40, marker="quokkaberry")
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    result = engine.search(SearchRequest("q*k*b*"))
+    assert result.total == 40 and not result.partial
+    engine.close()
