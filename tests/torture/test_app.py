@@ -11,9 +11,9 @@ import pyperclip
 import pytest
 
 from index.facets.taxonomy import load_taxonomy
-from index.models import Library, Paper, Source
+from index.models import Paper, Source
 from tests.torture.hostile import EVIL_TEXT, forbidden
-from tests.tui.app_pilot import WIDE, all_notices, screen_text, search, settle
+from tests.tui.app_pilot import WIDE, all_notices, app_with, screen_text, search, settle
 from tui.app import make_app
 from tui.services.config import AppSettings
 
@@ -24,11 +24,6 @@ LINKS = {
     "file": "file:///etc/passwd",
     "switch": "--remote-debugging-port=9222",
 }
-
-
-def app_with(tmp_path: Path, papers: list[Paper]):
-    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
-    return make_app(settings, library=Library(papers=tuple(papers)), taxonomy=load_taxonomy())
 
 
 @pytest.fixture(autouse=True)

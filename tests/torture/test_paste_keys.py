@@ -10,11 +10,8 @@ from pathlib import Path
 
 from textual import events
 
-from index.facets.taxonomy import load_taxonomy
-from index.models import Library, Paper, Source
-from tests.tui.app_pilot import WIDE, settle
-from tui.app import make_app
-from tui.services.config import AppSettings
+from index.models import Paper, Source
+from tests.tui.app_pilot import WIDE, app_with, settle
 from tui.widgets.search_bar import SearchBar
 
 PASTE = " ".join(["pipeline", "alpha", "kernel", "beta"] * 2_500)[:100_000]
@@ -25,8 +22,7 @@ async def test_keys_typed_right_after_a_big_paste_are_kept(tmp_path: Path) -> No
         Paper(id=f"k{n}", title=f"Kernel paper {n}", abstract="kernel", sources=(Source("x.bib"),))
         for n in range(3)
     ] + [Paper(id="p", title="Pipeline paper", abstract="pipeline", sources=(Source("x.bib"),))]
-    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
-    app = make_app(settings, library=Library(papers=tuple(papers)), taxonomy=load_taxonomy())
+    app = app_with(tmp_path, papers)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("slash")

@@ -12,12 +12,10 @@ from textual import events
 from textual.pilot import Pilot
 
 from index.cancel import checkpoint
-from index.facets.taxonomy import load_taxonomy
-from index.models import Library, Paper, Source
+from index.models import Paper, Source
 from index.search.prefixes import PrefixExpander
-from tests.tui.app_pilot import WIDE, settle
-from tui.app import PaperscopeApp, make_app
-from tui.services.config import AppSettings
+from tests.tui.app_pilot import WIDE, app_with, settle
+from tui.app import PaperscopeApp
 from tui.widgets.search_bar import SearchBar
 
 PASTE = "a" * 100_000
@@ -68,8 +66,7 @@ async def test_a_paste_then_a_normal_query_gets_the_normal_results_in_normal_tim
         )
         for n in range(5)
     ] + [Paper(id="w", title="Wombat paper", abstract="wombat", sources=(Source("x.bib"),))]
-    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
-    app = make_app(settings, library=Library(papers=tuple(papers)), taxonomy=load_taxonomy())
+    app = app_with(tmp_path, papers)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("slash")

@@ -9,6 +9,8 @@ app has nothing there yet, instead of every test writing `assert x is not None` 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from textual.notifications import Notification
@@ -18,7 +20,8 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import WorkerCancelled
 
-from index.models import Paper, SearchResult
+from index.facets.taxonomy import load_taxonomy
+from index.models import Library, Paper, SearchResult
 from index.search.engine import SearchEngine
 from tests.tui.frames import draw_pending
 from tui.app import PaperscopeApp, make_app
@@ -28,6 +31,12 @@ from tui.widgets.results_list import ResultsList
 from tui.widgets.search_bar import SearchBar
 
 WIDE = (120, 30)
+
+
+def app_with(tmp_path: Path, papers: Sequence[Paper]) -> PaperscopeApp:
+    """The app on these papers alone, its config, data and cache under `tmp_path`."""
+    settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
+    return make_app(settings, library=Library(papers=tuple(papers)), taxonomy=load_taxonomy())
 
 
 def build(engine: SearchEngine, *, show_timings: bool | None = True) -> PaperscopeApp:

@@ -34,6 +34,20 @@ def file_library(folder: Path, per_file: int = 20, files: int = 3, marker: str =
     return Library(papers=tuple(papers), files=tuple(names))
 
 
+def one_file_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str
+) -> tuple[Library, Path]:
+    """An index of three files built in the returned cache folder, and the library with
+    one file edited (`marker` added to its papers): opening it updates in place."""
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=40, marker=marker)
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    return changed, cache
+
+
 def test_built_once_then_reused(tmp_path: Path) -> None:
     library = make_library(40)
     first = open_index(library, TAXONOMY, tmp_path)
@@ -155,12 +169,7 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
 ) -> None:
     from index.search import prefixes as letters
 
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
-    cache = tmp_path / "cache"
-    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
-    changed = file_library(tmp_path, per_file=40, marker="wombatmarker")
-    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
     computed: list[int] = []
     real_union = letters.union_mask
 
@@ -258,12 +267,7 @@ def test_a_wildcard_finds_a_word_an_in_place_update_added(
 ) -> None:
     """The build-time prefix table is not rewritten by an update: a wildcard whose start
     has few completions walks the lexicon, which has the update's words."""
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
-    cache = tmp_path / "cache"
-    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
-    changed = file_library(tmp_path, per_file=40, marker="quokkaberry")
-    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    changed, cache = one_file_changed(tmp_path, monkeypatch, "quokkaberry")
     engine = open_engine(changed, TAXONOMY, cache)
     assert engine.opened.action.startswith("updated")
     result = engine.search(SearchRequest("q*k*b*"))
