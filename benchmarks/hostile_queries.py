@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from index import open_engine  # noqa: E402
-from index.facets.taxonomy import load_taxonomy  # noqa: E402
+from index.facets.taxonomy import Taxonomy, load_taxonomy  # noqa: E402
 from index.library.load import load_library  # noqa: E402
 from index.models import Library, SearchRequest  # noqa: E402
 from index.search.engine import SearchEngine  # noqa: E402
@@ -68,9 +68,8 @@ def measure(engine: SearchEngine, queries: dict[str, str], runs: int) -> list[di
     return rows
 
 
-def libraries(docs: int | None, work: Path) -> dict[str, Library]:
+def libraries(docs: int | None, work: Path, taxonomy: Taxonomy) -> dict[str, Library]:
     """The libraries to measure on: bundled, wordy, and a synthetic one when asked."""
-    taxonomy = load_taxonomy()
     found = {"bundled (47)": load_library(None, taxonomy), "wordy (300)": wordy_library()}
     if docs:
         import synth
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, list[dict[str, object]]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        for label, library in libraries(args.docs, work).items():
+        for label, library in libraries(args.docs, work, taxonomy).items():
             engine = open_engine(library, taxonomy, work / label.split()[0])
             queries = WILDCARD_QUERIES if label.startswith("wordy") else HOSTILE_QUERIES
             if label.startswith("synthetic"):

@@ -193,19 +193,12 @@ class PrefixExpander:
 
     def expand(self, reader: IndexReader, fieldname: str, prefix: str) -> tuple[list[str], bool]:
         """The completions to search for, and whether they were capped (a partial result)."""
+        listed = self.commonest(fieldname, prefix)
+        if listed is not None:
+            commonest, complete = listed
+            limit = prefix_cap(prefix) or len(commonest)
+            return commonest[:limit], not complete or len(commonest) > limit
         partial = False
-        listed = (
-            self.table.get(fieldname, {}).get(prefix) if (len(prefix) <= TABLE_PREFIX) else None
-        )
-        if listed is not None or (len(prefix) <= TABLE_PREFIX and fieldname in self.table):
-            listed = listed or []
-            if listed and listed[-1][0] == "":  # the table kept only the top completions
-                partial = True
-                listed = listed[:-1]
-            limit = prefix_cap(prefix) or len(listed)
-            if len(listed) > limit:
-                partial = True
-            return [str(term) for term, _ in listed[:limit]], partial
         terms = sorted(  # as the table is
             self.completions(reader, fieldname, prefix), key=lambda item: (-item[1], item[0])
         )
