@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 from index.atomic import clean_stale_temps
 from index.citations import resolve_style, style_label
 from index.facets.taxonomy import Taxonomy, load_taxonomy
-from index.models import Library, Paper
+from index.models import Library, LoadWarning, Paper
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
 from tui.library_host import LibraryHost
@@ -77,13 +77,15 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         engine: SearchEngine | None = None,
         show_timings: bool | None = None,
         corpus: Sequence[Path] | None = None,
+        owns_engine: bool | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
         self.taxonomy = taxonomy
         self.library = library
         self.engine: SearchEngine | None = engine
-        self._owns_engine = engine is None
+        # Closed at exit: one the app opened itself (not a test's shared engine).
+        self._owns_engine = engine is None if owns_engine is None else owns_engine
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -123,6 +125,14 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         """The key format the yank-key action copies in: the last one picked (`latex:citep`)."""
         return self.style_book.resolve(self.config.key_style)
 
+    @property
+    def load_warnings(self) -> tuple[LoadWarning, ...]:
+        """The library's load problems: as loaded, or as its index recorded them when the
+        app serves a current index without loading the library (tui.cli.run_app)."""
+        if self.library is not None:
+            return self.library.warnings
+        return tuple(getattr(getattr(self.engine, "opened", None), "warnings", ()))
+
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
@@ -139,9 +149,9 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self.push_screen(self.main_screen)
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
-        if self.library is not None and self.library.warnings:
+        if self.load_warnings:
             self.notify(
-                f'{count_line(len(self.library.warnings))}: ctrl+p, "Load problems" lists them',
+                f'{count_line(len(self.load_warnings))}: ctrl+p, "Load problems" lists them',
                 title="Library",
                 severity="warning",
                 markup=False,
@@ -309,8 +319,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         """List every problem found while loading the library, in a scrollable dialog."""
         from tui.screens.warnings_dialog import LoadWarningsDialog
 
-        warnings = self.library.warnings if self.library is not None else ()
-        self.push_screen(LoadWarningsDialog([str(warning) for warning in warnings]))
+        self.push_screen(LoadWarningsDialog([str(warning) for warning in self.load_warnings]))
 
     def action_clear_marks(self) -> None:
         """Unmark every paper."""
@@ -381,12 +390,15 @@ def make_app(
     taxonomy: Taxonomy | None = None,
     show_timings: bool | None = None,
     corpus: Sequence[Path] | None = None,
+    owns_engine: bool = False,
 ) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
     Args:
         settings: where config, data and the index live (default: the user's folders).
-        engine: an open engine to use (not closed by the app); built from `library` if None.
+        engine: an open engine to use (not closed by the app unless `owns_engine`); built
+            from `library` if None. With an engine and no library, the papers are the
+            engine's stored ones (a current index opened without its library).
         library: papers to index when no engine is given (default: the bundled corpus).
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
         show_timings: show "3 ms" in the status line (default: the config's `debug`).
@@ -400,5 +412,11 @@ def make_app(
 
         library = load_library(None, taxonomy)
     return PaperscopeApp(
-        settings, taxonomy, library=library, engine=engine, show_timings=show_timings, corpus=corpus
+        settings,
+        taxonomy,
+        library=library,
+        engine=engine,
+        show_timings=show_timings,
+        corpus=corpus,
+        owns_engine=owns_engine or engine is None,
     )

@@ -21,7 +21,7 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +30,7 @@ from textual.message import Message
 
 from index.models import Library, LoadWarning, Paper
 from tui.services.annotations import Annotations
-from tui.services.layer import build_user_layer, notes_dir
+from tui.services.layer import build_user_layer, build_user_layer_from_keys, notes_dir
 from tui.services.notes import fingerprint as notes_fingerprint
 from tui.services.saved_searches import SavedSearches
 from tui.services.watch import (
@@ -43,6 +43,7 @@ from tui.view.user_detail import user_rows
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
+    from index.search.user_layer import UserLayer
 
 __all__ = ["LibraryHost", "LibraryReloaded", "UserLayerChanged"]
 
@@ -103,6 +104,24 @@ class LibraryHost:
             return app.library.papers
         return app.papers._all_papers()
 
+    def _user_layer(self, engine: SearchEngine) -> UserLayer:
+        """The user's layer for `engine`: from the loaded papers, or (a current index opened
+        without its library) from the keys its build saved, without decoding every paper."""
+        app: Any = self
+        if app.library is None and engine.paper_keys is not None:
+            return build_user_layer_from_keys(self.annotations, engine.paper_keys, self.notes_dir)
+        return build_user_layer(self.annotations, self._papers(), self.notes_dir)
+
+    def _recorded_library(self) -> Library:
+        """What the watcher compares with when no library was loaded: the input files as
+        they are now (the index is current) and the problems its build recorded. The papers
+        are read from the index when a file changes (`_old_papers`)."""
+        from index.library.inputs import library_files
+
+        app: Any = self
+        files = library_files(self.corpus) if self.corpus else ()
+        return Library(papers=(), warnings=app.load_warnings, files=files)
+
     # -- the user's layer -----------------------------------------------------------------
 
     @work(
@@ -119,9 +138,7 @@ class LibraryHost:
         if engine is None:
             return
         with self._layer_lock:
-            engine.set_user_layer(
-                build_user_layer(self.annotations, self._papers(), self.notes_dir)
-            )
+            engine.set_user_layer(self._user_layer(engine))
         app.post_message(UserLayerChanged())
 
     # Named handlers, not `@on`: Textual collects `@on` only from its own classes, and this
@@ -165,8 +182,10 @@ class LibraryHost:
         """Poll the inputs and the notes; reload what changed (see the module docstring)."""
         app: Any = self
         stop = self._stop_watching
-        library: Library = app.library or Library(papers=())
         watching = bool(self.corpus)  # the bundled corpus never changes
+        library: Library = app.library or (
+            self._recorded_library() if watching else Library(papers=())
+        )
         sources = sources_fingerprint(self.corpus, library.files) if watching else {}
         zotero = ZoteroContent(library.files if watching else ())
         notes = notes_fingerprint(self.notes_dir)
@@ -194,6 +213,10 @@ class LibraryHost:
                 reported = None
                 if new_library is None or stop.is_set():
                     continue
+                if not library.papers:
+                    # Served from the index so far: its papers, once, before the update
+                    # below rewrites that index in place.
+                    library = replace(library, papers=tuple(self._papers()))
                 engine = self._open(new_library)
                 lines = describe_changes(library, new_library, changed)
                 library = new_library

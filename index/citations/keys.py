@@ -8,7 +8,7 @@ the papers' ids (not of the input files), so reordering a corpus keeps every key
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from index.citations.fields import ascii_fold, paper_names
 from index.models import Paper
@@ -70,9 +70,18 @@ def citation_keys(papers: Sequence[Paper]) -> dict[str, str]:
     Papers that would share a key get `a`, `b`, ... suffixes (all of them, so no key
     silently means "the first one"), assigned in id order.
     """
+    return unique_keys((paper.id, base_key(paper)) for paper in papers)
+
+
+def unique_keys(base_keys: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """`citation_keys` from each paper's (id, `base_key`), as the index saves them.
+
+    The app on a current index has no `Paper` objects to hand (index.search.paper_keys
+    saves every paper's base key), and must give each paper the key a loaded library would.
+    """
     groups: dict[str, list[str]] = {}
-    for paper in papers:
-        groups.setdefault(base_key(paper), []).append(paper.id)
+    for paper_id, key in base_keys:
+        groups.setdefault(key, []).append(paper_id)
     keys: dict[str, str] = {}
     taken = set(groups)
     for key, ids in groups.items():

@@ -33,7 +33,7 @@ __all__ = [
 log = logging.getLogger("paperscope.index")
 
 KEYS_FILE = "paper-keys.marshal"
-FORMAT = 1
+FORMAT = 2  # 2: each paper's base citation key
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class PaperKeys:
     citation_key: str | None  # names the paper's note (tui.services.notes)
     keywords: tuple[str, ...]  # the source's own tags
     collections: tuple[str, ...]  # Zotero collections, `Parent/Child`
+    # index.citations.keys.base_key: the library's unique keys follow from all of them.
+    base_key: str = ""
 
 
 def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys]) -> None:
@@ -55,7 +57,9 @@ def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys
     key = index_key(reader)
     if key is None:
         return
-    rows = [(k.id, k.identities, k.citation_key, k.keywords, k.collections) for k in keys]
+    rows = [
+        (k.id, k.identities, k.citation_key, k.keywords, k.collections, k.base_key) for k in keys
+    ]
     data = marshal.dumps({"format": FORMAT, "key": key, "rows": rows}, 4)
     write_bytes_atomic(Path(folder) / KEYS_FILE, data)
 
@@ -93,8 +97,10 @@ def _read(folder: Path) -> tuple[object, list[PaperKeys]] | None:
     rows = saved.get("rows")
     try:
         return saved.get("key"), [
-            PaperKeys(str(i), tuple(ids), key if key is None else str(key), tuple(kw), tuple(c))
-            for i, ids, key, kw, c in rows  # type: ignore[union-attr]
+            PaperKeys(
+                str(i), tuple(ids), key if key is None else str(key), tuple(kw), tuple(c), str(b)
+            )
+            for i, ids, key, kw, c, b in rows  # type: ignore[union-attr]
         ]
     except (TypeError, ValueError):
         log.warning("%s does not hold what was written; the library is loaded instead", path)

@@ -33,7 +33,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.models import Library, Paper
+from index.library.cache import code_fingerprint
+from index.models import Library, LoadWarning, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
 from index.store import integrity
 from index.store.child import BuildFailed
@@ -69,6 +70,9 @@ class Opened:
     # when a fresh build process measured it (index.store.child); for `paperscope index`
     # and the benchmark.
     build_peak_mb: float | None = None
+    # The library's load problems, as recorded when its index was built: what an open
+    # without the library (`open_if_current`) says instead of loading it.
+    warnings: tuple[LoadWarning, ...] = ()
 
 
 def taxonomy_fingerprint(taxonomy: Any) -> str:
@@ -125,6 +129,10 @@ def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
         # The papers carry what only the loaded library answers (the source's notes, which
         # the saved paper keys do not hold: index.search.paper_keys), so a search needs it.
         "needs_library": any(p.source_notes for p in library.papers),
+        # What a library-free open (`open_if_current`) serves in place of the loaded
+        # library: its load problems, and the loader code that read the files.
+        "warnings": [[w.path, w.line, w.message] for w in library.warnings],
+        "library_code": code_fingerprint(),
     }
 
 
@@ -145,8 +153,8 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     """The index of the library read from `files`, when it is current; else None.
 
     `files` is what `Library.files` would be (`index.library.inputs.library_files`). Current
-    means what `open_index` checks after a full load, decided without one: the schema and
-    the taxonomy fingerprint are the ones the index was built with, and every input file
+    means what `open_index` checks after a full load, decided without one: the schema, the
+    taxonomy fingerprint and the loader code are the ones the index was built with, and every input file
     has the size and mtime the manifest recorded (a stat each, nothing parsed). The paper
     count the manifest recorded is checked against the index instead of the library's. A
     library whose papers carry notes of their own (Zotero's) is never served this way: those
@@ -170,6 +178,7 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     if (
         old.get("schema") != SCHEMA_VERSION
         or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
+        or old.get("library_code") != code_fingerprint()
         or not isinstance(recorded, dict)
         or {name: list(stats)[:2] for name, stats in recorded.items()} != _file_stats(files)
     ):
@@ -186,7 +195,25 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     )
     if ix is None:
         return None
-    return Opened(ix, path, "up to date", ix.doc_count(), time.perf_counter() - started)
+    return Opened(
+        ix,
+        path,
+        "up to date",
+        ix.doc_count(),
+        time.perf_counter() - started,
+        warnings=_recorded_warnings(old.get("warnings")),
+    )
+
+
+def _recorded_warnings(rows: Any) -> tuple[LoadWarning, ...]:
+    """The manifest's load problems; a row that is not [path, line, message] is skipped."""
+    out = []
+    for row in rows if isinstance(rows, list) else ():
+        if isinstance(row, list) and len(row) == 3:
+            path, line, message = row
+            if isinstance(path, str) and isinstance(message, str):
+                out.append(LoadWarning(path, message, line if isinstance(line, int) else None))
+    return tuple(out)
 
 
 @contextmanager
@@ -416,7 +443,11 @@ def _refresh(
     ):
         ix = _open_checked(path, old.get("papers"), recorded)
         if ix is not None:
-            count = update_in_place(ix, path, library, _changed_files(old, manifest), progress)
+            changed = _changed_files(old, manifest)
+            if old.get("library_code") != manifest["library_code"]:
+                # New loader code may read the same files into other papers: check them all.
+                changed = set(library.files)
+            count = update_in_place(ix, path, library, changed, progress)
             # The short-prefix table is kept: a few changed papers barely move the most
             # frequent completions, and rewriting it would cost more than the update.
             if count is not None and ix.doc_count() == manifest["papers"]:

@@ -47,9 +47,18 @@ LIMIT_MB = 64
 
 
 def keys_of(paper: Paper) -> PaperKeys:
-    """The paper's handles for the user's layer (index.search.paper_keys)."""
+    """The paper's handles for the user's layer and its citation key (index.search.paper_keys)."""
+    # Here, not at the top: `index.citations` costs ~70 ms to import, and a search on a
+    # current index imports this module but never writes.
+    from index.citations.keys import base_key
+
     return PaperKeys(
-        paper.id, identities(paper), paper.citation_key, paper.keywords, paper.collections
+        paper.id,
+        identities(paper),
+        paper.citation_key,
+        paper.keywords,
+        paper.collections,
+        base_key(paper),
     )
 
 

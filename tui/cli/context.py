@@ -106,15 +106,9 @@ class CliContext:
         nothing was loaded.
         """
         if "library" not in self.__dict__:
-            from index import open_current_engine
-
-            try:
-                engine = open_current_engine(self.corpus, self.taxonomy, paths.cache_dir())
-            except OSError:  # an unreadable input or cache: the full load says what
-                engine = None
-            if engine is not None and self._no_user_layer():
-                return engine
-            if engine is not None and engine.paper_keys is not None:
+            layer = not self._no_user_layer()
+            engine = self.current_engine(keys_needed=layer)
+            if engine is not None and layer and engine.paper_keys is not None:
                 from tui.services.layer import build_user_layer_from_keys, notes_dir
 
                 engine.set_user_layer(
@@ -122,10 +116,27 @@ class CliContext:
                         self.annotations, engine.paper_keys, notes_dir(paths.data_dir())
                     )
                 )
+            if engine is not None:
                 return engine
-            if engine is not None:  # an index from before the keys were saved
-                engine.close()
         return self.engine
+
+    def current_engine(self, keys_needed: bool = True) -> SearchEngine[Opened] | None:
+        """The index opened without loading the library, when it is current; else None.
+
+        `keys_needed`: only an index that saved its papers' keys (index.search.paper_keys,
+        which the user's layer and the citation keys are computed from) will do; an index
+        from before they were saved is closed and None returned, so the library is loaded.
+        """
+        from index import open_current_engine
+
+        try:
+            engine = open_current_engine(self.corpus, self.taxonomy, paths.cache_dir())
+        except OSError:  # an unreadable input or cache: the full load says what
+            return None
+        if engine is not None and keys_needed and engine.paper_keys is None:
+            engine.close()
+            return None
+        return engine
 
     def _no_user_layer(self) -> bool:
         """No tags, statuses or notes yet: nothing to apply to the engine."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from index.citations import citation_keys, format_citation, style_label
 from index.citations.export import export_text
+from index.citations.keys import unique_keys
 from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest, Snippet
 
@@ -44,7 +45,9 @@ class PaperData:
     Args:
         taxonomy: names for facet ids.
         library: the papers as loaded, when the app indexed them itself; citation keys are
-            computed over it so they match `paperscope cite`.
+            computed over it so they match `paperscope cite`. None on a current index
+            opened without the library: the keys then come from the base keys the build
+            saved (index.search.paper_keys), the same keys.
         engine: returns the open engine, or None while the index is still being built.
     """
 
@@ -84,9 +87,17 @@ class PaperData:
     def _citation_keys(self) -> dict[str, str]:
         with self._keys_lock:
             if self._keys is None:
-                everything = self._library.papers if self._library else self._all_papers()
-                self._keys = dict(citation_keys(everything))
+                self._keys = self._library_keys()
             return self._keys
+
+    def _library_keys(self) -> dict[str, str]:
+        if self._library:
+            return citation_keys(self._library.papers)
+        engine = self._engine()
+        saved = engine.paper_keys if engine is not None else None
+        if saved is not None:
+            return unique_keys((keys.id, keys.base_key) for keys in saved)
+        return citation_keys(self._all_papers())  # an index from before the keys were saved
 
     def _all_papers(self) -> tuple[Paper, ...]:
         engine = self._engine()

@@ -1,0 +1,134 @@
+"""`paperscope` with no command: on a current index the app starts without the library.
+
+The papers then come from the index's stored fields, the citation keys from the base keys
+the build saved, the user's tags from the saved paper keys and the load problems from the
+manifest: each must equal what the app shows after loading the library.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index.library.load
+from index.citations import citation_keys
+from index.facets.taxonomy import load_taxonomy
+from index.library.load import load_library
+from tui.app import PaperscopeApp
+from tui.cli import main
+from tui.services.papers import PaperData
+
+BIB = """@article{alpha,
+  title = {Alpha Engines},
+  author = {Ada Lovelace},
+  year = {2021},
+  abstract = {About alpha engines and pipelines.}
+}
+
+@article{broken,
+  title = {Never closed,
+  year = 2020
+
+"""
+# Two papers whose keys collide (same first author, year and first title word): the
+# library's keys are `quill2024zymurgya` and `...b`, which only the whole library decides.
+RECORDS = [
+    {
+        "id": "2401.00001",
+        "title": "Zymurgy of Sparse Kernels",
+        "authors": "Ada Quill and Bo Reyes",
+        "categories": "cs.DC",
+        "abstract": "We study zymurgy of sparse kernels.",
+        "update_date": "2024-01-05",
+    },
+    {
+        "id": "2401.00002",
+        "title": "Zymurgy of Cache Hierarchies",
+        "authors": "Ada Quill",
+        "categories": "cs.AR",
+        "abstract": "Cache hierarchies under zymurgy.",
+        "update_date": "2024-02-05",
+    },
+]
+
+
+def write_corpus(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "refs.bib").write_text(BIB, encoding="utf-8")
+    lines = "".join(json.dumps(record) + "\n" for record in RECORDS)
+    (folder / "arxiv.jsonl").write_text(lines, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[PaperscopeApp]:
+    """The apps `paperscope` would run, kept instead of run (see `in_a_terminal`)."""
+    apps: list[PaperscopeApp] = []
+
+    def run(self: PaperscopeApp, *args: Any, **kwargs: Any) -> None:
+        apps.append(self)
+
+    monkeypatch.setattr(PaperscopeApp, "run", run)
+    return apps
+
+
+def in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """stdin and stdout say they are a terminal (patched in the test's own phase: pytest
+    swaps the captured streams between a fixture's setup and the test)."""
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+
+
+def forbid_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the library was loaded")
+
+    monkeypatch.setattr(index.library.load, "load_library", fail)
+
+
+def test_a_current_index_starts_the_app_without_the_library_and_the_same(
+    tmp_path: Path,
+    started: list[PaperscopeApp],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    corpus = write_corpus(tmp_path / "papers")
+    assert main(["--corpus", str(corpus), "index"]) == 0
+    library = load_library([corpus], load_taxonomy())
+    assert library.warnings  # the fixture has a broken entry
+    forbid_loading(monkeypatch)
+    # ...nor every paper decoded from the index to compute the citation keys.
+    monkeypatch.setattr(PaperData, "_all_papers", lambda self: pytest.fail("papers decoded"))
+    capsys.readouterr()
+    in_a_terminal(monkeypatch)
+    assert main(["--corpus", str(corpus)]) == 0
+    (app,) = started
+    engine = app.engine
+    assert engine is not None
+    try:
+        assert app.library is None
+        assert engine.size == len(library.papers)
+        assert [str(w) for w in app.load_warnings] == [str(w) for w in library.warnings]
+        assert app.papers._citation_keys() == citation_keys(library.papers)
+        assert app.papers._citation_keys()["2401.00002"] == "quill2024zymurgyb"
+        assert capsys.readouterr().err == ""  # nothing was loaded, nothing re-reported
+    finally:
+        engine.close()
+
+
+def test_a_stale_index_loads_the_library_first(
+    tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = write_corpus(tmp_path / "papers")
+    assert main(["--corpus", str(corpus), "index"]) == 0
+    with (corpus / "arxiv.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({**RECORDS[0], "id": "2401.00003", "title": "Zest"}) + "\n")
+    in_a_terminal(monkeypatch)
+    assert main(["--corpus", str(corpus)]) == 0
+    (app,) = started
+    assert app.library is not None and len(app.library.papers) == 4
+    assert app.engine is None  # the app opens (and updates) the index in its worker
