@@ -273,3 +273,40 @@ def test_a_wildcard_finds_a_word_an_in_place_update_added(
     result = engine.search(SearchRequest("q*k*b*"))
     assert result.total == 40 and not result.partial
     engine.close()
+
+
+def test_new_loader_code_rechecks_every_paper_and_is_never_served_unchecked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same files, other loader code (an upgrade): the papers it reads may differ."""
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path), TAXONOMY, cache).close()
+    assert store.open_if_current(file_library(tmp_path).files, TAXONOMY, cache) is not None
+    monkeypatch.setattr(store, "code_fingerprint", lambda: "the next release")
+    assert store.open_if_current(file_library(tmp_path).files, TAXONOMY, cache) is None
+    # The new code reads a marker into one file's papers; no file changed on disk.
+    reread = file_library(tmp_path, marker="wombatmarker")
+    engine = open_engine(reread, TAXONOMY, cache)
+    marked = {p.id for p in reread.papers if "wombatmarker" in p.abstract}
+    assert engine.opened.action == f"updated {len(marked)} papers"
+    assert {h.paper.id for h in engine.search(SearchRequest("wombatmarker", limit=99)).hits} == (
+        marked
+    )
+    engine.close()
+    opened = store.open_if_current(reread.files, TAXONOMY, cache)
+    assert opened is not None
+    opened.index.close()
+
+
+def test_a_library_free_open_gives_the_load_problems_recorded_at_build(tmp_path: Path) -> None:
+    from index.models import LoadWarning
+
+    problems = (LoadWarning("refs.bib", "malformed entry skipped", 8), LoadWarning("a.ris", "x"))
+    library = replace(file_library(tmp_path), warnings=problems)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    opened = store.open_if_current(library.files, TAXONOMY, tmp_path / "cache")
+    assert opened is not None
+    assert opened.warnings == problems
+    opened.index.close()
