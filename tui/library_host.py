@@ -108,8 +108,9 @@ class LibraryHost:
         """The user's layer for `engine`: from the loaded papers, or (a current index opened
         without its library) from the keys its build saved, without decoding every paper."""
         app: Any = self
-        if app.library is None and engine.paper_keys is not None:
-            return build_user_layer_from_keys(self.annotations, engine.paper_keys, self.notes_dir)
+        keys = engine.paper_keys if app.library is None else None
+        if keys is not None:
+            return build_user_layer_from_keys(self.annotations, keys, self.notes_dir)
         return build_user_layer(self.annotations, self._papers(), self.notes_dir)
 
     def _recorded_library(self) -> Library:

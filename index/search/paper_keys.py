@@ -16,6 +16,7 @@ import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from whoosh.reading import IndexReader
 
@@ -25,7 +26,8 @@ from index.search.facet_store import index_key
 __all__ = [
     "KEYS_FILE",
     "PaperKeys",
-    "read_paper_keys",
+    "SavedKeys",
+    "read_saved_keys",
     "saved_keys",
     "write_paper_keys",
 ]
@@ -33,14 +35,15 @@ __all__ = [
 log = logging.getLogger("paperscope.index")
 
 KEYS_FILE = "paper-keys.marshal"
-FORMAT = 2  # 2: each paper's base citation key
+FORMAT = 3  # 2: each paper's base citation key; 3: a header read apart
 
 
-@dataclass(frozen=True)
-class PaperKeys:
+class PaperKeys(NamedTuple):
     """One paper's handles for the user's layer, as `Paper` would give them.
 
-    Made by the store's writer (`index.store.writer.keys_of`), which has the papers.
+    Made by the store's writer (`index.store.writer.keys_of`), which has the papers. A
+    named tuple, not a dataclass: an open at 100,000 papers makes one per paper, and a
+    frozen dataclass took three times as long to make.
     """
 
     id: str
@@ -53,24 +56,57 @@ class PaperKeys:
 
 
 def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys]) -> None:
-    """Saves every indexed paper's keys, for the index `reader` reads."""
+    """Saves every indexed paper's keys, for the index `reader` reads.
+
+    Two marshal objects in one file: a small header (the index it fits, the paper count,
+    the few papers that carry collections, which an open needs at once), then the rows,
+    which are read only when something asks for them (`SavedKeys.rows`).
+    """
     key = index_key(reader)
     if key is None:
         return
-    rows = [
-        (k.id, k.identities, k.citation_key, k.keywords, k.collections, k.base_key) for k in keys
-    ]
-    data = marshal.dumps({"format": FORMAT, "key": key, "rows": rows}, 4)
+    rows = [tuple(k) for k in keys]
+    header = {
+        "format": FORMAT,
+        "key": key,
+        "count": len(rows),
+        "collections": [row for row in rows if row[4]],
+    }
+    data = marshal.dumps(header, 4) + marshal.dumps({"key": key, "rows": rows}, 4)
     write_bytes_atomic(Path(folder) / KEYS_FILE, data)
 
 
-def read_paper_keys(folder: Path, reader: IndexReader) -> list[PaperKeys] | None:
-    """Every paper's keys when saved for exactly this index, else None."""
+@dataclass(frozen=True)
+class SavedKeys:
+    """The saved keys of one index, as far as its opening needs them: the rows wait."""
+
+    path: Path
+    key: object  # the index they were saved for (index.search.facet_store.index_key)
+    collections: tuple[PaperKeys, ...]  # the papers that carry collections (usually none)
+
+    def rows(self) -> list[PaperKeys] | None:
+        """Every paper's keys; None when the file was replaced or damaged since the header.
+
+        At 100,000 papers this is ~0.5 s: a start without tags and a search never pay it.
+        """
+        saved = _read(self.path)
+        return saved[1] if saved is not None and saved[0] == self.key else None
+
+
+def read_saved_keys(folder: Path, reader: IndexReader) -> SavedKeys | None:
+    """The header of the keys saved for exactly this index, else None."""
     key = index_key(reader)
-    saved = _read(Path(folder))
-    if key is None or saved is None or saved[0] != key or len(saved[1]) != reader.doc_count():
+    path = Path(folder) / KEYS_FILE
+    header = _header(path)
+    if (
+        key is None
+        or header is None
+        or header.get("key") != key
+        or header.get("count") != reader.doc_count()
+    ):
         return None
-    return saved[1]
+    collections = _rows(header.get("collections"), path)
+    return None if collections is None else SavedKeys(path, key, tuple(collections))
 
 
 def saved_keys(folder: Path) -> dict[str, PaperKeys]:
@@ -79,28 +115,50 @@ def saved_keys(folder: Path) -> dict[str, PaperKeys]:
     An in-place update recomputes only its changed papers' keys (the identities fold
     every title: seconds at 100,000 papers) and takes the others from here.
     """
-    saved = _read(Path(folder))
+    saved = _read(Path(folder) / KEYS_FILE)
     return {keys.id: keys for keys in saved[1]} if saved is not None else {}
 
 
-def _read(folder: Path) -> tuple[object, list[PaperKeys]] | None:
-    path = folder / KEYS_FILE
+def _header(path: Path) -> dict[str, object] | None:
     try:
-        saved = marshal.loads(path.read_bytes())
+        with path.open("rb") as handle:
+            header = marshal.load(handle)  # the first object only
     except OSError:
         return None  # an index built before this file existed
     except (ValueError, EOFError, TypeError):
         log.warning("%s is unreadable; the library is loaded instead", path)
         return None
-    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
         return None
-    rows = saved.get("rows")
+    return header
+
+
+def _read(path: Path) -> tuple[object, list[PaperKeys]] | None:
+    """(the index key, every row) of the file, or None."""
     try:
-        return saved.get("key"), [
+        with path.open("rb") as handle:
+            header = marshal.load(handle)
+            body = marshal.load(handle)
+    except OSError:
+        return None
+    except (ValueError, EOFError, TypeError):
+        log.warning("%s is unreadable; the library is loaded instead", path)
+        return None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        return None
+    if not isinstance(body, dict) or body.get("key") != header.get("key"):
+        return None
+    rows = _rows(body.get("rows"), path)
+    return None if rows is None else (header.get("key"), rows)
+
+
+def _rows(rows: object, path: Path) -> list[PaperKeys] | None:
+    try:
+        return [
             PaperKeys(
                 str(i), tuple(ids), key if key is None else str(key), tuple(kw), tuple(c), str(b)
             )
-            for i, ids, key, kw, c, b in rows  # type: ignore[union-attr]
+            for i, ids, key, kw, c, b in rows  # type: ignore[attr-defined]
         ]
     except (TypeError, ValueError):
         log.warning("%s does not hold what was written; the library is loaded instead", path)

@@ -108,16 +108,17 @@ class CliContext:
         if "library" not in self.__dict__:
             layer = not self._no_user_layer()
             engine = self.current_engine(keys_needed=layer)
-            if engine is not None and layer and engine.paper_keys is not None:
+            keys = engine.paper_keys if engine is not None and layer else None
+            if engine is not None and keys is not None:
                 from tui.services.layer import build_user_layer_from_keys, notes_dir
 
                 engine.set_user_layer(
-                    build_user_layer_from_keys(
-                        self.annotations, engine.paper_keys, notes_dir(paths.data_dir())
-                    )
+                    build_user_layer_from_keys(self.annotations, keys, notes_dir(paths.data_dir()))
                 )
-            if engine is not None:
+            if engine is not None and (keys is not None or not layer):
                 return engine
+            if engine is not None:  # the saved keys could not be read after all
+                engine.close()
         return self.engine
 
     def current_engine(self, keys_needed: bool = True) -> SearchEngine[Opened] | None:
@@ -133,7 +134,7 @@ class CliContext:
             engine = open_current_engine(self.corpus, self.taxonomy, paths.cache_dir())
         except OSError:  # an unreadable input or cache: the full load says what
             return None
-        if engine is not None and keys_needed and engine.paper_keys is None:
+        if engine is not None and keys_needed and not engine.has_paper_keys:
             engine.close()
             return None
         return engine

@@ -140,3 +140,42 @@ def test_a_library_with_its_own_collections_or_notes_is_always_loaded(
     )
     open_engine(noted, taxonomy, tmp_path / "cache").close()
     assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None
+
+
+def test_saved_keys_are_read_when_first_asked_for_and_collections_at_once(
+    taxonomy: Taxonomy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An open reads the keys file's header only: the rows (0.5 s at 100,000 papers) wait
+    for the user's layer or a citation key; the collections facet needs only the header."""
+    from index.search.paper_keys import SavedKeys
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "refs.bib").write_text(
+        "@misc{a, title={Alpha}, abstract={About alpha.}}\n"
+        "@misc{b, title={Beta}, abstract={About beta.}}\n",
+        encoding="utf-8",
+    )
+    plain = load_library([folder], taxonomy)
+    filed = (replace(plain.papers[0], collections=("Thesis/Chapter 2",)), *plain.papers[1:])
+    open_engine(replace(plain, papers=filed), taxonomy, tmp_path / "cache").close()
+    reads: list[int] = []
+    real = SavedKeys.rows
+
+    def counted(self: SavedKeys) -> object:
+        reads.append(1)
+        return real(self)
+
+    monkeypatch.setattr(SavedKeys, "rows", counted)
+    engine = open_current_engine([folder], taxonomy, tmp_path / "cache")
+    assert engine is not None and engine.has_paper_keys
+    result = engine.search(SearchRequest(""))
+    assert {c.value: c.count for c in result.facets["collection"]} == {
+        "Thesis": 1,
+        "Thesis/Chapter 2": 1,
+    }
+    assert reads == []
+    keys = engine.paper_keys
+    assert keys is not None and sorted(k.id for k in keys) == sorted(p.id for p in filed)
+    assert engine.paper_keys is keys and reads == [1]
+    engine.close()

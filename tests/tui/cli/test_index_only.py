@@ -205,6 +205,25 @@ def test_an_index_without_saved_keys_loads_the_library_for_a_layer(
     data.mkdir(parents=True, exist_ok=True)
     (data / "annotations.json").write_text('{"version": 1, "papers": []}', encoding="utf-8")
     # As an index built by an older paperscope, which saved no keys.
-    monkeypatch.setattr(index.search.engine, "read_paper_keys", lambda *args: None)
+    monkeypatch.setattr(index.search.engine, "read_saved_keys", lambda *args: None)
     assert run(capsys, "--corpus", str(corpus), "search", "tensor")[0] == 0
+    assert len(loads) == 2
+
+
+def test_keys_damaged_after_the_open_load_the_library_for_a_layer(
+    corpus: Path,
+    capsys: pytest.CaptureFixture[str],
+    loads: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rows are read after the header: a file replaced in between is not trusted."""
+    from index.search.paper_keys import SavedKeys
+
+    assert run(capsys, "--corpus", str(corpus), "index", "--json")[0] == 0
+    data = Path(os.environ["PAPERSCOPE_DATA_DIR"])
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "annotations.json").write_text('{"version": 1, "papers": []}', encoding="utf-8")
+    monkeypatch.setattr(SavedKeys, "rows", lambda self: None)
+    code, out = run(capsys, "--corpus", str(corpus), "search", "tensor")
+    assert code == 0 and out
     assert len(loads) == 2
