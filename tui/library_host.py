@@ -29,6 +29,7 @@ from textual import work
 from textual.message import Message
 
 from index.models import Library, LoadWarning, Paper
+from index.search.user_layer import UserLayer
 from tui.services.annotations import Annotations
 from tui.services.layer import build_user_layer, build_user_layer_from_keys, notes_dir
 from tui.services.notes import fingerprint as notes_fingerprint
@@ -43,7 +44,6 @@ from tui.view.user_detail import user_rows
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
-    from index.search.user_layer import UserLayer
 
 __all__ = ["LibraryHost", "LibraryReloaded", "UserLayerChanged"]
 
@@ -108,6 +108,8 @@ class LibraryHost:
         """The user's layer for `engine`: from the loaded papers, or (a current index opened
         without its library) from the keys its build saved, without decoding every paper."""
         app: Any = self
+        if self.annotations.empty and not notes_fingerprint(self.notes_dir):
+            return UserLayer()  # nothing of the user's yet: no paper needs looking at
         keys = engine.paper_keys if app.library is None else None
         if keys is not None:
             return build_user_layer_from_keys(self.annotations, keys, self.notes_dir)

@@ -142,6 +142,12 @@ class Annotations(StoredJson):
                 counts[tag] = counts.get(tag, 0) + 1
         return sorted(counts, key=lambda tag: (-counts[tag], tag))
 
+    @property
+    def empty(self) -> bool:
+        """No paper has tags or a status yet."""
+        with self._lock:
+            return not self._records
+
     def layer(self, papers: Iterable[Paper]) -> dict[str, dict[str, frozenset[str]]]:
         """Facet -> value -> paper ids, for the engine (`tag`, `status`; unread is implied)."""
         with self._lock:

@@ -74,3 +74,30 @@ async def test_a_changed_file_is_reloaded_and_described(tmp_path: Path, taxonomy
         await wait_for(pilot, lambda: app.library is not None)
         assert shown(app).total == 4
         assert "arxiv.jsonl: +1, -0 papers" in notices(app)
+
+
+async def test_a_start_without_tags_or_notes_reads_no_saved_keys(
+    tmp_path: Path, taxonomy: Taxonomy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's layer needs no saved keys when the user has no tags or notes yet.
+
+    (The detail's citation still reads them, in its worker, for the citation keys: left
+    out here so that only the layer could read them.)
+    """
+    from index.search.paper_keys import SavedKeys
+
+    reads: list[int] = []
+    real = SavedKeys.rows
+
+    def counted(self: SavedKeys) -> object:
+        reads.append(1)
+        return real(self)
+
+    monkeypatch.setattr(SavedKeys, "rows", counted)
+    monkeypatch.setattr(PaperData, "_library_keys", lambda self: {})
+    app = light_app(write_corpus(tmp_path / "papers"), taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await search(pilot, "zymurgy")
+        assert shown(app).total == 2
+        assert reads == []
