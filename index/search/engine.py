@@ -187,6 +187,11 @@ class SearchEngine(Generic[OpenedT]):
                 self._paper_keys = self._saved_keys.rows()
             return self._paper_keys
 
+    def saved_citation_keys(self) -> dict[str, str] | None:
+        """Paper id -> citation key as the build computed it over the whole library (no
+        library given), without reading every paper's keys; else None."""
+        return self._saved_keys.citation_keys() if self._saved_keys is not None else None
+
     def set_user_layer(self, layer: UserLayer) -> None:
         """Use the user's current tags, statuses and notes from the next search on.
 

@@ -7,6 +7,8 @@ searches opens the index without loading the library (index.store.generations
 .open_if_current); to apply the user's layer it needs exactly these few values per paper,
 so the build saves them (`paper-keys.marshal`, keyed and checksummed like the facet masks,
 index.search.facet_store) and the engine reads them instead of 27,500 `Paper` objects.
+The app on a current index (tui.cli.run_app) reads the same file: the citation keys the
+build computed over the whole library, and the rows only once the user has tags or notes.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ __all__ = [
 log = logging.getLogger("paperscope.index")
 
 KEYS_FILE = "paper-keys.marshal"
-FORMAT = 3  # 2: each paper's base citation key; 3: a header read apart
+FORMAT = 4  # 2: each paper's base citation key; 3: a header read apart; 4: citation keys
 
 
 class PaperKeys(NamedTuple):
@@ -58,21 +60,31 @@ class PaperKeys(NamedTuple):
 def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys]) -> None:
     """Saves every indexed paper's keys, for the index `reader` reads.
 
-    Two marshal objects in one file: a small header (the index it fits, the paper count,
-    the few papers that carry collections, which an open needs at once), then the rows,
-    which are read only when something asks for them (`SavedKeys.rows`).
+    Three marshal objects in one file: a small header (the index it fits, the paper count,
+    the few papers that carry collections, which an open needs at once), every paper's
+    citation key, unique in the library (`index.citations.keys.citation_keys`: what the
+    detail's citation needs), then the rows, each read only when asked for.
     """
     key = index_key(reader)
     if key is None:
         return
-    rows = [tuple(k) for k in keys]
+    saved = list(keys)
+    rows = [tuple(k) for k in saved]
     header = {
         "format": FORMAT,
         "key": key,
         "count": len(rows),
         "collections": [row for row in rows if row[4]],
     }
-    data = marshal.dumps(header, 4) + marshal.dumps({"key": key, "rows": rows}, 4)
+    # Here, not at the top: `index.citations` costs ~70 ms to import, and a search only reads.
+    from index.citations.keys import unique_keys
+
+    cites = unique_keys((k.id, k.base_key) for k in saved)
+    data = (
+        marshal.dumps(header, 4)
+        + marshal.dumps({"key": key, "cites": cites}, 4)
+        + marshal.dumps({"key": key, "rows": rows}, 4)
+    )
     write_bytes_atomic(Path(folder) / KEYS_FILE, data)
 
 
@@ -83,6 +95,22 @@ class SavedKeys:
     path: Path
     key: object  # the index they were saved for (index.search.facet_store.index_key)
     collections: tuple[PaperKeys, ...]  # the papers that carry collections (usually none)
+
+    def citation_keys(self) -> dict[str, str] | None:
+        """Paper id -> its citation key, unique in the library, as a loaded library gives
+        it; None when the file was replaced or damaged since the header."""
+        try:
+            with self.path.open("rb") as handle:
+                marshal.load(handle)  # the header, read at the open
+                saved = marshal.load(handle)
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if not isinstance(saved, dict) or saved.get("key") != self.key:
+            return None
+        cites = saved.get("cites")
+        if not isinstance(cites, dict):
+            return None
+        return {str(paper_id): str(key) for paper_id, key in cites.items()}
 
     def rows(self) -> list[PaperKeys] | None:
         """Every paper's keys; None when the file was replaced or damaged since the header.
@@ -138,6 +166,7 @@ def _read(path: Path) -> tuple[object, list[PaperKeys]] | None:
     try:
         with path.open("rb") as handle:
             header = marshal.load(handle)
+            marshal.load(handle)  # the citation keys
             body = marshal.load(handle)
     except OSError:
         return None

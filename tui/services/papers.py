@@ -94,6 +94,9 @@ class PaperData:
         if self._library:
             return citation_keys(self._library.papers)
         engine = self._engine()
+        cites = engine.saved_citation_keys() if engine is not None else None
+        if cites is not None:
+            return cites
         saved = engine.paper_keys if engine is not None else None
         if saved is not None:
             return unique_keys((keys.id, keys.base_key) for keys in saved)

@@ -11,6 +11,7 @@ import pytest
 
 from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
+from index.search.engine import SearchEngine
 from index.store import generations as store
 from index.store import writer as build
 from index.store.generations import IndexUnavailable, library_dir, open_index
@@ -310,3 +311,33 @@ def test_a_library_free_open_gives_the_load_problems_recorded_at_build(tmp_path:
     assert opened is not None
     assert opened.warnings == problems
     opened.index.close()
+
+
+def test_saved_citation_keys_follow_an_in_place_update(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper added in place whose key collides with an indexed one: both get suffixes,
+    as `citation_keys` gives them over the loaded library."""
+    from index.citations import citation_keys
+    from index.citations.keys import base_key
+
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    library = file_library(tmp_path)
+    open_engine(library, TAXONOMY, cache).close()
+    first = library.papers[0]
+    twin = replace(first, id=first.id + "-twin", abstract=first.abstract + " wombatmarker")
+    assert base_key(twin) == base_key(first)
+    grown = replace(library, papers=(*library.papers, twin))
+    Path(grown.files[0]).write_text("changed\n", encoding="utf-8")
+    engine = open_engine(grown, TAXONOMY, cache)
+    assert engine.opened.action == "updated 1 papers"
+    engine.close()
+    opened = store.open_if_current(grown.files, TAXONOMY, cache)
+    assert opened is not None
+    stored = SearchEngine(opened, None, TAXONOMY)
+    expected = citation_keys(grown.papers)
+    assert stored.saved_citation_keys() == expected
+    assert expected[twin.id] != expected[first.id]
+    stored.close()
