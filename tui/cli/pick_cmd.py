@@ -92,11 +92,15 @@ def pick_command(context: CliContext, args: argparse.Namespace) -> int:
     # never follow a resize); with stdout redirected they may describe another terminal.
     for name in ("COLUMNS", "LINES"):
         os.environ.pop(name, None)
-    library = context.library  # problems in the user's files are printed before the app starts
+    # From an editor, every start counts: a current index is served without the library
+    # (as `paperscope` does, tui.cli.run_app); else its problems are printed before the app.
+    engine = context.current_engine()
     app = PickApp(
         AppSettings.from_environment(),
         context.taxonomy,
-        library=library,
+        library=context.library if engine is None else None,
+        engine=engine,
+        owns_engine=True,
         pick_style=style,
         query=" ".join(args.query),
     )

@@ -105,11 +105,13 @@ def test_the_command_prints_the_pick_on_stdout_and_nothing_when_cancelled(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The real command on the bundled corpus; only the terminal is replaced by a headless run."""
+    apps: list[PickApp] = []
 
     def headless(keys: tuple[str, ...]) -> Any:
         async def script(pilot: Pilot[Any]) -> None:
             app = pilot.app
             assert isinstance(app, PickApp)
+            apps.append(app)
             for _ in range(400):  # the index is built first, in the cache under tmp
                 await pilot.pause(0.05)
                 result = app.main_screen.result
@@ -127,6 +129,8 @@ def test_the_command_prints_the_pick_on_stdout_and_nothing_when_cancelled(
     monkeypatch.setattr(pick_cmd, "run", headless(("escape",)))
     assert main(["pick", "dynapipe"]) == 1
     assert capsys.readouterr().out == ""
+    # The first pick built the index and loaded the library; the second found it current.
+    assert [app.library is None for app in apps] == [False, True]
 
 
 async def test_y_copies_keys_in_the_last_key_format_picked(
