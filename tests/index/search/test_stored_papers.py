@@ -142,13 +142,26 @@ def test_a_library_with_its_own_collections_or_notes_is_always_loaded(
     assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None
 
 
+def saved_key_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per read of the saved paper keys' rows (`SavedKeys.rows`), from now on."""
+    from index.search.paper_keys import SavedKeys
+
+    reads: list[int] = []
+    real = SavedKeys.rows
+
+    def counted(self: SavedKeys) -> object:
+        reads.append(1)
+        return real(self)
+
+    monkeypatch.setattr(SavedKeys, "rows", counted)
+    return reads
+
+
 def test_saved_keys_are_read_when_first_asked_for_and_collections_at_once(
     taxonomy: Taxonomy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An open reads the keys file's header only: the rows (0.5 s at 100,000 papers) wait
     for the user's layer or a citation key; the collections facet needs only the header."""
-    from index.search.paper_keys import SavedKeys
-
     folder = tmp_path / "papers"
     folder.mkdir()
     (folder / "refs.bib").write_text(
@@ -159,14 +172,7 @@ def test_saved_keys_are_read_when_first_asked_for_and_collections_at_once(
     plain = load_library([folder], taxonomy)
     filed = (replace(plain.papers[0], collections=("Thesis/Chapter 2",)), *plain.papers[1:])
     open_engine(replace(plain, papers=filed), taxonomy, tmp_path / "cache").close()
-    reads: list[int] = []
-    real = SavedKeys.rows
-
-    def counted(self: SavedKeys) -> object:
-        reads.append(1)
-        return real(self)
-
-    monkeypatch.setattr(SavedKeys, "rows", counted)
+    reads = saved_key_reads(monkeypatch)
     engine = open_current_engine([folder], taxonomy, tmp_path / "cache")
     assert engine is not None and engine.has_paper_keys
     result = engine.search(SearchRequest(""))

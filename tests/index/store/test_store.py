@@ -35,13 +35,18 @@ def file_library(folder: Path, per_file: int = 20, files: int = 3, marker: str =
     return Library(papers=tuple(papers), files=tuple(names))
 
 
+def updates_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small test libraries are updated in place, as a large one would be."""
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+
+
 def one_file_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str
 ) -> tuple[Library, Path]:
     """An index of three files built in the returned cache folder, and the library with
     one file edited (`marker` added to its papers): opening it updates in place."""
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    updates_in_place(monkeypatch)
     cache = tmp_path / "cache"
     open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
     changed = file_library(tmp_path, per_file=40, marker=marker)
@@ -144,8 +149,7 @@ def test_a_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
 def test_changed_files_are_reindexed_in_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    updates_in_place(monkeypatch)
     cache = tmp_path / "cache"
     library = file_library(tmp_path)
     open_engine(library, TAXONOMY, cache).close()
@@ -280,8 +284,7 @@ def test_new_loader_code_rechecks_every_paper_and_is_never_served_unchecked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Same files, other loader code (an upgrade): the papers it reads may differ."""
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    updates_in_place(monkeypatch)
     cache = tmp_path / "cache"
     open_engine(file_library(tmp_path), TAXONOMY, cache).close()
     assert store.open_if_current(file_library(tmp_path).files, TAXONOMY, cache) is not None
@@ -321,8 +324,7 @@ def test_saved_citation_keys_follow_an_in_place_update(
     from index.citations import citation_keys
     from index.citations.keys import base_key
 
-    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    updates_in_place(monkeypatch)
     cache = tmp_path / "cache"
     library = file_library(tmp_path)
     open_engine(library, TAXONOMY, cache).close()

@@ -14,6 +14,7 @@ import pytest
 
 from index import open_current_engine
 from index.facets.taxonomy import Taxonomy
+from tests.index.search.test_stored_papers import saved_key_reads
 from tests.tui.app_pilot import WIDE, all_notices, search, settle, shown
 from tests.tui.cli.test_run_app import RECORDS, write_corpus
 from tests.tui.screens.test_app_reload import wait_for
@@ -84,16 +85,7 @@ async def test_a_start_without_tags_or_notes_reads_no_saved_keys(
     (The detail's citation still reads them, in its worker, for the citation keys: left
     out here so that only the layer could read them.)
     """
-    from index.search.paper_keys import SavedKeys
-
-    reads: list[int] = []
-    real = SavedKeys.rows
-
-    def counted(self: SavedKeys) -> object:
-        reads.append(1)
-        return real(self)
-
-    monkeypatch.setattr(SavedKeys, "rows", counted)
+    reads = saved_key_reads(monkeypatch)
     monkeypatch.setattr(PaperData, "_library_keys", lambda self: {})
     app = light_app(write_corpus(tmp_path / "papers"), taxonomy)
     async with app.run_test(size=WIDE) as pilot:
