@@ -156,10 +156,9 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     means what `open_index` checks after a full load, decided without one: the schema, the
     taxonomy fingerprint and the loader code are the ones the index was built with, and
     every input file has the size and mtime the manifest recorded (a stat each, nothing
-    parsed). The paper
-    count the manifest recorded is checked against the index instead of the library's. A
-    library whose papers carry notes of their own (Zotero's) is never served this way: those
-    are searched from the loaded papers, not from the index.
+    parsed). The paper count the manifest recorded is checked against the index instead of
+    the library's. A library whose papers carry notes of their own (Zotero's) is never
+    served this way: those are searched from the loaded papers, not from the index.
     Never builds, waits or writes: on None the caller loads the library and calls
     `open_index`, which does.
     """
