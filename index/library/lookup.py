@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from index.models import Paper
 
@@ -67,46 +67,18 @@ class PaperLookup:
         keys_first: bool = False,
     ) -> None:
         papers = list(papers)
-        first: dict[str, Paper] = {}
+        ids = {paper.id: paper for paper in reversed(papers)}  # the first of an id wins
+        own: dict[str, Paper] = {}
         for paper in papers:
-            first.setdefault(paper.id, paper)  # the first of an id wins
-        self._index(((p.id, p.citation_key) for p in papers), generated, keys_first)
-        self._fetch: Callable[[str], Paper | None] = first.get
-
-    @classmethod
-    def of_names(
-        cls, names: Iterable[tuple[str, str | None]], fetch: Callable[[str], Paper | None]
-    ) -> PaperLookup:
-        """The lookup from each paper's (id, own citation key), papers read by `fetch`.
-
-        For a current index opened without the library: the build saved both names of
-        every paper (index.search.paper_keys), and the engine reads a paper by its id.
-        """
-        lookup = cls(())
-        lookup._index(names, None, False)
-        lookup._fetch = fetch
-        return lookup
-
-    def _index(
-        self,
-        names: Iterable[tuple[str, str | None]],
-        generated: Mapping[str, str] | None,
-        keys_first: bool,
-    ) -> None:
-        """Name -> paper id, for every id, own key and generated key (see the class)."""
-        names = list(names)
-        ids = {paper_id: paper_id for paper_id, _ in reversed(names)}
-        own: dict[str, str] = {}
-        for paper_id, key in names:
+            if paper.citation_key:
+                own.setdefault(paper.citation_key, paper)
+        made: dict[str, Paper] = {}
+        for paper in papers:
+            key = (generated or {}).get(paper.id)
             if key:
-                own.setdefault(key, paper_id)
-        made: dict[str, str] = {}
-        for paper_id, _ in names:
-            key = (generated or {}).get(paper_id)
-            if key:
-                made.setdefault(key, paper_id)
+                made.setdefault(key, paper)
         layers = (ids, made, own) if keys_first else (made, own, ids)  # weakest first
-        merged: dict[str, str] = {}
+        merged: dict[str, Paper] = {}
         for layer in layers:
             merged.update(layer)
         # Listed ids first, then keys: of two names one case apart, a hint offers the id.
@@ -115,8 +87,7 @@ class PaperLookup:
     def find(self, name: str) -> Paper | None:
         """The paper whose id or citation key is `name` exactly; else None."""
         written = paper_name(name)
-        paper_id = self._by_name.get(written) if written is not None else None
-        return self._fetch(paper_id) if paper_id is not None else None
+        return self._by_name.get(written) if written is not None else None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         """Up to `limit` ids or keys closest to `name` (case-insensitive), best first."""

@@ -15,6 +15,7 @@ from index.citations import (
     KeyFormatError,
     StyleFileError,
     UnknownStyleError,
+    citation_keys,
     format_citation,
     style_label,
 )
@@ -95,7 +96,7 @@ def cite_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints the citation (a bibliography for several ids); `--copy` copies it and says how."""
     style = resolve_style(context, args.style)
     papers = _papers(context, args.ids)
-    text = formatted(papers, style, context.citation_keys())
+    text = formatted(papers, style, citation_keys(context.library.papers))
     if getattr(args, "json", False):
         print(
             json.dumps(

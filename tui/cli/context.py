@@ -87,27 +87,7 @@ class CliContext:
         """Papers by id or by the citation key from the user's file (`westfahl:space`)."""
         from index.library.lookup import PaperLookup
 
-        engine = self.stored_engine
-        keys = engine.paper_keys if engine is not None else None
-        if engine is not None and keys is not None:
-            return PaperLookup.of_names(((k.id, k.citation_key) for k in keys), engine.paper)
         return PaperLookup(self.library.papers)
-
-    @cached_property
-    def stored_engine(self) -> SearchEngine[Opened] | None:
-        """The current index opened without the library, for commands that find papers by
-        name and cite them (`cite`, `show`); None when it is not current or the library is
-        loaded already."""
-        return self.current_engine() if "library" not in self.__dict__ else None
-
-    def citation_keys(self) -> dict[str, str]:
-        """Paper id -> citation key, unique in the library (index.citations.citation_keys):
-        as the index saved them when it serves the papers, else from the loaded library."""
-        from index.citations import citation_keys
-
-        engine = self.stored_engine
-        saved = engine.saved_citation_keys() if engine is not None else None
-        return saved if saved is not None else citation_keys(self.library.papers)
 
     @cached_property
     def engine(self) -> SearchEngine[Opened]:

@@ -1,4 +1,4 @@
-"""`search`, `facets`, `cite` and `show` answer from a current index without the library.
+"""`search` and `facets` answer from a current index without loading the library.
 
 The index's manifest records each input file's size and mtime and the taxonomy
 fingerprint; when they still hold, the commands read papers from the index's stored
@@ -74,11 +74,6 @@ COMMANDS: list[tuple[str, ...]] = [
     ("search", "ansor", "--limit", "1"),
     ("facets", "--json"),
     ("facets", "tensor", "--year", "2019.."),
-    ("cite", "wang2024hlat"),
-    ("cite", "2006.06762", "item2", "--style", "bibtex"),
-    ("cite", "2303.04759", "--style", "latex:citep"),
-    ("show", "2303.04759", "--json"),
-    ("show", "wang2024hlat"),
 ]
 
 
@@ -221,17 +216,3 @@ def test_an_index_without_usable_saved_keys_loads_the_library_for_a_layer(
     code, out = run(capsys, "--corpus", str(corpus), "search", "tensor")
     assert code == 0 and out
     assert len(loads) == 2
-
-
-def test_an_unknown_name_is_the_same_one_line_without_the_library(
-    corpus: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert run(capsys, "--corpus", str(corpus), "index")[0] == 0
-    with monkeypatch.context() as patched:
-        patched.setattr(index, "open_current_engine", lambda *args: None)
-        assert main(["--corpus", str(corpus), "cite", "wang2024hlta"]) == 2
-        expected = capsys.readouterr().err
-    assert "did you mean wang2024hlat?" in expected
-    forbid_loading(monkeypatch)
-    assert main(["--corpus", str(corpus), "cite", "wang2024hlta"]) == 2
-    assert capsys.readouterr().err == expected
