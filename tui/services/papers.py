@@ -46,8 +46,8 @@ class PaperData:
         taxonomy: names for facet ids.
         library: the papers as loaded, when the app indexed them itself; citation keys are
             computed over it so they match `paperscope cite`. None on a current index
-            opened without the library: the keys then come from the base keys the build
-            saved (index.search.paper_keys), the same keys.
+            opened without the library: the keys are then the ones the build computed over
+            the same library and saved (index.search.paper_keys).
         engine: returns the open engine, or None while the index is still being built.
     """
 
