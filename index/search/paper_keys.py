@@ -18,7 +18,7 @@ import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from whoosh.reading import IndexReader
 
@@ -99,12 +99,8 @@ class SavedKeys:
     def citation_keys(self) -> dict[str, str] | None:
         """Paper id -> its citation key, unique in the library, as a loaded library gives
         it; None when the file was replaced or damaged since the header."""
-        try:
-            with self.path.open("rb") as handle:
-                marshal.load(handle)  # the header, read at the open
-                saved = marshal.load(handle)
-        except (OSError, ValueError, EOFError, TypeError):
-            return None
+        objects = _objects(self.path, 2)
+        saved = objects[1] if objects is not None else None
         if not isinstance(saved, dict) or saved.get("key") != self.key:
             return None
         cites = saved.get("cites")
@@ -147,38 +143,39 @@ def saved_keys(folder: Path) -> dict[str, PaperKeys]:
     return {keys.id: keys for keys in saved[1]} if saved is not None else {}
 
 
-def _header(path: Path) -> dict[str, object] | None:
+def _objects(path: Path, count: int) -> list[Any] | None:
+    """The file's first `count` marshal objects (header, citation keys, rows), the header
+    checked for this format; None when absent, damaged or of another format."""
     try:
         with path.open("rb") as handle:
-            header = marshal.load(handle)  # the first object only
+            objects = [marshal.load(handle) for _ in range(count)]
     except OSError:
         return None  # an index built before this file existed
     except (ValueError, EOFError, TypeError):
         log.warning("%s is unreadable; the library is loaded instead", path)
         return None
+    header = objects[0]
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         return None
-    return header
+    return objects
+
+
+def _header(path: Path) -> dict[str, object] | None:
+    objects = _objects(path, 1)
+    return objects[0] if objects is not None else None
 
 
 def _read(path: Path) -> tuple[object, list[PaperKeys]] | None:
     """(the index key, every row) of the file, or None."""
-    try:
-        with path.open("rb") as handle:
-            header = marshal.load(handle)
-            marshal.load(handle)  # the citation keys
-            body = marshal.load(handle)
-    except OSError:
+    objects = _objects(path, 3)
+    if objects is None:
         return None
-    except (ValueError, EOFError, TypeError):
-        log.warning("%s is unreadable; the library is loaded instead", path)
-        return None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        return None
-    if not isinstance(body, dict) or body.get("key") != header.get("key"):
+    header, _, body = objects
+    key = header.get("key")
+    if not isinstance(body, dict) or body.get("key") != key:
         return None
     rows = _rows(body.get("rows"), path)
-    return None if rows is None else (header.get("key"), rows)
+    return None if rows is None else (key, rows)
 
 
 def _rows(rows: object, path: Path) -> list[PaperKeys] | None:

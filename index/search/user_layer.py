@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Protocol
 
 from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
@@ -183,14 +184,12 @@ class LayerMasks:
     ) -> None:
         size = len(ids)
         self.live = live
-        found: list[dict[str, int]] = []
 
+        # Made when first needed: an empty layer (no tags, notes or collections yet, every
+        # start of a new user) never needs it, and at 100,000 papers it is 0.1 s.
+        @cache
         def numbers() -> dict[str, int]:
-            # Made when first needed: an empty layer (no tags, notes or collections yet,
-            # every start of a new user) never needs it, and at 100,000 papers it is 0.1 s.
-            if not found:
-                found.append(live_docnums(ids, live))
-            return found[0]
+            return live_docnums(ids, live)
 
         def mask(paper_ids: Iterable[str]) -> int:
             docnum = numbers()
