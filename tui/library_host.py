@@ -118,7 +118,7 @@ class LibraryHost:
     def _recorded_library(self) -> Library:
         """What the watcher compares with when no library was loaded: the input files as
         they are now (the index is current) and the problems its build recorded. The papers
-        are read from the index when a file changes (`_old_papers`)."""
+        are read from the index when a file first changes (`_watch_sources`)."""
         from index.library.inputs import library_files
 
         app: Any = self

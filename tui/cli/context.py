@@ -108,14 +108,15 @@ class CliContext:
         if "library" not in self.__dict__:
             layer = not self._no_user_layer()
             engine = self.current_engine(keys_needed=layer)
-            keys = engine.paper_keys if engine is not None and layer else None
+            if engine is not None and not layer:
+                return engine
+            keys = engine.paper_keys if engine is not None else None
             if engine is not None and keys is not None:
                 from tui.services.layer import build_user_layer_from_keys, notes_dir
 
                 engine.set_user_layer(
                     build_user_layer_from_keys(self.annotations, keys, notes_dir(paths.data_dir()))
                 )
-            if engine is not None and (keys is not None or not layer):
                 return engine
             if engine is not None:  # the saved keys could not be read after all
                 engine.close()

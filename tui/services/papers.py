@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from index.citations import citation_keys, format_citation, style_label
 from index.citations.export import export_text
-from index.citations.keys import unique_keys
 from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest, Snippet
 
@@ -97,9 +96,6 @@ class PaperData:
         cites = engine.saved_citation_keys() if engine is not None else None
         if cites is not None:
             return cites
-        saved = engine.paper_keys if engine is not None else None
-        if saved is not None:
-            return unique_keys((keys.id, keys.base_key) for keys in saved)
         return citation_keys(self._all_papers())  # an index from before the keys were saved
 
     def _all_papers(self) -> tuple[Paper, ...]:
