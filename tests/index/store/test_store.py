@@ -41,17 +41,34 @@ def updates_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
 
 
+def indexed_for_updates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, per_file: int = 20
+) -> tuple[Library, Path]:
+    """A library of three files, indexed in the returned cache folder; the next open of
+    a changed library updates that index in place."""
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=per_file)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    return library, tmp_path / "cache"
+
+
 def one_file_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str
 ) -> tuple[Library, Path]:
     """An index of three files built in the returned cache folder, and the library with
     one file edited (`marker` added to its papers): opening it updates in place."""
-    updates_in_place(monkeypatch)
-    cache = tmp_path / "cache"
-    open_engine(file_library(tmp_path, per_file=40), TAXONOMY, cache).close()
+    _, cache = indexed_for_updates(tmp_path, monkeypatch, per_file=40)
     changed = file_library(tmp_path, per_file=40, marker=marker)
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     return changed, cache
+
+
+def updated_exactly_the_marked(engine: SearchEngine, library: Library, marker: str) -> None:
+    """The open rewrote only the papers holding `marker`, and a search finds just them."""
+    marked = {p.id for p in library.papers if marker in p.abstract}
+    assert engine.opened.action == f"updated {len(marked)} papers"
+    result = engine.search(SearchRequest(marker, limit=100))
+    assert {h.paper.id for h in result.hits} == marked
 
 
 def test_built_once_then_reused(tmp_path: Path) -> None:
@@ -149,20 +166,14 @@ def test_a_corrupt_index_is_detected_and_rebuilt(tmp_path: Path) -> None:
 def test_changed_files_are_reindexed_in_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    updates_in_place(monkeypatch)
-    cache = tmp_path / "cache"
-    library = file_library(tmp_path)
-    open_engine(library, TAXONOMY, cache).close()
+    _, cache = indexed_for_updates(tmp_path, monkeypatch)
     changed = file_library(tmp_path, marker="wombatmarker")
     # One file gains a marker word in its papers and loses one paper.
     dropped = changed.papers[0].id
     changed = replace(changed, papers=changed.papers[1:])
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     engine = open_engine(changed, TAXONOMY, cache)
-    marked = {p.id for p in changed.papers if "wombatmarker" in p.abstract}
-    assert engine.opened.action == f"updated {len(marked)} papers"  # only the edited ones
-    result = engine.search(SearchRequest("wombatmarker", limit=100))
-    assert {h.paper.id for h in result.hits} == marked
+    updated_exactly_the_marked(engine, changed, "wombatmarker")
     assert engine.paper(dropped) is None
     assert engine.size == len(changed.papers)
     engine.close()
@@ -284,20 +295,14 @@ def test_new_loader_code_rechecks_every_paper_and_is_never_served_unchecked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Same files, other loader code (an upgrade): the papers it reads may differ."""
-    updates_in_place(monkeypatch)
-    cache = tmp_path / "cache"
-    open_engine(file_library(tmp_path), TAXONOMY, cache).close()
-    assert store.open_if_current(file_library(tmp_path).files, TAXONOMY, cache) is not None
+    library, cache = indexed_for_updates(tmp_path, monkeypatch)
+    assert store.open_if_current(library.files, TAXONOMY, cache) is not None
     monkeypatch.setattr(store, "code_fingerprint", lambda: "the next release")
-    assert store.open_if_current(file_library(tmp_path).files, TAXONOMY, cache) is None
+    assert store.open_if_current(library.files, TAXONOMY, cache) is None
     # The new code reads a marker into one file's papers; no file changed on disk.
     reread = file_library(tmp_path, marker="wombatmarker")
     engine = open_engine(reread, TAXONOMY, cache)
-    marked = {p.id for p in reread.papers if "wombatmarker" in p.abstract}
-    assert engine.opened.action == f"updated {len(marked)} papers"
-    assert {h.paper.id for h in engine.search(SearchRequest("wombatmarker", limit=99)).hits} == (
-        marked
-    )
+    updated_exactly_the_marked(engine, reread, "wombatmarker")
     engine.close()
     opened = store.open_if_current(reread.files, TAXONOMY, cache)
     assert opened is not None
@@ -324,10 +329,7 @@ def test_saved_citation_keys_follow_an_in_place_update(
     from index.citations import citation_keys
     from index.citations.keys import base_key
 
-    updates_in_place(monkeypatch)
-    cache = tmp_path / "cache"
-    library = file_library(tmp_path)
-    open_engine(library, TAXONOMY, cache).close()
+    library, cache = indexed_for_updates(tmp_path, monkeypatch)
     first = library.papers[0]
     twin = replace(first, id=first.id + "-twin", abstract=first.abstract + " wombatmarker")
     assert base_key(twin) == base_key(first)
