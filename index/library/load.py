@@ -48,6 +48,10 @@ def load_library(
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
+
+    A big load parses and tags in spawned worker interpreters (`index.library.parallel`),
+    which import the caller's main module as multiprocessing does: a script that calls
+    this keeps its top-level work under `if __name__ == "__main__":`.
     """
     return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
 

@@ -8,20 +8,20 @@ BibTeX macros and parents, sidecars, dedupe (only new texts compared, see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from index.facets.tagger import tag_paper
 from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache, Tags, tag_digest
 from index.library.dedupe import dedupe, merge_group
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
-from index.library.loaders import FileResult, load_file
+from index.library.loaders import FileResult
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
+from index.library.parallel import LoadPool
 from index.library.text_memory import TextMemory, remembered_pairs
 from index.models import Library, LoadWarning, Paper, replace
 
@@ -136,50 +136,42 @@ def build_library(
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
     stamps: list[Stamp | None] = []
-    results = []
-    for n, file in enumerate(files):
-        progress("reading files", n, len(files))
-        results.append(_load_file(file, shown[n], cache, identities[n] if identities else None))
-    share_macros(files, shown, results)
-    share_parents(files, shown, results)
-    for file, result in zip(files, results):
-        warnings.extend(result.warnings)
-        stamps.append(getattr(result, "stamp", None))
-        resolved = file.resolve()
-        for paper in result.papers:
-            for source in paper.sources:
-                if source.paragraph is not None:
-                    origin[(resolved, source.paragraph)] = len(papers)
-            papers.append(paper)
-        records.extend((record, resolved) for record in result.sidecar)
-    del results
+    # Workers for the parsing and tagging of a big load (index.library.parallel).
+    with LoadPool(taxonomy) as pool:
+        results = _load_files(files, shown, cache, identities, progress, pool)
+        share_macros(files, shown, results)
+        share_parents(files, shown, results)
+        for file, result in zip(files, results):
+            warnings.extend(result.warnings)
+            stamps.append(getattr(result, "stamp", None))
+            resolved = file.resolve()
+            for paper in result.papers:
+                for source in paper.sources:
+                    if source.paragraph is not None:
+                        origin[(resolved, source.paragraph)] = len(papers)
+                papers.append(paper)
+            records.extend((record, resolved) for record in result.sidecar)
+        del results
 
-    progress("reading files", len(files), len(files))
-    papers, pinned = _apply_sidecars(papers, origin, records, warnings)
-    progress("merging duplicates", 0, 1)  # one step, no count
-    memory = None
-    if cache is None:
-        merged, links, pinned = dedupe(papers, pinned)
-    else:  # only the texts the last load did not have are compared with the others
-        remembered = cache.read_texts(inputs)
-        scored, memory = remembered_pairs(
-            papers, remembered if isinstance(remembered, TextMemory) else None
-        )
-        merged, links, pinned = dedupe(papers, pinned, scored)
-        del scored, remembered
-    del papers, origin
-    merged = _assign_ids(merged, pinned, warnings)
-    merged = _link(merged, links)
-    if cache is None:
-        tagging: Iterable[Paper] = (tag_paper(paper, taxonomy) for paper in merged)
-    else:
-        digests = [tag_digest(paper) for paper in merged]
-        known = cache.previous_tags(inputs)
-        tagging = (
-            _retag(paper, known.get(digest), taxonomy) for paper, digest in zip(merged, digests)
-        )
-    tagged = tuple(_counted(tagging, progress, len(merged)))
-    if cache is not None:
+        papers, pinned = _apply_sidecars(papers, origin, records, warnings)
+        progress("merging duplicates", 0, 1)  # one step, no count
+        memory = None
+        if cache is None:
+            merged, links, pinned = dedupe(papers, pinned)
+        else:  # only the texts the last load did not have are compared with the others
+            remembered = cache.read_texts(inputs)
+            scored, memory = remembered_pairs(
+                papers, remembered if isinstance(remembered, TextMemory) else None
+            )
+            merged, links, pinned = dedupe(papers, pinned, scored)
+            del scored, remembered
+        del papers, origin
+        merged = _assign_ids(merged, pinned, warnings)
+        merged = _link(merged, links)
+        digests = [tag_digest(paper) for paper in merged] if cache is not None else []
+        # The labels the same text got last time (tagging is deterministic); the rest are tagged.
+        known = cache.previous_tags(inputs) if cache is not None else {}
+        tagged = _tag(merged, [known.get(digest) for digest in digests], pool, progress)
         del known  # the previous run's labels: freed before the cache is written
     names, stamped = read_files(files, stamps)
     # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
@@ -195,35 +187,62 @@ def build_library(
     return library
 
 
-def _load_file(
-    file: Path, shown: str, cache: LibraryCache | None, file_identity: Identity | None
-) -> FileResult:
-    """One file's parse result, from the cache when this exact version was parsed before."""
-    if cache is None or file_identity is None:
-        return load_file(file, shown)
-    result = cache.read_file(file_identity, shown)
-    if not isinstance(result, FileResult):
-        result = load_file(file, shown)
-        cache.write_file(file_identity, shown, result)
-    return result
+def _load_files(
+    files: list[Path],
+    shown: list[str],
+    cache: LibraryCache | None,
+    identities: list[Identity | None] | None,
+    progress: Progress,
+    pool: LoadPool,
+) -> list[FileResult]:
+    """Every file's parse result: from the cache when this exact version was parsed
+    before, the others parsed (by the pool's workers when there is enough to parse)."""
+    found: list[FileResult | None] = [None] * len(files)
+    for n in range(len(files)):
+        identity = identities[n] if identities else None
+        if cache is not None and identity is not None:
+            cached = cache.read_file(identity, shown[n])
+            if isinstance(cached, FileResult):
+                found[n] = cached
+    missing = [n for n, result in enumerate(found) if result is None]
+    done = len(files) - len(missing)
+    progress("reading files", done, len(files))
+    parsed = pool.parse([(files[n], shown[n]) for n in missing])
+    for n, result in zip(missing, parsed):
+        found[n] = result
+        identity = identities[n] if identities else None
+        if cache is not None and identity is not None:
+            cache.write_file(identity, shown[n], result)
+        done += 1
+        progress("reading files", done, len(files))
+    return [result for result in found if result is not None]
 
 
-def _counted(papers: Iterable[Paper], progress: Progress, total: int) -> Iterator[Paper]:
-    """The papers, telling `progress` how many were tagged every thousand and at the end."""
-    done = 0
-    for done, paper in enumerate(papers, 1):
-        if done % TAG_PROGRESS_EVERY == 0:
-            progress("tagging", done, total)
-        yield paper
-    if done % TAG_PROGRESS_EVERY or not done:  # the last count, unless just reported
+def _tag(
+    papers: list[Paper], known: list[Tags | None], pool: LoadPool, progress: Progress
+) -> list[Paper]:
+    """The papers with their labels: `known[i]` where given, the others tagged by the pool
+    (every paper when `known` is empty: no cache).
+
+    `progress` hears the count every `TAG_PROGRESS_EVERY` papers and at the end; the
+    papers whose labels were known count at once.
+    """
+    labels = list(known) or [None] * len(papers)
+    missing = [i for i, tags in enumerate(labels) if tags is None]
+    total = len(papers)
+    done = total - len(missing)
+    if done or not total:
         progress("tagging", done, total)
-
-
-def _retag(paper: Paper, known: Tags | None, taxonomy: Taxonomy) -> Paper:
-    """The labels the same text got last time (tagging is deterministic), else tag it."""
-    if known is None:
-        return tag_paper(paper, taxonomy)
-    return replace(paper, topics=known[0], hardware=known[1])
+    for i, tags in zip(missing, pool.tag([papers[i] for i in missing])):
+        labels[i] = tags
+        done += 1
+        if done % TAG_PROGRESS_EVERY == 0 or done == total:
+            progress("tagging", done, total)
+    return [
+        replace(paper, topics=tags[0], hardware=tags[1])
+        for paper, tags in zip(papers, labels)
+        if tags is not None
+    ]
 
 
 def _share_equal_values(papers: Sequence[Paper]) -> tuple[Paper, ...]:

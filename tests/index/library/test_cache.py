@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import index.library.parallel as parallel
 import index.library.pipeline as library_module
 from index.facets.taxonomy import load_taxonomy
 from index.library.cache import LibraryCache
@@ -48,7 +49,7 @@ class Calls:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.files: list[str] = []
         self.tagged = 0
-        load_file, tag_paper = library_module.load_file, library_module.tag_paper
+        load_file, tag_paper = parallel.load_file, parallel.tag_paper
 
         def counting_load(path: Path, shown: str):
             self.files.append(Path(path).name)
@@ -58,8 +59,8 @@ class Calls:
             self.tagged += 1
             return tag_paper(paper, taxonomy)
 
-        monkeypatch.setattr(library_module, "load_file", counting_load)
-        monkeypatch.setattr(library_module, "tag_paper", counting_tag)
+        monkeypatch.setattr(parallel, "load_file", counting_load)
+        monkeypatch.setattr(parallel, "tag_paper", counting_tag)
 
     def reset(self) -> None:
         self.files, self.tagged = [], 0

@@ -1,0 +1,198 @@
+"""A big load parses its files and tags its papers on every core.
+
+Parsing files and tagging papers are independent per file and per paper, and together
+they were two thirds of a first load (20,000 arXiv-style papers: 7.6 s parsing and 15 s
+tagging of 35 s, on one core). `LoadPool` hands them to worker interpreters when there is
+enough of it to pay for starting them (~0.3 s each, started once per load and only when
+needed); a small load, a one-core machine or a platform where the workers cannot start
+runs everything in this process as before, with the same results.
+
+Why "spawn", not fork: the app loads in a worker thread, and forking a process that runs
+threads can deadlock (Python 3.12+ warns); a spawned interpreter also holds only what it
+is sent, not the caller's library. The workers' stdout and stderr go to /dev/null: they
+share the app's terminal, and a stray warning would be drawn over its screen. Their
+results (and any exception) come back pickled, so nothing of theirs needs printing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace as dataclass_replace
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TypeVar
+
+from index.facets.tagger import tag_paper
+from index.facets.taxonomy import Taxonomy
+from index.library.cache import Tags
+from index.library.loaders import FileResult, load_file
+from index.models import Paper
+
+__all__ = ["PARALLEL_MIN_BYTES", "PARALLEL_MIN_TAGS", "LoadPool", "cores"]
+
+# Fewer papers to tag than this are tagged here: ~0.75 ms each, so 2,000 is ~1.5 s, about
+# what starting the workers and sending them the papers costs.
+PARALLEL_MIN_TAGS = 2000
+# Files to parse are sent out when they are at least two and hold this many bytes together
+# (20,000 arXiv records are 47 MB and took 7.6 s to parse).
+PARALLEL_MIN_BYTES = 4_000_000
+# Papers per tagging task: small enough for honest progress and an even share per core.
+TAG_CHUNK = 500
+# No more workers than this, however many cores: each holds its share of the papers.
+MAX_WORKERS = 8
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_taxonomy: Taxonomy | None = None  # a worker's copy, set by `_start_worker`
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _start_worker(taxonomy: Taxonomy) -> None:
+    """In a worker: keep the taxonomy, and write nothing to the caller's terminal."""
+    global _taxonomy
+    _taxonomy = taxonomy
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+
+
+def _tag_chunk(papers: list[Paper]) -> list[Tags]:
+    """In a worker: the labels `tag_paper` gives each paper (only they travel back)."""
+    assert _taxonomy is not None, "the worker was started without a taxonomy"
+    tagged = (tag_paper(paper, _taxonomy) for paper in papers)
+    return [(paper.topics, paper.hardware) for paper in tagged]
+
+
+def _parse_file(job: tuple[Path, str]) -> FileResult:
+    """In a worker: one (path, shown) file's parse result, as `load_file` gives it."""
+    return load_file(*job)
+
+
+class LoadPool:
+    """Worker interpreters for one load, started the first time a step is big enough.
+
+    Use it as a context manager: leaving it stops the workers (and drops work not begun
+    when the load failed or was abandoned).
+    """
+
+    def __init__(self, taxonomy: Taxonomy, workers: int | None = None) -> None:
+        self._taxonomy = taxonomy
+        self._workers = min(MAX_WORKERS, workers if workers is not None else cores())
+        self._executor: ProcessPoolExecutor | None = None
+        self._broken = self._workers < 2
+        self._started = False
+
+    def __enter__(self) -> LoadPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    @property
+    def workers(self) -> int:
+        """How many interpreters a parallel step uses (1: every step runs here)."""
+        return 1 if self._broken else self._workers
+
+    @property
+    def started(self) -> bool:
+        """Whether this load started its workers (a step was big enough)."""
+        return self._started
+
+    def tag(self, papers: Sequence[Paper]) -> Iterator[Tags]:
+        """Each paper's labels (what `tag_paper` gives it), in order."""
+
+        def here(chunk: list[Paper]) -> list[Tags]:  # the module's `tag_paper`: tests count it
+            tagged = (tag_paper(paper, self._taxonomy) for paper in chunk)
+            return [(paper.topics, paper.hardware) for paper in tagged]
+
+        chunks = [list(papers[i : i + TAG_CHUNK]) for i in range(0, len(papers), TAG_CHUNK)]
+        for labels in self._map(_tag_chunk, here, chunks, len(papers) >= PARALLEL_MIN_TAGS):
+            yield from labels
+
+    def parse(self, files: Sequence[tuple[Path, str]]) -> Iterator[FileResult]:
+        """Each (path, shown) file's `load_file` result, in order."""
+        jobs = list(files)
+        size = sum(_size(path) for path, _ in jobs)
+        parallel = len(jobs) >= 2 and size >= PARALLEL_MIN_BYTES
+        yield from self._map(_parse_file, _parse_here, jobs, parallel)
+
+    def _map(
+        self,
+        remote: Callable[[T], R],
+        here: Callable[[T], R],
+        items: list[T],
+        parallel: bool,
+    ) -> Iterator[R]:
+        """`here(item)` for each item in order, or `remote` in the workers when `parallel`.
+
+        Every item is sent at once and the results are yielded in order as they come. When
+        the workers cannot start or die, what they had not returned is done here.
+        """
+        executor = self._start() if parallel else None
+        if executor is None:
+            yield from map(here, items)
+            return
+        try:
+            futures: list[Future[R]] = [executor.submit(remote, item) for item in items]
+        except (BrokenProcessPool, OSError, RuntimeError):
+            self._give_up()
+            yield from map(here, items)
+            return
+        for item, future in zip(items, futures):
+            try:
+                result = future.result()
+            except (BrokenProcessPool, OSError):
+                self._give_up()
+                result = here(item)
+            yield result
+
+    def _start(self) -> ProcessPoolExecutor | None:
+        if self._broken:
+            return None
+        if self._executor is None:
+            try:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self._workers,
+                    mp_context=get_context("spawn"),
+                    initializer=_start_worker,
+                    # A fresh copy: the original carries its compiled rules (index.facets.tagger).
+                    initargs=(dataclass_replace(self._taxonomy),),
+                )
+            except (OSError, ValueError, ImportError):  # no semaphores, no interpreter
+                self._broken = True
+                return None
+            self._started = True
+        return self._executor
+
+    def _give_up(self) -> None:
+        """The workers failed: the rest of this load runs here."""
+        self._broken = True
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def _parse_here(job: tuple[Path, str]) -> FileResult:
+    """One file parsed in this process (the module's `load_file`, which tests may count)."""
+    return load_file(*job)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

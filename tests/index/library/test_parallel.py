@@ -1,0 +1,180 @@
+"""A big load parses and tags on every core, and gives exactly what one core gives.
+
+`index.library.parallel.LoadPool` sends files to parse and papers to tag to spawned
+worker interpreters when there is enough work. These tests lower its thresholds so the
+small fixture library goes to real workers, and compare with the load done in-process:
+the same papers, labels, warnings and order, with and without the library cache. When the
+workers cannot start, or die part-way, the rest is done in-process with the same result.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index.library.parallel as parallel
+import index.library.pipeline as pipeline
+from index.facets.tagger import tag_paper
+from index.facets.taxonomy import load_taxonomy
+from index.library.load import load_library
+from index.library.parallel import LoadPool
+from index.models import Library
+
+TAXONOMY = load_taxonomy()
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
+
+
+def _pid(_: object) -> int:
+    """Run in a worker: which process did the work."""
+    return os.getpid()
+
+
+def _loud_pid(_: object) -> int:
+    """Run in a worker: prints to both streams (which must reach nowhere), then answers."""
+    print("worker says hello on stdout")
+    os.write(2, b"worker says hello on stderr\n")
+    return os.getpid()
+
+
+def _die(_: object) -> int:
+    """Run in a worker: the worker process dies without a word."""
+    os._exit(3)
+
+
+@pytest.fixture
+def every_step_parallel(monkeypatch: pytest.MonkeyPatch) -> list[LoadPool]:
+    """Loads use two workers for any amount of work; returns the pools they made."""
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_TAGS", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(parallel, "TAG_CHUNK", 3)  # several tasks, answered out of order
+    pools: list[LoadPool] = []
+
+    class Recorded(LoadPool):
+        """A pool that remembers how many papers and files it was given."""
+
+        def __init__(self, taxonomy: Any) -> None:
+            super().__init__(taxonomy, workers=2)
+            self.given = {"papers": 0, "files": 0}
+            pools.append(self)
+
+        def tag(self, papers: Any) -> Any:
+            self.given["papers"] += len(papers)
+            return super().tag(papers)
+
+        def parse(self, files: Any) -> Any:
+            self.given["files"] += len(files)
+            return super().parse(files)
+
+    monkeypatch.setattr(pipeline, "LoadPool", Recorded)
+    return pools
+
+
+def _library_folder(tmp_path: Path) -> Path:
+    """The fixture library (BibTeX, RIS-free JSON, CSL, text, a malformed file), copied."""
+    folder = tmp_path / "library"
+    shutil.copytree(FIXTURES, folder)
+    return folder
+
+
+def _serial(folder: Path, cache: Path | None) -> Library:
+    return load_library([folder], TAXONOMY, cache_dir=cache)
+
+
+@pytest.mark.parametrize("cached", [False, True], ids=["no cache", "cache"])
+def test_a_load_on_two_workers_equals_one_on_one_core(
+    tmp_path: Path, every_step_parallel: list[LoadPool], cached: bool
+) -> None:
+    folder = _library_folder(tmp_path)
+    cache = tmp_path / "cache-parallel" if cached else None
+    loaded = load_library([folder], TAXONOMY, cache_dir=cache)
+    assert every_step_parallel and every_step_parallel[0].started
+    every_step_parallel.clear()
+    with pytest.MonkeyPatch.context() as serial:
+        serial.setattr(pipeline, "LoadPool", lambda taxonomy: LoadPool(taxonomy, workers=1))
+        expected = _serial(folder, tmp_path / "cache-serial" if cached else None)
+    assert loaded.papers == expected.papers
+    # ...and each paper has its own labels (tagging is idempotent: a fixpoint of tag_paper)
+    assert loaded.papers == tuple(tag_paper(paper, TAXONOMY) for paper in loaded.papers)
+    assert loaded.warnings == expected.warnings and loaded.warnings  # the malformed file
+    assert any(paper.topics for paper in loaded.papers)  # the tagger's work came back
+    assert loaded.files == expected.files
+
+
+def test_after_one_file_changed_only_it_is_parsed_and_only_new_texts_tagged(
+    tmp_path: Path, every_step_parallel: list[Any]
+) -> None:
+    folder = _library_folder(tmp_path)
+    cache = tmp_path / "cache"
+    first = load_library([folder], TAXONOMY, cache_dir=cache)
+    assert every_step_parallel[0].given["papers"] == len(first.papers)
+    os.utime(folder / "arxiv.jsonl", ns=(1, 1))  # same bytes, another mtime: parsed again
+    again = load_library([folder], TAXONOMY, cache_dir=cache)
+    assert again.papers == first.papers
+    assert every_step_parallel[1].given == {"papers": 0, "files": 1}
+
+
+def test_progress_counts_up_to_every_file_and_paper(
+    tmp_path: Path, every_step_parallel: list[LoadPool]
+) -> None:
+    steps: dict[str, list[tuple[int, int]]] = {}
+    library = load_library(
+        [_library_folder(tmp_path)],
+        TAXONOMY,
+        progress=lambda step, done, total: steps.setdefault(step, []).append((done, total)),
+    )
+    for step in ("reading files", "tagging"):
+        counts = [done for done, _ in steps[step]]
+        assert counts == sorted(counts), step
+        assert steps[step][-1][0] == steps[step][-1][1], step
+    assert steps["tagging"][-1][1] == len(library.papers)
+
+
+def test_work_runs_in_other_processes_that_write_nothing_to_the_terminal(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        pids = list(pool._map(_loud_pid, _pid, list(range(4)), parallel=True))
+        assert pool.started
+    assert os.getpid() not in pids
+    out, err = capfd.readouterr()
+    assert "hello" not in out + err
+
+
+def test_a_small_step_starts_no_workers() -> None:
+    papers = load_library(None, TAXONOMY).papers[:10]
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        labels = list(pool.tag(papers))
+        assert not pool.started
+    assert labels == [(p.topics, p.hardware) for p in (tag_paper(q, TAXONOMY) for q in papers)]
+
+
+def test_workers_that_cannot_start_leave_the_work_to_this_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_processes(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", no_processes)
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        pids = list(pool._map(_pid, _pid, list(range(3)), parallel=True))
+        assert pool.workers == 1 and not pool.started
+    assert pids == [os.getpid()] * 3
+
+
+def test_a_worker_that_dies_leaves_the_rest_to_this_process() -> None:
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        pids = list(pool._map(_die, _pid, list(range(5)), parallel=True))
+        assert pool.workers == 1  # later steps run here too
+    assert pids == [os.getpid()] * 5
+
+
+def test_one_core_means_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "cores", lambda: 1)
+    with LoadPool(TAXONOMY) as pool:
+        assert pool.workers == 1
+        assert list(pool._map(_pid, _pid, [0, 1], parallel=True)) == [os.getpid()] * 2
+        assert not pool.started
