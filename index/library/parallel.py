@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace as dataclass_replace
 from multiprocessing import get_context
@@ -114,21 +114,37 @@ class LoadPool:
 
     def tag(self, papers: Sequence[Paper]) -> Iterator[Tags]:
         """Each paper's labels (what `tag_paper` gives it), in order."""
-
-        def here(chunk: list[Paper]) -> list[Tags]:  # the module's `tag_paper`: tests count it
-            tagged = (tag_paper(paper, self._taxonomy) for paper in chunk)
-            return [(paper.topics, paper.hardware) for paper in tagged]
-
-        chunks = [list(papers[i : i + TAG_CHUNK]) for i in range(0, len(papers), TAG_CHUNK)]
-        for labels in self._map(_tag_chunk, here, chunks, len(papers) >= PARALLEL_MIN_TAGS):
+        chunks = _chunks(papers)
+        for labels in self._map(_tag_chunk, self._tag_here, chunks, self._sends(len(papers))):
             yield from labels
+
+    def tag_ahead(self, papers: Sequence[Paper]) -> Iterator[Tags] | None:
+        """Starts tagging `papers` in the workers now; None when they are too few for that.
+
+        Iterating the result yields each paper's labels in order, waiting for them as
+        needed: the caller does other work (dedupe) while the workers tag.
+        """
+        if not self._sends(len(papers)) or self._start() is None:
+            return None
+        chunks = _chunks(papers)
+        results = self._map(_tag_chunk, self._tag_here, chunks, True)
+        return (tags for labels in results for tags in labels)
 
     def parse(self, files: Sequence[tuple[Path, str]]) -> Iterator[FileResult]:
         """Each (path, shown) file's `load_file` result, in order."""
         jobs = list(files)
         size = sum(_size(path) for path, _ in jobs)
         parallel = len(jobs) >= 2 and size >= PARALLEL_MIN_BYTES
-        yield from self._map(_parse_file, _parse_here, jobs, parallel)
+        return self._map(_parse_file, _parse_here, jobs, parallel)
+
+    def _sends(self, papers: int) -> bool:
+        """Whether tagging this many papers is worth sending to the workers."""
+        return papers >= PARALLEL_MIN_TAGS and self.workers > 1
+
+    def _tag_here(self, chunk: list[Paper]) -> list[Tags]:
+        """Labels computed in this process (the module's `tag_paper`: tests count it)."""
+        tagged = (tag_paper(paper, self._taxonomy) for paper in chunk)
+        return [(paper.topics, paper.hardware) for paper in tagged]
 
     def _map(
         self,
@@ -139,26 +155,37 @@ class LoadPool:
     ) -> Iterator[R]:
         """`here(item)` for each item in order, or `remote` in the workers when `parallel`.
 
-        Every item is sent at once and the results are yielded in order as they come. When
-        the workers cannot start or die, what they had not returned is done here.
+        Every item is sent at once, now (not when the results are first asked for), and
+        the results are yielded in order as they come. When the workers cannot start or
+        die, what they had not returned is done here.
         """
-        executor = self._start() if parallel else None
+        futures = self._send(remote, items) if parallel else None
+        return self._results(futures, here, items)
+
+    def _send(self, remote: Callable[[T], R], items: list[T]) -> list[Future[R]] | None:
+        executor = self._start()
         if executor is None:
-            yield from map(here, items)
-            return
+            return None
         try:
-            futures: list[Future[R]] = [executor.submit(remote, item) for item in items]
+            return [executor.submit(remote, item) for item in items]
         except (BrokenProcessPool, OSError, RuntimeError):
             self._give_up()
+            return None
+
+    def _results(
+        self, futures: list[Future[R]] | None, here: Callable[[T], R], items: list[T]
+    ) -> Iterator[R]:
+        if futures is None:
             yield from map(here, items)
             return
         for item, future in zip(items, futures):
-            try:
-                result = future.result()
-            except (BrokenProcessPool, OSError):
-                self._give_up()
-                result = here(item)
-            yield result
+            if not self._broken:
+                try:
+                    yield future.result()
+                    continue
+                except (BrokenProcessPool, OSError, CancelledError):
+                    self._give_up()
+            yield here(item)
 
     def _start(self) -> ProcessPoolExecutor | None:
         if self._broken:
@@ -184,6 +211,10 @@ class LoadPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _chunks(papers: Sequence[Paper]) -> list[list[Paper]]:
+    return [list(papers[i : i + TAG_CHUNK]) for i in range(0, len(papers), TAG_CHUNK)]
 
 
 def _parse_here(job: tuple[Path, str]) -> FileResult:

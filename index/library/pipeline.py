@@ -8,16 +8,17 @@ BibTeX macros and parents, sidecars, dedupe (only new texts compared, see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
-from index.library.cache import Identity, LibraryCache, Tags, tag_digest
+from index.library.cache import Identity, LibraryCache
 from index.library.dedupe import dedupe, merge_group
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
+from index.library.labelling import Labelling, Progress
 from index.library.loaders import FileResult
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
@@ -25,10 +26,7 @@ from index.library.parallel import LoadPool
 from index.library.text_memory import TextMemory, remembered_pairs
 from index.models import Library, LoadWarning, Paper, replace
 
-__all__ = ["TAG_PROGRESS_EVERY", "build_library"]
-
-TAG_PROGRESS_EVERY = 1000
-Progress = Callable[[str, int, int], None]  # `index.library.load.LoadProgress`
+__all__ = ["build_library"]
 
 
 def _sidecar_target(record_file: str | None, sidecar_path: Path) -> Path:
@@ -154,6 +152,10 @@ def build_library(
         del results
 
         papers, pinned = _apply_sidecars(papers, origin, records, warnings)
+        known = cache.previous_tags(inputs) if cache is not None else {}
+        labelling = Labelling(pool, known, progress)
+        del known
+        labelling.start(papers)  # the workers tag while this process merges duplicates
         progress("merging duplicates", 0, 1)  # one step, no count
         memory = None
         if cache is None:
@@ -168,11 +170,7 @@ def build_library(
         del papers, origin
         merged = _assign_ids(merged, pinned, warnings)
         merged = _link(merged, links)
-        digests = [tag_digest(paper) for paper in merged] if cache is not None else []
-        # The labels the same text got last time (tagging is deterministic); the rest are tagged.
-        known = cache.previous_tags(inputs) if cache is not None else {}
-        tagged = _tag(merged, [known.get(digest) for digest in digests], pool, progress)
-        del known  # the previous run's labels: freed before the cache is written
+        tagged = labelling.finish(merged, digests=cache is not None)
     names, stamped = read_files(files, stamps)
     # Each problem once: a repeated line ("file is empty" for a file named twice) is noise.
     library = Library(
@@ -182,7 +180,7 @@ def build_library(
         stamps=stamped,
     )
     if cache is not None and identities is not None and None not in identities:
-        cache.write_library(inputs, key, library, digests)
+        cache.write_library(inputs, key, library, labelling.digests)
         cache.write_texts(inputs, memory)
     return library
 
@@ -216,33 +214,6 @@ def _load_files(
         done += 1
         progress("reading files", done, len(files))
     return [result for result in found if result is not None]
-
-
-def _tag(
-    papers: list[Paper], known: list[Tags | None], pool: LoadPool, progress: Progress
-) -> list[Paper]:
-    """The papers with their labels: `known[i]` where given, the others tagged by the pool
-    (every paper when `known` is empty: no cache).
-
-    `progress` hears the count every `TAG_PROGRESS_EVERY` papers and at the end; the
-    papers whose labels were known count at once.
-    """
-    labels = list(known) or [None] * len(papers)
-    missing = [i for i, tags in enumerate(labels) if tags is None]
-    total = len(papers)
-    done = total - len(missing)
-    if done or not total:
-        progress("tagging", done, total)
-    for i, tags in zip(missing, pool.tag([papers[i] for i in missing])):
-        labels[i] = tags
-        done += 1
-        if done % TAG_PROGRESS_EVERY == 0 or done == total:
-            progress("tagging", done, total)
-    return [
-        replace(paper, topics=tags[0], hardware=tags[1])
-        for paper, tags in zip(papers, labels)
-        if tags is not None
-    ]
 
 
 def _share_equal_values(papers: Sequence[Paper]) -> tuple[Paper, ...]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import index.library.labelling as labelling
 import index.library.parallel as parallel
 import index.library.pipeline as library_module
 from index.facets.taxonomy import load_taxonomy
@@ -123,7 +124,7 @@ def test_records_pickle_to_equal_values_without_a_dict() -> None:
 def test_a_first_load_reports_its_steps_and_a_cached_one_none(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(library_module, "TAG_PROGRESS_EVERY", 2)
+    monkeypatch.setattr(labelling, "TAG_PROGRESS_EVERY", 2)
     steps: list[tuple[str, int, int]] = []
 
     def record(*step: object) -> None:

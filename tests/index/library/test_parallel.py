@@ -9,6 +9,7 @@ workers cannot start, or die part-way, the rest is done in-process with the same
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -65,6 +66,11 @@ def every_step_parallel(monkeypatch: pytest.MonkeyPatch) -> list[LoadPool]:
             self.given["papers"] += len(papers)
             return super().tag(papers)
 
+        def tag_ahead(self, papers: Any) -> Any:
+            ahead = super().tag_ahead(papers)
+            self.given["papers"] += len(papers) if ahead is not None else 0
+            return ahead
+
         def parse(self, files: Any) -> Any:
             self.given["files"] += len(files)
             return super().parse(files)
@@ -110,7 +116,7 @@ def test_after_one_file_changed_only_it_is_parsed_and_only_new_texts_tagged(
     folder = _library_folder(tmp_path)
     cache = tmp_path / "cache"
     first = load_library([folder], TAXONOMY, cache_dir=cache)
-    assert every_step_parallel[0].given["papers"] == len(first.papers)
+    assert every_step_parallel[0].given["papers"] == len(first.papers)  # each text once
     os.utime(folder / "arxiv.jsonl", ns=(1, 1))  # same bytes, another mtime: parsed again
     again = load_library([folder], TAXONOMY, cache_dir=cache)
     assert again.papers == first.papers
@@ -178,3 +184,32 @@ def test_one_core_means_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
         assert pool.workers == 1
         assert list(pool._map(_pid, _pid, [0, 1], parallel=True)) == [os.getpid()] * 2
         assert not pool.started
+
+
+def test_a_merged_paper_is_tagged_on_its_merged_text_not_a_part_tagged_ahead(
+    tmp_path: Path, every_step_parallel: list[LoadPool]
+) -> None:
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "refs.bib").write_text(
+        "@inproceedings{lee2024,\n  title = {Fast Attention Kernels},\n"
+        "  author = {Lee, Ana},\n  year = {2024},\n  doi = {10.1145/3600006.3613165},\n"
+        "  booktitle = {Proceedings of SOSP},\n  keywords = {compilers},\n}\n"
+    )
+    record = {
+        "id": "2401.00001",
+        "title": "Fast Attention Kernels",
+        "authors": "Ana Lee",
+        "doi": "10.1145/3600006.3613165",
+        "abstract": "We write fused CUDA kernels for attention on NVIDIA GPUs.",
+        "update_date": "2024-01-02",
+    }
+    (folder / "arxiv.jsonl").write_text(json.dumps(record) + "\n")
+    library = load_library([folder], TAXONOMY)
+    (paper,) = library.papers
+    assert len(paper.sources) == 2  # one paper from both files, with text from each
+    assert paper.venue and paper.abstract and paper.keywords
+    assert every_step_parallel[0].started
+    # the labels need both parts: hardware from the abstract, a topic from the keyword
+    assert paper.hardware and "compilers" in [label.value for label in paper.topics]
+    assert paper == tag_paper(paper, TAXONOMY)
