@@ -68,8 +68,13 @@ def open_engine(
     *,
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    preview: Callable[[SearchEngine[Opened]], None] | None = None,
 ) -> SearchEngine[Opened]:
     """Opens this library's index under `cache_dir`, building or refreshing it if stale.
+
+    `preview`, when given, is handed an engine on a small sample of a big library while
+    its first index is built (from the build's thread; `index.store.preview`). It serves
+    searches until this returns; the caller closes it.
 
     Raises:
         index.store.generations.IndexUnavailable: the index can neither be opened nor
@@ -78,7 +83,18 @@ def open_engine(
     from index.search.engine import SearchEngine
     from index.store.generations import open_index
 
-    opened = open_index(library, taxonomy, Path(cache_dir), rebuild=rebuild, progress=progress)
+    def serve(opened: Opened) -> None:
+        if preview is not None:  # papers from stored fields: the sample is not the library
+            preview(SearchEngine(opened, None, taxonomy))
+
+    opened = open_index(
+        library,
+        taxonomy,
+        Path(cache_dir),
+        rebuild=rebuild,
+        progress=progress,
+        preview=serve if preview is not None else None,
+    )
     return SearchEngine(opened, library, taxonomy)
 
 

@@ -4,8 +4,8 @@ The app holds what outlives a screen (engine, config, marks, history) and the ac
 that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
 lookups and citations in `services/papers.py`, style and theme choices in
 `settings_actions.py`. Screens see the app only as a `tui.host.Host`, and learn about the
-index by messages (`IndexProgress`, `IndexReady`, `IndexFailed`) posted to the main
-screen. Build it with `make_app`, which takes every path from `AppSettings` so tests stay
+index by messages (`IndexProgress`, `IndexPreview`, `IndexReady`, `IndexFailed`) posted to
+the main screen. Build it with `make_app`, which takes every path from `AppSettings` so tests stay
 in tmp folders.
 """
 
@@ -31,7 +31,7 @@ from index.models import Library, LoadWarning, Paper
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
 from tui.library_host import LibraryHost
-from tui.messages import IndexFailed, IndexProgress, IndexReady
+from tui.messages import IndexFailed, IndexPreview, IndexProgress, IndexReady
 from tui.screens.main import MainScreen
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.services.keymap import check_keymap
@@ -86,6 +86,8 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self.engine: SearchEngine | None = engine
         # Closed at exit: one the app opened itself (not a test's shared engine).
         self._owns_engine = engine is None if owns_engine is None else owns_engine
+        # True while `engine` is a sample's, served during a big library's first build.
+        self.previewing = False
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -226,14 +228,29 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
                 posted[0] = done
                 self.main_screen.post_message(IndexProgress(done, total))
 
+        def preview(engine: Any) -> None:  # a sample of a big library, searchable meanwhile
+            self.post_message(IndexPreview(engine))
+
         library = self.library or Library(papers=())
-        engine = open_engine(library, self.taxonomy, self.settings.cache_dir, progress=progress)
+        engine = open_engine(
+            library, self.taxonomy, self.settings.cache_dir, progress=progress, preview=preview
+        )
         freeze_long_lived()
         self.post_message(IndexReady(engine))
+
+    @on(IndexPreview)
+    def _index_preview(self, message: IndexPreview) -> None:
+        """Search the sample until the full index is ready (index.store.preview)."""
+        self.engine = message.engine  # type: ignore[assignment]
+        self.previewing = True
+        self.main_screen.post_message(IndexPreview(message.engine))
 
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
         """Keep the engine, then tell the main screen it can search."""
+        if self.previewing and self.engine is not None:
+            self.retire(self.engine)  # a search may still run on the sample's engine
+        self.previewing = False
         self.engine = message.engine  # type: ignore[assignment]
         self.main_screen.post_message(IndexReady(message.engine))
         self._library_ready()

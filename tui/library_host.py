@@ -297,6 +297,11 @@ class LibraryHost:
         app.main_screen.library_reloaded()
         app.notify("; ".join(message.lines) or "library reloaded", title="Library", markup=False)
 
+    def retire(self, engine: SearchEngine) -> None:
+        """An engine replaced while a search may still run on it: closed at the next swap
+        (a reload) or at exit."""
+        self._retired.append(engine)
+
     def close_retired(self) -> None:
         """Stop watching and close engines replaced by reloads (at exit)."""
         self.stop_watching()

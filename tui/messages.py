@@ -17,6 +17,7 @@ __all__ = [
     "FacetToggled",
     "HitHighlighted",
     "IndexFailed",
+    "IndexPreview",
     "IndexProgress",
     "IndexReady",
     "MoreResultsWanted",
@@ -106,6 +107,16 @@ class IndexReady(Message, bubble=False):
     """The search engine is open and can answer searches."""
 
     engine: object  # index.search.engine.SearchEngine; kept loose so this module stays import-light
+
+
+@dataclass
+class IndexPreview(Message, bubble=False):
+    """While a big library's first index is built, `engine` searches a sample of it.
+
+    Searching, reading and copying work on it; `IndexReady` follows with the full index.
+    """
+
+    engine: object  # index.search.engine.SearchEngine, as for IndexReady
 
 
 @dataclass

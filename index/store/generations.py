@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from threading import Thread
 from typing import Any
 
 from whoosh.filedb.filestore import FileStorage
@@ -38,6 +39,7 @@ from index.models import Library, LoadWarning, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
 from index.store import integrity
 from index.store.child import BuildFailed
+from index.store.preview import preview_sample, start_preview
 from index.store.writer import Progress, build, update_in_place
 
 try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
@@ -73,6 +75,10 @@ class Opened:
     # The library's load problems, as recorded when its index was built: what an open
     # without the library (`open_if_current`) says instead of loading it.
     warnings: tuple[LoadWarning, ...] = ()
+
+
+# Told, from the preview's thread, of a small index to serve while the full one is built.
+Preview = Callable[[Opened], None]
 
 
 def taxonomy_fingerprint(taxonomy: Any) -> str:
@@ -327,28 +333,55 @@ def _open_checked(
 
 
 def _full_build(
-    folder: Path, library: Library, manifest: dict[str, Any], progress: Progress | None
+    folder: Path,
+    library: Library,
+    manifest: dict[str, Any],
+    progress: Progress | None,
+    preview: Preview | None = None,
 ) -> tuple[Path, float | None]:
-    """Builds into a fresh folder and publishes it.
+    """Builds into a fresh folder and publishes it; `preview` gets a small index of a
+    sample meanwhile, when the library is big (`index.store.preview`).
 
     Returns the new generation's path and the build's peak memory when it was measured.
 
     Raises:
         IndexUnavailable: the build process failed (one-line message).
     """
-    for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
-        shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in (*folder.glob("build-*"), *folder.glob("preview-*")):
+        if leftover.name.startswith("build-") or not _in_use(leftover):  # we hold the lock
+            shutil.rmtree(leftover, ignore_errors=True)
     token = uuid.uuid4().hex[:12]
     building = folder / f"build-{token}"
     building.mkdir()
+    sample = preview_sample(library.papers) if preview is not None else []
+    previewing = _start_preview(folder / f"preview-{token}", sample, preview) if sample else None
     try:
         peak = build(building, library.papers, progress)
     except BuildFailed as error:
         raise IndexUnavailable(f"cannot build the index in {building}: {error}") from None
+    finally:
+        if previewing is not None:  # handed over before the full index is: never after it
+            previewing.join()
     final = folder / f"gen-{token}"
     os.replace(building, final)
     _publish(folder, final.name, manifest)
     return final, (peak["self_mb"] + peak["children_mb"]) if peak else None
+
+
+def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> Thread:
+    """Builds the preview index in a thread and hands it to `preview`, opened and held."""
+    started = time.perf_counter()
+
+    def ready(built: Path) -> None:
+        ix = _open_checked(built, len(sample))
+        if ix is None or preview is None:
+            return
+        try:
+            preview(Opened(ix, built, "preview", ix.doc_count(), time.perf_counter() - started))
+        except Exception as error:  # the caller's problem must not end the build
+            log.warning("the preview index could not be served: %s", error)
+
+    return start_preview(path, sample, ready)
 
 
 def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
@@ -358,7 +391,7 @@ def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
         json.dumps({"dir": gen, "manifest": manifest, "checksums": checksums(folder / gen)}),
     )
     keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
-    for old in folder.glob("gen-*"):
+    for old in (*folder.glob("gen-*"), *folder.glob("preview-*")):
         if old.name not in keep and not _in_use(old):  # an open app keeps its generation
             shutil.rmtree(old, ignore_errors=True)
 
@@ -375,8 +408,12 @@ def open_index(
     *,
     rebuild: bool = False,
     progress: Progress | None = None,
+    preview: Preview | None = None,
 ) -> Opened:
     """Opens this library's index, building or refreshing it first when it is stale.
+
+    A first build (or rebuild) of a big library hands `preview` a small index of a
+    sample of it while the full one is built (`index.store.preview`), from another thread.
 
     Raises:
         IndexUnavailable: the cache folder cannot be written (one-line message).
@@ -400,7 +437,7 @@ def open_index(
     try:
         with _build_lock(folder, wait=False) as locked:
             if locked:
-                return _refresh(folder, library, manifest, rebuild, progress, done)
+                return _refresh(folder, library, manifest, rebuild, progress, done, preview)
             # Someone else is building: serve their last index, or wait for the new one.
             if current and not rebuild:
                 ix = _open_checked(folder / current["dir"], None, current.get("checksums"))
@@ -421,8 +458,9 @@ def _refresh(
     rebuild: bool,
     progress: Progress | None,
     done: Callable[..., Opened],
+    preview: Preview | None = None,
 ) -> Opened:
-    """Under the build lock: reuse, update in place, or rebuild."""
+    """Under the build lock: reuse, update in place, or rebuild (a full build previewed)."""
     current = _read_current(folder)  # another process may have finished meanwhile
     old = current.get("manifest", {}) if current else {}
     path = folder / current["dir"] if current else None
@@ -455,7 +493,7 @@ def _refresh(
                 return done(ix, path, f"updated {count} papers")
             ix.close()
     action = "rebuilt" if current else "built"
-    path, peak = _full_build(folder, library, manifest, progress)
+    path, peak = _full_build(folder, library, manifest, progress, preview)
     ix = _open_checked(path, manifest["papers"])
     if ix is None:
         raise IndexUnavailable(f"the index just built in {path} cannot be read")

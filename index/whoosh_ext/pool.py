@@ -19,6 +19,7 @@ posting block directly; it writes the same bytes.
 from __future__ import annotations
 
 import pickle
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -136,22 +137,48 @@ def fast_add_postings(
         self.finish_field()
 
 
+_patching = threading.Lock()
+_users = 0  # writers inside `fast_pool` now, in any thread
+
+
 @contextmanager
 def fast_pool() -> Iterator[None]:
     """Makes Whoosh writers created inside (and processes forked inside) use the pool
-    and the posting writer above; on the stock paths (another Whoosh) it changes nothing."""
+    and the posting writer above; on the stock paths (another Whoosh) it changes nothing.
+
+    Two threads may build at once (a preview beside a build, index.store.preview): the
+    first one in patches Whoosh, the last one out restores it.
+    """
+    global _users
     if not guard.fast_paths_enabled():
         yield
         return
-    original = whoosh.writing.PostingPool
-    original_add = W3FieldWriter.__dict__.get("add_postings")
-    whoosh.writing.PostingPool = BatchedPostingPool
-    W3FieldWriter.add_postings = fast_add_postings
+    with _patching:
+        if _users == 0:
+            _patch()
+        _users += 1
     try:
         yield
     finally:
-        whoosh.writing.PostingPool = original
-        if original_add is None:
-            del W3FieldWriter.add_postings
-        else:  # pragma: no cover - Whoosh versions that define their own
-            W3FieldWriter.add_postings = original_add
+        with _patching:
+            _users -= 1
+            if _users == 0:
+                _unpatch()
+
+
+_stock: dict[str, Any] = {}
+
+
+def _patch() -> None:
+    _stock["pool"] = whoosh.writing.PostingPool
+    _stock["add"] = W3FieldWriter.__dict__.get("add_postings")
+    whoosh.writing.PostingPool = BatchedPostingPool
+    W3FieldWriter.add_postings = fast_add_postings
+
+
+def _unpatch() -> None:
+    whoosh.writing.PostingPool = _stock["pool"]
+    if _stock["add"] is None:
+        del W3FieldWriter.add_postings
+    else:  # pragma: no cover - Whoosh versions that define their own
+        W3FieldWriter.add_postings = _stock["add"]

@@ -25,6 +25,7 @@ from tui.messages import (
     FacetToggled,
     HitHighlighted,
     IndexFailed,
+    IndexPreview,
     IndexProgress,
     IndexReady,
     MoreResultsWanted,
@@ -66,6 +67,10 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     def __init__(self) -> None:
         super().__init__(id="main")
+        # The first build's progress, (done, total); `_building` has it while a sample's
+        # index serves searches meanwhile (IndexPreview), else None.
+        self._progress = (0, 1)
+        self._building: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -155,10 +160,23 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:
+        self._progress = (message.done, message.total)
+        if self._building is not None:  # a sample's results stay; the status says how far
+            self._building = self._progress
+            if self.result is not None:
+                self._show_status(self.result)
+            return
         self.show_index_progress(message.done, message.total)
+
+    @on(IndexPreview)
+    def _index_preview(self) -> None:
+        """A sample of the library is searchable while the full index is built."""
+        self._building = self._progress
+        self.start_search()
 
     @on(IndexReady)
     def _index_ready(self) -> None:
+        self._building = None
         self.start_search()
 
     @on(IndexFailed)
@@ -179,12 +197,10 @@ class MainScreen(LibraryActions, SearchingScreen):
             )
             == result.request
         )
-        fix, clear, timings = (
-            self._app.key_for("accept_correction"),
-            self._app.key_for("clear_filters"),
-            self._app.show_timings,
-        )
+        fix, clear = self._app.key_for("accept_correction"), self._app.key_for("clear_filters")
         empty = empty_message(result, fix, clear)
+        if self._building is not None:
+            empty += "\n\nSo far this searches a sample: the full index is still being built."
         if self.marked_only and not result.total:
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
@@ -192,11 +208,22 @@ class MainScreen(LibraryActions, SearchingScreen):
             self.with_saved(facet_view(result, self._app.taxonomy)), result.more_values
         )
         self.refresh_bindings()
+        self._show_status(result)
+
+    def _show_status(self, result: SearchResult) -> None:
+        """The status line for `result`, led by the build's progress while a sample serves."""
+        fix, timings = self._app.key_for("accept_correction"), self._app.show_timings
         unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
         marked = self.marked_only
+        building = ""
+        if self._building is not None:
+            done, total = self._building
+            building = f"Indexing {100 * done // max(1, total)}% · results so far · "
         self.query_one(StatusLine).show_result(
             result,
-            lambda r: status_line(r, fix, timings=timings, unknown=unknown, marked_only=marked),
+            lambda r: (
+                building + status_line(r, fix, timings=timings, unknown=unknown, marked_only=marked)
+            ),
         )
 
     def show_index_progress(self, done: int, total: int) -> None:

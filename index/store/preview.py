@@ -1,0 +1,63 @@
+"""While a big library's first index is built, a small index of a sample serves searches.
+
+A first build of 20,000 papers takes about a minute on two cores; the user should not
+stare at a progress bar meanwhile. Beside the full build (a separate process, see
+`index.store.child`), this process indexes an even sample of `PREVIEW_PAPERS` papers
+(a few seconds) into `preview-<token>/` and hands it over: the app searches it, says
+"results so far", and switches to the full index once it is published. The full build is
+the ordinary one, so its results are exactly a one-shot build's; the preview is thrown
+away (its folder is removed once no process holds it, see `index.store.generations`).
+
+The sample is spread over the whole library, not its first file, so "results so far"
+show every part of it: each topic, venue and year roughly in proportion.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from index.models import Paper
+from index.store.writer import PARALLEL_MIN_PAPERS, build_into
+
+__all__ = ["PREVIEW_MIN_PAPERS", "PREVIEW_PAPERS", "preview_sample", "start_preview"]
+
+log = logging.getLogger("paperscope.index")
+
+# Papers in the preview: ~3-6 s to index beside the full build's two writer processes.
+PREVIEW_PAPERS = 1000
+# Smaller libraries are built in well under 15 s (index.store.writer): no preview.
+PREVIEW_MIN_PAPERS = max(5000, PARALLEL_MIN_PAPERS)
+
+
+def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
+    """An even spread of `PREVIEW_PAPERS` of the papers, in library order ([] if small)."""
+    total = len(papers)
+    if total < PREVIEW_MIN_PAPERS:
+        return []
+    return [papers[i * total // PREVIEW_PAPERS] for i in range(PREVIEW_PAPERS)]
+
+
+def start_preview(
+    path: Path, sample: Sequence[Paper], ready: Callable[[Path], None]
+) -> threading.Thread:
+    """Indexes `sample` into the new folder `path` in a thread, then calls `ready(path)`.
+
+    A preview that fails (a full disk, a paper the writer chokes on) is logged and
+    dropped: the full build goes on and serves when it is done.
+    """
+
+    def run() -> None:
+        try:
+            path.mkdir()
+            build_into(path, sample, None)
+        except Exception as error:  # the preview is a nicety; never fail the build
+            log.warning("no preview index at %s: %s", path, error)
+            return
+        ready(path)
+
+    thread = threading.Thread(target=run, name="paperscope-preview", daemon=True)
+    thread.start()
+    return thread

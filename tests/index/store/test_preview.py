@@ -1,0 +1,106 @@
+"""While a big library's first index is built, an index of a sample of it serves searches.
+
+`index.store.preview`: the thresholds are lowered so a small generated library gets a
+preview of 12 papers beside its full build, which runs in the build process as a large
+library's does. The final index must be exactly a one-shot build's.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from index import open_engine
+from index.models import SearchRequest
+from index.search.engine import SearchEngine
+from index.store import preview as preview_module
+from index.store import writer
+from index.store.generations import library_dir
+from tests.fixtures.search.generate import TAXONOMY, make_library
+
+PAPERS, SAMPLE = 60, 12
+QUERIES = ["", "pipeline", "memory train*", '"data parallel"', "topic:training"]
+
+
+@pytest.fixture
+def previewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library of 60 papers is big: built by the build process, with a preview of 12."""
+    monkeypatch.setattr(writer, "PARALLEL_MIN_PAPERS", 40)
+    monkeypatch.setattr(preview_module, "PREVIEW_MIN_PAPERS", 40)
+    monkeypatch.setattr(preview_module, "PREVIEW_PAPERS", SAMPLE)
+
+
+def _answers(engine: SearchEngine[Any]) -> list[tuple[object, ...]]:
+    """What each query gives: the ranked ids, the total and the facet counts."""
+    found: list[tuple[object, ...]] = []
+    for query in QUERIES:
+        result = engine.search(SearchRequest(query=query, limit=100))
+        found.append((query, [h.paper.id for h in result.hits], result.total, result.facets))
+    return found
+
+
+def test_a_first_build_serves_a_sample_first_then_exactly_the_one_shot_index(
+    tmp_path: Path, previewed: None
+) -> None:
+    library = make_library(PAPERS)
+    shown: list[SearchEngine[Any]] = []
+    final = open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append)
+    try:
+        (early,) = shown  # handed over before the full index was returned
+        assert early.opened.action == "preview" and early.size == SAMPLE
+        sample = {paper.id for paper in library.papers[:: PAPERS // SAMPLE]}
+        result = early.search(SearchRequest(query="", limit=100))
+        assert {hit.paper.id for hit in result.hits} == sample
+        assert all(hit.paper == library.by_id()[hit.paper.id] for hit in result.hits)
+        assert final.size == PAPERS
+        one_shot = open_engine(library, TAXONOMY, tmp_path / "one-shot")  # no preview asked
+        assert _answers(final) == _answers(one_shot)
+        one_shot.close()
+    finally:
+        final.close()
+        for engine in shown:
+            engine.close()
+
+
+def test_the_preview_folder_stays_while_held_and_goes_at_the_next_publish(
+    tmp_path: Path, previewed: None
+) -> None:
+    library = make_library(PAPERS)
+    shown: list[SearchEngine[Any]] = []
+    open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append).close()
+    folder = library_dir(tmp_path / "cache", library)
+    assert len(list(folder.glob("preview-*"))) == 1  # the app still searches it
+    shown.pop().close()
+    gc.collect()  # the closed index lets go of its hold
+    open_engine(library, TAXONOMY, tmp_path / "cache", rebuild=True).close()
+    assert not list(folder.glob("preview-*"))
+
+
+def test_a_preview_that_fails_to_be_served_does_not_fail_the_build(
+    tmp_path: Path, previewed: None
+) -> None:
+    def broken(engine: SearchEngine[Any]) -> None:
+        engine.close()
+        raise RuntimeError("the app went away")
+
+    engine = open_engine(make_library(PAPERS), TAXONOMY, tmp_path / "cache", preview=broken)
+    assert engine.size == PAPERS
+    engine.close()
+
+
+def test_a_small_library_or_an_update_gets_no_preview(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[SearchEngine[Any]] = []
+    open_engine(make_library(PAPERS), TAXONOMY, tmp_path / "small", preview=shown.append).close()
+    assert not shown  # 60 papers are quick to build: nothing to preview
+    monkeypatch.setattr(preview_module, "PREVIEW_MIN_PAPERS", 40)
+    monkeypatch.setattr(preview_module, "PREVIEW_PAPERS", SAMPLE)
+    library = make_library(PAPERS)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    again = open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append)
+    assert not shown and again.opened.action == "up to date"
+    again.close()

@@ -1,0 +1,89 @@
+"""Pilot test of a big library's first start: a sample is searchable while the full index
+is built (index.store.preview), then the full index takes over.
+
+`index.open_engine` is replaced by one that hands the app an engine on a sample of the
+bundled papers, reports progress, and returns the full engine only when the test lets it:
+what a first build of 20,000 papers does over a minute, held still to look at.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index
+from index.facets.taxonomy import Taxonomy
+from index.library.load import load_library
+from index.models import Library
+from tests.tui.app_pilot import WIDE, highlighted, settle, shown
+from tests.tui.screens.test_app_edges import status
+from tui.app import make_app
+from tui.services.config import AppSettings
+
+SAMPLE = 10
+
+
+async def until(pilot: Any, condition: Any, seconds: float = 20.0) -> None:
+    """Until `condition()` holds; no full settle (the build's worker is still running)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"not there in time; status: {status(pilot.app)!r}"
+        await pilot.pause(0.05)
+
+
+async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_ready(
+    tmp_path: Path,
+    taxonomy: Taxonomy,
+    clipboard: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    library = load_library(None, taxonomy)
+    sample = Library(papers=library.papers[:: len(library.papers) // SAMPLE][:SAMPLE])
+    preview = index.open_engine(sample, taxonomy, tmp_path / "preview-cache")
+    release = threading.Event()
+    real_open = index.open_engine
+
+    def slow_first_build(library: Library, taxonomy: Taxonomy, cache_dir: Path, **kw: Any) -> Any:
+        kw["progress"](0, len(library.papers))
+        kw["preview"](preview)
+        kw["progress"](len(library.papers) // 2, len(library.papers))
+        assert release.wait(30), "the test never let the build finish"
+        return real_open(library, taxonomy, cache_dir)
+
+    monkeypatch.setattr(index, "open_engine", slow_first_build)
+    settings = AppSettings.from_environment()
+    app = make_app(settings, library=library, taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.main_screen.result is not None)
+        half = f"Indexing {100 * (len(library.papers) // 2) // len(library.papers)}%"
+        await until(pilot, lambda: half in status(app))
+        assert app.previewing
+        assert status(app).startswith(f"{half} · results so far · {SAMPLE} of {SAMPLE} papers")
+        sampled = {paper.id for paper in sample.papers}
+        assert {hit.paper.id for hit in shown(app).hits} == sampled
+        # search, read and copy as usual, on the sample
+        target = sample.papers[3]
+        word = max(target.title.split(), key=len).strip(":,.").lower()
+        await pilot.press("slash", *word, "enter")
+        await until(pilot, lambda: shown(app).request.query == word)
+        await until(pilot, lambda: target.id in {h.paper.id for h in shown(app).hits})
+        assert {hit.paper.id for hit in shown(app).hits} <= sampled
+        assert status(app).startswith(f"{half} · results so far · ")
+        await pilot.press("c")  # the citation of the highlighted paper (enter moved there)
+        await until(pilot, lambda: bool(clipboard))
+        assert highlighted(app).title.split(":")[0] in clipboard[-1]
+        release.set()
+        await until(pilot, lambda: not app.previewing)
+        await settle(pilot)
+        assert app.engine is not preview and preview in app._retired
+        assert not status(app).startswith("Indexing")
+        assert app.engine is not None
+        assert shown(app).total == app.engine.search(shown(app).request).total
+        assert shown(app).library_size == len(library.papers)
+        await pilot.press("slash", "ctrl+u")
+        await settle(pilot)
+        assert shown(app).total == len(library.papers)
