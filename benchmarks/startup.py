@@ -42,6 +42,14 @@ Bare().run()
 
 def _time_to_screen(command: str, marker: str, env: dict[str, str], timeout: float = 60) -> float:
     """Seconds from starting `command` in a fresh tmux pane until the regex `marker` matches."""
+    return times_to_screen(command, [marker], env, timeout)[0]
+
+
+def times_to_screen(
+    command: str, markers: list[str], env: dict[str, str], timeout: float = 60
+) -> list[float]:
+    """Seconds from starting `command` in a fresh tmux pane until each regex of `markers`
+    first matches; it stops once the last one has."""
     socket = f"startup-{uuid.uuid4().hex[:8]}"
     tmux = ["tmux", "-L", socket]
     # Without PYTHONDONTWRITEBYTECODE, as on a user's machine: pip compiles an installed
@@ -66,15 +74,19 @@ def _time_to_screen(command: str, marker: str, env: dict[str, str], timeout: flo
         ],
         check=True,
     )
+    seen: dict[str, float] = {}
     try:
         while time.perf_counter() - start < timeout:
             screen = subprocess.run(
                 [*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False
             ).stdout
-            if re.search(marker, screen):
-                return time.perf_counter() - start
+            for marker in markers:
+                if marker not in seen and re.search(marker, screen):
+                    seen[marker] = time.perf_counter() - start
+            if markers[-1] in seen:
+                return [seen.get(marker, seen[markers[-1]]) for marker in markers]
             time.sleep(0.01)
-        raise RuntimeError(f"{marker!r} did not appear within {timeout} s")
+        raise RuntimeError(f"{markers[-1]!r} did not appear within {timeout} s")
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
 

@@ -67,9 +67,12 @@ def _last_line(log: IO[bytes]) -> str:
 
 
 def build_in_child(
-    path: Path, papers: Sequence[Paper], progress: Progress | None, procs: int
+    path: Path, papers: Sequence[Paper], progress: Progress | None, procs: int, nice: int = 0
 ) -> dict[str, float] | None:
     """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
+
+    `nice` > 0 lowers the build's priority by that much (its writer workers inherit it):
+    work in the caller's process (a preview index, the app's own drawing) goes first.
 
     Returns the build process tree's peak memory as the child measured it.
 
@@ -84,6 +87,7 @@ def build_in_child(
         str(path),
         str(len(papers)),
         str(procs),
+        str(nice),
     ]
     with tempfile.TemporaryFile() as log:
         try:

@@ -70,6 +70,8 @@ def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
 def main(argv: Sequence[str]) -> None:
     """The child's entry point: build, then report peak memory; any failure is one line."""
     path, total, procs = Path(argv[0]), int(argv[1]), int(argv[2])
+    if len(argv) > 3 and int(argv[3]) > 0 and hasattr(os, "nice"):
+        os.nice(int(argv[3]))  # before the writer workers fork: they inherit it
     out = sys.stdout
 
     def report(done: int, all_: int) -> None:

@@ -356,7 +356,7 @@ def _full_build(
     sample = preview_sample(library.papers) if preview is not None else []
     previewing = _start_preview(folder / f"preview-{token}", sample, preview) if sample else None
     try:
-        peak = build(building, library.papers, progress)
+        peak = build(building, library.papers, progress, yielding=previewing is not None)
     except BuildFailed as error:
         raise IndexUnavailable(f"cannot build the index in {building}: {error}") from None
     finally:
