@@ -264,6 +264,9 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
             message = f"{worker.description} failed: {worker.error}"
             self.notify(message, title="Error", severity="error", markup=False, timeout=10)
             if worker.group == "index":
+                if self.previewing and self.engine is not None:  # no full index will come
+                    self.retire(self.engine)
+                    self.engine, self.previewing = None, False
                 self.main_screen.post_message(IndexFailed(message))
 
     # -- papers and citations -------------------------------------------------------------

@@ -181,6 +181,7 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     @on(IndexFailed)
     def _index_failed(self, message: IndexFailed) -> None:
+        self._building = None  # a sample served meanwhile is gone with the build
         self.show_index_failed(message.reason)
 
     def show_result(self, result: SearchResult) -> None:

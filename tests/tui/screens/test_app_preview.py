@@ -19,6 +19,7 @@ import index
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Library
+from index.store.generations import IndexUnavailable
 from tests.tui.app_pilot import WIDE, highlighted, settle, shown
 from tests.tui.screens.test_app_edges import status
 from tui.app import make_app
@@ -87,3 +88,30 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         await pilot.press("slash", "ctrl+u")
         await settle(pilot)
         assert shown(app).total == len(library.papers)
+
+
+async def test_a_build_that_fails_after_the_sample_served_says_so_and_serves_nothing(
+    tmp_path: Path, taxonomy: Taxonomy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = load_library(None, taxonomy)
+    sample = Library(papers=library.papers[:SAMPLE])
+    preview = index.open_engine(sample, taxonomy, tmp_path / "preview-cache")
+    served = threading.Event()
+
+    def failing_build(library: Library, taxonomy: Taxonomy, cache_dir: Path, **kw: Any) -> Any:
+        kw["preview"](preview)
+        assert served.wait(30)
+        raise IndexUnavailable("cannot build the index in /cache: No space left on device")
+
+    monkeypatch.setattr(index, "open_engine", failing_build)
+    app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.main_screen.result is not None)
+        assert status(app).startswith("Indexing")
+        served.set()
+        await until(pilot, lambda: "No space left" in status(app))
+        await settle(pilot)
+        assert app.engine is None and not app.previewing and preview in app._retired
+        await pilot.press("slash", *"pipeline")
+        await settle(pilot)
+        assert "No space left" in status(app)  # nothing searches the sample any more
