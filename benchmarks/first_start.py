@@ -49,7 +49,7 @@ from index.models import Paper
 # before a row is shown): no digit, comma or "… " right before the first count.
 RESULTS = r"(?<![\d,])(?<!… )\d[\d,]* of [\d,]+ papers"
 # ...of the whole library: a big first build shows a sample's rows before (index.store.preview)
-# with "Indexing 35% · results so far · 12 of 1,000 papers".
+# with "Indexing 35% · so far 12 of 1,000 papers".
 EVERY = r"(?<![\d,])(?<!… )\d[\d,]* of {docs:,} papers"
 FILES = 10
 GROWN_FILE = "library-00.jsonl"

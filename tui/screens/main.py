@@ -219,7 +219,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         building = ""
         if self._building is not None:
             done, total = self._building
-            building = f"Indexing {100 * done // max(1, total)}% · results so far · "
+            building = f"Indexing {100 * done // max(1, total)}% · so far "  # short: a narrow pane
         self.query_one(StatusLine).show_result(
             result,
             lambda r: (
