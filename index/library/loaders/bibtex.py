@@ -290,7 +290,9 @@ def parse_bibtex(
             )
         records.append(record)
     result.undefined = frozenset(macro.lower() for macro in users)
-    for macro, where in sorted(users.items(), key=lambda item: item[1][0].line):
+    # By first use, then name: two macros of one entry come from a set, whose order changes
+    # with the interpreter's hash seed (a worker process parses with another one).
+    for macro, where in sorted(users.items(), key=lambda item: (item[1][0].line, item[0])):
         if len(where) == 1:
             message = f"{_name(where[0].key)} uses undefined @string macro {macro!r}"
         else:

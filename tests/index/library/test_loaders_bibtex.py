@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +93,35 @@ def test_names() -> None:
 def test_garbage_is_a_warning_not_an_exception() -> None:
     papers, warnings = load_bibtex("this is not bibtex at all\n", "x.bib")
     assert papers == [] and [str(w) for w in warnings] == ["x.bib: no BibTeX entries found"]
+
+
+def test_undefined_macros_of_one_entry_are_reported_in_the_same_order_in_any_process(
+    tmp_path: Path,
+) -> None:
+    # The macros an entry uses are a set; its order follows the hash seed, which differs
+    # between this process and the load's worker processes (index.library.parallel).
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@techreport{xie2003,\n  title = {Invariants},\n"
+        "  institution = zeta # alpha # mid,\n  year = {2003},\n}\n",
+        encoding="utf-8",
+    )
+    script = (
+        "import sys; from pathlib import Path; from index.library.loaders import load_file; "
+        "print([w.message for w in load_file(Path(sys.argv[1]), 'refs.bib').warnings])"
+    )
+    root = Path(__file__).resolve().parents[3]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script, str(bib)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(outputs) == 1, outputs
+    (output,) = outputs
+    assert output.index("'alpha'") < output.index("'mid'") < output.index("'zeta'")
