@@ -12,11 +12,14 @@ in tmp folders.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
@@ -46,7 +49,12 @@ if TYPE_CHECKING:
     from index.search.engine import SearchEngine
     from tui.services.clipboard import CopyOutcome
 
-__all__ = ["PaperscopeApp", "make_app"]
+__all__ = ["FINISHING_INDEX", "PaperscopeApp", "make_app"]
+
+# Said on the terminal when the user quits during a first build, which goes on.
+FINISHING_INDEX = (
+    "paperscope: finishing the search index so the next start is quick (ctrl+c stops it)…"
+)
 
 
 class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
@@ -88,6 +96,10 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self._owns_engine = engine is None if owns_engine is None else owns_engine
         # True while `engine` is a sample's, served during a big library's first build.
         self.previewing = False
+        # Clear while the index is opened or built: a build outlives the app when the user
+        # quits during it (tui.cli.run_app waits for it, saying so).
+        self.index_finished = threading.Event()
+        self.index_finished.set()
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -191,6 +203,18 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
             markup=False,
         )
 
+    def exit(
+        self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Exit; during a first build, say after the app is gone that it goes on.
+
+        The build's thread keeps the process alive until it is done (the index is kept for
+        the next start): without a word the terminal just sat there.
+        """
+        if message is None and not self.index_finished.is_set():
+            message = Text(FINISHING_INDEX)
+        super().exit(result, return_code, message)
+
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
         """Push a screen, unless the app is quitting.
 
@@ -232,9 +256,13 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
             self.post_message(IndexPreview(engine))
 
         library = self.library or Library(papers=())
-        engine = open_engine(
-            library, self.taxonomy, self.settings.cache_dir, progress=progress, preview=preview
-        )
+        self.index_finished.clear()
+        try:
+            engine = open_engine(
+                library, self.taxonomy, self.settings.cache_dir, progress=progress, preview=preview
+            )
+        finally:
+            self.index_finished.set()
         freeze_long_lived()
         self.post_message(IndexReady(engine))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from tui.cli.context import CliContext, UserError
@@ -36,5 +37,14 @@ def run_app(context: CliContext) -> int:
         library = context.library  # a slow first load says so on stderr (LoadNotice)
         app = make_app(settings, library=library, taxonomy=context.taxonomy, corpus=context.corpus)
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
-    app.run()
+    try:
+        # Returns once the app's worker threads have: a first build the user quit during
+        # goes on (the app said so on exit, `PaperscopeApp.exit`) and is kept.
+        app.run()
+    except KeyboardInterrupt:
+        if app.index_finished.is_set():
+            raise
+        sys.stderr.write("paperscope: stopped; the next start builds the index again\n")
+        sys.stderr.flush()
+        os._exit(130)  # the build thread would be waited for; its process got the ctrl+c too
     return app.return_code or 0

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 
 import index
 from index.facets.taxonomy import Taxonomy
@@ -22,10 +23,20 @@ from index.models import Library
 from index.store.generations import IndexUnavailable
 from tests.tui.app_pilot import WIDE, highlighted, settle, shown
 from tests.tui.screens.test_app_edges import status
-from tui.app import make_app
+from tui.app import FINISHING_INDEX, PaperscopeApp, make_app
 from tui.services.config import AppSettings
 
 SAMPLE = 10
+
+
+def farewell(app: PaperscopeApp) -> str | None:
+    """What quitting now would print once the app is gone (Textual's exit message)."""
+    given: list[object] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(App, "exit", lambda self, result, code, message: given.append(message))
+        app.exit()
+    (message,) = given
+    return None if message is None else str(message)
 
 
 async def until(pilot: Any, condition: Any, seconds: float = 20.0) -> None:
@@ -62,7 +73,8 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         await until(pilot, lambda: app.main_screen.result is not None)
         half = f"Indexing {100 * (len(library.papers) // 2) // len(library.papers)}%"
         await until(pilot, lambda: half in status(app))
-        assert app.previewing
+        assert app.previewing and not app.index_finished.is_set()
+        assert farewell(app) == FINISHING_INDEX  # quitting now: the build goes on, said so
         assert status(app).startswith(f"{half} · so far {SAMPLE} of {SAMPLE} papers")
         sampled = {paper.id for paper in sample.papers}
         assert {hit.paper.id for hit in shown(app).hits} == sampled
@@ -81,6 +93,7 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         await until(pilot, lambda: not app.previewing)
         await settle(pilot)
         assert app.engine is not preview and preview in app._retired
+        assert app.index_finished.is_set() and farewell(app) is None
         assert not status(app).startswith("Indexing")
         assert app.engine is not None
         assert shown(app).total == app.engine.search(shown(app).request).total
