@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Thread
-from typing import Any
+from typing import IO, Any
 
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
@@ -201,6 +201,7 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     )
     if ix is None:
         return None
+    _sweep_previews(folder)
     return Opened(
         ix,
         path,
@@ -271,14 +272,29 @@ damage = integrity.damage
 
 def _hold(ix: Index, path: Path) -> None:
     """Keep the generation at `path` from being deleted while `ix` is alive."""
+    handle = _hold_folder(path)
+    if handle is not None:
+        ix._paperscope_in_use = handle  # released with the index
+
+
+def _hold_folder(path: Path) -> IO[str] | None:
+    """A shared lock on the folder's in-use file: no other process deletes it meanwhile."""
     if fcntl is None:  # pragma: no cover - Windows
-        return
+        return None
     try:
         handle = open(path / IN_USE_FILE, "a+")
         fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError:
-        return  # being deleted right now: the caller's open already succeeded, so rare
-    ix._paperscope_in_use = handle  # released with the index
+        return None  # being deleted right now: the caller's open already succeeded, so rare
+    return handle
+
+
+def _sweep_previews(folder: Path) -> None:
+    """Removes the sample indexes no process holds (`index.store.preview`): an app that
+    served one holds it until it exits, so the publish after its build could not."""
+    for preview in folder.glob("preview-*"):
+        if not _in_use(preview):
+            shutil.rmtree(preview, ignore_errors=True)
 
 
 def _in_use(path: Path) -> bool:
@@ -369,12 +385,20 @@ def _full_build(
 
 
 def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> Thread:
-    """Builds the preview index in a thread and hands it to `preview`, opened and held."""
-    started = time.perf_counter()
+    """Builds the preview index in a thread and hands it to `preview`, opened and held.
 
-    def ready(built: Path) -> None:
-        ix = _open_checked(built, len(sample))
-        if ix is None or preview is None:
+    The folder is held from the start, so a sweep (`_sweep_previews`) by another process
+    never deletes it while it is written.
+    """
+    started = time.perf_counter()
+    path.mkdir()
+    building = _hold_folder(path)
+
+    def ready(built: Path | None) -> None:
+        ix = _open_checked(built, len(sample)) if built is not None else None
+        if building is not None:
+            building.close()  # the open index holds it now
+        if ix is None or built is None or preview is None:
             return
         try:
             preview(Opened(ix, built, "preview", ix.doc_count(), time.perf_counter() - started))
@@ -433,6 +457,7 @@ def open_index(
     if current and not rebuild and current.get("manifest") == manifest:
         ix = _open_checked(folder / current["dir"], manifest["papers"], current.get("checksums"))
         if ix is not None:
+            _sweep_previews(folder)
             return done(ix, folder / current["dir"], "up to date")
     try:
         with _build_lock(folder, wait=False) as locked:

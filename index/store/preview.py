@@ -41,20 +41,20 @@ def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
 
 
 def start_preview(
-    path: Path, sample: Sequence[Paper], ready: Callable[[Path], None]
+    path: Path, sample: Sequence[Paper], ready: Callable[[Path | None], None]
 ) -> threading.Thread:
-    """Indexes `sample` into the new folder `path` in a thread, then calls `ready(path)`.
+    """Indexes `sample` into the empty folder `path` in a thread, then calls `ready(path)`.
 
     A preview that fails (a full disk, a paper the writer chokes on) is logged and
-    dropped: the full build goes on and serves when it is done.
+    dropped with `ready(None)`: the full build goes on and serves when it is done.
     """
 
     def run() -> None:
         try:
-            path.mkdir()
             build_into(path, sample, None)
         except Exception as error:  # the preview is a nicety; never fail the build
             log.warning("no preview index at %s: %s", path, error)
+            ready(None)
             return
         ready(path)
 

@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from index import open_engine
+from index import open_current_engine, open_engine
 from index.models import SearchRequest
 from index.search.engine import SearchEngine
 from index.store import preview as preview_module
 from index.store import writer
 from index.store.generations import library_dir
 from tests.fixtures.search.generate import TAXONOMY, make_library
+from tests.index.store.test_store import file_library
 
 PAPERS, SAMPLE = 60, 12
 QUERIES = ["", "pipeline", "memory train*", '"data parallel"', "topic:training"]
@@ -65,17 +66,26 @@ def test_a_first_build_serves_a_sample_first_then_exactly_the_one_shot_index(
             engine.close()
 
 
-def test_the_preview_folder_stays_while_held_and_goes_at_the_next_publish(
-    tmp_path: Path, previewed: None
+@pytest.mark.parametrize("next_open", ["rebuild", "up to date", "library-free"])
+def test_the_preview_folder_stays_while_held_and_goes_at_the_next_open(
+    tmp_path: Path, previewed: None, next_open: str
 ) -> None:
-    library = make_library(PAPERS)
+    library = file_library(tmp_path, per_file=20)  # real files: the library-free open
     shown: list[SearchEngine[Any]] = []
     open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append).close()
     folder = library_dir(tmp_path / "cache", library)
     assert len(list(folder.glob("preview-*"))) == 1  # the app still searches it
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    assert len(list(folder.glob("preview-*"))) == 1  # held: kept
     shown.pop().close()
-    gc.collect()  # the closed index lets go of its hold
-    open_engine(library, TAXONOMY, tmp_path / "cache", rebuild=True).close()
+    gc.collect()  # the closed index lets go of its hold (the app has exited)
+    if next_open == "library-free":
+        engine = open_current_engine(list(map(Path, library.files)), TAXONOMY, tmp_path / "cache")
+        assert engine is not None
+        engine.close()
+    else:
+        rebuild = next_open == "rebuild"
+        open_engine(library, TAXONOMY, tmp_path / "cache", rebuild=rebuild).close()
     assert not list(folder.glob("preview-*"))
 
 
