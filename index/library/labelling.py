@@ -56,9 +56,9 @@ class Labelling:
         labels = [self._known.get(d) for d in self.digests] or [None] * len(papers)
         self._known = {}  # freed before the library cache is written
         count = _Count(self._progress, len(papers))
-        needed = Counter(d for d, tags in zip(self.digests, labels) if tags is None)
-        count.start(len(papers) - sum(needed.values()))
+        count.start(sum(tags is not None for tags in labels))
         if self._ahead is not None:
+            needed = Counter(d for d, tags in zip(self.digests, labels) if tags is None)
             early: dict[bytes, Tags] = {}
             for digest, tags in zip(self._ahead_digests, self._ahead):
                 early[digest] = tags

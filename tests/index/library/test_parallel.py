@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import index.library.labelling as labelling
 import index.library.parallel as parallel
 import index.library.pipeline as pipeline
 from index.facets.tagger import tag_paper
@@ -123,19 +124,27 @@ def test_after_one_file_changed_only_it_is_parsed_and_only_new_texts_tagged(
     assert every_step_parallel[1].given == {"papers": 0, "files": 1}
 
 
+@pytest.mark.parametrize("workers", [2, 1])
+@pytest.mark.parametrize("cached", [False, True], ids=["no cache", "cache"])
 def test_progress_counts_up_to_every_file_and_paper(
-    tmp_path: Path, every_step_parallel: list[LoadPool]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int, cached: bool
 ) -> None:
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_TAGS", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(pipeline, "LoadPool", lambda taxonomy: LoadPool(taxonomy, workers))
+    monkeypatch.setattr(labelling, "TAG_PROGRESS_EVERY", 4)
     steps: dict[str, list[tuple[int, int]]] = {}
     library = load_library(
         [_library_folder(tmp_path)],
         TAXONOMY,
+        cache_dir=tmp_path / "cache" if cached else None,
         progress=lambda step, done, total: steps.setdefault(step, []).append((done, total)),
     )
     for step in ("reading files", "tagging"):
         counts = [done for done, _ in steps[step]]
-        assert counts == sorted(counts), step
+        assert counts == sorted(counts) and counts[0] < counts[-1], step
         assert steps[step][-1][0] == steps[step][-1][1], step
+        assert all(done <= total for done, total in steps[step]), step
     assert steps["tagging"][-1][1] == len(library.papers)
 
 
