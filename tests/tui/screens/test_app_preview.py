@@ -21,7 +21,7 @@ from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Library
 from index.store.generations import IndexUnavailable
-from tests.tui.app_pilot import WIDE, highlighted, settle, shown
+from tests.tui.app_pilot import WIDE, highlighted, results_text, settle, shown
 from tests.tui.screens.test_app_edges import status
 from tui.app import FINISHING_INDEX, PaperscopeApp, make_app
 from tui.services.config import AppSettings
@@ -37,6 +37,18 @@ def farewell(app: PaperscopeApp) -> str | None:
         app.exit()
     (message,) = given
     return None if message is None else str(message)
+
+
+def _outside(library: Library, sample: Library) -> str:
+    """A title word of a paper outside the sample that no sampled paper has anywhere."""
+    texts = [f"{p.title} {p.abstract} {' '.join(p.authors)} {p.venue}" for p in sample.papers]
+    sampled = " ".join(texts).lower()
+    for paper in library.papers:
+        for word in paper.title.split():
+            word = word.strip(":,.()").lower()
+            if len(word) > 6 and word.isalpha() and word[:5] not in sampled:
+                return word
+    raise AssertionError("every title word of the library occurs in the sample")
 
 
 async def until(pilot: Any, condition: Any, seconds: float = 20.0) -> None:
@@ -66,6 +78,7 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         assert release.wait(30), "the test never let the build finish"
         return real_open(library, taxonomy, cache_dir)
 
+    absent = _outside(library, sample)
     monkeypatch.setattr(index, "open_engine", slow_first_build)
     settings = AppSettings.from_environment()
     app = make_app(settings, library=library, taxonomy=taxonomy)
@@ -89,6 +102,11 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         await pilot.press("c")  # the citation of the highlighted paper (enter moved there)
         await until(pilot, lambda: bool(clipboard))
         assert highlighted(app).title.split(":")[0] in clipboard[-1]
+        # a paper outside the sample: no rows yet, and the pane says why
+        await pilot.press("slash", "ctrl+u", *absent, "enter")
+        await until(pilot, lambda: shown(app).request.query == absent)
+        assert shown(app).total == 0
+        assert "the full index is still being built" in results_text(app)
         release.set()
         await until(pilot, lambda: not app.previewing)
         await settle(pilot)
