@@ -165,8 +165,9 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     parsed). The paper count the manifest recorded is checked against the index instead of
     the library's. A library whose papers carry notes of their own (Zotero's) is never
     served this way: those are searched from the loaded papers, not from the index.
-    Never builds, waits or writes: on None the caller loads the library and calls
-    `open_index`, which does.
+    Never builds or waits, and writes nothing but the removal of sample indexes no process
+    holds (`_sweep_previews`): on None the caller loads the library and calls `open_index`,
+    which builds.
     """
     started = time.perf_counter()
     if not files:
