@@ -276,12 +276,17 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
     @on(IndexReady)
     def _index_ready(self, message: IndexReady) -> None:
         """Keep the engine, then tell the main screen it can search."""
-        if self.previewing and self.engine is not None:
-            self.retire(self.engine)  # a search may still run on the sample's engine
-        self.previewing = False
+        self._drop_preview()
         self.engine = message.engine  # type: ignore[assignment]
         self.main_screen.post_message(IndexReady(message.engine))
         self._library_ready()
+
+    def _drop_preview(self) -> None:
+        """Stop serving a sample's engine; it is closed once no search can run on it."""
+        if self.previewing and self.engine is not None:
+            self.retire(self.engine)
+            self.engine = None
+        self.previewing = False
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.report_worker_state(event.worker)
@@ -292,9 +297,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
             message = f"{worker.description} failed: {worker.error}"
             self.notify(message, title="Error", severity="error", markup=False, timeout=10)
             if worker.group == "index":
-                if self.previewing and self.engine is not None:  # no full index will come
-                    self.retire(self.engine)
-                    self.engine, self.previewing = None, False
+                self._drop_preview()  # no full index will come
                 self.main_screen.post_message(IndexFailed(message))
 
     # -- papers and citations -------------------------------------------------------------

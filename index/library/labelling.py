@@ -36,6 +36,8 @@ class Labelling:
 
     def start(self, papers: Sequence[Paper]) -> None:
         """Sends the papers whose labels are not known to the workers, if worth it."""
+        if not self._pool.sends(len(papers)):
+            return  # too few even if none is known: no digests to compute
         fresh: dict[bytes, Paper] = {}
         for paper in papers:
             digest = tag_digest(paper)

@@ -68,15 +68,24 @@ def _start_worker(taxonomy: Taxonomy) -> None:
     os.close(devnull)
 
 
-def _tag_chunk(papers: list[Paper]) -> list[Tags]:
-    """In a worker: the labels `tag_paper` gives each paper (only they travel back)."""
-    assert _taxonomy is not None, "the worker was started without a taxonomy"
-    tagged = (tag_paper(paper, _taxonomy) for paper in papers)
+def _labels(papers: list[Paper], taxonomy: Taxonomy) -> list[Tags]:
+    """The labels `tag_paper` gives each paper (only they travel back from a worker).
+
+    The module's own `tag_paper` and `load_file` are called, here and in `_parse_file`:
+    tests count the calls a load makes in this process.
+    """
+    tagged = (tag_paper(paper, taxonomy) for paper in papers)
     return [(paper.topics, paper.hardware) for paper in tagged]
 
 
+def _tag_chunk(papers: list[Paper]) -> list[Tags]:
+    """In a worker: `_labels` with the taxonomy it was started with."""
+    assert _taxonomy is not None, "the worker was started without a taxonomy"
+    return _labels(papers, _taxonomy)
+
+
 def _parse_file(job: tuple[Path, str]) -> FileResult:
-    """In a worker: one (path, shown) file's parse result, as `load_file` gives it."""
+    """One (path, shown) file's parse result, as `load_file` gives it (in a worker or here)."""
     return load_file(*job)
 
 
@@ -113,10 +122,13 @@ class LoadPool:
         return self._started
 
     def tag(self, papers: Sequence[Paper]) -> Iterator[Tags]:
-        """Each paper's labels (what `tag_paper` gives it), in order."""
-        chunks = _chunks(papers)
-        for labels in self._map(_tag_chunk, self._tag_here, chunks, self._sends(len(papers))):
-            yield from labels
+        """Each paper's labels (what `tag_paper` gives it), in order.
+
+        Papers sent to the workers are sent now, not when the labels are first asked for.
+        """
+        chunks = [list(papers[i : i + TAG_CHUNK]) for i in range(0, len(papers), TAG_CHUNK)]
+        results = self._map(_tag_chunk, self._tag_here, chunks, self.sends(len(papers)))
+        return (tags for labels in results for tags in labels)
 
     def tag_ahead(self, papers: Sequence[Paper]) -> Iterator[Tags] | None:
         """Starts tagging `papers` in the workers now; None when they are too few for that.
@@ -124,27 +136,23 @@ class LoadPool:
         Iterating the result yields each paper's labels in order, waiting for them as
         needed: the caller does other work (dedupe) while the workers tag.
         """
-        if not self._sends(len(papers)) or self._start() is None:
+        if not self.sends(len(papers)) or self._start() is None:
             return None
-        chunks = _chunks(papers)
-        results = self._map(_tag_chunk, self._tag_here, chunks, True)
-        return (tags for labels in results for tags in labels)
+        return self.tag(papers)
 
     def parse(self, files: Sequence[tuple[Path, str]]) -> Iterator[FileResult]:
         """Each (path, shown) file's `load_file` result, in order."""
         jobs = list(files)
         size = sum(_size(path) for path, _ in jobs)
         parallel = len(jobs) >= 2 and size >= PARALLEL_MIN_BYTES
-        return self._map(_parse_file, _parse_here, jobs, parallel)
+        return self._map(_parse_file, _parse_file, jobs, parallel)
 
-    def _sends(self, papers: int) -> bool:
+    def sends(self, papers: int) -> bool:
         """Whether tagging this many papers is worth sending to the workers."""
         return papers >= PARALLEL_MIN_TAGS and self.workers > 1
 
     def _tag_here(self, chunk: list[Paper]) -> list[Tags]:
-        """Labels computed in this process (the module's `tag_paper`: tests count it)."""
-        tagged = (tag_paper(paper, self._taxonomy) for paper in chunk)
-        return [(paper.topics, paper.hardware) for paper in tagged]
+        return _labels(chunk, self._taxonomy)
 
     def _map(
         self,
@@ -211,15 +219,6 @@ class LoadPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
-
-
-def _chunks(papers: Sequence[Paper]) -> list[list[Paper]]:
-    return [list(papers[i : i + TAG_CHUNK]) for i in range(0, len(papers), TAG_CHUNK)]
-
-
-def _parse_here(job: tuple[Path, str]) -> FileResult:
-    """One file parsed in this process (the module's `load_file`, which tests may count)."""
-    return load_file(*job)
 
 
 def _size(path: Path) -> int:

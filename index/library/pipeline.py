@@ -196,8 +196,8 @@ def _load_files(
     """Every file's parse result: from the cache when this exact version was parsed
     before, the others parsed (by the pool's workers when there is enough to parse)."""
     found: list[FileResult | None] = [None] * len(files)
-    for n in range(len(files)):
-        identity = identities[n] if identities else None
+    kept = identities if cache is not None and identities else [None] * len(files)
+    for n, identity in enumerate(kept):
         if cache is not None and identity is not None:
             cached = cache.read_file(identity, shown[n])
             if isinstance(cached, FileResult):
@@ -208,7 +208,7 @@ def _load_files(
     parsed = pool.parse([(files[n], shown[n]) for n in missing])
     for n, result in zip(missing, parsed):
         found[n] = result
-        identity = identities[n] if identities else None
+        identity = kept[n]
         if cache is not None and identity is not None:
             cache.write_file(identity, shown[n], result)
         done += 1

@@ -364,9 +364,9 @@ def _full_build(
     Raises:
         IndexUnavailable: the build process failed (one-line message).
     """
-    for leftover in (*folder.glob("build-*"), *folder.glob("preview-*")):
-        if leftover.name.startswith("build-") or not _in_use(leftover):  # we hold the lock
-            shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
+        shutil.rmtree(leftover, ignore_errors=True)
+    _sweep_previews(folder)
     token = uuid.uuid4().hex[:12]
     building = folder / f"build-{token}"
     building.mkdir()
@@ -416,7 +416,8 @@ def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
         json.dumps({"dir": gen, "manifest": manifest, "checksums": checksums(folder / gen)}),
     )
     keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
-    for old in (*folder.glob("gen-*"), *folder.glob("preview-*")):
+    _sweep_previews(folder)
+    for old in folder.glob("gen-*"):
         if old.name not in keep and not _in_use(old):  # an open app keeps its generation
             shutil.rmtree(old, ignore_errors=True)
 
