@@ -1,15 +1,14 @@
 """One bad file never takes the library down: every hostile file is one line, the rest loads.
 
 Every input is generated here (no third-party files). The same folder is loaded in-process
-(to see each warning) and through the installed command line (exit code, no traceback,
-nothing a terminal would act on in the bytes of stdout and stderr).
+(to see each warning) and through the command line's entry point as a fresh process runs it
+(exit code, no traceback, nothing a terminal would act on in the bytes of stdout and stderr).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from index.library.loaders import files as files_module
 from index.library.loaders.guards import MAX_ABSTRACT_CHARS, MAX_AUTHORS
 from index.text_safety import for_terminal
 from tests.torture.hostile import EVIL_NAME, GOOD_WORD, assert_terminal_safe, write_hostile_corpus
+from tests.tui.cli.commands import run_paperscope_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -137,14 +137,8 @@ def test_a_file_changing_while_read_is_read_again_then_warned(
 
 
 def cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui", *args],
-        capture_output=True,
-        env=env,
-        cwd=REPO,
-        timeout=300,
-        check=False,
-    )
+    """The command as a fresh process would run it, in this one (tests/tui/cli/commands.py)."""
+    return run_paperscope_bytes(args, env=env, cwd=REPO)
 
 
 @pytest.fixture(scope="module")

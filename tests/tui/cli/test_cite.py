@@ -1,5 +1,6 @@
-"""`paperscope cite`, `styles` and `export` as a user runs them: a subprocess, on a machine
-with no clipboard tool (no xclip/xsel/wl-copy on PATH, no display) and no terminal."""
+"""`paperscope cite`, `styles` and `export` as a user runs them (tests/tui/cli/commands.py),
+on a machine with no clipboard tool (no xclip/xsel/wl-copy on PATH, no display) and no
+terminal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`paperscope list` and `show` through a real subprocess: exit codes, JSON, one-line errors."""
+"""`paperscope list` and `show` as a user runs them: exit codes, JSON, one-line errors."""
 
 from __future__ import annotations
 

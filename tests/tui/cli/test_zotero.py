@@ -1,4 +1,4 @@
-"""`--corpus <Zotero data folder>` and `--zotero` through a real subprocess."""
+"""`--corpus <Zotero data folder>` and `--zotero` as a user runs them (see commands.py)."""
 
 from __future__ import annotations
 
