@@ -25,8 +25,11 @@ import synth  # noqa: E402
 from index.models import SearchRequest  # noqa: E402
 
 # One worker runs the whole module, so the benchmark run behind `report` (a module
-# fixture, about a minute on a busy 2-core machine) happens once, not once per worker.
+# fixture, several seconds) happens once, not once per worker.
 pytestmark = pytest.mark.xdist_group("benchmark-smoke")
+
+# The smallest library on which every query kind and stage still has papers to find.
+DOCS = 100
 
 NUMBERS = (
     "build_docs_per_s",
@@ -50,7 +53,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
             sys.executable,
             str(BENCHMARKS / "bench.py"),
             "--docs",
-            "300",
+            str(DOCS),
             "--seed",
             "3",
             "--json",
@@ -67,7 +70,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 def test_json_has_the_documented_keys_with_sane_values(report: dict) -> None:
-    assert report["docs"] == 300
+    assert report["docs"] == DOCS
     for key in NUMBERS:
         value = report[key]
         assert isinstance(value, (int, float)) and not isinstance(value, bool), key
@@ -87,8 +90,8 @@ def test_every_query_kind_and_stage_is_reported(report: dict) -> None:
 
 def test_the_engine_answers_the_mix_and_sees_the_update(report: dict) -> None:
     assert report["errors"] == 0, report["error_examples"]
-    assert report["update_changed"] == 30  # a tenth of 300, in one source file
-    assert report["update_found"] == report["fts5_update_found"] == 30
+    assert report["update_changed"] == DOCS // 10  # a tenth of them, in one source file
+    assert report["update_found"] == report["fts5_update_found"] == DOCS // 10
 
 
 def test_generator_is_deterministic_and_realistic() -> None:
