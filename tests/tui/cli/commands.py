@@ -109,6 +109,7 @@ def _fresh_process(env: Mapping[str, str], cwd: Path) -> Iterator[tuple[IO[bytes
     saved_cwd = os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
     saved_clipboard = pyperclip.copy, pyperclip.paste
+    wrappers: tuple[io.TextIOWrapper, ...] = ()
     with (
         tempfile.TemporaryFile() as stdout,
         tempfile.TemporaryFile() as stderr,
@@ -121,8 +122,10 @@ def _fresh_process(env: Mapping[str, str], cwd: Path) -> Iterator[tuple[IO[bytes
             # C.UTF-8 as this machine runs Python: surrogateescape on stdout, and stderr
             # backslashreplace as always; line buffering as for a pipe does not matter here.
             sys.stdin = stdin
-            sys.stdout = io.TextIOWrapper(stdout, encoding="utf-8", errors="surrogateescape")
-            sys.stderr = io.TextIOWrapper(stderr, encoding="utf-8", errors="backslashreplace")
+            sys.stdout, sys.stderr = wrappers = (
+                io.TextIOWrapper(stdout, encoding="utf-8", errors="surrogateescape"),
+                io.TextIOWrapper(stderr, encoding="utf-8", errors="backslashreplace"),
+            )
             # pyperclip picks its tool on the first copy and keeps it: pick again, here.
             pyperclip.copy, pyperclip.paste = (
                 pyperclip.lazy_load_stub_copy,
@@ -130,11 +133,10 @@ def _fresh_process(env: Mapping[str, str], cwd: Path) -> Iterator[tuple[IO[bytes
             )
             yield stdout, stderr
         finally:
-            for wrapper in (sys.stdout, sys.stderr):
-                if wrapper is not saved_streams[1] and wrapper is not saved_streams[2]:
-                    with contextlib.suppress(ValueError):
-                        wrapper.flush()
-                        wrapper.detach()
+            for wrapper in wrappers:  # the temporary files are closed by their `with`
+                with contextlib.suppress(ValueError):
+                    wrapper.flush()
+                    wrapper.detach()
             sys.stdin, sys.stdout, sys.stderr = saved_streams
             pyperclip.copy, pyperclip.paste = saved_clipboard
             os.chdir(saved_cwd)
