@@ -71,7 +71,7 @@ class Terminal:
 
 def _status(screen: str, count: int) -> bool:
     """The results' status line says `count of 47 papers` (not the indexing progress line,
-    "Indexing… 47 of 47 papers", nor "147 of ...")."""
+    "Indexing… 40 of 47 papers", nor "147 of ...")."""
     return re.search(rf"(?<!… )(?<!\d){count} of 47 papers", screen) is not None
 
 

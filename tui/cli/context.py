@@ -154,7 +154,7 @@ class CliContext:
         from index import open_engine
         from index.store.generations import IndexUnavailable
 
-        bar = ProgressBar("indexing", sys.stderr)
+        bar = ProgressBar("indexing", sys.stderr, finishing="writing the index…")
         try:
             engine = open_engine(
                 self.library, self.taxonomy, paths.cache_dir(), rebuild=rebuild, progress=bar

@@ -33,12 +33,17 @@ class _StderrLine:
 
 
 class ProgressBar(_StderrLine):
-    """Callable as `progress(done, total)`: a bar on a terminal, one line otherwise."""
+    """Callable as `progress(done, total)`: a bar on a terminal, one line otherwise.
 
-    def __init__(self, label: str, stream: TextIO, width: int = 30) -> None:
+    `finishing` is said beside the full bar: what still runs once every item is counted
+    (an index build writes the index after its last paper is in, for a while at scale).
+    """
+
+    def __init__(self, label: str, stream: TextIO, width: int = 30, finishing: str = "") -> None:
         super().__init__(stream)
         self.label = label
         self.width = width
+        self.finishing = finishing
         self._last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
@@ -52,8 +57,9 @@ class ProgressBar(_StderrLine):
                 self.shown = True
             return
         filled = self.width * done // max(1, total)
+        tail = f" {self.finishing}" if self.finishing and 0 < total <= done else ""
         self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] {done}/{total}"
+            f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] {done}/{total}{tail}"
         )
         self.stream.flush()
         self.shown = True

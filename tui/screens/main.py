@@ -37,7 +37,13 @@ from tui.screens.library_actions import LibraryActions
 from tui.screens.main_keys import MAIN_BINDINGS
 from tui.screens.searching import PAGE, SearchingScreen
 from tui.services.papers import PaperDetail
-from tui.view.facets import empty_message, facet_view, status_line, unknown_facet_values
+from tui.view.facets import (
+    build_stage,
+    empty_message,
+    facet_view,
+    status_line,
+    unknown_facet_values,
+)
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.facet_column import FacetColumn
@@ -218,8 +224,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         marked = self.marked_only
         building = ""
         if self._building is not None:
-            done, total = self._building
-            building = f"Indexing {100 * done // max(1, total)}% · so far "  # short: a narrow pane
+            building = build_stage(*self._building) + " · so far "  # short: a narrow pane
         self.query_one(StatusLine).show_result(
             result,
             lambda r: (
@@ -231,12 +236,17 @@ class MainScreen(LibraryActions, SearchingScreen):
         """The first run builds the index: a progress bar where the results will be."""
         bar = self.query_one("#index-progress", ProgressBar)
         bar.display = True
-        bar.update(total=max(1, total), progress=done)
+        writing = 0 < total <= done  # every paper is in: the writing has no count to show
+        bar.update(total=None if writing else max(1, total), progress=done)
         self.query_one(ResultsList).show_hits(
             (),
             empty_message="Building the search index for the first time; it is kept for next time.",
         )
-        self.query_one(StatusLine).show_message(f"Indexing… {done:,} of {total:,} papers")
+        self.query_one(StatusLine).show_message(
+            f"Writing the index of {total:,} papers…"
+            if writing
+            else f"Indexing… {done:,} of {total:,} papers"
+        )
 
     def show_index_failed(self, message: str) -> None:
         """No index, so no search: say why where the results would be, and in the status."""

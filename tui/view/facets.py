@@ -16,6 +16,7 @@ from tui.view.filters import typed_filters
 
 __all__ = [
     "QUERY_FIELDS",
+    "build_stage",
     "empty_message",
     "facet_query",
     "facet_view",
@@ -78,6 +79,18 @@ def unknown_facet_values(query: str, taxonomy: object) -> list[str]:
                 f"{prefix}:{value} is not a {'topic' if facet == 'topic' else 'hardware'} id{hint}"
             )
     return notices
+
+
+def build_stage(done: int, total: int) -> str:
+    """How far the first index build got, for the status while a sample serves.
+
+    "Indexing 35%" counts the papers put in; once all are in ("Writing the index") the
+    commit and the tables follow, a third of the build at 20,000 papers, and a count that
+    stopped at 99% all that time read as a hang.
+    """
+    if 0 < total <= done:
+        return "Writing the index"
+    return f"Indexing {100 * done // max(1, total)}%"
 
 
 def status_line(

@@ -278,6 +278,27 @@ def test_progress_counts_up_and_ends_complete(tmp_path: Path) -> None:
     assert all(total == 250 for _, total in calls)
 
 
+def test_the_full_count_comes_before_the_index_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(total, total) says every paper is in; the commit that follows is reported as such
+    by the app and the CLI ("Writing the index"), not as a count stuck at 99%."""
+    from whoosh.writing import SegmentWriter
+
+    calls: list[tuple[int, int]] = []
+    at_commit: list[list[tuple[int, int]]] = []
+    real_commit = SegmentWriter.commit
+
+    def commit(self: SegmentWriter, *args: Any, **kwargs: Any) -> Any:
+        at_commit.append(list(calls))
+        return real_commit(self, *args, **kwargs)
+
+    monkeypatch.setattr(SegmentWriter, "commit", commit)
+    open_index(make_library(250), TAXONOMY, tmp_path, progress=lambda d, t: calls.append((d, t)))
+    assert at_commit and at_commit[0][-1] == (250, 250)
+    assert calls == at_commit[0]  # nothing after: the build's return says it is done
+
+
 def test_a_wildcard_finds_a_word_an_in_place_update_added(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

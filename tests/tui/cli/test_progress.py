@@ -102,3 +102,12 @@ def test_the_build_bar_draws_in_place_on_a_terminal_and_once_in_a_log() -> None:
     bar(100, 100)  # the last step is always drawn
     bar.finish()
     assert terminal.getvalue() == ("\rindexing [----------] 0/100\rindexing [##########] 100/100\n")
+    # What still runs once every paper is in is said beside the full bar, and only there.
+    terminal = Terminal()
+    bar = ProgressBar("indexing", terminal, width=10, finishing="writing the index…")
+    bar(99, 100)
+    bar(100, 100)
+    bar.finish()
+    assert terminal.getvalue() == (
+        "\rindexing [#########-] 99/100\rindexing [##########] 100/100 writing the index…\n"
+    )

@@ -261,7 +261,7 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
     from tui.app import make_app
     from tui.services.config import AppSettings
 
-    release = threading.Event()
+    writing, release = threading.Event(), threading.Event()
     seen: list[tuple[float | None, float]] = []
     library = load_library(None, taxonomy)
     app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
@@ -272,7 +272,9 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
 
     def slow_open(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
         progress(10, 47)
-        release.wait(10)  # the UI must keep running while the build is held here
+        writing.wait(10)  # the UI must keep running while the build is held here
+        progress(47, 47)  # every paper is in; the index is being written
+        release.wait(10)
         return real_open(*args, progress=progress, **kwargs)
 
     index.open_engine = slow_open
@@ -288,13 +290,21 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
             assert "Building the search index" in results_text(app)
             await pilot.press("slash", "t", "r")  # typing still works during the build
             assert search_text(app) == "tr"
+            assert "Indexing… 10 of 47 papers" in screen_text(app)
+            writing.set()
+            for _ in range(20):
+                await pilot.pause(0.05)
+                if bar.total is None:
+                    break
+            seen.append((bar.total, bar.progress))  # no count left: a bar that says "working"
+            assert "Writing the index of 47 papers…" in screen_text(app)
             release.set()
             await settle(pilot)
             assert not bar.display and app.main_screen.result is not None
     finally:
         release.set()
         index.open_engine = real_open
-    assert seen == [(47, 10)]
+    assert seen == [(47, 10), (None, 47)]
 
 
 async def test_the_footer_offers_the_correction_and_clear_filters_only_when_they_apply(

@@ -68,13 +68,15 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
     library = load_library(None, taxonomy)
     sample = Library(papers=library.papers[:: len(library.papers) // SAMPLE][:SAMPLE])
     preview = index.open_engine(sample, taxonomy, tmp_path / "preview-cache")
-    release = threading.Event()
+    writing, release = threading.Event(), threading.Event()
     real_open = index.open_engine
 
     def slow_first_build(library: Library, taxonomy: Taxonomy, cache_dir: Path, **kw: Any) -> Any:
         kw["progress"](0, len(library.papers))
         kw["preview"](preview)
         kw["progress"](len(library.papers) // 2, len(library.papers))
+        assert writing.wait(30), "the test never let the build put every paper in"
+        kw["progress"](len(library.papers), len(library.papers))  # then the index is written
         assert release.wait(30), "the test never let the build finish"
         return real_open(library, taxonomy, cache_dir)
 
@@ -107,6 +109,10 @@ async def test_a_sample_serves_search_read_and_copy_until_the_full_index_is_read
         await until(pilot, lambda: shown(app).request.query == absent)
         assert shown(app).total == 0
         assert "the full index is still being built" in results_text(app)
+        # Every paper in: the commit and tables take a while, said as such (not "99%").
+        writing.set()
+        await until(pilot, lambda: status(app).startswith("Writing the index · so far 0 of"))
+        assert app.previewing and farewell(app) == FINISHING_INDEX
         release.set()
         await until(pilot, lambda: not app.previewing)
         await settle(pilot)
