@@ -110,9 +110,11 @@ def companions(path: Path) -> list[Path]:
     items sit in `zotero.sqlite-wal` for a while and leave `zotero.sqlite` untouched, and
     Better BibTeX's keys live in `better-bibtex.sqlite` beside it.
     """
+    if not _is_database(path):  # a .bib or .ris: no import of Zotero's readers (~25 ms)
+        return []
     from index.library.loaders.zotero_bbt import BBT_DATABASE, bbt_files
 
-    if path.name.startswith(BBT_DATABASE) or not _is_database(path):
+    if path.name.startswith(BBT_DATABASE):
         return []
     return companion_files(path) + bbt_files(path)
 
