@@ -16,9 +16,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import tomlkit
-import tomlkit.exceptions
-
 from index.atomic import write_text_atomic
 from tui.services import paths
 
@@ -69,6 +66,11 @@ class Config:
         Raises:
             ConfigNotWritable: `existing` is not valid TOML (it is the user's to fix).
         """
+        # Only a change of setting writes the file: every start and command that only reads
+        # it skips tomlkit's import (~12 ms of a 0.35 s command).
+        import tomlkit
+        import tomlkit.exceptions
+
         try:
             document = tomlkit.parse(existing)
         except tomlkit.exceptions.ParseError as error:
