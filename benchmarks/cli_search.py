@@ -182,11 +182,16 @@ def measure(
         "search_layer": ([*corpus, "search", query], layered),
     }
     if baseline_code is not None:  # the same commands, run by an older snapshot of the code
+        # On a copy of the cache: an index is current only for the loader code that built it,
+        # so two snapshots sharing one would each find it stale after the other's run and
+        # reload the library every round. The warm-up below brings the copy current.
+        shutil.copytree(work / "cache", work / "cache-before", dirs_exist_ok=True)
         before = {
             **env,
+            "PAPERSCOPE_CACHE_DIR": str(work / "cache-before"),
             "PYTHONPATH": str(baseline_code),
         }
-        layered_before = {**layered, "PYTHONPATH": str(baseline_code)}
+        layered_before = {**layered, **before, "PAPERSCOPE_DATA_DIR": str(work / "data-layer")}
         commands["search_before"] = (commands["search"][0], before)
         commands["count_before"] = (commands["count"][0], before)
         commands["search_layer_before"] = (commands["search_layer"][0], layered_before)
