@@ -242,10 +242,11 @@ class MainScreen(LibraryActions, SearchingScreen):
             (),
             empty_message="Building the search index for the first time; it is kept for next time.",
         )
+        papers = "paper" if total == 1 else "papers"  # an update may index a single one
         self.query_one(StatusLine).show_message(
-            f"Writing the index of {total:,} papers…"
+            f"Writing the index ({total:,} {papers})…"
             if writing
-            else f"Indexing… {done:,} of {total:,} papers"
+            else f"Indexing… {done:,} of {total:,} {papers}"
         )
 
     def show_index_failed(self, message: str) -> None:

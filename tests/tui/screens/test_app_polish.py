@@ -297,7 +297,18 @@ async def test_the_first_index_build_shows_a_progress_bar(taxonomy: Any) -> None
                 if bar.total is None:
                     break
             seen.append((bar.total, bar.progress))  # no count left: a bar that says "working"
-            assert "Writing the index of 47 papers…" in screen_text(app)
+            assert "Writing the index (47 papers)…" in screen_text(app)
+            # An in-place update may index one paper: said in the singular.
+            from tui.messages import IndexProgress
+
+            for done, shown_text in (
+                (0, "Indexing… 0 of 1 paper"),
+                (1, "Writing the index (1 paper)…"),
+            ):
+                app.main_screen.post_message(IndexProgress(done, 1))
+                await pilot.pause()
+                assert shown_text in screen_text(app)
+                assert "1 papers" not in screen_text(app)
             release.set()
             await settle(pilot)
             assert not bar.display and app.main_screen.result is not None
