@@ -51,7 +51,7 @@ def start_preview(
 
     def run() -> None:
         try:
-            build_into(path, sample, None)
+            build_into(path, sample, None, compressed=False)  # it lives one build
         except Exception as error:  # the preview is a nicety; never fail the build
             log.warning("no preview index at %s: %s", path, error)
             ready(None)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
+from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
@@ -97,12 +98,15 @@ def build_into(
     *,
     total: int | None = None,
     procs: int = 1,
+    compressed: bool = True,
 ) -> None:
     """Builds a complete index of `papers` in the empty folder `path`, with its tables.
 
     `papers` may carry each paper's `paper_json` already (the build process is sent it),
     so the stored field and digest are exactly what the caller's process would compute.
     `procs` > 1 forks writer workers: only call it so from a process without threads.
+    `compressed=False` writes the posting blocks without zlib: for an index that lives
+    one build (a sample's), 1,000 papers cost 6.3 -> 5.3 s of CPU and a third more disk.
     """
     if total is None:
         papers = list(papers)
@@ -110,7 +114,7 @@ def build_into(
     ix = whoosh_index.create_in(str(path), build_schema())
     try:
         with fast_pool():
-            words, keys = _write_all(ix, papers, total, progress, procs)
+            words, keys = _write_all(ix, papers, total, progress, procs, compressed)
     finally:
         ix.close()
     write_words(path, words)
@@ -144,6 +148,7 @@ def _write_all(
     total: int,
     progress: Progress | None,
     procs: int,
+    compressed: bool = True,
 ) -> tuple[Counter[str], list[PaperKeys]]:
     """Adds every paper and commits; returns the surface-word counts (index.search.spelling)
     and each paper's keys for the user's layer (index.search.paper_keys).
@@ -153,6 +158,8 @@ def _write_all(
     would cost as much again: docs/whoosh.md measured 1.8-2x over one process this way).
     """
     options: dict[str, Any] = {"limitmb": LIMIT_MB}
+    if not compressed:  # each block says whether it is compressed: readers take both
+        options["codec"] = W3Codec(compression=0)
     if procs > 1:
         options.update(procs=procs, multisegment=True)
     words: Counter[str] = Counter()

@@ -114,3 +114,32 @@ def test_a_small_library_or_an_update_gets_no_preview(
     again = open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append)
     assert not shown and again.opened.action == "up to date"
     again.close()
+
+
+def test_a_sample_is_written_uncompressed_and_answers_as_an_ordinary_index(
+    tmp_path: Path, previewed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample lives one build: its posting blocks skip zlib (a sooner first screen);
+    what it answers is what an ordinary index of the same papers answers."""
+    from index.models import Library
+
+    monkeypatch.setattr(preview_module, "PREVIEW_PAPERS", 50)
+    library = make_library(PAPERS)
+    shown: list[SearchEngine[Any]] = []
+    open_engine(library, TAXONOMY, tmp_path / "cache", preview=shown.append).close()
+    (early,) = shown
+    sample = Library(
+        papers=tuple(hit.paper for hit in early.search(SearchRequest("", limit=100)).hits)
+    )
+    ordinary = open_engine(sample, TAXONOMY, tmp_path / "ordinary")
+    try:
+        assert early.size == ordinary.size == 50
+        assert _answers(early) == _answers(ordinary)
+
+        def postings_bytes(engine: SearchEngine[Any]) -> int:
+            return sum(f.stat().st_size for f in engine.opened.path.glob("*.seg"))
+
+        assert postings_bytes(early) > 1.1 * postings_bytes(ordinary)  # blocks kept whole
+    finally:
+        ordinary.close()
+        early.close()
