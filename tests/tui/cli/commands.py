@@ -54,7 +54,8 @@ def run_paperscope_bytes(
             code: int | str | None = main(list(args))
         except SystemExit as leaving:  # argparse's usage errors, --help
             code = leaving.code
-        except BaseException:  # what Python does with an exception nobody caught
+        except Exception:  # what Python does with an exception nobody caught
+            # (not BaseException: pytest's own, a timeout's `Failed` and ctrl+c, go up)
             traceback.print_exc(file=sys.stderr)
             code = 1
         if isinstance(code, str):
