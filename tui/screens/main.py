@@ -38,9 +38,11 @@ from tui.screens.main_keys import MAIN_BINDINGS
 from tui.screens.searching import PAGE, SearchingScreen
 from tui.services.papers import PaperDetail
 from tui.view.facets import (
+    build_message,
     build_stage,
     empty_message,
     facet_view,
+    index_writing,
     status_line,
     unknown_facet_values,
 )
@@ -236,18 +238,13 @@ class MainScreen(LibraryActions, SearchingScreen):
         """The first run builds the index: a progress bar where the results will be."""
         bar = self.query_one("#index-progress", ProgressBar)
         bar.display = True
-        writing = 0 < total <= done  # every paper is in: the writing has no count to show
+        writing = index_writing(done, total)  # no count left: a bar that says "working"
         bar.update(total=None if writing else max(1, total), progress=done)
         self.query_one(ResultsList).show_hits(
             (),
             empty_message="Building the search index for the first time; it is kept for next time.",
         )
-        papers = "paper" if total == 1 else "papers"  # an update may index a single one
-        self.query_one(StatusLine).show_message(
-            f"Writing the index ({total:,} {papers})…"
-            if writing
-            else f"Indexing… {done:,} of {total:,} {papers}"
-        )
+        self.query_one(StatusLine).show_message(build_message(done, total))
 
     def show_index_failed(self, message: str) -> None:
         """No index, so no search: say why where the results would be, and in the status."""

@@ -16,10 +16,12 @@ from tui.view.filters import typed_filters
 
 __all__ = [
     "QUERY_FIELDS",
+    "build_message",
     "build_stage",
     "empty_message",
     "facet_query",
     "facet_view",
+    "index_writing",
     "status_line",
     "unknown_facet_values",
 ]
@@ -81,16 +83,26 @@ def unknown_facet_values(query: str, taxonomy: object) -> list[str]:
     return notices
 
 
-def build_stage(done: int, total: int) -> str:
-    """How far the first index build got, for the status while a sample serves.
+def index_writing(done: int, total: int) -> bool:
+    """Every paper is in the writer (`index.store.writer.Progress`): the commit and the
+    tables follow, a third of the build at 20,000 papers, with no count to show; a count
+    that stopped at 99% all that time read as a hang."""
+    return 0 < total <= done
 
-    "Indexing 35%" counts the papers put in; once all are in ("Writing the index") the
-    commit and the tables follow, a third of the build at 20,000 papers, and a count that
-    stopped at 99% all that time read as a hang.
-    """
-    if 0 < total <= done:
+
+def build_stage(done: int, total: int) -> str:
+    """How far the first index build got, for the status while a sample serves."""
+    if index_writing(done, total):
         return "Writing the index"
     return f"Indexing {100 * done // max(1, total)}%"
+
+
+def build_message(done: int, total: int) -> str:
+    """The status line of a build while nothing can be searched yet (no sample)."""
+    papers = "paper" if total == 1 else "papers"  # an update may index a single one
+    if index_writing(done, total):
+        return f"Writing the index ({total:,} {papers})…"
+    return f"Indexing… {done:,} of {total:,} {papers}"
 
 
 def status_line(
