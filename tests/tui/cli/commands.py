@@ -31,13 +31,13 @@ __all__ = ["run_paperscope", "run_paperscope_bytes", "run_paperscope_process"]
 
 
 def run_paperscope(
-    args: tuple[str, ...], *, env: Mapping[str, str], cwd: Path, timeout: float = 120
+    args: tuple[str, ...], *, env: Mapping[str, str], cwd: Path
 ) -> subprocess.CompletedProcess[str]:
     """`paperscope ARGS` in this process, stdin closed; stderr without the slow-load notice.
 
     A cold load that takes over 0.3 s (any load on a busy machine) says so once on
     stderr; the tests assert the command's own messages, not how fast the machine was.
-    `timeout` is kept for the callers' sake: pytest-timeout bounds a hung command.
+    A hung command is ended by pytest-timeout, as any test is.
     """
     done = run_paperscope_bytes(args, env=env, cwd=cwd)
     return _as_text(done)
