@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from index.store.generations import Opened
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "load_library", "load_taxonomy", "open_current_engine", "open_engine"]
+__all__ = [
+    "__version__",
+    "load_library",
+    "load_taxonomy",
+    "open_current_engine",
+    "open_engine",
+    "open_outdated_engine",
+]
 
 
 def load_taxonomy(extra_files: Sequence[Path] = ()) -> Taxonomy:
@@ -115,3 +122,25 @@ def open_current_engine(
 
     opened = open_if_current(library_files(paths), taxonomy, Path(cache_dir))
     return None if opened is None else SearchEngine(opened, None, taxonomy)
+
+
+def open_outdated_engine(
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path
+) -> tuple[SearchEngine[Opened], tuple[str, ...]] | None:
+    """An engine on the index of the library at `paths` as last built, and the input files
+    that changed since, without loading the library.
+
+    For a start after an edit to one of the files: the papers as they were are searchable
+    at once while the library is read again (the app's start, tui.cli.run_app). None when
+    the index is current (`open_current_engine`), absent, or was built from other files or
+    by other code (`index.store.generations.open_outdated`).
+    """
+    from index.library.inputs import library_files
+    from index.search.engine import SearchEngine
+    from index.store.generations import open_outdated
+
+    found = open_outdated(library_files(paths), taxonomy, Path(cache_dir))
+    if found is None:
+        return None
+    opened, changed = found
+    return SearchEngine(opened, None, taxonomy), changed

@@ -86,6 +86,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         show_timings: bool | None = None,
         corpus: Sequence[Path] | None = None,
         owns_engine: bool | None = None,
+        outdated: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -125,7 +126,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self._warnings += [w for w in (self.marks.warning, self.history.warning) if w]
         self.papers = PaperData(taxonomy, library, lambda: self.engine)
         # Tags, status, saved searches, notes; live reload of `corpus` (library_host).
-        self._warnings += self.init_library_layer(corpus)
+        self._warnings += self.init_library_layer(corpus, outdated)
         self.last_export: Path | None = None  # the export dialog offers it again
         self.main_screen = MainScreen()
 
@@ -163,6 +164,14 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         self.push_screen(self.main_screen)
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
+        self.notify_load_problems()
+        if self.engine is None:
+            self.build_index()
+        else:
+            self._library_ready()
+
+    def notify_load_problems(self) -> None:
+        """Say how many problems the library's files have, and where they are listed."""
         if self.load_warnings:
             self.notify(
                 f'{count_line(len(self.load_warnings))}: ctrl+p, "Load problems" lists them',
@@ -171,10 +180,6 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
                 markup=False,
                 timeout=8,
             )
-        if self.engine is None:
-            self.build_index()
-        else:
-            self._library_ready()
 
     def _library_ready(self) -> None:
         """The engine is open: apply the user's layer, count saved searches, watch sources."""
@@ -442,6 +447,7 @@ def make_app(
     show_timings: bool | None = None,
     corpus: Sequence[Path] | None = None,
     owns_engine: bool = False,
+    outdated: Sequence[str] = (),
 ) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
@@ -454,6 +460,8 @@ def make_app(
         taxonomy: the facet vocabulary (default: the engine's, else the bundled one).
         show_timings: show "3 ms" in the status line (default: the config's `debug`).
         corpus: the inputs `library` was loaded from; they are watched and reloaded live.
+        outdated: files of `corpus` changed since `engine`'s index was built (served as it
+            was meanwhile); they are read again at once (tui.library_host).
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
@@ -470,4 +478,5 @@ def make_app(
         show_timings=show_timings,
         corpus=corpus,
         owns_engine=owns_engine or engine is None,
+        outdated=outdated,
     )

@@ -30,11 +30,13 @@ from textual.message import Message
 
 from index.models import Library, LoadWarning, Paper
 from index.search.user_layer import UserLayer
+from tui.messages import LibraryUpdating
 from tui.services.annotations import Annotations
 from tui.services.layer import build_user_layer, build_user_layer_from_keys, notes_dir
 from tui.services.notes import fingerprint as notes_fingerprint
 from tui.services.saved_searches import SavedSearches
 from tui.services.watch import (
+    NO_PAPER_CHANGED,
     ZoteroContent,
     changed_files,
     describe_changes,
@@ -57,6 +59,8 @@ class LibraryReloaded(Message):
     engine: Any  # index.search.engine.SearchEngine
     library: Library
     lines: list[str]  # "refs.bib: +3, -1 papers"
+    # False for the update at start: a file touched without a paper changing says nothing.
+    announce: bool = True
 
 
 @dataclass
@@ -81,11 +85,18 @@ class LibraryHost:
 
     watch_interval = WATCH_INTERVAL
 
-    def init_library_layer(self, corpus: Sequence[Path] | None) -> list[str]:
-        """Open the user's files; returns their warnings (damaged files, kept as they are)."""
+    def init_library_layer(
+        self, corpus: Sequence[Path] | None, outdated: Sequence[str] = ()
+    ) -> list[str]:
+        """Open the user's files; returns their warnings (damaged files, kept as they are).
+
+        `outdated`: files of `corpus` changed since the engine's index was built; the watch
+        thread reads them again first thing.
+        """
         app: Any = self
         data_dir = Path(app.settings.data_dir)
         self.corpus = list(corpus) if corpus else None
+        self._outdated = set(outdated) if self.corpus else set()
         self.annotations = Annotations(data_dir / "annotations.json")
         self.saved_searches = SavedSearches(data_dir / "saved_searches.json")
         self.notes_dir = notes_dir(data_dir)
@@ -193,6 +204,13 @@ class LibraryHost:
         zotero = ZoteroContent(library.files if watching else ())
         notes = notes_fingerprint(self.notes_dir)
         reported: str | None = None  # the parse problem already told
+        if self._outdated:
+            # Edited since the index was built: read as a start would have, problems and
+            # all. `sources` stays as it was before, so an edit made meanwhile is seen next.
+            try:
+                library, _ = self._read_again(library, self._outdated, at_start=True)
+            except Exception as error:
+                app.post_message(SourceProblem(f"reloading the library failed: {error}"))
         while not stop.wait(self.watch_interval):
             try:
                 now_notes = notes_fingerprint(self.notes_dir)
@@ -203,29 +221,51 @@ class LibraryHost:
                     continue
                 now = sources_fingerprint(self.corpus, library.files)
                 changed = zotero.changed(changed_files(sources, now))
+                sources = now  # Zotero's bookkeeping, or a problem retried at the next change
                 if not changed:
-                    sources = now  # Zotero's bookkeeping: nothing a paper is made of
                     continue
-                new_library, problem = self._reload(library, changed)
-                sources = now  # a problem is retried when the file changes again
-                if problem is not None:
-                    if problem != reported:
-                        reported = problem
-                        app.post_message(SourceProblem(problem))
-                    continue
-                reported = None
-                if new_library is None or stop.is_set():
-                    continue
-                if not library.papers:
-                    # Served from the index so far: its papers, once, before the update
-                    # below rewrites that index in place.
-                    library = replace(library, papers=tuple(self._papers()))
-                engine = self._open(new_library)
-                lines = describe_changes(library, new_library, changed)
-                library = new_library
-                app.post_message(LibraryReloaded(engine, new_library, lines))
+                library, problem = self._read_again(library, changed, at_start=False)
+                if problem is not None and problem != reported:
+                    app.post_message(SourceProblem(problem))
+                reported = problem
             except Exception as error:
                 app.post_message(SourceProblem(f"reloading the library failed: {error}"))
+
+    def _read_again(
+        self, library: Library, changed: set[str], *, at_start: bool
+    ) -> tuple[Library, str | None]:
+        """`changed` read again and served, the status saying so meanwhile: (the library
+        now served, the problem that kept `library` instead)."""
+        app: Any = self
+        app.post_message(LibraryUpdating(tuple(sorted(changed))))
+        try:
+            new_library, problem = self._reload(library, changed, keep_on_problem=not at_start)
+            if new_library is None or self._stop_watching.is_set():
+                return library, problem
+            return self._serve(library, new_library, changed, announce=not at_start), None
+        finally:
+            app.post_message(LibraryUpdating(()))
+
+    def _serve(
+        self, library: Library, new_library: Library, changed: set[str], *, announce: bool
+    ) -> Library:
+        """Open `new_library`'s engine (updating the index) and hand it to the UI thread."""
+        app: Any = self
+        if not library.papers:
+            # Served from the index so far: its papers, once, before the update below
+            # rewrites that index in place.
+            library = replace(library, papers=tuple(self._papers()))
+        engine = self._open(new_library)
+        lines = describe_changes(library, new_library, changed)
+        if not announce:
+            lines = [line for line in lines if not line.endswith(NO_PAPER_CHANGED)]
+        app.post_message(LibraryReloaded(engine, new_library, lines, announce=announce))
+        return new_library
+
+    def on_library_updating(self, message: LibraryUpdating) -> None:
+        """The status line says which files are read again, until they are served."""
+        app: Any = self
+        app.main_screen.post_message(LibraryUpdating(message.files))
 
     def on_notes_changed(self, message: NotesChanged) -> None:
         """A note was edited outside the app: search and the detail follow it."""
@@ -236,14 +276,19 @@ class LibraryHost:
         app: Any = self
         app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
 
-    def _reload(self, old: Library, changed: set[str]) -> tuple[Library | None, str | None]:
-        """The library read again, or why it is not used (a changed file now fails to parse)."""
+    def _reload(
+        self, old: Library, changed: set[str], keep_on_problem: bool = True
+    ) -> tuple[Library | None, str | None]:
+        """The library read again, or why it is not used (a changed file now fails to
+        parse, when `keep_on_problem`: a save caught half-way)."""
         from index import load_library
 
         app: Any = self
         library = load_library(
             self.corpus, app.taxonomy, cache_dir=Path(app.settings.cache_dir) / "library"
         )
+        if not keep_on_problem:
+            return library, None
         touched = {os.path.realpath(name) for name in changed}
 
         def problems(warnings: Sequence[LoadWarning]) -> Counter[tuple[str, str]]:
@@ -284,6 +329,7 @@ class LibraryHost:
 
         app: Any = self
         previous = app.engine
+        problems = [str(w) for w in app.load_warnings]
         app.engine = message.engine
         app.library = message.library
         extras = app.papers.extras
@@ -295,7 +341,12 @@ class LibraryHost:
         self._retired = [previous] if previous is not None and app._owns_engine else []
         app._owns_engine = True
         app.main_screen.library_reloaded()
-        app.notify("; ".join(message.lines) or "library reloaded", title="Library", markup=False)
+        if message.lines or message.announce:
+            app.notify(
+                "; ".join(message.lines) or "library reloaded", title="Library", markup=False
+            )
+        if [str(w) for w in app.load_warnings] != problems:  # at start: as the files are now
+            app.notify_load_problems()
 
     def retire(self, engine: SearchEngine) -> None:
         """An engine replaced while a search may still run on it: closed at the next swap

@@ -20,6 +20,7 @@ __all__ = [
     "IndexPreview",
     "IndexProgress",
     "IndexReady",
+    "LibraryUpdating",
     "MoreResultsWanted",
     "PaperChosen",
     "QueryChanged",
@@ -124,3 +125,13 @@ class IndexFailed(Message, bubble=False):
     """The index could not be opened or built: no search, and `reason` says why."""
 
     reason: str
+
+
+@dataclass
+class LibraryUpdating(Message, bubble=False):
+    """Changed source files are being read again: the papers shown are from before them.
+
+    `files` are their paths; empty when the update is over (served, or kept the old papers).
+    """
+
+    files: tuple[str, ...]

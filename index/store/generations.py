@@ -169,6 +169,30 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     holds (`_sweep_previews`): on None the caller loads the library and calls `open_index`,
     which builds.
     """
+    found = _open_recorded(files, taxonomy, cache_dir, outdated=False)
+    return found[0] if found is not None else None
+
+
+def open_outdated(
+    files: Sequence[str], taxonomy: Any, cache_dir: Path
+) -> tuple[Opened, tuple[str, ...]] | None:
+    """The index last built from these same files, as it is, and the files changed since.
+
+    For the app's start after a file was edited (a paper added to an export): it shows
+    the papers as they were at once and reads the changed files in the background
+    (tui.library_host), instead of a blank terminal while the whole library loads. Only
+    when just the files' contents changed: the same files, every one still there, and the
+    index built by this schema, taxonomy and loader code (what `open_if_current` checks);
+    None when it is current (`open_if_current` serves it) or cannot be served as it was.
+    """
+    return _open_recorded(files, taxonomy, cache_dir, outdated=True)
+
+
+def _open_recorded(
+    files: Sequence[str], taxonomy: Any, cache_dir: Path, *, outdated: bool
+) -> tuple[Opened, tuple[str, ...]] | None:
+    """The last built index of `files` and the files whose size or mtime differ from the
+    manifest's; only a current one unless `outdated`, then only an outdated one."""
     started = time.perf_counter()
     if not files:
         return None
@@ -180,15 +204,21 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     if old.get("needs_library", True):  # Zotero's notes: load the library
         return None
     recorded = old.get("files")
-    # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
-    # `_read_stats`); a stat can only compare the first two.
     if (
         old.get("schema") != SCHEMA_VERSION
         or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
         or old.get("library_code") != code_fingerprint()
         or not isinstance(recorded, dict)
-        or {name: list(stats)[:2] for name, stats in recorded.items()} != _file_stats(files)
     ):
+        return None
+    # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
+    # `_read_stats`); a stat can only compare the first two.
+    was = {name: list(stats)[:2] for name, stats in recorded.items()}
+    now = _file_stats(files)
+    if set(was) != set(now):
+        return None
+    changed = tuple(name for name in now if now[name] != was[name])
+    if bool(changed) != outdated or any(stats == [-1, -1] for stats in now.values()):
         return None
     papers = old.get("papers")
     path = folder / current["dir"]  # type: ignore[index]
@@ -203,14 +233,15 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     if ix is None:
         return None
     _sweep_previews(folder)
-    return Opened(
+    opened = Opened(
         ix,
         path,
-        "up to date",
+        f"outdated ({len(changed)} changed files)" if changed else "up to date",
         ix.doc_count(),
         time.perf_counter() - started,
         warnings=_recorded_warnings(old.get("warnings")),
     )
+    return opened, changed
 
 
 def _recorded_warnings(rows: Any) -> tuple[LoadWarning, ...]:

@@ -140,6 +140,23 @@ class CliContext:
             return None
         return engine
 
+    def outdated_engine(self) -> tuple[SearchEngine[Opened], tuple[str, ...]] | None:
+        """The index as last built and the input files changed since (the index is not
+        current), opened without loading the library; else None (`current_engine`).
+
+        Only an index that saved its papers' keys will do, as for `current_engine`.
+        """
+        from index import open_outdated_engine
+
+        try:
+            found = open_outdated_engine(self.corpus, self.taxonomy, paths.cache_dir())
+        except OSError:  # an unreadable input or cache: the full load says what
+            return None
+        if found is not None and not found[0].has_paper_keys:
+            found[0].close()
+            return None
+        return found
+
     def _no_user_layer(self) -> bool:
         """No tags, statuses or notes yet: nothing to apply to the engine."""
         from tui.services.layer import notes_dir

@@ -15,7 +15,10 @@ def run_app(context: CliContext) -> int:
     The library is loaded first, outside the app, so problems in the user's files are
     printed as plain lines on stderr where they stay readable after the app exits; unless
     the index is current, which the app then opens without the library (its load problems
-    as the index recorded them: the app lists them, as after a load from the cache).
+    as the index recorded them: the app lists them, as after a load from the cache). When
+    only the contents of its files changed since it was built, the app opens that index
+    the same way and reads the changed files in the background (tui.library_host); their
+    problems are then listed in the app.
     """
     # Without a terminal Textual would write escape codes into the file and wait for keys
     # that never come: say what to run instead, before loading anything.
@@ -31,8 +34,15 @@ def run_app(context: CliContext) -> int:
     # A current index is served without loading the library (at 100,000 papers: 3.5 s and
     # ~400 MB less); the papers are read from its stored fields, as the CLI's searches do.
     engine = context.current_engine()
+    changed: tuple[str, ...] = ()
+    if engine is None and context.corpus:
+        # A file was edited since the last start (a paper added to an export): its papers
+        # as they were are shown at once, the changed files read again in the app.
+        engine, changed = context.outdated_engine() or (None, ())
     if engine is not None:
-        app = make_app(settings, engine=engine, owns_engine=True, corpus=context.corpus)
+        app = make_app(
+            settings, engine=engine, owns_engine=True, corpus=context.corpus, outdated=changed
+        )
     else:
         library = context.library  # a slow first load says so on stderr (LoadNotice)
         app = make_app(settings, library=library, taxonomy=context.taxonomy, corpus=context.corpus)

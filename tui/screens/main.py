@@ -28,6 +28,7 @@ from tui.messages import (
     IndexPreview,
     IndexProgress,
     IndexReady,
+    LibraryUpdating,
     MoreResultsWanted,
     PaperChosen,
     QueryChanged,
@@ -43,6 +44,7 @@ from tui.view.facets import (
     empty_message,
     facet_view,
     index_writing,
+    reading_again,
     status_line,
     unknown_facet_values,
 )
@@ -79,6 +81,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         # index serves searches meanwhile (IndexPreview), else None.
         self._progress = (0, 1)
         self._building: tuple[int, int] | None = None
+        # Source files being read again (LibraryUpdating): the results are from before them.
+        self._updating: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -192,6 +196,13 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._building = None  # a sample served meanwhile is gone with the build
         self.show_index_failed(message.reason)
 
+    @on(LibraryUpdating)
+    def _library_updating(self, message: LibraryUpdating) -> None:
+        """Changed files are read again (or done): the status line says so."""
+        self._updating = message.files
+        if self.result is not None:
+            self._show_status(self.result)
+
     def show_result(self, result: SearchResult) -> None:
         """The current request's result: rows, facet counts, the status line."""
         previous = self.result
@@ -227,6 +238,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         building = ""
         if self._building is not None:
             building = build_stage(*self._building) + " · so far "  # short: a narrow pane
+        elif self._updating:
+            building = reading_again(self._updating) + " · "
         self.query_one(StatusLine).show_result(
             result,
             lambda r: (

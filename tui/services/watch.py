@@ -24,6 +24,7 @@ from pathlib import Path
 from index.models import Library
 
 __all__ = [
+    "NO_PAPER_CHANGED",
     "Fingerprint",
     "ZoteroContent",
     "changed_files",
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 Fingerprint = dict[str, tuple[int, int, int]]  # path -> (size, mtime_ns, inode)
+NO_PAPER_CHANGED = "no paper changed"  # a source saved (or touched) with the same papers
 
 
 def _companions(path: str) -> list[str]:
@@ -142,5 +144,5 @@ def describe_changes(old: Library, new: Library, files: Iterable[str]) -> list[s
             parts.append(f"+{added}, -{removed} papers")
         if edited:
             parts.append(f"{edited} changed")
-        lines.append(f"{os.path.basename(name)}: " + ("; ".join(parts) or "no paper changed"))
+        lines.append(f"{os.path.basename(name)}: " + ("; ".join(parts) or NO_PAPER_CHANGED))
     return lines

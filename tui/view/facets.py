@@ -8,6 +8,7 @@ empty result say. Kept free of widgets so they are easy to test.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -22,6 +23,7 @@ __all__ = [
     "facet_query",
     "facet_view",
     "index_writing",
+    "reading_again",
     "status_line",
     "unknown_facet_values",
 ]
@@ -103,6 +105,14 @@ def build_message(done: int, total: int) -> str:
     if index_writing(done, total):
         return f"Writing the index ({total:,} {papers})…"
     return f"Indexing… {done:,} of {total:,} {papers}"
+
+
+def reading_again(files: Sequence[str]) -> str:
+    """What the status leads with while changed sources are read again (the papers shown
+    are from before them): "Reading refs.bib", "Reading 3 changed files"."""
+    if len(files) == 1:
+        return f"Reading {os.path.basename(files[0])}"
+    return f"Reading {len(files):,} changed files"
 
 
 def status_line(

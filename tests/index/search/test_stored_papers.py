@@ -17,7 +17,7 @@ from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.library.load import library_files, load_library
 from index.models import Library, SearchRequest, replace
 from index.search.engine import SearchEngine
-from index.store.generations import open_if_current
+from index.store.generations import open_if_current, open_outdated
 
 QUERIES = [
     "",
@@ -113,9 +113,43 @@ def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy, tmp_pa
     other = load_taxonomy()
     object.__setattr__(other, "fingerprint", "another")
     assert open_if_current(library_files([folder]), other, tmp_path / "cache") is None
+    assert open_outdated(library_files([folder]), taxonomy, tmp_path / "cache") is None
     first = min(folder.iterdir())
     first.write_bytes(first.read_bytes() + b"\n")
     assert open_if_current(library_files([folder]), taxonomy, tmp_path / "cache") is None
+
+
+def test_an_index_outdated_by_edits_opens_as_it_was_with_the_changed_files(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path
+) -> None:
+    folder, cache = tmp_path / "papers", tmp_path / "cache"
+    folder.mkdir()
+    for name in library.files:
+        if Path(name).is_file():
+            (folder / Path(name).name).write_bytes(Path(name).read_bytes())
+    open_engine(load_library([folder], taxonomy), taxonomy, cache).close()
+    files = library_files([folder])
+    first, second = sorted(folder.iterdir())[:2]
+    first.write_bytes(first.read_bytes() + b"\n")
+    second.write_bytes(second.read_bytes() + b"\n")
+    found = open_outdated(files, taxonomy, cache)
+    assert found is not None
+    opened, changed = found
+    try:
+        assert sorted(changed) == sorted(str(path) for path in (first, second))
+        assert opened.doc_count == len(library.papers)  # the papers as they were
+        assert opened.action == "outdated (2 changed files)"
+    finally:
+        opened.index.close()
+    other = load_taxonomy()
+    object.__setattr__(other, "fingerprint", "another")
+    assert open_outdated(files, other, cache) is None  # built with another vocabulary
+    (folder / "added.bib").write_text("@misc{x, title={Added}}\n", encoding="utf-8")
+    assert open_outdated(library_files([folder]), taxonomy, cache) is None  # other files
+    named = [first, second]
+    open_engine(load_library(named, taxonomy), taxonomy, cache).close()
+    second.unlink()  # a named file gone: a full load says so, nothing is served as it was
+    assert open_outdated(library_files(named), taxonomy, cache) is None
 
 
 def test_a_library_with_its_own_collections_or_notes_is_always_loaded(

@@ -120,13 +120,34 @@ def test_a_current_index_starts_the_app_without_the_library_and_the_same(
         engine.close()
 
 
-def test_a_stale_index_loads_the_library_first(
+def test_an_edited_file_starts_the_app_on_the_index_as_it_was(
     tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Shown at once as last built; the app reads the edited file (test_app_light)."""
     corpus = write_corpus(tmp_path / "papers")
     assert main(["--corpus", str(corpus), "index"]) == 0
     with (corpus / "arxiv.jsonl").open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({**RECORDS[0], "id": "2401.00003", "title": "Zest"}) + "\n")
+    forbid_loading(monkeypatch)
+    in_a_terminal(monkeypatch)
+    assert main(["--corpus", str(corpus)]) == 0
+    (app,) = started
+    engine = app.engine
+    assert engine is not None
+    try:
+        assert app.library is None and engine.size == 3
+        assert app._outdated == {str(corpus / "arxiv.jsonl")}
+    finally:
+        engine.close()
+
+
+def test_an_added_file_loads_the_library_first(
+    tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = write_corpus(tmp_path / "papers")
+    assert main(["--corpus", str(corpus), "index"]) == 0
+    record = {**RECORDS[0], "id": "2401.00003", "title": "Zest"}
+    (corpus / "more.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     in_a_terminal(monkeypatch)
     assert main(["--corpus", str(corpus)]) == 0
     (app,) = started
