@@ -42,6 +42,7 @@ from tui.services.watch import (
     describe_changes,
     sources_fingerprint,
 )
+from tui.startup import collector_paused
 from tui.view.user_detail import user_rows
 
 if TYPE_CHECKING:
@@ -239,10 +240,11 @@ class LibraryHost:
         app: Any = self
         app.post_message(LibraryUpdating(tuple(sorted(changed))))
         try:
-            new_library, problem = self._reload(library, changed, keep_on_problem=not at_start)
-            if new_library is None or self._stop_watching.is_set():
-                return library, problem
-            return self._serve(library, new_library, changed, announce=not at_start), None
+            with collector_paused():
+                new_library, problem = self._reload(library, changed, keep_on_problem=not at_start)
+                if new_library is None or self._stop_watching.is_set():
+                    return library, problem
+                return self._serve(library, new_library, changed, announce=not at_start), None
         finally:
             app.post_message(LibraryUpdating(()))
 
@@ -250,11 +252,11 @@ class LibraryHost:
         self, library: Library, new_library: Library, changed: set[str], *, announce: bool
     ) -> Library:
         """Open `new_library`'s engine (updating the index) and hand it to the UI thread."""
-        app: Any = self
         if not library.papers:
-            # Served from the index so far: its papers, once, before the update below
-            # rewrites that index in place.
-            library = replace(library, papers=tuple(self._papers()))
+            # Served from the index so far: what the notice compares, read before the
+            # update below rewrites that index in place.
+            library = replace(library, papers=self._served_papers_of(new_library, changed))
+        app: Any = self
         engine = self._open(new_library)
         lines = describe_changes(library, new_library, changed)
         if not announce:
@@ -275,6 +277,26 @@ class LibraryHost:
         """Say once what stopped a reload (the previous papers stay)."""
         app: Any = self
         app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
+
+    def _served_papers_of(self, new_library: Library, changed: set[str]) -> tuple[Paper, ...]:
+        """The served index's papers that `describe_changes` needs for `changed`: those the
+        changed files now have and those gone. At 20,000 papers decoding all of them took
+        5.5 s; a changed file's 2,000 take 0.8 s. (A paper merged from a changed and an
+        unchanged file that lost its changed copy is not among them: the notice does not
+        count it as removed.)"""
+        app: Any = self
+        engine = app.engine
+        if engine is None:
+            return ()
+        touched = {os.path.realpath(name) for name in changed}
+        now = {paper.id for paper in new_library.papers}
+        wanted = engine.paper_ids() - now  # removed
+        wanted |= {
+            paper.id
+            for paper in new_library.papers
+            if any(os.path.realpath(source.path) in touched for source in paper.sources)
+        }
+        return tuple(engine.papers(sorted(wanted)))
 
     def _reload(
         self, old: Library, changed: set[str], keep_on_problem: bool = True

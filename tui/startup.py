@@ -14,14 +14,24 @@ on. So the console script (`tui.entry`) pauses it while paperscope starts, and:
   reference counting) and turns collection back on before the command or the app runs;
 - `freeze_long_lived` moves an open engine's masks, columns and tables out of the
   collector's generations (~0.7 s per full collection at 100,000 papers, a visible pause
-  while typing); objects created later (requests, results) are collected as usual.
+  while typing); objects created later (requests, results) are collected as usual;
+- `collector_paused` does for a library read again while the app runs (tui.library_host)
+  what start-up does: at 20,000 papers the load took 8 s with the collector on, 5.5 s off.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-__all__ = ["collect_load_garbage", "freeze_long_lived", "pause_collector", "resume_collector"]
+__all__ = [
+    "collect_load_garbage",
+    "collector_paused",
+    "freeze_long_lived",
+    "pause_collector",
+    "resume_collector",
+]
 
 _paused = False
 
@@ -55,3 +65,20 @@ def freeze_long_lived() -> None:
     only reference cycles among them would be kept, and they hold none.
     """
     gc.freeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The collector off while a library is loaded and indexed in the running app; then
+    its garbage collected once (the parsers' cycles) and what is alive frozen, as after
+    start-up. Everything else the app does meanwhile is freed by reference counting."""
+    if not gc.isenabled():  # start-up's pause, or a caller's: theirs to end
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        gc.freeze()
+        gc.enable()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -497,6 +497,16 @@ class SearchEngine(Generic[OpenedT]):
         return paper
 
     # -- single papers ---------------------------------------------------------------------
+
+    def paper_ids(self) -> frozenset[str]:
+        """The id of every paper in the index, without decoding one."""
+        return frozenset(live_docnums(self.masks.ids, self.masks.live))
+
+    def papers(self, paper_ids: Iterable[str]) -> list[Paper]:
+        """The papers with these ids that the index has, in their order, read in one pass."""
+        docnums = live_docnums(self.masks.ids, self.masks.live)
+        with self._searcher() as searcher:
+            return [self._paper_at(searcher, docnums[i]) for i in paper_ids if i in docnums]
 
     def paper(self, paper_id: str) -> Paper | None:
         """The paper with this id, or None."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,3 +59,28 @@ def test_the_open_engine_is_frozen_out_of_garbage_collection(isolated: None) -> 
         assert gc.get_freeze_count() > 0
     finally:
         engine.close()
+
+
+class Node:
+    itself: object = None
+
+
+def test_a_reload_in_the_app_pauses_the_collector_then_collects_and_freezes() -> None:
+    from tui.startup import collector_paused
+
+    gc.enable()
+    frozen = gc.get_freeze_count()
+    with collector_paused():
+        assert not gc.isenabled()
+        cycle = Node()
+        cycle.itself = cycle  # a parser's reference cycle: only the collector frees it
+        garbage = weakref.ref(cycle)
+        del cycle
+        kept = [Node() for _ in range(100)]
+    assert gc.isenabled()
+    assert garbage() is None  # collected before the freeze, not frozen for good
+    assert gc.get_freeze_count() >= frozen + len(kept)  # the new library's objects
+    gc.disable()  # paused by start-up: left to start-up to end
+    with collector_paused():
+        pass
+    assert not gc.isenabled()

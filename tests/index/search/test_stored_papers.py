@@ -98,6 +98,17 @@ def test_single_papers_and_similar_ones_are_the_same(
     assert stored.paper("no-such-paper") is None
 
 
+def test_many_papers_and_every_id_are_read_without_a_search(
+    engines: tuple[SearchEngine, SearchEngine], library: Library
+) -> None:
+    loaded, stored = engines
+    ids = [paper.id for paper in library.papers]
+    assert stored.paper_ids() == loaded.paper_ids() == frozenset(ids)
+    wanted = [ids[5], "no-such-paper", ids[0], ids[-1]]
+    assert stored.papers(wanted) == [library.papers[5], library.papers[0], library.papers[-1]]
+    assert loaded.papers(wanted) == stored.papers(wanted)
+
+
 def test_not_current_after_a_change(library: Library, taxonomy: Taxonomy, tmp_path: Path) -> None:
     folder = tmp_path / "papers"
     folder.mkdir()

@@ -138,9 +138,11 @@ async def test_an_edited_file_shows_the_papers_as_they_were_then_reads_it(
 ) -> None:
     corpus = write_corpus(tmp_path / "papers")
     assert main(["--corpus", str(corpus), "index"]) == 0
-    record = {**RECORDS[0], "id": "2401.00003", "title": "Zest for Kernels"}
-    with (corpus / "arxiv.jsonl").open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(record) + "\n")
+    # One paper added, one removed, one edited.
+    added = {**RECORDS[0], "id": "2401.00003", "title": "Zest for Kernels"}
+    edited = {**RECORDS[0], "title": "Zymurgy of Sparse Kernels, Revised"}
+    lines = "".join(json.dumps(record) + "\n" for record in (edited, added))
+    (corpus / "arxiv.jsonl").write_text(lines, encoding="utf-8")
     gate = gate_reloads(monkeypatch)
     app = outdated_app(corpus, taxonomy)
     async with app.run_test(size=WIDE) as pilot:
@@ -151,8 +153,8 @@ async def test_an_edited_file_shows_the_papers_as_they_were_then_reads_it(
         assert shown(app).total == 2
         gate.set()
         await wait_for(pilot, lambda: app.library is not None)
-        assert shown(app).total == 3 and "Reading" not in screen_text(app)
-        assert "arxiv.jsonl: +1, -0 papers" in notices(app)
+        assert shown(app).total == 2 and "Reading" not in screen_text(app)
+        assert "arxiv.jsonl: +1, -1 papers; 1 changed" in notices(app)
         # What a start that loaded the library first would serve.
         full, served = load_library([corpus], taxonomy), app.library
         assert served is not None and {p.id for p in served.papers} == {p.id for p in full.papers}
