@@ -12,7 +12,12 @@ A mixin for `PaperscopeApp`, kept out of `app.py` so that file stays the wiring.
   posts `LibraryReloaded`; the UI thread swaps engines and re-runs the current query, so
   the highlighted paper stays highlighted when it still exists. A changed file that now
   has parse errors (a save caught half-way) keeps the previous library, says so once, and
-  is read again when it changes next.
+  is read again when it changes next. While a reload runs the status line says `Reading
+  refs.bib` (`LibraryUpdating`);
+* the start after an edit: the app was started on the index as last built
+  (tui.cli.run_app, `outdated`), and the watch thread first reads the files changed since,
+  as a start that loaded the library would (their problems listed, not taken for a save
+  caught half-way), then serves the result the same way.
 """
 
 from __future__ import annotations

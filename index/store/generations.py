@@ -236,7 +236,9 @@ def _open_recorded(
     opened = Opened(
         ix,
         path,
-        f"outdated ({len(changed)} changed files)" if changed else "up to date",
+        f"outdated ({len(changed)} changed file{'' if len(changed) == 1 else 's'})"
+        if changed
+        else "up to date",
         ix.doc_count(),
         time.perf_counter() - started,
         warnings=_recorded_warnings(old.get("warnings")),

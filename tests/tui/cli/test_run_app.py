@@ -76,6 +76,16 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[PaperscopeApp]:
     return apps
 
 
+def start_app(
+    corpus: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> PaperscopeApp:
+    """The app `paperscope --corpus CORPUS` would run in a terminal."""
+    in_a_terminal(monkeypatch)
+    assert main(["--corpus", str(corpus)]) == 0
+    (app,) = started
+    return app
+
+
 def in_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """stdin and stdout say they are a terminal (patched in the test's own phase: pytest
     swaps the captured streams between a fixture's setup and the test)."""
@@ -104,9 +114,7 @@ def test_a_current_index_starts_the_app_without_the_library_and_the_same(
     # ...nor every paper decoded from the index to compute the citation keys.
     monkeypatch.setattr(PaperData, "_all_papers", lambda self: pytest.fail("papers decoded"))
     capsys.readouterr()
-    in_a_terminal(monkeypatch)
-    assert main(["--corpus", str(corpus)]) == 0
-    (app,) = started
+    app = start_app(corpus, started, monkeypatch)
     engine = app.engine
     assert engine is not None
     try:
@@ -129,9 +137,7 @@ def test_an_edited_file_starts_the_app_on_the_index_as_it_was(
     with (corpus / "arxiv.jsonl").open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({**RECORDS[0], "id": "2401.00003", "title": "Zest"}) + "\n")
     forbid_loading(monkeypatch)
-    in_a_terminal(monkeypatch)
-    assert main(["--corpus", str(corpus)]) == 0
-    (app,) = started
+    app = start_app(corpus, started, monkeypatch)
     engine = app.engine
     assert engine is not None
     try:
@@ -148,8 +154,6 @@ def test_an_added_file_loads_the_library_first(
     assert main(["--corpus", str(corpus), "index"]) == 0
     record = {**RECORDS[0], "id": "2401.00003", "title": "Zest"}
     (corpus / "more.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
-    in_a_terminal(monkeypatch)
-    assert main(["--corpus", str(corpus)]) == 0
-    (app,) = started
+    app = start_app(corpus, started, monkeypatch)
     assert app.library is not None and len(app.library.papers) == 4
     assert app.engine is None  # the app opens (and updates) the index in its worker
