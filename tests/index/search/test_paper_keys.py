@@ -1,0 +1,98 @@
+"""The papers' saved keys (index.search.paper_keys): written in sections a reader skips to,
+older files without the sections' sizes still read, a damaged one never trusted."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from index import open_current_engine, open_engine
+from index.citations.keys import citation_keys
+from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.library.load import load_library
+from index.models import Library
+from index.search.engine import SearchEngine
+from index.search.paper_keys import KEYS_FILE, read_saved_keys
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+@pytest.fixture(scope="module")
+def library(taxonomy: Taxonomy) -> Library:
+    return load_library(None, taxonomy)
+
+
+def built(library: Library, taxonomy: Taxonomy, cache: Path) -> Path:
+    """The keys file of a fresh index of `library` under `cache`."""
+    engine = open_engine(library, taxonomy, cache)
+    path = engine.opened.path / KEYS_FILE
+    engine.close()
+    return path
+
+
+def reopened(taxonomy: Taxonomy, cache: Path) -> SearchEngine:
+    engine = open_current_engine(None, taxonomy, cache)
+    assert engine is not None
+    return engine
+
+
+def sequential_objects(path: Path) -> list[Any]:
+    with path.open("rb") as handle:
+        return [marshal.load(handle) for _ in range(3)]
+
+
+def test_sections_are_read_alone_and_give_every_key(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path
+) -> None:
+    path = built(library, taxonomy, tmp_path)
+    header, cites, rows = sequential_objects(path)  # still three objects in a row
+    assert isinstance(header, dict) and isinstance(cites, dict) and isinstance(rows, dict)
+    assert header["sections"] == [len(marshal.dumps(cites, 4)), len(marshal.dumps(rows, 4))]
+    engine = reopened(taxonomy, tmp_path)
+    try:
+        keys = engine.paper_keys
+        assert keys is not None
+        assert [k.id for k in keys] == [p.id for p in library.papers]
+        assert engine.saved_citation_keys() == citation_keys(library.papers)
+    finally:
+        engine.close()
+
+
+def test_a_file_written_before_the_sizes_were_saved_is_read_the_same(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path
+) -> None:
+    path = built(library, taxonomy, tmp_path / "cache")
+    header, cites, rows = sequential_objects(path)
+    assert isinstance(header, dict)
+    del header["sections"]
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / KEYS_FILE).write_bytes(b"".join(marshal.dumps(o, 4) for o in (header, cites, rows)))
+    engine = reopened(taxonomy, tmp_path / "cache")
+    try:
+        saved = read_saved_keys(older, engine.opened.index.reader())
+        assert saved is not None
+        assert saved.rows() == engine.paper_keys
+        assert saved.citation_keys() == engine.saved_citation_keys()
+    finally:
+        engine.close()
+
+
+def test_a_cut_file_gives_no_rows_and_says_so(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = built(library, taxonomy, tmp_path)
+    engine = reopened(taxonomy, tmp_path)  # the header is read at the open
+    path.write_bytes(path.read_bytes()[:-100])
+    try:
+        assert engine.paper_keys is None
+        assert "is unreadable; the library is loaded instead" in caplog.text
+        assert engine.saved_citation_keys() == citation_keys(library.papers)  # before the cut
+    finally:
+        engine.close()
