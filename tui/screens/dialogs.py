@@ -17,6 +17,7 @@ from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from index.text_safety import for_terminal
+from tui.widgets.key_list import KeyList
 from tui.widgets.render import Body
 from tui.widgets.steady_footer import SteadyFooter
 
@@ -145,6 +146,9 @@ class StylePicker(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="styles.cancel", tooltip="Keep the old style")
     ]
+    # Under 29 rows the whole list would leave no room for the preview (80x24: none of it
+    # showed); there the list is shorter and scrolls (app.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (29, "-tall")]
 
     def __init__(
         self,
@@ -164,7 +168,7 @@ class StylePicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="style-picker") as box:
             box.border_title = "Citation style"
-            yield OptionList(
+            yield KeyList(
                 *(Option(Text(label), id=style) for style, label in self._styles), id="style-list"
             )
             yield Static(

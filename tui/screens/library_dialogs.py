@@ -19,6 +19,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.key_list import KeyList
 from tui.widgets.ordered_input import OrderedInput
 from tui.widgets.steady_footer import SteadyFooter
 
@@ -139,7 +140,7 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
                 label.append(name)  # literal: a name is the user's text
                 label.append(f"  {count if count is not None else '…'}", style="dim")
                 options.append(Option(label, id=name))
-            yield OptionList(*options, id="saved-dialog-list")
+            yield KeyList(*options, id="saved-dialog-list")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -179,8 +180,6 @@ class StatusPicker(ModalScreen[str | None]):
     DEFAULT_CSS = _CSS
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="status_dialog.cancel", tooltip="Change nothing"),
-        Binding("j", "move('down')", "Down", show=False, id="status_dialog.down", tooltip="Next"),
-        Binding("k", "move('up')", "Up", show=False, id="status_dialog.up", tooltip="Previous"),
         *(
             Binding(
                 str(n),
@@ -230,7 +229,7 @@ class StatusPicker(ModalScreen[str | None]):
                     label.append("  ● now", style="dim")
                 options.append(Option(label, id=status))
             options.append(Option(Text("c  clear (no status: counts as unread)"), id=CLEAR))
-            yield OptionList(*options, id="status-dialog-list")
+            yield KeyList(*options, id="status-dialog-list")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -255,14 +254,6 @@ class StatusPicker(ModalScreen[str | None]):
     def action_pick(self, status: str) -> None:
         """Set `status` (or `CLEAR`) without moving the cursor to it."""
         self.dismiss(status)
-
-    def action_move(self, direction: str) -> None:
-        """j/k move the cursor, as in the other lists."""
-        options = self.query_one(OptionList)
-        if direction == "down":
-            options.action_cursor_down()
-        else:
-            options.action_cursor_up()
 
     def action_cancel(self) -> None:
         """Esc: close, changing nothing."""

@@ -31,6 +31,7 @@ from index.author_lists import author_list
 from index.models import Paper
 from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
+from tui.widgets.key_list import KeyList
 from tui.widgets.render import Body, Labeler, clean, snippet_text
 
 __all__ = ["DetailPane", "detail_body", "paper_links", "venue_line"]
@@ -226,7 +227,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             id="detail-similar-title",
             classes="detail-heading detail-part",
         )
-        yield OptionList(id="detail-similar", classes="detail-part")
+        yield KeyList(id="detail-similar", classes="detail-part")
 
     def on_mount(self) -> None:
         self.show_detail(None)

@@ -223,7 +223,7 @@ async def test_saved_searches_rename_and_delete_in_the_dialog(engine: SearchEngi
         assert SavedSearches(data_dir() / "saved_searches.json").names == ("renamed", "second")
         await pilot.press("W")
         await pilot.pause()
-        await pilot.press("down", "d")
+        await pilot.press("j", "j", "k", "d")  # j/k move as in every list: to the second
         await settle(pilot)
         assert SavedSearches(data_dir() / "saved_searches.json").names == ("renamed",)
 

@@ -14,6 +14,7 @@ from tests.tui.app_pilot import (
     all_notices,
     build,
     facet_node,
+    highlighted_option,
     plain,
     results,
     search,
@@ -42,6 +43,11 @@ async def test_single_keys_work_from_the_first_screen(engine: SearchEngine) -> N
         await pilot.press("escape", "s")
         await settle(pilot)
         assert isinstance(app.screen, StylePicker)
+        first = highlighted_option(app).id
+        await pilot.press("j")  # the cursor moves, as in the results
+        assert highlighted_option(app).id != first
+        await pilot.press("k")
+        assert highlighted_option(app).id == first
         await pilot.press("escape", "f")
         assert isinstance(app.focused, FacetPanel)
         await pilot.press("r", "slash", *"gpu")

@@ -86,6 +86,11 @@ async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(
         await pilot.press("tab")
         assert similar.has_focus
         assert pane.detail is not None
+        scrolled = pane.scroll_y
+        await pilot.press("j")  # in the list j moves its cursor, as down does
+        assert similar.highlighted == 1 and pane.scroll_y == scrolled
+        await pilot.press("k")
+        assert similar.highlighted == 0
         other = (pane.detail.related + pane.detail.similar)[0]
         await pilot.press("enter")
         await settle(pilot)

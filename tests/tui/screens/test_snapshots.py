@@ -63,6 +63,13 @@ def test_style_picker(snap_compare: Any, engine: SearchEngine) -> None:
     )
 
 
+def test_style_picker_80x24_shows_the_preview(snap_compare: Any, engine: SearchEngine) -> None:
+    """A short terminal: the list scrolls so the preview has room (it had none)."""
+    assert snap_compare(
+        _app(engine), terminal_size=NARROW, run_before=_typing("dynapipe", "tab", "s", "j")
+    )
+
+
 def test_no_results(snap_compare: Any, engine: SearchEngine) -> None:
     assert snap_compare(_app(engine), terminal_size=WIDE, run_before=_typing("trainng xqzv"))
 
