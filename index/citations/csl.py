@@ -185,6 +185,9 @@ def _polish(text: str, paper: Paper, title: str, quote_punct: bool) -> str:
     # does not ("Training?." -> "Training?").
     text = re.sub(r"([?!])\.", r"\1", text)
     text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
+    # ...also across a group's trailing space: ACM's proceedings with no publisher or
+    # pages ended "2026. . Retrieved from" (a spaced ellipsis ". . ." is left alone).
+    text = re.sub(r"(?<![\s.])\. \.(?= (?!\.)|$)", ".", text)
     if not paper.authors:
         text = _without_repeated_title(text, title)
     return text

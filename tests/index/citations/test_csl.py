@@ -7,7 +7,7 @@ from pathlib import Path
 import index
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR, CSL_FILES
-from index.models import Paper
+from index.models import Paper, replace
 
 
 def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
@@ -82,6 +82,16 @@ def test_a_question_mark_is_not_followed_by_a_period() -> None:
     paper = _proceedings("1-2", title="Is Network the Bottleneck?")
     assert "Bottleneck? Proc" in format_citation([paper], "apa")
     assert "Bottleneck?\u201d Proc" in format_citation([paper], "chicago")
+
+
+def test_a_period_is_not_doubled_across_an_empty_group() -> None:
+    """ACM's proceedings without publisher or pages: "2020. . Retrieved" (6 of the 47
+    bundled papers) is "2020. Retrieved"; a title's spaced ellipsis stays."""
+    paper = replace(_proceedings("", title="Wait . . . What"), pages=None, arxiv="2401.00001")
+    text = format_citation([paper], "acm")
+    assert "2020. Retrieved from https://arxiv.org/abs/2401.00001" in text
+    assert ". ." not in text.replace(". . .", "")
+    assert "Wait . . . What" in text
 
 
 def test_a_tutorial_is_cited_as_one() -> None:
