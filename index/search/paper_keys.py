@@ -101,7 +101,8 @@ class SavedKeys:
     def citation_keys(self) -> dict[str, str] | None:
         """Paper id -> its citation key, unique in the library, as a loaded library gives
         it; None when the file was replaced or damaged since the header."""
-        saved = _section(self.path, CITES)
+        found = _section(self.path, CITES)
+        saved = found[1] if found is not None else None
         if not isinstance(saved, dict) or saved.get("key") != self.key:
             return None
         cites = saved.get("cites")
@@ -144,7 +145,7 @@ def saved_keys(folder: Path) -> dict[str, PaperKeys]:
     return {keys.id: keys for keys in saved[1]} if saved is not None else {}
 
 
-CITES, ROWS = 1, 2  # the sections after the header
+CITES, ROWS = 1, 2  # the sections after the header, by number
 
 
 def _header_of(handle: BinaryIO) -> dict[str, Any] | None:
@@ -155,9 +156,9 @@ def _header_of(handle: BinaryIO) -> dict[str, Any] | None:
     return header
 
 
-def _section(path: Path, number: int) -> Any:
-    """The file's header (0) or one section after it; None when absent, damaged or of
-    another format.
+def _section(path: Path, number: int) -> tuple[dict[str, Any], Any] | None:
+    """The file's header and its section `number` (None for 0: the header alone); None
+    when the file is absent, damaged or of another format.
 
     `marshal.load` on a file reads each of the rows' ~100,000 objects by a call to the
     file (11,454 papers: 90-130 ms); a section read whole and decoded from bytes takes
@@ -168,17 +169,18 @@ def _section(path: Path, number: int) -> Any:
         with path.open("rb") as handle:
             header = _header_of(handle)
             if header is None or number == 0:
-                return header
+                return None if header is None else (header, None)
             sizes = header.get("sections")
+            # One size per section; ROWS is the last one.
             if not (isinstance(sizes, list) and len(sizes) == ROWS and _all_ints(sizes)):
                 for _ in range(number - 1):
                     marshal.load(handle)
-                return marshal.load(handle)
+                return header, marshal.load(handle)
             handle.seek(sum(sizes[: number - 1]), os.SEEK_CUR)
             data = handle.read(sizes[number - 1])
             if len(data) != sizes[number - 1]:
                 raise EOFError("the file is shorter than its header says")
-            return marshal.loads(data)
+            return header, marshal.loads(data)
     except OSError:
         return None  # an index built before this file existed
     except (ValueError, EOFError, TypeError):
@@ -191,15 +193,17 @@ def _all_ints(values: list[Any]) -> bool:
 
 
 def _header(path: Path) -> dict[str, object] | None:
-    header = _section(path, 0)
-    return header if isinstance(header, dict) else None
+    found = _section(path, 0)
+    return found[0] if found is not None else None
 
 
 def _read(path: Path) -> tuple[object, list[PaperKeys]] | None:
     """(the index key, every row) of the file, or None."""
-    header = _header(path)
-    body = _section(path, ROWS) if header is not None else None
-    if header is None or not isinstance(body, dict) or body.get("key") != header.get("key"):
+    found = _section(path, ROWS)
+    if found is None:
+        return None
+    header, body = found
+    if not isinstance(body, dict) or body.get("key") != header.get("key"):
         return None
     rows = _rows(body.get("rows"), path)
     return None if rows is None else (header.get("key"), rows)
