@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.library.loaders import files as files_module
 from index.library.loaders.guards import MAX_ABSTRACT_CHARS, MAX_AUTHORS
@@ -24,11 +24,6 @@ from tests.torture.hostile import EVIL_NAME, GOOD_WORD, assert_terminal_safe, wr
 from tests.tui.cli.commands import run_paperscope_bytes
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
 
 
 @pytest.fixture(scope="module")

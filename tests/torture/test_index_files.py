@@ -14,20 +14,10 @@ from pathlib import Path
 import pytest
 
 from index import open_engine
-from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Library, SearchRequest
 from index.store.generations import open_index
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-@pytest.fixture(scope="module")
-def library(taxonomy: Taxonomy) -> Library:
-    return load_library(None, taxonomy)
 
 
 def answers(library: Library, taxonomy: Taxonomy, cache: Path) -> tuple[str, list[list[str]]]:

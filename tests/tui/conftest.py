@@ -13,7 +13,7 @@ from textual.notifications import Notification, Notifications
 from textual.widgets import Input
 
 from index import open_engine
-from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.search.engine import SearchEngine
 from tests.tui.frames import defer_headless_frames
@@ -74,11 +74,6 @@ def steady_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
         original(self, event)
 
     monkeypatch.setattr(Input, "_on_mount", on_mount)
-
-
-@pytest.fixture(scope="session")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
 
 
 @pytest.fixture(scope="session")

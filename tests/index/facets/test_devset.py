@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from index.facets.tagger import tag_paper
-from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy
 from index.models import Paper
 from tests.index.facets.facet_scores import confusion, micro_f1, report
 
@@ -34,11 +34,6 @@ FIELDS = {"title", "abstract", "source", "topics", "hardware", "note"}
 
 def _records() -> list[dict[str, Any]]:
     return [json.loads(line) for line in DEVSET.read_text(encoding="utf-8").splitlines()]
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,6 @@ from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.models import Label, Paper
 
 
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
 def tag(taxonomy: Taxonomy, abstract: str, **fields) -> Paper:
     title = fields.pop("title", "")
     return tag_paper(Paper(id="p", title=title, abstract=abstract, **fields), taxonomy)

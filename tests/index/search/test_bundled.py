@@ -9,21 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from index import open_engine
-from index.facets.taxonomy import Taxonomy, load_taxonomy
-from index.library.load import load_library
+from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest
 from index.schema.venues import short_venue
 from index.search.engine import SearchEngine
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-@pytest.fixture(scope="module")
-def library(taxonomy: Taxonomy) -> Library:
-    return load_library(None, taxonomy)
 
 
 @pytest.fixture(scope="module")

@@ -11,21 +11,10 @@ import pytest
 
 from index import open_current_engine, open_engine
 from index.citations.keys import citation_keys
-from index.facets.taxonomy import Taxonomy, load_taxonomy
-from index.library.load import load_library
+from index.facets.taxonomy import Taxonomy
 from index.models import Library
 from index.search.engine import SearchEngine
 from index.search.paper_keys import KEYS_FILE, read_saved_keys
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-@pytest.fixture(scope="module")
-def library(taxonomy: Taxonomy) -> Library:
-    return load_library(None, taxonomy)
 
 
 def built(library: Library, taxonomy: Taxonomy, cache: Path) -> Path:

@@ -35,16 +35,6 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
-
-
-@pytest.fixture(scope="module")
-def library(taxonomy: Taxonomy) -> Library:
-    return load_library(None, taxonomy)
-
-
-@pytest.fixture(scope="module")
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cache")
 

@@ -13,15 +13,10 @@ from typing import Any
 import pytest
 
 from index import open_engine
-from index.facets.taxonomy import Taxonomy, load_taxonomy
+from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest, replace
 from index.search.engine import SearchEngine
 from index.search.user_layer import LayerMasks, UserLayer, source_facets
-
-
-@pytest.fixture(scope="module")
-def taxonomy() -> Taxonomy:
-    return load_taxonomy()
 
 
 def _paper(n: int, **values: Any) -> Paper:
