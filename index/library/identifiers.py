@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bare_doi", "find_arxiv", "find_month", "find_year"]
+__all__ = ["bare_doi", "find_arxiv", "find_month", "find_year", "volume_and_doi"]
 
 _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
@@ -55,6 +55,27 @@ def bare_doi(value: str | None) -> str | None:
             return text or None
         text = found.group()
     return text.rstrip(".,;") or None
+
+
+def volume_and_doi(volume: str | None, doi: str | None) -> tuple[str | None, str | None]:
+    """The record's volume and bare DOI, with a DOI typed into `volume` moved to the DOI.
+
+    Some reference managers' users keep a preprint's or a dataset's DOI in `volume`
+    (`Volume = {10.1101/615203}` in a bioRxiv entry): cited as is, it reads "bioRxiv, vol.
+    10.1101/615203". A volume that is nothing but a DOI is no volume: it becomes the DOI
+    when the record has none, and is dropped when it repeats the record's DOI. A volume
+    that merely contains one, or a different DOI beside the record's own, stays as given.
+    """
+    if not volume:
+        return volume, doi
+    text = _DOI_PREFIX.sub("", volume.strip()).strip().rstrip(".,;")
+    if not _DOI.fullmatch(text):
+        return volume, doi
+    if doi is None:
+        return None, text
+    if doi.lower() == text.lower():
+        return None, doi
+    return volume, doi
 
 
 def find_arxiv(

@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index.library.attachments import parse_file_field
-from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.identifiers import (
+    bare_doi,
+    find_arxiv,
+    find_month,
+    find_year,
+    volume_and_doi,
+)
 from index.library.loaders.bibinherit import Record, SharedParents, inherit, named_parents
 from index.library.loaders.bibnames import parse_names
 from index.library.normalize import clean_text, latex_to_unicode
@@ -148,6 +154,7 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     container = text("booktitle")
     journal = text("journal", "journaltitle")
     year_text = text("year")
+    volume, doi = volume_and_doi(text("volume"), bare_doi(text("doi")))
     return Paper(
         id=record.key,
         title=title or "(untitled)",
@@ -166,11 +173,11 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         entry_type=record.entry_type,
         booktitle=container,
         journal=journal,
-        volume=text("volume"),
+        volume=volume,
         number=text("number", "issue"),
         pages=(text("pages") or "").replace("--", "-").replace("–", "-") or None,
         publisher=text("publisher", "organization"),
-        doi=bare_doi(text("doi")),
+        doi=doi,
         arxiv=find_arxiv(
             eprint=text("eprint", "arxiv", "arxivid"),
             archive=text("archiveprefix", "eprinttype"),

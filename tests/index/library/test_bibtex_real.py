@@ -178,6 +178,37 @@ def test_dois_are_stored_bare(doi: str) -> None:
     assert paper.doi == "10.1/ABC"
 
 
+@pytest.mark.parametrize(
+    ("fields", "volume", "doi"),
+    [
+        # A lab's .bib (Bookends): a bioRxiv preprint's DOI kept in Volume.
+        ("Volume = {10.1101/2025.07.25.666835}", None, "10.1101/2025.07.25.666835"),
+        ("Volume = {https://doi.org/10.5281/zenodo.5136794}", None, "10.5281/zenodo.5136794"),
+        ("Volume = {10.1234/X}, doi = {10.1234/x}", None, "10.1234/x"),  # the same DOI twice
+        ("Volume = {10.1234/other}, doi = {10.1234/x}", "10.1234/other", "10.1234/x"),  # left as given
+        ("Volume = {10}, doi = {10.1/x}", "10", "10.1/x"),
+        ("Volume = {Vol. 10.1}", "Vol. 10.1", None),
+    ],
+)
+def test_a_doi_typed_into_the_volume_is_the_doi(
+    fields: str, volume: str | None, doi: str | None
+) -> None:
+    paper, warnings = _one(f"@article{{k, title={{T}}, journal={{bioRxiv}}, {fields}}}")
+    assert (paper.volume, paper.doi, warnings) == (volume, doi, [])
+
+
+def test_a_doi_from_the_volume_is_cited_as_a_doi_not_a_volume() -> None:
+    from index.citations import format_citation
+
+    paper, _ = _one(
+        "@article{k, author={Manning, J R}, title={T}, journal={Zenodo},"
+        " year={2021}, Volume={10.5281/zenodo.5136794}}"
+    )
+    ieee = format_citation([paper], "ieee")
+    assert "vol." not in ieee
+    assert "doi: 10.5281/zenodo.5136794" in ieee
+
+
 CROSSREF_FOLDER = Path(__file__).resolve().parents[2] / "fixtures" / "library" / "crossref_folder"
 
 
