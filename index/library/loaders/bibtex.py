@@ -132,6 +132,15 @@ def _keywords(value: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(k for k in _KEYWORD_SPLIT.split(decoded) if k))
 
 
+def _unpunctuated(value: str | None) -> str | None:
+    """A volume or issue without the separator a record left at its end.
+
+    Mendeley writes `issue = {May 12,}`: the style's own comma after it made IEEE print
+    "no. May 12, . 2019.". A volume or an issue never ends in ",", ";" or ":".
+    """
+    return (value.rstrip(",;: ") or None) if value else value
+
+
 def _record_to_paper(record: Record, shown: str) -> Paper:
     values = record.values
 
@@ -154,7 +163,7 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     container = text("booktitle")
     journal = text("journal", "journaltitle")
     year_text = text("year")
-    volume, doi = volume_and_doi(text("volume"), bare_doi(text("doi")))
+    volume, doi = volume_and_doi(_unpunctuated(text("volume")), bare_doi(text("doi")))
     return Paper(
         id=record.key,
         title=title or "(untitled)",
@@ -174,7 +183,7 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         booktitle=container,
         journal=journal,
         volume=volume,
-        number=text("number", "issue"),
+        number=_unpunctuated(text("number", "issue")),
         pages=(text("pages") or "").replace("--", "-").replace("–", "-") or None,
         publisher=text("publisher", "organization"),
         doi=doi,

@@ -185,7 +185,11 @@ def test_dois_are_stored_bare(doi: str) -> None:
         ("Volume = {10.1101/2025.07.25.666835}", None, "10.1101/2025.07.25.666835"),
         ("Volume = {https://doi.org/10.5281/zenodo.5136794}", None, "10.5281/zenodo.5136794"),
         ("Volume = {10.1234/X}, doi = {10.1234/x}", None, "10.1234/x"),  # the same DOI twice
-        ("Volume = {10.1234/other}, doi = {10.1234/x}", "10.1234/other", "10.1234/x"),  # left as given
+        (
+            "Volume = {10.1234/other}, doi = {10.1234/x}",
+            "10.1234/other",
+            "10.1234/x",
+        ),  # left as given
         ("Volume = {10}, doi = {10.1/x}", "10", "10.1/x"),
         ("Volume = {Vol. 10.1}", "Vol. 10.1", None),
     ],
@@ -207,6 +211,14 @@ def test_a_doi_from_the_volume_is_cited_as_a_doi_not_a_volume() -> None:
     ieee = format_citation([paper], "ieee")
     assert "vol." not in ieee
     assert "doi: 10.5281/zenodo.5136794" in ieee
+
+
+def test_a_volume_or_issue_loses_the_separator_left_at_its_end() -> None:
+    # Mendeley: `issue = {May 12,}` printed "no. May 12, . 2019." in IEEE.
+    paper, _ = _one("@article{k, title={T}, journal={J}, issue = {May 12,}, volume = {9;}}")
+    assert (paper.number, paper.volume) == ("May 12", "9")
+    paper, _ = _one("@article{k, title={T}, journal={J}, number = {,}}")
+    assert paper.number is None
 
 
 CROSSREF_FOLDER = Path(__file__).resolve().parents[2] / "fixtures" / "library" / "crossref_folder"
