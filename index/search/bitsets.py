@@ -8,9 +8,11 @@ Whoosh's `groupedby` rebuilt every document's values from the postings on every 
 
 from __future__ import annotations
 
+import logging
+import marshal
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any
 
@@ -24,6 +26,8 @@ from index.whoosh_ext.blocks import id_blocks
 TOP_MASKS = 256
 # Match sets up to this size count author and venue values exactly, document by document.
 EXACT_COUNT_LIMIT = 4000
+
+log = logging.getLogger("paperscope.index")
 
 _BIT_OFFSETS = tuple(tuple(j for j in range(8) if byte >> j & 1) for byte in range(256))
 
@@ -105,6 +109,32 @@ def _value_masks(
     return masks
 
 
+LIST_FACETS = ("author", "keyword", "category")  # facets with several values per paper
+
+# Every document's values of each of LIST_FACETS.
+ListColumns = dict[str, list[tuple[str, ...]]]
+
+
+def list_columns(reader: IndexReader) -> ListColumns:
+    """Each document's values of the multi-valued facets, from their columns."""
+    return {
+        facet: [
+            tuple(value.decode("utf-8").split("\x1f")) if value else ()
+            for value in _column(reader, f"{facet}_list")
+        ]
+        for facet in LIST_FACETS
+    }
+
+
+def list_columns_fit(lists: object, size: int) -> bool:
+    """`lists` has every multi-valued facet's column, one entry per document."""
+    return (
+        isinstance(lists, dict)
+        and set(LIST_FACETS) <= lists.keys()
+        and all(isinstance(column, list) and len(column) == size for column in lists.values())
+    )
+
+
 NO_YEAR = "0"  # the year facet's value for papers without a year
 NO_TOPIC = "none"  # the topic facet's value for papers the tagger gave no topic
 
@@ -138,14 +168,7 @@ class FacetMasks:
         )
         live = ((1 << size) - 1) & ~mask_of(deleted, size)
         venues: list[str] = _column(reader, "venue_facet")
-        # Multi-valued facets: each document's values, from its column.
-        lists: dict[str, list[tuple[str, ...]]] = {
-            facet: [
-                tuple(value.decode("utf-8").split("\x1f")) if value else ()
-                for value in _column(reader, f"{facet}_list")
-            ]
-            for facet in ("author", "keyword", "category")
-        }
+        lists = list_columns(reader)
         # Venue and author frequencies come from the columns: walking a lexicon of 100,000
         # names through Whoosh's merged reader would cost seconds.
         counts = {
@@ -207,10 +230,17 @@ class FacetMasks:
         )
 
     @classmethod
-    def restored(cls, state: dict[str, Any]) -> FacetMasks:
-        """The masks from a saved `state()`, without reading the index."""
+    def restored(
+        cls, state: dict[str, Any], recompute: Callable[[], ListColumns] | None = None
+    ) -> FacetMasks:
+        """The masks from a saved `state()`, without reading the index.
+
+        Its `lists` may be the marshalled bytes of the columns (index.search.facet_store):
+        they are decoded on first use, and `recompute` reads them from the index instead
+        should the bytes not hold one entry per document.
+        """
         masks = cls.__new__(cls)
-        masks._adopt(state)
+        masks._adopt(state, recompute)
         return masks
 
     def state(self) -> dict[str, Any]:
@@ -228,17 +258,22 @@ class FacetMasks:
             "order_year": self.order_year,
         }
 
-    def _adopt(self, state: dict[str, Any]) -> None:
+    def _adopt(
+        self, state: dict[str, Any], recompute: Callable[[], ListColumns] | None = None
+    ) -> None:
         self.size: int = state["size"]
         self.live: int = state["live"]
         self.ids: list[str] = state["ids"]
         self.venues: list[str] = state["venues"]
-        self.lists: dict[str, list[tuple[str, ...]]] = state["lists"]
-        self.authors = self.lists["author"]
+        saved = state["lists"]
+        self._lists: ListColumns | None = None if isinstance(saved, bytes) else saved
+        self._lists_data: bytes | None = saved if isinstance(saved, bytes) else None
+        self._recompute = recompute
+        self._lists_lock = threading.Lock()
         self.masks: dict[str, dict[str, int]] = state["masks"]
         self._reader_fields = {
             "venue": "venue_facet",
-            **{facet: f"{facet}_facet" for facet in self.lists},
+            **{facet: f"{facet}_facet" for facet in LIST_FACETS},
         }
         self.year_of: list[int] = state["year_of"]
         self._titles: list[str] = state["titles"]
@@ -246,6 +281,43 @@ class FacetMasks:
         self.order_year: list[int] = state["order_year"]
         self._extra: dict[tuple[str, str], int] = {}
         self._folded: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    @property
+    def lists(self) -> ListColumns:
+        """Each document's authors, keywords and categories.
+
+        Restored from a saved file they are decoded here, on first use: at 100,000 papers
+        the author column is 9 MB of tuples, 0.2 s of a 0.3 s read, and neither a start's
+        first page nor a large match set's counts need it (they use the masks).
+        """
+        if self._lists is None:
+            with self._lists_lock:
+                if self._lists is None:
+                    self._lists = self._decoded_lists()
+        return self._lists
+
+    def _decoded_lists(self) -> ListColumns:
+        assert self._lists_data is not None
+        try:
+            lists = marshal.loads(self._lists_data)
+        except (ValueError, EOFError, TypeError):
+            lists = None
+        self._lists_data = None
+        if list_columns_fit(lists, self.size):
+            return lists
+        if self._recompute is None:
+            raise ValueError("the saved facet columns do not fit the index")
+        log.warning("the saved facet columns do not fit the index; reading them again")
+        return self._recompute()
+
+    @property
+    def authors(self) -> list[tuple[str, ...]]:
+        """Each document's authors (the author column of `lists`)."""
+        return self.lists["author"]
+
+    def preload(self) -> None:
+        """Decodes the saved columns now (a worker after the first page), not at a keystroke."""
+        self.lists  # noqa: B018  (the property decodes them)
 
     @cached_property
     def order_year_asc(self) -> list[int]:
@@ -264,10 +336,10 @@ class FacetMasks:
     def order_author(self) -> list[int]:
         """By the first author's family name (the last word of the name), then year, title."""
         live = set(bits(self.live))
-        titles, year_of = self._titles, self.year_of
+        titles, year_of, authors = self._titles, self.year_of, self.authors
 
         def key(d: int) -> tuple[bool, str, str, int, str]:
-            first = self.authors[d][0] if self.authors[d] else ""
+            first = authors[d][0] if authors[d] else ""
             family = first.split()[-1].casefold() if first.split() else ""
             return (not family, family, first.casefold(), -year_of[d], titles[d])
 
@@ -340,7 +412,7 @@ class FacetMasks:
         every_value_masked = len(masks) < TOP_MASKS
         if total <= EXACT_COUNT_LIMIT or (limit > len(masks) and not every_value_masked):
             counter: Counter[str] = Counter()
-            if facet in self.lists:
+            if facet in LIST_FACETS:
                 column = self.lists[facet]
                 for docnum in bits(within):
                     counter.update(column[docnum])

@@ -27,7 +27,15 @@ from whoosh.searching import Searcher
 from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
-from index.search.bitsets import FacetMasks, Lru, mask_of, member_test, posting_ids
+from index.search.bitsets import (
+    FacetMasks,
+    ListColumns,
+    Lru,
+    list_columns,
+    mask_of,
+    member_test,
+    posting_ids,
+)
 from index.search.counting import facet_counts, selection_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
@@ -142,9 +150,9 @@ class SearchEngine(Generic[OpenedT]):
         self._keys_lock = threading.Lock()
         with self._searcher() as searcher:
             # Saved by the build (index.search.facet_store); computed when missing or stale.
-            self.masks = read_facet_masks(opened.path, searcher.reader()) or FacetMasks(
-                searcher.reader()
-            )
+            self.masks = read_facet_masks(
+                opened.path, searcher.reader(), self._read_list_columns
+            ) or FacetMasks(searcher.reader())
             self._letters = read_letters(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
@@ -169,6 +177,19 @@ class SearchEngine(Generic[OpenedT]):
         self._layer = self._layer_masks(UserLayer())
         self._layer_generation = 0
         self._layer_lock = threading.Lock()
+
+    def _read_list_columns(self) -> ListColumns:
+        """The multi-valued facets' columns, read from the index (a saved copy did not fit)."""
+        with self._searcher() as searcher:
+            return list_columns(searcher.reader())
+
+    def preload(self) -> None:
+        """Reads now what the first narrow search would otherwise read: the saved columns.
+
+        For a worker to call once the first page is shown (tui): a keystroke then does not
+        pay for it (0.2 s at 100,000 papers).
+        """
+        self.masks.preload()
 
     @property
     def has_paper_keys(self) -> bool:

@@ -16,8 +16,8 @@ import pytest
 
 from index import open_engine
 from index.models import SearchRequest
+from index.search import bitsets, facet_store
 from index.search import engine as engine_module
-from index.search import facet_store
 from index.search.bitsets import FacetMasks
 from index.store import generations as store
 from index.store import writer as build
@@ -132,4 +132,69 @@ def test_a_damaged_file_is_found_by_the_generation_checksums(tmp_path: Path) -> 
     engine = open_engine(library, TAXONOMY, tmp_path)
     assert engine.opened.action == "rebuilt"
     assert engine.search(SearchRequest("")).total == 30
+    engine.close()
+
+
+def test_the_list_columns_are_decoded_on_first_use_and_equal_a_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big library's first page counts facets from the masks, not the columns: they are
+    decoded when a narrow search or `preload` first needs them, once."""
+    monkeypatch.setattr(bitsets, "EXACT_COUNT_LIMIT", 10)  # 60 papers count as many
+    library = make_library(60)
+    open_engine(library, TAXONOMY, tmp_path).close()
+    decoded: list[int] = []
+    decode = FacetMasks._decoded_lists
+
+    def counted(self: FacetMasks) -> bitsets.ListColumns:
+        decoded.append(1)
+        return decode(self)
+
+    monkeypatch.setattr(FacetMasks, "_decoded_lists", counted)
+    engine = open_engine(library, TAXONOMY, tmp_path)
+    assert engine.search(SearchRequest("")).total == 60
+    assert decoded == []
+    engine.preload()
+    assert decoded == [1]
+    assert engine.masks.lists == _fresh_state(engine)["lists"]
+    engine.preload()
+    assert engine.search(SearchRequest("memory")).total > 0
+    assert decoded == [1]
+    engine.close()
+
+
+def test_saved_columns_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
+    library = make_library(40)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
+    saved = opened.path / facet_store.FACETS_FILE
+    whole = marshal.loads(saved.read_bytes())
+    lists = marshal.loads(whole["state"]["lists"])
+    lists["author"] = lists["author"][:-1]  # one document short
+    whole["state"]["lists"] = marshal.dumps(lists, 4)
+    saved.write_bytes(marshal.dumps(whole, 4))
+    engine = engine_module.SearchEngine(opened, library, TAXONOMY)
+    assert isinstance(engine.masks, FacetMasks)
+    assert _answers(engine) == expected
+    assert len(engine.masks.authors) == 40
+    engine.close()
+
+
+def test_a_file_of_the_previous_format_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Format 2 held the columns inline: an index built by the previous release opens
+    without computing its masks again."""
+    library = make_library(40)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
+    saved = opened.path / facet_store.FACETS_FILE
+    whole = marshal.loads(saved.read_bytes())
+    whole["format"] = 2
+    whole["state"]["lists"] = marshal.loads(whole["state"]["lists"])
+    saved.write_bytes(marshal.dumps(whole, 4))
+    with monkeypatch.context() as patched:
+        _forbid_scans(patched)
+        engine = engine_module.SearchEngine(opened, library, TAXONOMY)
+    assert _answers(engine) == expected
     engine.close()

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from index.models import SearchRequest, SearchResult
 from index.search.engine import SearchEngine
 from tests.tui.app_pilot import WIDE, all_notices, build, search_text, settle
+from tui.screens import searching
 from tui.widgets.status_line import StatusLine
 
 
@@ -72,3 +73,27 @@ async def test_a_failed_search_does_not_stop_the_next_one(
         await settle(pilot)
         assert app.main_screen.result is not None
         assert app.main_screen.result.request.query == "pipeline"
+
+
+async def test_the_engine_reads_ahead_once_after_the_first_page(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`SearchEngine.preload` runs in a worker once the first page is shown, not before
+    it (its read would hold the page back from the terminal) and not per search."""
+    shown_before: list[bool] = []
+    monkeypatch.setattr(searching, "PRELOAD_DELAY", 0.05)
+    app = build(engine)
+    monkeypatch.setattr(
+        SearchEngine,
+        "preload",
+        lambda self: shown_before.append(app.main_screen.result is not None),
+    )
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert shown_before == [True]
+        await pilot.press("slash", *"memory")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert shown_before == [True]
