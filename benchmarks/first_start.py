@@ -130,11 +130,16 @@ def write_inputs(docs: int, seed: int, directory: Path) -> list[Path]:
 
 
 def grow_one_file(directory: Path, seed: int) -> None:
-    """Appends one new record, unlike any other, to one of the library's files."""
+    """Appends one new record, unlike any other, to one of the library's files.
+
+    Its arXiv number is the count of records already in the folder, and its title and
+    abstract carry it: a folder grown twice gains two papers, not a duplicate pair.
+    """
+    number = sum(path.read_bytes().count(b"\n") for path in sorted(directory.glob("*.jsonl")))
     paper = synth.generate_papers(1, seed + 7919, files=1)[0]
-    fresh = arxiv_record(paper, 99999)
-    fresh["title"] = f"Zymurgical Telemetry for {paper.title}"
-    fresh["abstract"] = "A record added after the first start. " + paper.abstract
+    fresh = arxiv_record(paper, number)
+    fresh["title"] = f"Zymurgical Telemetry {number} for {paper.title}"
+    fresh["abstract"] = f"Record {number}, added after the first start. " + paper.abstract
     with (directory / GROWN_FILE).open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(fresh, ensure_ascii=False) + "\n")
 

@@ -37,6 +37,10 @@ def test_inputs_are_arxiv_records_in_ten_files_and_grow_by_one(tmp_path: Path) -
     grown = load_library([tmp_path], load_taxonomy())
     assert len(grown.papers) == 41
     assert any(paper.title.startswith("Zymurgical") for paper in grown.papers)
+    first_start.grow_one_file(tmp_path, 2)  # again: another paper, not a duplicate
+    twice = load_library([tmp_path], load_taxonomy())
+    assert len(twice.papers) == 42
+    assert len({paper.arxiv for paper in twice.papers}) == 42
 
 
 @pytest.mark.skipif(
