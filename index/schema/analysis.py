@@ -38,7 +38,7 @@ AUTHOR_GAP = "zzauthorgapzz"
 # RegexTokenizer's default pattern, without its capturing group (for `findall`).
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 # StopFilter's defaults: its list, and words shorter than two letters.
-_STOP = STOP_WORDS
+PROSE_STOP_WORDS = _STOP = STOP_WORDS
 _MIN_SIZE = 2
 
 

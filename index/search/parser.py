@@ -32,7 +32,7 @@ from whoosh.reading import IndexReader
 
 from index.cancel import checkpoint
 from index.library.lookup import paper_name
-from index.schema.analysis import stem_analyzer
+from index.schema.analysis import PROSE_STOP_WORDS, stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
     NGRAM_FIELDS,
@@ -44,6 +44,7 @@ from index.schema.fields import (
 from index.search.highlight import fold
 from index.search.prefixes import PrefixExpander
 from index.search.spelling import FIXED_PREFIX, NAME_PREFIX, NEAR_CAP, Lexicon, allowed_edits
+from index.search.stop_words import OptionalStopWords
 from index.search.syntax import (
     OPERATORS,
     PLACEHOLDER,
@@ -246,6 +247,7 @@ class QueryBuilder:
         self.parser.remove_plugin_class(OperatorsPlugin)
         self.parser.add_plugin(OperatorsPlugin(Not=r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[\w\"(]))"))
         self.parser.add_plugin(FuzzyTermPlugin())
+        self.parser.add_plugin(OptionalStopWords(PROSE_STOP_WORDS))
         self.parser.add_plugin(
             FieldAliasPlugin(
                 {

@@ -331,3 +331,31 @@ def test_more_values_beyond_the_masked_ones_are_counted_from_the_columns(
     assert all(count == expected[value] for value, count in top)
     every, cut = masks.top_counts("author", masks.live, 10_000)
     assert dict(every) == dict(expected) and not cut
+
+
+@pytest.mark.parametrize(
+    ("query", "without"),
+    [
+        ("memory for training", "memory training"),
+        ("the scheduling of training", "scheduling training"),
+        ("memory for t", "memory t"),  # as you type: the stop word before the last word
+    ],
+)
+def test_a_stop_word_among_the_words_is_no_requirement(
+    engine: SearchEngine, query: str, without: str
+) -> None:
+    """Titles and abstracts are indexed without stop words, venues and names with them:
+    "memory for training" found only papers whose venue or authors held "for" (none)."""
+    typing = query.endswith(" t")
+    expected = ids(engine, without, as_you_type=typing)
+    assert expected
+    assert ids(engine, query, as_you_type=typing) == expected
+
+
+def test_stop_words_alone_or_asked_for_are_searched_as_typed(engine: SearchEngine) -> None:
+    venues_with_of = ids(engine, "venue:of")
+    assert venues_with_of  # "Proceedings of ..."
+    either = ids(engine, "authors:of") | ids(engine, "short_name:of")
+    assert ids(engine, "of") == venues_with_of | either
+    assert ids(engine, "training -of") == ids(engine, "training") - ids(engine, "of")
+    assert ids(engine, "training venue:of") == ids(engine, "training") & venues_with_of
