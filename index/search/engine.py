@@ -43,7 +43,7 @@ from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
-from index.search.spelling import Lexicon, correct, read_words
+from index.search.spelling import correct, saved_lexicon
 from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.user_layer import (
@@ -135,8 +135,7 @@ class SearchEngine(Generic[OpenedT]):
         # served while another process rebuilds it).
         self._stored = Lru(STORED_CACHE)
         self._hierarchy = taxonomy.implied_by()
-        words = read_words(opened.path)
-        self.lexicon = Lexicon(words) if words is not None else None
+        self.lexicon = saved_lexicon(opened.path)
         self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
         self._parse_lock = threading.Lock()
         self._pool: list[Searcher] = []
@@ -184,12 +183,15 @@ class SearchEngine(Generic[OpenedT]):
             return list_columns(searcher.reader())
 
     def preload(self) -> None:
-        """Reads now what the first narrow search would otherwise read: the saved columns.
+        """Reads now what the first narrow or misspelt search would otherwise read: the
+        saved facet columns and the lexicon.
 
         For a worker to call once the first page is shown (tui): a keystroke then does not
         pay for it (0.2 s at 100,000 papers).
         """
         self.masks.preload()
+        if self.lexicon is not None:
+            self.lexicon.counts  # noqa: B018  (read on first use)
 
     @property
     def has_paper_keys(self) -> bool:

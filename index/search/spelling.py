@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -67,6 +67,18 @@ def read_words(folder: Path) -> Counter[str] | None:
     return Counter(data) if isinstance(data, dict) else None
 
 
+def saved_lexicon(folder: Path) -> Lexicon | None:
+    """The lexicon of the counts saved beside an index, read when first needed; None for
+    an older index without them (callers fall back).
+
+    Only a fuzzy word or a "did you mean" needs it, and at 100,000 papers reading the
+    file is 0.1 s of every open: the start's first page does not wait for it.
+    """
+    if not (Path(folder) / WORDS_FILE).is_file():
+        return None
+    return Lexicon(lambda: read_words(folder) or Counter())
+
+
 def add_words(folder: Path, papers: Iterable[Paper]) -> None:
     """Counts re-indexed papers' words in (an in-place update; old counts are not taken
     out, which only ever keeps a word a little longer than its last paper)."""
@@ -97,11 +109,19 @@ def allowed_edits(length: int) -> int:
 class Lexicon:
     """Surface words with their document frequencies, searchable by edit distance."""
 
-    def __init__(self, counts: Counter[str]) -> None:
-        self.counts = counts
+    def __init__(self, counts: Counter[str] | Callable[[], Counter[str]]) -> None:
+        if callable(counts):
+            self._read = counts  # `counts` reads them on first use (`saved_lexicon`)
+        else:
+            self.__dict__["counts"] = counts
         # A fuzzy word is looked up for the title and the abstract, and again for "did you
         # mean": one walk serves all three.
         self.near = lru_cache(maxsize=NEAR_CACHE)(self._near)
+
+    @cached_property
+    def counts(self) -> Counter[str]:
+        """Every surface word's document frequency (read on first use when saved)."""
+        return self._read()
 
     def forget(self) -> None:
         """Drop the remembered lookups (the next one walks the words again)."""

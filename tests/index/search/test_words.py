@@ -3,6 +3,7 @@ over stemmed fields, and the engine's effect on garbage collection."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from index import open_engine
 from index.models import Library, Paper, SearchRequest
+from index.search import spelling
 from index.search.engine import SearchEngine
 from tests.fixtures.search.generate import TAXONOMY
 
@@ -82,3 +84,36 @@ def test_query_tests_build_their_index_in_their_own_folder(tmp_path: Path) -> No
         for name in ("test_parser.py", "test_generated.py")
     )
     assert "RamStorage()" not in sources
+
+
+def test_the_saved_words_are_read_on_first_need_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening reads no word counts: a plain search never needs them, a misspelling (or
+    the app's read-ahead, `preload`) reads them, once."""
+    papers = tuple(
+        Paper(id=key, title=title, abstract=abstract, year=2024)
+        for key, (title, abstract) in TEXTS.items()
+    )
+    open_engine(Library(papers=papers), TAXONOMY, tmp_path).close()
+    reads: list[Path] = []
+    read = spelling.read_words
+
+    def counted(folder: Path) -> Counter[str] | None:
+        reads.append(folder)
+        return read(folder)
+
+    monkeypatch.setattr(spelling, "read_words", counted)
+    engine = open_engine(Library(papers=papers), TAXONOMY, tmp_path)
+    assert engine.search(SearchRequest("pipeline")).total == 2  # "pipe" and "moe"
+    assert reads == []
+    assert engine.search(SearchRequest("pipelne")).correction == "pipeline"
+    assert len(reads) == 1
+    engine.preload()
+    assert engine.search(SearchRequest("dynamc")).correction == "dynamic"
+    assert len(reads) == 1
+    engine.close()
+    again = open_engine(Library(papers=papers), TAXONOMY, tmp_path)
+    again.preload()
+    assert len(reads) == 2
+    again.close()
