@@ -57,6 +57,7 @@ from index.search.syntax import (
     mistake,
     positive_words,
     quote_key,
+    walk,
     year_range,
 )
 from index.search.tables import PrefixTable
@@ -216,6 +217,24 @@ def exact_papers(text: str, reader: IndexReader) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+def searched_words(words: Iterable[str], q: wq.Query) -> tuple[str, ...]:
+    """The query's words to highlight, less the stop words the search ignored.
+
+    "memory for training" searches "memory" and "training" alone (index.search.stop_words);
+    highlighting every "for" in an abstract marked words that made no match, and made the
+    snippet prefer passages full of them. A stop word the query still holds (`of` typed
+    alone searches the names and venues that have it; a phrase; a prefix while typing) is
+    kept.
+    """
+    searched: set[str] = set()
+    for node in walk(q):
+        if isinstance(node, wq.Term):
+            searched.add(str(node.text))
+        elif isinstance(node, wq.Phrase):
+            searched.update(str(word) for word in node.words)
+    return tuple(word for word in words if word not in PROSE_STOP_WORDS or word in searched)
+
+
 def _named(name: str) -> wq.Query:
     return wq.Or([wq.Term("id", name.strip()), wq.Term("key", name.strip())])
 
@@ -332,7 +351,7 @@ class QueryBuilder:
                 if typed_phrase
                 else "Unclosed quote: searched up to the end as a phrase"
             )
-        result.terms = tuple(positive_words(result.marked or prepared, result.last))
+        result.terms = searched_words(positive_words(result.marked or prepared, result.last), q)
         result.query = self._rewrite(q, reader, result)
         if result.exact:
             result.query = wq.Or([_named(stripped), result.query])

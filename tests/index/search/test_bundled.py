@@ -352,6 +352,24 @@ def test_a_stop_word_among_the_words_is_no_requirement(
     assert ids(engine, query, as_you_type=typing) == expected
 
 
+def test_a_stop_word_the_search_ignored_is_not_highlighted(engine: SearchEngine) -> None:
+    """Every "for" of an abstract was marked for "memory for training", though none matched."""
+    result = engine.search(SearchRequest(query="memory for training"))
+    assert result.terms == ("memory", "training")
+    marked = {
+        segment.text.lower()
+        for hit in result.hits
+        for snippet in (hit.title, hit.snippet)
+        for segment in snippet.segments
+        if segment.highlighted
+    }
+    assert marked and "for" not in marked
+    # What the search still asks for stays marked: a stop word alone, a prefix being typed.
+    assert engine.search(SearchRequest(query="of")).terms == ("of",)
+    typing = engine.search(SearchRequest(query="memory fo", as_you_type=True))
+    assert typing.terms == ("memory", "fo*")
+
+
 def test_stop_words_alone_or_asked_for_are_searched_as_typed(engine: SearchEngine) -> None:
     venues_with_of = ids(engine, "venue:of")
     assert venues_with_of  # "Proceedings of ..."
