@@ -38,7 +38,7 @@ AUTHOR_GAP = "zzauthorgapzz"
 # RegexTokenizer's default pattern, without its capturing group (for `findall`).
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 # StopFilter's defaults: its list, and words shorter than two letters.
-PROSE_STOP_WORDS = _STOP = STOP_WORDS
+PROSE_STOP_WORDS = STOP_WORDS
 _MIN_SIZE = 2
 
 
@@ -136,7 +136,7 @@ class FastStemText(fields.TEXT):
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(_folded_words(value)):
-            if len(word) < _MIN_SIZE or word in _STOP:
+            if len(word) < _MIN_SIZE or word in PROSE_STOP_WORDS:
                 continue
             # StopFilter(renumber=True): the first kept word keeps its own position, the
             # next ones follow it without gaps.
