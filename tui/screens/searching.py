@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from textual import on, work
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from index.cancel import Cancelled
@@ -34,10 +34,11 @@ PRELOAD_DELAY = 1.0
 class SearchingScreen(PaperScreen):
     """A paper screen that searches for its `request` and shows the current result."""
 
-    request: reactive[SearchRequest] = reactive(
-        SearchRequest(as_you_type=True, limit=PAGE), init=False
-    )
-    marked_only: reactive[bool] = reactive(False, init=False)
+    # `var`, not `reactive`: a reactive repaints the widget it belongs to when set, and the
+    # screen's repaint is the whole terminal (every widget's every line, sent again on each
+    # keystroke). What the request changes is drawn by the widgets it is given to.
+    request: var[SearchRequest] = var(SearchRequest(as_you_type=True, limit=PAGE), init=False)
+    marked_only: var[bool] = var(False, init=False)
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
