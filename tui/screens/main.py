@@ -49,6 +49,7 @@ from tui.view.facets import (
     unknown_facet_values,
 )
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
+from tui.widgets.borders import set_border_subtitle, set_border_title
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.facet_column import FacetColumn
 from tui.widgets.facet_panel import FacetPanel
@@ -360,8 +361,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         self.query_one(ResultsList).set_marks(marks)
         self.query_one(DetailPane).set_marks(marks)
         count = len(marks)
-        self.query_one("#results-column").border_subtitle = (
-            f"● {count:,} marked" if count else "no marks"
+        set_border_subtitle(
+            self.query_one("#results-column"), f"● {count:,} marked" if count else "no marks"
         )
         if self.marked_only:
             self.start_search()
@@ -373,7 +374,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         title = f"Papers · {label}"
         if self.marked_only:
             title += " · marked only"
-        self.query_one("#results-column").border_title = title
+        set_border_title(self.query_one("#results-column"), title)
 
     # -- moving around --------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from index.author_lists import author_list
 from index.models import Paper
 from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
+from tui.widgets.borders import set_border_subtitle, set_border_title
 from tui.widgets.key_list import KeyList
 from tui.widgets.render import Body, Labeler, clean, snippet_text
 
@@ -246,7 +247,7 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def _show_mark(self) -> None:
         marked = self.detail is not None and self.detail.paper.id in self._marks
-        self.border_title = "Paper · ● marked" if marked else "Paper"
+        set_border_title(self, "Paper · ● marked" if marked else "Paper")
         self.set_class(marked, "-marked")
 
     def _show_more(self) -> None:
@@ -258,7 +259,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             parts.append(f"● {count:,} marked" if count else "no marks")
         if self.scroll_y < self.max_scroll_y:
             parts.append(MORE)
-        self.border_subtitle = " · ".join(parts)
+        set_border_subtitle(self, " · ".join(parts))
 
     # -- reading by keys ------------------------------------------------------------------
 
