@@ -67,6 +67,10 @@ def times_to_screen(
             "120",
             "-y",
             "36",
+            # Started outside any checkout: `python -m tui` puts the working folder first on
+            # sys.path, ahead of PYTHONPATH, so a pinned snapshot would not be what ran.
+            "-c",
+            tempfile.gettempdir(),
             "--",
             "sh",
             "-c",
