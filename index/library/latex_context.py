@@ -75,6 +75,20 @@ _DECLARATIONS = frozenset(
 )
 
 
+# Where a line may break, from LaTeX and biblatex (which bibliographies use in titles:
+# `methodology\\hyphen independent`): the character printed, or nothing. Kept by name they
+# read "methodologyhyphen independent"; the space after one ends the macro's name.
+_LINE_BREAKING = {
+    "hyphen": "-",  # biblatex: a hyphen after which the word may break
+    "nbhyphen": "-",  # biblatex: one after which it may not
+    "hyphenate": "",  # biblatex: a break point inside a word, like `\\-`: prints nothing
+    "slash": "/",  # LaTeX: a slash after which the line may break
+    "allowbreak": "",
+    "linebreak": "",
+    "newline": " ",
+}
+
+
 def _unknown(node: Any, macroname: str) -> str:
     """An unknown macro -> its name (`\\XQM` -> "XQM"), with the space TeX swallowed after it.
 
@@ -103,7 +117,8 @@ def make_converter() -> LatexNodes2Text:
         macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
         # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$` written
         # back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
-        + [MacroTextSpec("textasciicircum", "^")],
+        + [MacroTextSpec("textasciicircum", "^")]
+        + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()],
     )
     context.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
     return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)

@@ -33,6 +33,8 @@ _MACRO = re.compile(
     r"|\\[&%$#_{}]"
     r"|\\(?:cite[a-z]*|parencite|textcite|autocite)(?:\[[^\]]*\])*\{[^{}]*\}"  # ~\citep{x}
     r"|\{\\(?:em|it|bf|sc|tt|sl)\s+[^{}]*\}"  # {\em x}
+    # a line-breaking macro with the space that ends its name (latex_context._LINE_BREAKING)
+    r"|\\(?:hyphen|nbhyphen|hyphenate|slash|allowbreak|linebreak|newline)\b(?:\{\}| )?"
     r"|\\[A-Za-z]+(?:\{[^{}]*\})?"  # any other macro: pylatexenc keeps an unknown one's name
 )
 _LATEX = make_converter()

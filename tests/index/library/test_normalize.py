@@ -178,6 +178,12 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         ("``quoted'' and `single'", False, "\u201cquoted\u201d and \u2018single\u2019"),
         ("Mart\\'{\\i}n", True, "Mart\u00edn"),
         ("$1/F^2$ scaling", True, "1/F^2 scaling"),
+        # biblatex's line-breaking macros (biblatex-examples.bib: "methodologyhyphen")
+        ("methodology\\hyphen independent ionic", True, "methodology-independent ionic"),
+        ("non\\nbhyphen linear", True, "non-linear"),
+        ("co\\hyphenate operate", True, "cooperate"),
+        ("input\\slash output", True, "input/output"),
+        ("the methodology\\hyphen independent way", False, "the methodology-independent way"),
     ],
 )
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
