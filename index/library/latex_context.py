@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latexwalker import get_default_latex_context_db as get_default_parsing_context_db
+from pylatexenc.macrospec import MacroSpec
 
-__all__ = ["make_converter"]
+__all__ = ["Converter", "make_converter"]
 
 _CITATIONS = (
     "cite",
@@ -86,14 +88,34 @@ _LINE_BREAKING = {
     "allowbreak": "",
     "linebreak": "",
     "newline": " ",
+    "par": " ",  # a paragraph break, in an abstract
+    "atsign": "@",  # biblatex
+}
+
+# Wrappers neither pylatexenc's parser nor its text rules know, with what LaTeX prints:
+# kept by name they read "COtextsubscript2", "mkbibquoteIntention und ...".
+_WRAPPERS = {
+    "textsubscript": "%s",
+    "textsuperscript": "%s",
+    "enquote": "\u201c%s\u201d",  # csquotes
+    "mkbibquote": "\u201c%s\u201d",  # biblatex
+    "mkbibemph": "%s",
+    "mkbibitalic": "%s",
+    "mkbibbold": "%s",
+    "autocap": "%s",  # biblatex: capitalised at a sentence's start, as written elsewhere
 }
 
 
-def _unknown(node: Any, macroname: str) -> str:
+def _unknown(node: Any, macroname: str, l2tobj: LatexNodes2Text) -> str:
     """An unknown macro -> its name (`\\XQM` -> "XQM"), with the space TeX swallowed after it.
 
-    Font declarations (`{\\em x}`) and symbol macros give nothing.
+    Font declarations (`{\\em x}`) and symbol macros give nothing. A macro whose arguments
+    the parser knows but the text rules do not (`\\texttt{grep}`) gives its arguments'
+    text: kept by name it lost them ("the texttt tool").
     """
+    arguments = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
+    if arguments:
+        return str(l2tobj.nodelist_to_text(arguments))
     if macroname in _DECLARATIONS or not macroname[:1].isalpha():
         return ""
     return macroname + (" " if getattr(node, "macro_post_space", "") else "")
@@ -108,17 +130,41 @@ def _citation(node: Any, l2tobj: LatexNodes2Text) -> str:
     return "[" + ", ".join(k.strip() for k in keys.split(",") if k.strip()) + "]"
 
 
-def make_converter() -> LatexNodes2Text:
+class Converter:
+    """pylatexenc's LaTeX-to-text conversion with paperscope's vocabulary.
+
+    A macro needs two entries: one for the parser (which braces are its arguments) and one
+    for the text rules (what it prints); pylatexenc keeps them in separate contexts.
+    """
+
+    def __init__(self) -> None:
+        text_rules = get_default_latex_context_db()
+        text_rules.add_context_category(
+            "paperscope-bibliography",
+            prepend=True,
+            macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
+            # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$`
+            # written back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
+            + [MacroTextSpec("textasciicircum", "^")]
+            + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()]
+            + [MacroTextSpec(name, text) for name, text in _WRAPPERS.items()],
+        )
+        text_rules.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
+        self._text = LatexNodes2Text(
+            latex_context=text_rules, math_mode="text", strict_latex_spaces=False
+        )
+        self._parsing = get_default_parsing_context_db()
+        self._parsing.add_context_category(
+            "paperscope-bibliography",
+            prepend=True,
+            macros=[MacroSpec(name, "{") for name in _WRAPPERS],
+        )
+
+    def latex_to_text(self, latex: str) -> str:
+        """`latex` as the text a reader sees (inline math too; unknown macros by name)."""
+        return str(self._text.latex_to_text(latex, latex_context=self._parsing))
+
+
+def make_converter() -> Converter:
     """The converter `normalize` uses: inline math as text, unknown macros kept by name."""
-    context = get_default_latex_context_db()
-    context.add_context_category(
-        "paperscope-bibliography",
-        prepend=True,
-        macros=[MacroTextSpec(name, simplify_repl=_citation) for name in _CITATIONS]
-        # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$` written
-        # back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
-        + [MacroTextSpec("textasciicircum", "^")]
-        + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()],
-    )
-    context.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
-    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
+    return Converter()

@@ -184,6 +184,17 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         ("co\\hyphenate operate", True, "cooperate"),
         ("input\\slash output", True, "input/output"),
         ("the methodology\\hyphen independent way", False, "the methodology-independent way"),
+        # a macro the parser knows and the text rules do not kept its name, lost its words
+        ("the \\texttt{grep} tool", True, "the grep tool"),
+        ("the \\texttt{grep} tool", False, "the grep tool"),
+        ("\\textup{x} \\textsf{y}", True, "x y"),
+        # wrappers known to neither: their words, not their names
+        ("CO\\textsubscript{2} levels", True, "CO2 levels"),
+        ("CO\\textsubscript{2} levels", False, "CO2 levels"),
+        ("an \\enquote{odd} \\mkbibquote{word}", True, "an \u201codd\u201d \u201cword\u201d"),
+        ("an \\enquote{odd} word", False, "an \u201codd\u201d word"),
+        ("\\autocap{t}he end.\\par Next", True, "the end. Next"),
+        ("user\\atsign host", True, "user@host"),
     ],
 )
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
