@@ -121,6 +121,13 @@ def _unknown(node: Any, macroname: str, l2tobj: LatexNodes2Text) -> str:
     return macroname + (" " if getattr(node, "macro_post_space", "") else "")
 
 
+def _ud(node: Any) -> str:
+    """`\\ud`: in text, a line break that EPrints repositories export as `\\ud` (a carriage
+    return whose `\\u000d` lost its digits; Mendeley keeps it: "events.\\ud \\ud This
+    article"); in math, the upright differential many papers define it as (`\\ud x`)."""
+    return "d" if getattr(node.parsing_state, "in_math_mode", False) else " "
+
+
 def _citation(node: Any, l2tobj: LatexNodes2Text) -> str:
     """`\\citep[p.~3]{a,b}` -> "[a, b]": the keys, the last argument."""
     arguments = [a for a in (node.nodeargd.argnlist if node.nodeargd else []) if a is not None]
@@ -147,7 +154,8 @@ class Converter:
             # written back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
             + [MacroTextSpec("textasciicircum", "^")]
             + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()]
-            + [MacroTextSpec(name, text) for name, text in _WRAPPERS.items()],
+            + [MacroTextSpec(name, text) for name, text in _WRAPPERS.items()]
+            + [MacroTextSpec("ud", simplify_repl=_ud)],
         )
         text_rules.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
         self._text = LatexNodes2Text(

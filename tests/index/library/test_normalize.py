@@ -195,6 +195,10 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         ("an \\enquote{odd} word", False, "an \u201codd\u201d word"),
         ("\\autocap{t}he end.\\par Next", True, "the end. Next"),
         ("user\\atsign host", True, "user@host"),
+        # EPrints' line breaks as Mendeley exports them; in math, an upright differential
+        ("global events.\\ud \\ud This article", True, "global events. This article"),
+        ("global events.\\ud \\ud This article", False, "global events. This article"),
+        ("is $\\int f \\ud x$", True, "is \u222b f d x"),
     ],
 )
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
