@@ -165,7 +165,10 @@ class Converter:
         self._parsing.add_context_category(
             "paperscope-bibliography",
             prepend=True,
-            macros=[MacroSpec(name, "{") for name in _WRAPPERS],
+            macros=[MacroSpec(name, "{") for name in _WRAPPERS]
+            # hyperref: pylatexenc's text rule reads two arguments its parser never gave
+            # it, fails, and the value was kept raw ("\\href{http://x.org}{site}").
+            + [MacroSpec("href", "{{")],
         )
 
     def latex_to_text(self, latex: str) -> str:

@@ -29,6 +29,7 @@ _MACRO = re.compile(
     r"|\\[uvHcdbrk](?:\{\\?[A-Za-z]\}|\s+[A-Za-z])"  # \v{c}, \c c
     r"|\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)\b(?:\{\})?"  # \ss, \o
     r"|\\(?:textbf|textit|emph|texttt|textsc|mathrm|mathbf|mathit|text|url)\{[^{}]*\}"
+    r"|\\href\{[^{}]*\}\{(?:[^{}]|\{[^{}]*\})*\}"  # \href{url}{text}
     r"|\\(?:times|ldots|dots|textregistered|texttrademark|textcopyright|S|P)\b(?:\{\})?"
     r"|\\[&%$#_{}]"
     r"|\\(?:cite[a-z]*|parencite|textcite|autocite)(?:\[[^\]]*\])*\{[^{}]*\}"  # ~\citep{x}

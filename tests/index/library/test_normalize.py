@@ -199,6 +199,13 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         ("global events.\\ud \\ud This article", True, "global events. This article"),
         ("global events.\\ud \\ud This article", False, "global events. This article"),
         ("is $\\int f \\ud x$", True, "is \u222b f d x"),
+        # hyperref's link: its text and its address, not the raw command
+        ("see \\href{http://x.org}{the site}.", True, "see the site <http://x.org>."),
+        (
+            "see \\href{http://x.org}{the \\emph{new} site}.",
+            False,
+            "see the new site <http://x.org>.",
+        ),
     ],
 )
 def test_latex_people_write_becomes_readable_text(raw: str, full: bool, text: str) -> None:
