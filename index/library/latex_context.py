@@ -155,7 +155,10 @@ class Converter:
             + [MacroTextSpec("textasciicircum", "^")]
             + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()]
             + [MacroTextSpec(name, text) for name, text in _WRAPPERS.items()]
-            + [MacroTextSpec("ud", simplify_repl=_ud)],
+            + [MacroTextSpec("ud", simplify_repl=_ud)]
+            # Commands that print nothing, arguments and all (a cross-reference's target,
+            # an index entry, a colour switch).
+            + [MacroTextSpec(name, discard=True) for name in ("label", "index", "color")],
         )
         text_rules.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
         self._text = LatexNodes2Text(
@@ -168,7 +171,7 @@ class Converter:
             macros=[MacroSpec(name, "{") for name in _WRAPPERS]
             # hyperref: pylatexenc's text rule reads two arguments its parser never gave
             # it, fails, and the value was kept raw ("\\href{http://x.org}{site}").
-            + [MacroSpec("href", "{{")],
+            + [MacroSpec("href", "{{"), MacroSpec("index", "{")],
         )
 
     def latex_to_text(self, latex: str) -> str:

@@ -199,6 +199,8 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         ("global events.\\ud \\ud This article", True, "global events. This article"),
         ("global events.\\ud \\ud This article", False, "global events. This article"),
         ("is $\\int f \\ud x$", True, "is \u222b f d x"),
+        # commands that print nothing give nothing, not their name or argument
+        ("a result\\label{fig:1} and\\index{term} {\\color{red}more}", True, "a result and more"),
         # hyperref's link: its text and its address, not the raw command
         ("see \\href{http://x.org}{the site}.", True, "see the site <http://x.org>."),
         (
