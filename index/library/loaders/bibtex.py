@@ -141,6 +141,21 @@ def _unpunctuated(value: str | None) -> str | None:
     return (value.rstrip(",;: ") or None) if value else value
 
 
+# A `howpublished` that is an address and nothing else: `\url{...}` or a bare URL.
+_ADDRESS_ONLY = re.compile(r"\s*(?:\\url\{([^{}\s]+)\}|(https?://[^\s{}]+))\s*")
+
+
+def _address_only(value: str | None) -> str | None:
+    """The URL a `howpublished` gives when it gives nothing else.
+
+    @misc entries put their link there (`howpublished = "\\url{http://...pdf}"`): shown as
+    the venue it read "<http://java.sun.com/...pdf>", and the paper had no link to open or
+    cite. Read raw: inside `\\url` every character is the address's own.
+    """
+    match = _ADDRESS_ONLY.fullmatch(value) if value else None
+    return (match.group(1) or match.group(2)) if match else None
+
+
 def _record_to_paper(record: Record, shown: str) -> Paper:
     values = record.values
 
@@ -164,6 +179,8 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     journal = text("journal", "journaltitle")
     year_text = text("year")
     volume, doi = volume_and_doi(_unpunctuated(text("volume")), bare_doi(text("doi")))
+    published_at = _address_only(values.get("howpublished"))
+    url = text("url") or published_at
     return Paper(
         id=record.key,
         title=title or "(untitled)",
@@ -178,7 +195,9 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
             text("date"),
             year_text if year_text and not year_text.isdigit() else None,
         ),
-        venue=container or journal or text("howpublished", "institution", "school"),
+        venue=container
+        or journal
+        or text(*(() if published_at else ("howpublished",)), "institution", "school"),
         entry_type=record.entry_type,
         booktitle=container,
         journal=journal,
@@ -193,9 +212,9 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
             journal=journal,
             volume=text("volume"),
             number=text("number"),
-            url=text("url"),
+            url=url,
         ),
-        url=text("url"),
+        url=url,
         abstract=latex_to_unicode(values.get("abstract", ""), full=True),
         keywords=_keywords(values.get("keywords", "")),
         # Raw, not LaTeX-decoded: backslashes in paths are the path's own.

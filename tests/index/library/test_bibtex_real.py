@@ -275,3 +275,25 @@ def test_a_cross_file_parent_is_resolved_from_the_cache_as_well(tmp_path: Path) 
     assert {p.citation_key: p.booktitle for p in again.papers} == {
         p.citation_key: p.booktitle for p in fresh.papers
     }
+
+
+def test_a_howpublished_address_is_the_link_not_the_venue() -> None:
+    """@misc entries give their link as `howpublished = "\\url{...}"` (a lab's shared .bib):
+    it read as the venue "<http://...pdf>" and the paper had no link."""
+    paper, warnings = _one(
+        r"""@Misc{LindholmY99:CFF5,
+  author = "Tim Lindholm and Frank Yellin",
+  title = "The \texttt{class} File Format",
+  howpublished = "\url{http://java.sun.com/docs/jvms/Class_File-Java5.pdf}",
+  year = 2007,
+}"""
+    )
+    assert warnings == []
+    assert paper.title == "The class File Format"
+    assert paper.url == "http://java.sun.com/docs/jvms/Class_File-Java5.pdf"
+    assert paper.venue is None
+    # With words around it, it is what the entry says of where it appeared; a url field wins.
+    worded, _ = _one(r"@misc{b, title={T}, howpublished={Online at \url{http://x.org}}}")
+    assert worded.venue == "Online at <http://x.org>" and worded.url is None
+    both, _ = _one("@misc{c, title={T}, howpublished={https://a.org/x}, url={https://b.org}}")
+    assert both.url == "https://b.org" and both.venue is None
