@@ -14,7 +14,7 @@ from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_la
 from pylatexenc.latexwalker import get_default_latex_context_db as get_default_parsing_context_db
 from pylatexenc.macrospec import MacroSpec
 
-__all__ = ["Converter", "make_converter"]
+__all__ = ["LINE_BREAKING", "Converter", "make_converter"]
 
 _CITATIONS = (
     "cite",
@@ -80,7 +80,7 @@ _DECLARATIONS = frozenset(
 # Where a line may break, from LaTeX and biblatex (which bibliographies use in titles:
 # `methodology\\hyphen independent`): the character printed, or nothing. Kept by name they
 # read "methodologyhyphen independent"; the space after one ends the macro's name.
-_LINE_BREAKING = {
+LINE_BREAKING = {
     "hyphen": "-",  # biblatex: a hyphen after which the word may break
     "nbhyphen": "-",  # biblatex: one after which it may not
     "hyphenate": "",  # biblatex: a break point inside a word, like `\\-`: prints nothing
@@ -88,6 +88,10 @@ _LINE_BREAKING = {
     "allowbreak": "",
     "linebreak": "",
     "newline": " ",
+}
+
+# Other macros without arguments that pylatexenc does not know, with what LaTeX prints.
+_SYMBOLS = {
     "par": " ",  # a paragraph break, in an abstract
     "atsign": "@",  # biblatex
 }
@@ -153,7 +157,7 @@ class Converter:
             # LaTeX prints the ASCII circumflex; pylatexenc gives U+02C6, so `$1/F^2$`
             # written back as `1/F\\textasciicircum{}2` would not read back as `1/F^2`.
             + [MacroTextSpec("textasciicircum", "^")]
-            + [MacroTextSpec(name, text) for name, text in _LINE_BREAKING.items()]
+            + [MacroTextSpec(name, text) for name, text in (LINE_BREAKING | _SYMBOLS).items()]
             + [MacroTextSpec(name, text) for name, text in _WRAPPERS.items()]
             + [MacroTextSpec("ud", simplify_repl=_ud)]
             # Commands that print nothing, arguments and all (a cross-reference's target,

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from index.library.latex_context import make_converter
+from index.library.latex_context import LINE_BREAKING, make_converter
 from index.text_safety import strip_controls
 
 __all__ = ["clean_text", "fold", "latex_to_unicode", "words"]
@@ -34,8 +34,8 @@ _MACRO = re.compile(
     r"|\\[&%$#_{}]"
     r"|\\(?:cite[a-z]*|parencite|textcite|autocite)(?:\[[^\]]*\])*\{[^{}]*\}"  # ~\citep{x}
     r"|\{\\(?:em|it|bf|sc|tt|sl)\s+[^{}]*\}"  # {\em x}
-    # a line-breaking macro with the space that ends its name (latex_context._LINE_BREAKING)
-    r"|\\(?:hyphen|nbhyphen|hyphenate|slash|allowbreak|linebreak|newline)\b(?:\{\}| )?"
+    # a line-breaking macro with the space that ends its name
+    rf"|\\(?:{'|'.join(LINE_BREAKING)})\b(?:\{{\}}| )?"
     r"|\\[A-Za-z]+(?:\{[^{}]*\})?"  # any other macro: pylatexenc keeps an unknown one's name
 )
 _LATEX = make_converter()

@@ -197,7 +197,8 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         ),
         venue=container
         or journal
-        or text(*(() if published_at else ("howpublished",)), "institution", "school"),
+        or (None if published_at else text("howpublished"))
+        or text("institution", "school"),
         entry_type=record.entry_type,
         booktitle=container,
         journal=journal,
