@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from index.models import SearchRequest, SearchResult
 from index.search.engine import SearchEngine
-from tests.tui.app_pilot import WIDE, all_notices, build, search_text, settle
+from tests.tui.app_pilot import WIDE, all_notices, build, search_text, settle, shown
 from tui.screens import searching
 from tui.widgets.status_line import StatusLine
 
@@ -136,3 +136,36 @@ async def test_a_keystroke_redraws_what_changed_not_the_whole_terminal(
         assert full_frames == []
         assert "results" in repainted  # the rows changed...
         assert "results-column" not in repainted  # ...not the column's title (the sort)
+
+
+async def test_counts_already_shown_do_not_rebuild_the_facet_tree(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typing on in a narrow search often brings the counts shown already; the panel is
+    not repainted for them (a rebuilt tree repaints every line), and still is when they
+    change."""
+    from textual._compositor import Compositor
+
+    repainted: set[str | None] = set()
+    update_widgets = Compositor.update_widgets
+
+    def spy_update_widgets(self: Compositor, widgets: set[Any]) -> None:
+        repainted.update(widget.id for widget in widgets)
+        update_widgets(self, widgets)
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"dynap")
+        await settle(pilot)
+        monkeypatch.setattr(Compositor, "update_widgets", spy_update_widgets)
+        steps: list[tuple[str, bool, bool]] = []  # query, counts changed, panel repainted
+        for key in ("i", "p", "backspace", "backspace", "backspace", "backspace", "backspace"):
+            before = shown(app)
+            repainted.clear()
+            await pilot.press(key)
+            await settle(pilot)
+            after = shown(app)
+            steps.append((search_text(app), after.facets != before.facets, "facets" in repainted))
+        assert all(changed == painted for _, changed, painted in steps), steps
+        assert {changed for _, changed, _ in steps} == {True, False}, steps
