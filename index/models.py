@@ -323,6 +323,9 @@ class SearchRequest:
     # How many values to list per facet, where more than the engine's default are wanted
     # (a panel's "more…"); a limit past the facet's number of values lists every one.
     facet_limits: tuple[tuple[str, int], ...] = ()
+    # False: the result has no facet counts (`facets` empty). A command that prints only
+    # the papers asks for none: counting every facet over the matches is a fifth of a search.
+    counts: bool = True
 
     @property
     def filter_count(self) -> int:

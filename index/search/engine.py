@@ -26,7 +26,7 @@ from whoosh.searching import Searcher
 
 from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
-from index.models import Hit, Library, Paper, SearchRequest, SearchResult, Snippet
+from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import (
     FacetMasks,
     ListColumns,
@@ -304,16 +304,11 @@ class SearchEngine(Generic[OpenedT]):
             final = base
             for mask in selected.values():
                 final &= mask
-            facets, more_values = facet_counts(
-                masks, self.taxonomy, request, base, selected, searcher.reader()
+            facets, more_values = (
+                self._counts(searcher, layer, request, base, selected)
+                if request.counts
+                else ({}, frozenset())
             )
-            layer_counts, layer_more = layer.counts(request, base, selected)
-            for facet, counts in layer_counts.items():
-                # The layer's facets are its own (the user's, and the source's collections).
-                if facet not in facets:
-                    facets[facet] = counts
-                    if facet in layer_more:
-                        more_values |= {facet}
             ranking = parsed
             if parsed.query is not None and _uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
@@ -487,6 +482,27 @@ class SearchEngine(Generic[OpenedT]):
         if found is None:
             found = list(searcher.docs_for_query(q))
         return mask_of(found, size)
+
+    def _counts(
+        self,
+        searcher: Searcher,
+        layer: LayerMasks,
+        request: SearchRequest,
+        base: int,
+        selected: dict[str, int],
+    ) -> tuple[dict[str, tuple[FacetCount, ...]], frozenset[str]]:
+        """Every facet's counts over the matches, the user's layer's facets among them."""
+        facets, more_values = facet_counts(
+            self.masks, self.taxonomy, request, base, selected, searcher.reader()
+        )
+        layer_counts, layer_more = layer.counts(request, base, selected)
+        for facet, counts in layer_counts.items():
+            # The layer's facets are its own (the user's, and the source's collections).
+            if facet not in facets:
+                facets[facet] = counts
+                if facet in layer_more:
+                    more_values |= {facet}
+        return facets, more_values
 
     def _hit(self, searcher: Searcher, docnum: int, score: float, highlighter: Highlighter) -> Hit:
         paper = self._paper_at(searcher, docnum)

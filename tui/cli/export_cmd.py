@@ -117,7 +117,12 @@ def _matching(context: CliContext, args: argparse.Namespace, query: str) -> list
     if not query and not filtered:
         return list(papers)
     request = request_from_args(
-        args, query, context, limit=len(papers), sort="relevance" if query else "year"
+        args,
+        query,
+        context,
+        limit=len(papers),
+        sort="relevance" if query else "year",
+        counts=False,
     )
     result = context.engine.search(request)
     if result.notice:

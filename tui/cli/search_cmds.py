@@ -205,7 +205,8 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             raise UserError(f"--save: {error}") from None
         if not done:
             raise UserError(context.saved_searches.save_error or "could not save the search")
-    result = context.search_engine.search(request)
+    # Facet counts are printed only with --summary: without it none are counted.
+    result = context.search_engine.search(replace(request, counts=args.summary))
     out = sys.stdout
     # A score means something only when ranking by relevance a query that has words.
     scored = args.sort == "relevance" and any(hit.score for hit in result.hits)

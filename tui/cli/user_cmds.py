@@ -106,7 +106,7 @@ def saved_command(context: CliContext, args: argparse.Namespace) -> int:
 
     out = sys.stdout
     for name, request in store:
-        result = context.engine.search(replace(request, limit=0))
+        result = context.engine.search(replace(request, limit=0, counts=False))
         if args.json:
             row = {
                 "name": name,

@@ -192,7 +192,7 @@ class LibraryActions(PaperLayerActions):
         if engine is None:
             return
         counts = {
-            name: engine.search(replace(request, limit=0)).total
+            name: engine.search(replace(request, limit=0, counts=False)).total
             for name, request in app.saved_searches
         }
         app.call_from_thread(self._show_saved_counts, counts)

@@ -184,7 +184,7 @@ class SearchingScreen(PaperScreen):
         # a new keystroke cancels this worker, so nobody waits for it.
         if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
-        finished = engine.search(replace(request, as_you_type=False), cancelled)
+        finished = engine.search(replace(request, as_you_type=False, counts=False), cancelled)
         if finished.correction and not cancelled():
             self.post_message(
                 SearchFinished(replace(result, correction=finished.correction), follow_up=True)

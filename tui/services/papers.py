@@ -102,7 +102,7 @@ class PaperData:
         engine = self._engine()
         if engine is None:
             return ()
-        result = engine.search(SearchRequest(limit=max(1, engine.size)))
+        result = engine.search(SearchRequest(limit=max(1, engine.size), counts=False))
         return tuple(hit.paper for hit in result.hits)
 
     def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:

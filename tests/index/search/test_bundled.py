@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -377,3 +378,23 @@ def test_stop_words_alone_or_asked_for_are_searched_as_typed(engine: SearchEngin
     assert ids(engine, "of") == venues_with_of | either
     assert ids(engine, "training -of") == ids(engine, "training") - ids(engine, "of")
     assert ids(engine, "training venue:of") == ids(engine, "training") & venues_with_of
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        SearchRequest(query="memory"),
+        SearchRequest(query="train", as_you_type=True, topics=frozenset({"training"})),
+        SearchRequest(query="", sort="year"),
+    ],
+    ids=["words", "typed with a topic", "everything"],
+)
+def test_a_request_without_counts_has_the_same_papers_and_no_facets(
+    engine: SearchEngine, request_: SearchRequest
+) -> None:
+    counted = engine.search(request_)
+    bare = engine.search(replace(request_, counts=False))
+    assert counted.facets and bare.facets == {} and bare.more_values == frozenset()
+    assert bare.total == counted.total > 0
+    assert [hit.paper.id for hit in bare.hits] == [hit.paper.id for hit in counted.hits]
+    assert [hit.snippet for hit in bare.hits] == [hit.snippet for hit in counted.hits]

@@ -45,6 +45,27 @@ def test_search_json_has_list_keys_score_and_snippet(capsys: pytest.CaptureFixtu
     assert "papers match" in err
 
 
+def test_search_counts_facets_only_for_a_summary(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table and JSON show no counts: counting every facet was a fifth of a search."""
+    import index.search.engine
+
+    counted: list[str] = []
+    count = index.search.engine.facet_counts
+
+    def spy(*args: object, **kwargs: object) -> object:
+        counted.append("facets")
+        return count(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index.search.engine, "facet_counts", spy)
+    code, plain, _ = run(capsys, "search", "memory")
+    assert code == 0 and "memory" in plain.lower() and counted == []
+    code, summarised, err = run(capsys, "search", "memory", "--summary")
+    assert code == 0 and summarised == plain and counted == ["facets"]
+    assert "papers match" in err and "topic: " in err
+
+
 def test_search_table_filters_and_sort(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(
         capsys,
