@@ -7,13 +7,21 @@ per shown key and restyles them all; in the app that was about a quarter of the 
 a keystroke that changed nothing in the footer. `SteadyFooter` compares what the footer
 would show (key, its display, description, action, enabled, tooltip, group) with what it
 shows and leaves the footer alone when they are equal.
+
+It also shows only the keys that fit. Textual's footer scrolls what does not fit, under
+the command palette's key docked on the right: at 80 columns the first letter of the
+hidden "s Style" showed after "^p palette" ("paletteS"). Keys past the room are hidden
+from the end (F1's help lists every key), and come back when the terminal widens.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual import events
+from textual.geometry import Size
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 
 __all__ = ["SteadyFooter"]
@@ -59,3 +67,35 @@ class SteadyFooter(Footer):
                 return
             self._shown = shown
         super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self.fit_keys)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.fit_keys)
+
+    def watch_compact(self, compact: bool) -> None:
+        # The screen makes the footer compact below 110 columns: the keys' widths change.
+        self.call_after_refresh(self.fit_keys)
+
+    def fit_keys(self) -> None:
+        """Hide the keys, from the last, that would run under the command palette's key."""
+        keys: list[Widget] = []
+        room = self.size.width
+        for child in self.children:
+            if child.has_class("-command-palette"):
+                room -= _width(child)
+            else:
+                keys.append(child)
+        used = 0
+        for key in keys:
+            # A key's margin only parts it from the next one: the last may do without.
+            key.display = used + _width(key, margin=False) <= room
+            used += _width(key)
+
+
+def _width(widget: Widget, *, margin: bool = True) -> int:
+    """The cells `widget` takes in the footer's row, shown or not."""
+    content = widget.get_content_width(Size(0, 1), Size(0, 1))
+    return content + widget.styles.gutter.width + (widget.styles.margin.width if margin else 0)

@@ -77,3 +77,42 @@ async def test_textuals_footer_rebuilds_on_every_refresh() -> None:
         before = await shown_when(pilot, lambda keys: "s" in keys)
         app.screen.refresh_bindings()
         await shown_when(pilot, lambda keys: "s" in keys and keys["s"][0] != before["s"][0])
+
+
+class ManyKeys(App[None]):
+    """Eight keys of 11 cells in a compact footer, as the app's below 110 columns: at 80
+    the last starts under the command palette's key and runs past it."""
+
+    BINDINGS = [Binding(key, f"k{key}", f"Action {key}") for key in "abcdefgh"]
+
+    def compose(self) -> ComposeResult:
+        yield SteadyFooter(compact=True)
+
+    def action_ka(self) -> None:  # pragma: no cover - never pressed
+        pass
+
+
+def last_row(app: App[None]) -> str:
+    strips = app.screen._compositor.render_strips()
+    return "".join(segment.text for segment in strips[-1])
+
+
+async def test_keys_that_do_not_fit_are_hidden_not_drawn_under_the_palette() -> None:
+    """Textual scrolls them under "^p palette": at 80 columns a hidden key's first
+    letters showed after it ("^p paletteS")."""
+    app = ManyKeys()
+    async with app.run_test(size=(80, 5)) as pilot:
+        await shown_when(pilot, lambda keys: len(keys) == 9)
+        await pilot.pause()
+        row = last_row(app)
+        assert row.rstrip().endswith("^p palette"), row
+        shown = [key.key for key in app.query(FooterKey) if key.display]
+        assert shown[0] == "a" and "ctrl+p" in shown and 2 < len(shown) < 9
+        assert all(f"Action {key}" in row for key in shown if key != "ctrl+p")
+        await pilot.resize_terminal(200, 5)
+        for _ in range(20):
+            await pilot.pause()
+            if all(key.display for key in app.query(FooterKey)):
+                break
+        row = last_row(app)
+        assert all(f"Action {key}" in row for key in "abcdefgh"), row
