@@ -17,7 +17,11 @@ named where it is handled:
 * page ranges like "8-13" lose a digit ("8-3") in `minimal-two`; they are passed unsplit;
 * a title ending in "?" or "!" gets a second punctuation mark ("?."); it is dropped;
 * `<substitute>` through a macro does not suppress the substituted title, so a paper with
-  no authors would repeat its title; the repeat is removed.
+  no authors would repeat its title; the repeat is removed;
+* `text-case="title"` on a `<label>` is never applied (the label is cased without a
+  language, and title case is for English only): APA printed "(eds.)" and "(ed. &
+  trans.)" for "(Eds.)" and "(Ed. & Trans.)". In a style whose locale is English, such
+  a label is given `capitalize-all`, which is the same for these short terms.
 
 Parsed styles are cached (parsing APA takes milliseconds, rendering one paper less), so
 the app can call this on every cursor move.
@@ -79,6 +83,10 @@ def _style_xml(path: Path, known_authors: int | None) -> bytes:
     `<name>` that inherits it, and taken away from the ones that say `initialize="false"`.
     """
     root = etree.fromstring(path.read_bytes())
+    if root.get("default-locale", "en-US").startswith("en"):
+        for label in root.iter(f"{_NS}label"):
+            if label.get("text-case") == "title":
+                label.set("text-case", "capitalize-all")
     inherited = root.attrib.pop("initialize-with", None)
     for element in root.iter(f"{_NS}name"):
         if element.get("initialize") == "false":

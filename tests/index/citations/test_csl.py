@@ -7,7 +7,7 @@ from pathlib import Path
 import index
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR, CSL_FILES
-from index.models import Paper, replace
+from index.models import Name, Paper, replace
 
 
 def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
@@ -110,3 +110,41 @@ def test_a_tutorial_is_cited_as_one() -> None:
     assert "presented at the KDD 2024" in format_citation([paper], "ieee")
     bib = format_citation([paper], "bibtex")
     assert bib.startswith("@misc{") and "howpublished  = {KDD 2024 (lecture-style tutorial)}" in bib
+
+
+def _chapter(*editors: Name) -> Paper:
+    return Paper(
+        id="c",
+        title="A model of working memory",
+        authors=("Ann Bee",),
+        year=1999,
+        entry_type="incollection",
+        booktitle="Models of Working Memory",
+        publisher="Cambridge University Press",
+        pages="375-411",
+        editors=editors,
+    )
+
+
+def test_apa_capitalises_its_editor_labels() -> None:
+    """citeproc-py never title-cases a label: APA printed "(eds.)" for "(Eds.)"."""
+    two = format_citation([_chapter(Name("Miyake", "A."), Name("Shah", "P."))], "apa")
+    assert "In A. Miyake & P. Shah (Eds.), Models of Working Memory" in two
+    one = format_citation([_chapter(Name("Miyake", "A."))], "apa")
+    assert "In A. Miyake (Ed.), Models of Working Memory" in one
+    # ACM's own label has no text case: its lowercase stays.
+    assert "A. Miyake and P. Shah (eds.)" in format_citation(
+        [_chapter(Name("Miyake", "A."), Name("Shah", "P."))], "acm"
+    )
+
+
+def test_title_cased_labels_are_left_alone_in_a_style_not_in_english(tmp_path: Path) -> None:
+    from index.citations.csl import _style_xml
+
+    source = (CSL_DIR / CSL_FILES["apa"]).read_text(encoding="utf-8")
+    german = tmp_path / "apa-de.csl"
+    german.write_text(source.replace('version="1.0">', 'version="1.0" default-locale="de-DE">', 1))
+    assert 'default-locale="de-DE"' in german.read_text(encoding="utf-8")
+    assert b'text-case="title"' in _style_xml(german, None)
+    english = _style_xml(CSL_DIR / CSL_FILES["apa"], None)
+    assert b'<label form="short" prefix=" (" suffix=")" text-case="capitalize-all"/>' in english
