@@ -178,7 +178,13 @@ class FacetPanel(Tree[NodeData]):
                 expand=not self._built or fresh or (facet, None) in expanded,
             )
             if facet == "year":  # newest first, "no year" last
-                values = sorted(values, key=lambda v: (v.value != "0", v.value), reverse=True)
+                # Only the years that have matches (or are chosen): a query on a library
+                # spanning decades listed every empty year above the ones with papers.
+                values = sorted(
+                    (v for v in values if v.count > 0 or v.selected),
+                    key=lambda v: (v.value != "0", v.value),
+                    reverse=True,
+                )
             self._add_values(section, values, expanded)
             if more > 0 or cut:
                 # A cut list has more than the engine listed: its number is not known yet.

@@ -137,3 +137,29 @@ async def test_siblings_that_would_look_alike_are_cut_from_the_front(
         }
         assert "…Trainium" in rows["aws-trainium"] and "…Inferentia" in rows["aws-inferentia"]
         assert "Google TPU" in rows["google-tpu"]  # a name that fits stays whole
+
+
+async def test_the_year_section_lists_only_years_with_matches(engine: SearchEngine) -> None:
+    """A query on a library spanning decades listed every empty year above the ones
+    with papers (the real exports: 2026 down to 2012 at 0 before "2011 1")."""
+    from tests.tui.app_pilot import search
+
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        panel = app.main_screen.query_one(FacetPanel)
+        await search(pilot, "pipeline")
+        counts = {c.value: c.count for c in shown(app).facets["year"]}
+        assert 0 in counts.values()  # the engine counts every year...
+        nodes = (panel.get_node_at_line(line) for line in range(panel.last_line + 1))
+        listed = [
+            node.data[1]
+            for node in nodes
+            if node is not None
+            and node.data
+            and node.data[0] == "year"
+            and node.data[1] not in (None, MORE)
+        ]
+        # ...the panel lists those with papers, newest first.
+        with_papers = sorted((y for y, n in counts.items() if n > 0), reverse=True)
+        assert listed == with_papers and listed
