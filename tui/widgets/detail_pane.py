@@ -13,6 +13,7 @@ paper is a step the pane remembers ("similar to X"), which esc undoes (`step_bac
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Container, Iterator, Sized
 
@@ -28,7 +29,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from index.author_lists import author_list
-from index.models import Paper
+from index.models import Paper, Source, replace
 from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
 from tui.widgets.borders import set_border_subtitle, set_border_title
@@ -147,13 +148,25 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
                 Padding(Text(clean(label.reason, one_line=True), "dim italic"), (0, 0, 0, 4))
             )
     parts.append(Text("\nSources", "bold"))
-    parts.extend(
-        Padding(Text(clean(str(source), one_line=True)), (0, 0, 0, 2)) for source in paper.sources
-    )
+    parts.extend(Padding(source_text(source), (0, 0, 0, 2)) for source in paper.sources)
     for heading, text in detail.extra:
         parts.append(Text(f"\n{heading}", "bold"))
         parts.append(Padding(Text(clean(text)), (0, 0, 0, 2)))
     return Group(*parts)
+
+
+def source_text(source: Source) -> Text:
+    """The file's name and line, its folder below: "refs.bib:50469", "in /home/me/lib".
+
+    As one "path:line" a narrow pane broke a long path anywhere, the line number too
+    ("cdl.bib:50" and "469" on the next line).
+    """
+    folder, name = os.path.split(source.path)
+    text = Text(clean(str(replace(source, path=name or source.path)), one_line=True))
+    if folder and name:
+        text.append("\n")
+        text.append(f"in {clean(folder, one_line=True)}", "dim")
+    return text
 
 
 class DetailPane(VerticalScroll, can_focus=True):

@@ -190,3 +190,24 @@ async def test_the_full_screen_detail_counts_the_marked_papers(engine: SearchEng
         await settle(pilot)
         column = app.main_screen.query_one("#results-column")
         assert column.border_subtitle == "● 3 marked"
+
+
+def test_a_source_keeps_its_name_and_line_together_with_the_folder_below() -> None:
+    """As one "path:line" a 38-column pane broke the real exports' paths anywhere:
+    "/work/shared/realdata/cdl.bib:50" and "469" on the next line."""
+    from index.models import Snippet, Source
+    from tui.services.papers import PaperDetail
+    from tui.widgets.detail_pane import detail_body
+
+    folder = "/home/researcher/library/exports/lab-shared"
+    paper = Paper(
+        id="x",
+        title="T",
+        sources=(Source(f"{folder}/cdl.bib", 50469), Source("bundled.jsonl", 3)),
+    )
+    body = plain(detail_body(PaperDetail(paper, Snippet()), lambda f, v: v), width=38)
+    lines = [line.strip() for line in body.splitlines()]
+    assert "cdl.bib:50469" in lines and "bundled.jsonl:3" in lines
+    start = lines.index("cdl.bib:50469") + 1
+    end = lines.index("bundled.jsonl:3")
+    assert lines[start].startswith("in") and "".join(lines[start:end]) == f"in{folder}"
