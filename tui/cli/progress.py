@@ -7,12 +7,15 @@ line redrawn in place; in a log (stderr redirected) it is a single line, once.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
 from typing import TextIO
 
 HEADLINE = "paperscope: reading the papers (later starts use a cache)…"
+# The same, when the step beside it would not fit on one line with the full headline.
+SHORT_HEADLINE = "paperscope: reading the papers…"
 NOTICE_AFTER = 0.3  # seconds
 REDRAW_EVERY = 0.2  # seconds between progress redraws on a terminal
 
@@ -24,6 +27,22 @@ class _StderrLine:
         self.stream = stream
         self.shown = False
         self._tty = bool(getattr(stream, "isatty", lambda: False)())
+
+    def fits(self, *lines: str) -> str:
+        """The first of `lines` that fits the terminal's width, else the last one cut.
+
+        A line redrawn in place must not wrap: a carriage return goes back to the start
+        of the last screen line only, so at 80 columns each redraw left the wrapped
+        start of the one before on screen. A width that cannot be read keeps the first.
+        """
+        try:
+            room = os.get_terminal_size(self.stream.fileno()).columns - 1
+        except (AttributeError, OSError, ValueError):
+            return lines[0]
+        for line in lines:
+            if len(line) <= room:
+                return line
+        return lines[-1][: max(0, room - 1)] + "…"
 
     def finish(self) -> None:
         """Ends the line, if one was drawn in place."""
@@ -58,9 +77,8 @@ class ProgressBar(_StderrLine):
             return
         filled = self.width * done // max(1, total)
         tail = f" {self.finishing}" if self.finishing and 0 < total <= done else ""
-        self.stream.write(
-            f"\r{self.label} [{'#' * filled}{'-' * (self.width - filled)}] {done}/{total}{tail}"
-        )
+        bar = f"{self.label} [{'#' * filled}{'-' * (self.width - filled)}] {done}/{total}"
+        self.stream.write(f"\r{self.fits(bar + tail, bar)}\033[K")
         self.stream.flush()
         self.shown = True
 
@@ -115,7 +133,8 @@ class LoadNotice(_StderrLine):
                     self.stream.write(HEADLINE + "\n")
             else:
                 step = f" {self._step}" if self._step else ""
-                self.stream.write(f"\r{HEADLINE}{step}\033[K")
+                line = self.fits(HEADLINE + step, SHORT_HEADLINE + step)
+                self.stream.write(f"\r{line}\033[K")
             self.stream.flush()
             self.shown = True
             self._drawn_at = self.clock()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import time
 
-from tui.cli.progress import HEADLINE, LoadNotice
+import pytest
+
+from tui.cli.progress import HEADLINE, SHORT_HEADLINE, LoadNotice, ProgressBar
 
 
 class Terminal(io.StringIO):
@@ -101,7 +104,9 @@ def test_the_build_bar_draws_in_place_on_a_terminal_and_once_in_a_log() -> None:
     bar(0, 100)
     bar(100, 100)  # the last step is always drawn
     bar.finish()
-    assert terminal.getvalue() == ("\rindexing [----------] 0/100\rindexing [##########] 100/100\n")
+    assert terminal.getvalue() == (
+        "\rindexing [----------] 0/100\x1b[K\rindexing [##########] 100/100\x1b[K\n"
+    )
     # What still runs once every paper is in is said beside the full bar, and only there.
     terminal = Terminal()
     bar = ProgressBar("indexing", terminal, width=10, finishing="writing the index…")
@@ -109,5 +114,48 @@ def test_the_build_bar_draws_in_place_on_a_terminal_and_once_in_a_log() -> None:
     bar(100, 100)
     bar.finish()
     assert terminal.getvalue() == (
-        "\rindexing [#########-] 99/100\rindexing [##########] 100/100 writing the index…\n"
+        "\rindexing [#########-] 99/100\x1b[K"
+        "\rindexing [##########] 100/100 writing the index…\x1b[K\n"
     )
+
+
+class Narrow(Terminal):
+    """A terminal of `columns` columns."""
+
+    def __init__(self, columns: int) -> None:
+        super().__init__()
+        self.columns = columns
+
+    def fileno(self) -> int:
+        return 2
+
+
+def test_a_line_redrawn_in_place_never_wraps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns "... reading files 23 of 30" wrapped, and each redraw left the line
+    before it on screen: the headline gets shorter first, then the line is cut."""
+    stream = Narrow(80)
+    monkeypatch.setattr(
+        "tui.cli.progress.os.get_terminal_size",
+        lambda fd: os.terminal_size((stream.columns, 24)),
+    )
+    clock = Clock()
+    notice = LoadNotice(stream, after=0.3, clock=clock)
+    clock.now = 0.5
+    notice("reading files", 23, 30)
+    stream.columns = 30
+    notice("merging duplicates", 0, 1)
+    notice.finish()
+    first, second = stream.getvalue().split("\r")[1:]
+    assert first == f"{SHORT_HEADLINE} reading files 23 of 30\x1b[K"
+    assert len(HEADLINE + " reading files 23 of 30") >= 80
+    assert second == f"{SHORT_HEADLINE} merging duplicates"[:28] + "…\x1b[K\n"
+    stream.seek(0)
+    stream.truncate()
+    stream.columns = 60
+    bar = ProgressBar("indexing", stream, finishing="writing the index")
+    bar(10, 10)  # the bar fits, the words beside it do not: they are left out
+    assert stream.getvalue() == "\rindexing [" + "#" * 30 + "] 10/10\x1b[K"
+    stream.columns = 40
+    bar(10, 10)
+    cut = ("indexing [" + "#" * 30 + "] 10/10")[:38] + "…"
+    assert stream.getvalue().split("\r")[-1] == cut + "\x1b[K"
