@@ -84,6 +84,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._building: tuple[int, int] | None = None
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
+        # The paper the pane shows first, once the first page is drawn (`_preview`).
+        self._first_detail: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -327,7 +329,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         pane = self.query_one(DetailPane)
         pane.trail.clear()
         if self.wide and message.paper is not None:
-            self.load_detail(message.paper.id, self._terms())
+            self._preview(message.paper.id)
         elif message.paper is None:
             pane.show_detail(None)
 
@@ -350,7 +352,28 @@ class MainScreen(LibraryActions, SearchingScreen):
         super().on_resize(event)
         paper, shown = self.query_one(ResultsList).highlighted, self.query_one(DetailPane).detail
         if self.wide and paper is not None and (shown is None or shown.paper.id != paper.id):
-            self.load_detail(paper.id, self._terms())
+            self._preview(paper.id)
+
+    def _preview(self, paper_id: str) -> None:
+        """Loads the highlighted paper into the pane; the first one once the page is drawn.
+
+        The first detail imports the citation engine (~0.1 s holding the interpreter's
+        lock): started beside the first page, it held that page back from the terminal.
+        Until then the latest paper asked for is the one loaded, once (a start's first
+        result and its first resize each asked).
+        """
+        if self.query_one(DetailPane).detail is not None:
+            self.load_detail(paper_id, self._terms())
+            return
+        scheduled = self._first_detail is not None
+        self._first_detail = paper_id
+        if not scheduled:
+            self.call_after_refresh(self._load_first_detail)
+
+    def _load_first_detail(self) -> None:
+        paper_id, self._first_detail = self._first_detail, None
+        if paper_id is not None:
+            self.load_detail(paper_id, self._terms())
 
     def _terms(self) -> tuple[str, ...]:
         return self.result.terms if self.result else ()

@@ -169,3 +169,40 @@ async def test_counts_already_shown_do_not_rebuild_the_facet_tree(
             steps.append((search_text(app), after.facets != before.facets, "facets" in repainted))
         assert all(changed == painted for _, changed, painted in steps), steps
         assert {changed for _, changed, _ in steps} == {True, False}, steps
+
+
+async def test_the_first_detail_is_loaded_after_the_first_page_is_drawn(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first detail imports the citation engine (~0.1 s holding the interpreter's
+    lock): it waits for the first page to be drawn. A start asked for it three times
+    (the first result, the first resize, the cursor); it is loaded once."""
+    from textual.screen import Screen
+
+    from tui.screens.main import MainScreen
+    from tui.widgets.results_list import ResultsList
+
+    pages_drawn: list[int] = []
+    draw = Screen._compositor_refresh
+
+    def counting_draw(self: Screen[Any]) -> None:
+        rows = self.query(ResultsList)
+        if isinstance(self, MainScreen) and rows and rows.first().hits:
+            pages_drawn.append(len(rows.first().hits))
+        draw(self)
+
+    loads: list[int] = []
+    load = MainScreen.load_detail
+
+    def counting_load(self: MainScreen, paper_id: str, terms: tuple[str, ...]) -> Any:
+        loads.append(len(pages_drawn))
+        return load(self, paper_id, terms)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", counting_draw)
+    monkeypatch.setattr(MainScreen, "load_detail", counting_load)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.main_screen.query_one("DetailPane").detail is not None  # type: ignore[attr-defined]
+        assert loads[0] >= 1  # a frame with the rows came first...
+        assert len(loads) == 1  # ...and the pane was filled once
