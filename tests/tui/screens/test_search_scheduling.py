@@ -99,6 +99,21 @@ async def test_the_engine_reads_ahead_once_after_the_first_page(
         assert shown_before == [True]
 
 
+def spy_repaints(monkeypatch: pytest.MonkeyPatch) -> set[str | None]:
+    """From now on, the ids of the widgets the screen repaints (cleared by the caller)."""
+    from textual._compositor import Compositor
+
+    repainted: set[str | None] = set()
+    update_widgets = Compositor.update_widgets
+
+    def spy_update_widgets(self: Compositor, widgets: set[Any]) -> None:
+        repainted.update(widget.id for widget in widgets)
+        update_widgets(self, widgets)
+
+    monkeypatch.setattr(Compositor, "update_widgets", spy_update_widgets)
+    return repainted
+
+
 async def test_a_keystroke_redraws_what_changed_not_the_whole_terminal(
     engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -114,20 +129,13 @@ async def test_a_keystroke_redraws_what_changed_not_the_whole_terminal(
         full_frames.append(self)
         return draw_all(self, simplify=simplify)
 
-    repainted: set[str | None] = set()
-    update_widgets = Compositor.update_widgets
-
-    def spy_update_widgets(self: Compositor, widgets: set[Any]) -> None:
-        repainted.update(widget.id for widget in widgets)
-        update_widgets(self, widgets)
-
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("slash")
         await settle(pilot)
         monkeypatch.setattr(Compositor, "render_full_update", render_full_update)
-        monkeypatch.setattr(Compositor, "update_widgets", spy_update_widgets)
+        repainted = spy_repaints(monkeypatch)
         for key in "sched":
             await pilot.press(key)
             await settle(pilot)
@@ -144,21 +152,12 @@ async def test_counts_already_shown_do_not_rebuild_the_facet_tree(
     """Typing on in a narrow search often brings the counts shown already; the panel is
     not repainted for them (a rebuilt tree repaints every line), and still is when they
     change."""
-    from textual._compositor import Compositor
-
-    repainted: set[str | None] = set()
-    update_widgets = Compositor.update_widgets
-
-    def spy_update_widgets(self: Compositor, widgets: set[Any]) -> None:
-        repainted.update(widget.id for widget in widgets)
-        update_widgets(self, widgets)
-
     app = build(engine)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("slash", *"dynap")
         await settle(pilot)
-        monkeypatch.setattr(Compositor, "update_widgets", spy_update_widgets)
+        repainted = spy_repaints(monkeypatch)
         steps: list[tuple[str, bool, bool]] = []  # query, counts changed, panel repainted
         for key in ("i", "p", "backspace", "backspace", "backspace", "backspace", "backspace"):
             before = shown(app)
