@@ -358,9 +358,9 @@ class MainScreen(LibraryActions, SearchingScreen):
         """Loads the highlighted paper into the pane; the first one once the page is drawn.
 
         The first detail imports the citation engine (~0.1 s holding the interpreter's
-        lock): started beside the first page, it held that page back from the terminal.
-        Until then the latest paper asked for is the one loaded, once (a start's first
-        result and its first resize each asked).
+        lock), which would compete with drawing the first page. Until that page is drawn
+        the latest paper asked for is the one loaded, once: a start asked three times
+        (its first result, its first resize, the cursor).
         """
         if self.query_one(DetailPane).detail is not None:
             self.load_detail(paper_id, self._terms())
