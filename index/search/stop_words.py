@@ -10,10 +10,11 @@ held that word (0 of 47 bundled papers for "memory for training", 0 of 11,454 re
 for "programming for psychological").
 
 `OptionalStopWords` is a Whoosh parser plugin: before the multi-field step it removes a
-bare stop word (no field, not quoted, not next to an operator such as `NOT`, `-` or `OR`)
-from its group when the group keeps another word. A query of stop words only is left as
-it is (it then finds the venues and names that hold them), as are phrases, whose stop
-words the prose analyzer already handles by position, and `venue:of`-style field words.
+bare stop word (no field, not quoted, not next to an operator such as `NOT`, `-` or `OR`),
+or a group of nothing but such words (`(for) memory`), from its group when the group keeps
+another word. A query of stop words only is left as it is (it then finds the venues and
+names that hold them), as are phrases, whose stop words the prose analyzer already
+handles by position, and `venue:of`-style field words.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class OptionalStopWords(Plugin):
         kept = group.empty_copy()
         for position, node in enumerate(nodes):
             if isinstance(node, syntax.GroupNode):
-                kept.append(self.drop_stop_words(parser, node))
+                if not self._droppable(nodes, position):
+                    kept.append(self.drop_stop_words(parser, node))
             elif not self._droppable(nodes, position):
                 kept.append(node)
         if len(kept) == len(nodes) or not any(_is_word(node) for node in kept):
@@ -52,15 +54,21 @@ class OptionalStopWords(Plugin):
         return kept
 
     def _droppable(self, nodes: list[syntax.SyntaxNode], position: int) -> bool:
-        node = nodes[position]
-        if type(node) is not syntax.WordNode or node.fieldname is not None:
-            return False
-        if str(node.text).lower() not in self.stop_words:
+        if not self._stop_word(nodes[position]):
             return False
         return not any(
             isinstance(neighbour, syntax.Operator | syntax.MarkerNode)
             for neighbour in _neighbours(nodes, position)
         )
+
+    def _stop_word(self, node: syntax.SyntaxNode) -> bool:
+        """A bare stop word, or a group of nothing else (`(for)`, `(the OR for)`)."""
+        if isinstance(node, syntax.GroupNode):
+            words = [child for child in node if _is_word(child)]
+            return bool(words) and all(self._stop_word(child) for child in words)
+        if type(node) is not syntax.WordNode or node.fieldname is not None:
+            return False
+        return str(node.text).lower() in self.stop_words
 
 
 def _neighbours(nodes: list[syntax.SyntaxNode], position: int) -> list[syntax.SyntaxNode]:

@@ -340,6 +340,9 @@ def test_more_values_beyond_the_masked_ones_are_counted_from_the_columns(
         ("memory for training", "memory training"),
         ("the scheduling of training", "scheduling training"),
         ("memory for t", "memory t"),  # as you type: the stop word before the last word
+        # A group of stop words only is none either (it required "for" in a name or venue).
+        ("(for) memory", "memory"),
+        ("memory (the OR for) training", "memory training"),
     ],
 )
 def test_a_stop_word_among_the_words_is_no_requirement(
@@ -378,6 +381,9 @@ def test_stop_words_alone_or_asked_for_are_searched_as_typed(engine: SearchEngin
     assert ids(engine, "of") == venues_with_of | either
     assert ids(engine, "training -of") == ids(engine, "training") - ids(engine, "of")
     assert ids(engine, "training venue:of") == ids(engine, "training") & venues_with_of
+    # A group of stop words after an operator is asked for, as a word there is.
+    assert ids(engine, "training NOT (of)") == ids(engine, "training") - ids(engine, "of")
+    assert ids(engine, "(of)") == ids(engine, "of")
 
 
 @pytest.mark.parametrize(
