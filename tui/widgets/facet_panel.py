@@ -114,8 +114,7 @@ class FacetPanel(Tree[NodeData]):
         self._more_values: frozenset[str] = frozenset()  # facets the engine listed in part
         self._sections_seen: set[str] = set()
         self._cuts: dict[tuple[int, int], frozenset[str]] = {}  # see `_shared_cuts`
-        # What the tree was last built from: the counts, their cut facets, "more…" pages.
-        self._last_shown: tuple[object, ...] = ()
+        self._shown_built: dict[str, int] = {}  # `_shown` when the tree was last built
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -137,12 +136,15 @@ class FacetPanel(Tree[NodeData]):
             more_values: facets whose lists the engine cut at its top values
                 (`SearchResult.more_values`): their "more…" can ask for the rest.
         """
-        shown = (facets, more_values, dict(self._shown))
-        if self._built and shown == self._last_shown:
+        if self._built and (facets, more_values, self._shown) == (
+            self._facets,
+            self._more_values,
+            self._shown_built,
+        ):
             # Typing on in a narrow search often brings the counts shown already: a new
             # tree would repaint every line of the panel for nothing.
             return
-        self._last_shown = shown
+        self._shown_built = dict(self._shown)
         self._facets = facets
         self._more_values = more_values
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}

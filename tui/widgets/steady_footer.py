@@ -91,8 +91,9 @@ class SteadyFooter(Footer):
         used = 0
         for key in keys:
             # A key's margin only parts it from the next one: the last may do without.
-            key.display = used + _width(key, margin=False) <= room
-            used += _width(key)
+            width = _width(key, margin=False)
+            key.display = used + width <= room
+            used += width + key.styles.margin.width
 
 
 def _width(widget: Widget, *, margin: bool = True) -> int:
