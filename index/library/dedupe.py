@@ -13,7 +13,9 @@ being a small fraction of it.
 
 Libraries reach 100,000 papers, so no text is compared with all others: an index from
 shingles to the texts holding them yields the few candidates worth scoring, and texts are
-held as arrays of word ids rather than strings and shingle sets (see `_scored_pairs`).
+held as arrays of word ids rather than strings and shingle sets (see `_scored_pairs`). The
+index holds only the shingles a second text may share (`index.library.shared_shingles`):
+at 100,000 abstracts 0.7 GB instead of 1.8 GB, for the same pairs.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from index.library.evidence import arxiv_key, doi_key, is_placeholder
 from index.library.grouping import MergeGroups
 from index.library.normalize import words
+from index.library.shared_shingles import SharedShingles
 from index.models import Paper, replace
 
 __all__ = ["MERGE_AT", "RELATE_AT", "dedupe", "merge_group", "similarity"]
@@ -292,26 +295,29 @@ def _scored_pairs(
     truncated openings, found through two small indexes: texts by their first one, two
     and three words, and short texts by all their words.
 
-    The shingle index maps a shingle to its one holder (an int: most shingles occur
-    once) or to a list of holders, so it costs one dict entry per distinct shingle.
-    `texts`, when given (empty), is filled with every paper's word ids, for the caller
-    to keep.
+    Every text is tokenised first, so that the shingle index holds only the shingles
+    another text may share (`SharedShingles`). `texts`, when given (empty), is filled
+    with every paper's word ids, for the caller to keep.
     """
     texts = _Texts() if texts is None else texts
-
-    def tokenised() -> Iterator[tuple[array[int], frozenset[bytes]]]:
-        for paper in papers:
-            # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
-            grams = texts.add("" if is_placeholder(paper.abstract) else paper.abstract)
-            yield texts.ids[-1], grams
-
-    return _indexed_pairs(tokenised(), texts)
+    # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
+    abstracts = ["" if is_placeholder(paper.abstract) else paper.abstract for paper in papers]
+    # Characters / 4 is more than the words (so the shingles) of any prose: a table sized
+    # by it errs towards room.
+    shared = SharedShingles(sum(map(len, abstracts)) // 4)
+    for abstract in abstracts:
+        shared.add(texts.add(abstract))
+    yield from _indexed_pairs(((ids, _shingles(ids)) for ids in texts.ids), texts, shared)
 
 
 def _indexed_pairs(
-    items: Iterable[tuple[array[int], frozenset[bytes]]], texts: _Texts
+    items: Iterable[tuple[array[int], frozenset[bytes]]], texts: _Texts, shared: SharedShingles
 ) -> Iterator[tuple[int, int, float]]:
-    """`_scored_pairs` over texts as word ids and shingles; `texts` holds each by then."""
+    """`_scored_pairs` over texts as word ids and shingles; `texts` holds each by then.
+
+    The shingle index maps a shingle to its one holder so far (an int) or to a list of
+    holders, one dict entry per shingle `shared` says a second text may hold.
+    """
     owners: dict[bytes, int | list[int]] = {}
     openings: dict[tuple[int, ...], list[int]] = {}  # first 1, 2, 3 words -> texts
     shorts: dict[tuple[int, ...], list[int]] = {}  # a short text's words -> texts
@@ -321,8 +327,9 @@ def _indexed_pairs(
             continue  # an empty abstract scores 0 with everything
         size = len(grams)
         pool: list[int] = []
-        seen = grams & owners.keys()  # most shingles are new: filed in one C-level call
-        owners.update(dict.fromkeys(grams - seen, i))
+        indexed = shared.among(grams)
+        seen = indexed & owners.keys()  # most shingles are new: filed in one C-level call
+        owners.update(dict.fromkeys(indexed - seen, i))
         for gram in seen:
             holders = owners[gram]
             if holders.__class__ is int:
@@ -340,7 +347,7 @@ def _indexed_pairs(
             for k in range(1, min(len(ids), _SHORT)):
                 candidates.update(shorts.get(tuple(ids[:k]), ()))
         if len(ids) < _SHORT:
-            candidates.update(_short_candidates(ids, grams, i, owners, openings))
+            candidates.update(_short_candidates(ids, indexed, i, owners, openings))
             shorts.setdefault(tuple(ids), []).append(i)
         for k in range(1, min(len(ids), SHINGLE) + 1):
             openings.setdefault(tuple(ids[:k]), []).append(i)
@@ -361,7 +368,8 @@ def _short_candidates(
 
     A short text scores above zero only as a prefix of a longer text (which opens with
     its first words), with a shorter text that is its prefix (the caller's `shorts`), or,
-    at exactly `_SHORT - 1` words, by sharing shingles.
+    at exactly `_SHORT - 1` words, by sharing shingles (`grams`: its indexed ones, the
+    only ones another text can share).
     """
     found = set(openings.get(tuple(ids[:SHINGLE]), ()))
     for gram in grams:

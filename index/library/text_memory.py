@@ -40,6 +40,7 @@ from index.library.dedupe import (
     _Texts,
 )
 from index.library.evidence import is_placeholder
+from index.library.shared_shingles import SharedShingles
 from index.models import Paper
 
 __all__ = ["TextMemory", "remembered_pairs", "text_digest"]
@@ -233,8 +234,11 @@ def _new_among_themselves(
         return {}
     texts = _Texts()
     texts.ids, texts.sizes = [ids[d] for d in new], array("I", (sizes[d] for d in new))
+    shared = SharedShingles(sum(texts.sizes))
+    for digest in new:
+        shared.add(grams[digest])
     items = ((ids[d], grams[d]) for d in new)
-    return {(new[i], new[j]): score for i, j, score in _indexed_pairs(items, texts)}
+    return {(new[i], new[j]): score for i, j, score in _indexed_pairs(items, texts, shared)}
 
 
 def _record_pairs(
