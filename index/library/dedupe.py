@@ -70,7 +70,16 @@ class _Texts:
 
     def add(self, abstract: str) -> frozenset[bytes]:
         """Store one text; returns its shingle set for the caller's immediate use."""
-        ids = array("I", map(self.vocabulary.__getitem__, words(abstract)))
+        return self._add_words(words(abstract))
+
+    def add_evidence(self, abstract: str) -> frozenset[bytes]:
+        """`add`, storing a placeholder ("Not Available": shared stubs are not sameness)
+        as no text, as `add("")` would."""
+        tokens = words(abstract)
+        return self._add_words([] if is_placeholder(abstract, len(tokens)) else tokens)
+
+    def _add_words(self, tokens: list[str]) -> frozenset[bytes]:
+        ids = array("I", map(self.vocabulary.__getitem__, tokens))
         grams = _shingles(ids)
         self.ids.append(ids)
         self.sizes.append(len(grams))
@@ -300,13 +309,11 @@ def _scored_pairs(
     with every paper's word ids, for the caller to keep.
     """
     texts = _Texts() if texts is None else texts
-    # A placeholder ("Not Available") is kept out: shared stubs are not sameness.
-    abstracts = ["" if is_placeholder(paper.abstract) else paper.abstract for paper in papers]
     # Characters / 4 is more than the words (so the shingles) of any prose: a table sized
     # by it errs towards room.
-    shared = SharedShingles(sum(map(len, abstracts)) // 4)
-    for abstract in abstracts:
-        shared.add(texts.add(abstract))
+    shared = SharedShingles(sum(len(paper.abstract) for paper in papers) // 4)
+    for paper in papers:
+        shared.add(texts.add_evidence(paper.abstract))
     yield from _indexed_pairs(((ids, _shingles(ids)) for ids in texts.ids), texts, shared)
 
 

@@ -12,8 +12,9 @@ the slot; a slot counts up to two texts), and the index then keeps the shingles 
 saw two. Two shingles sharing a slot only keep a shingle that was not needed (the table
 is sized for a few per cent of such); a shingle that is shared is never left out, so the
 pairs found are exactly those of indexing everything. Every step runs in C (`map` over
-the table's and `bytes`' own methods, `translate` for the counting), about half a
-microsecond per shingle.
+the table's and `bytes`' own methods, `translate` for the counting): about a
+microsecond per shingle for both passes, ~7% more time for the pair search at 100,000
+abstracts (the calls, not the table's size: a table of 8 KB costs nearly as much).
 """
 
 from __future__ import annotations

@@ -39,7 +39,6 @@ from index.library.dedupe import (
     _scored_pairs,
     _Texts,
 )
-from index.library.evidence import is_placeholder
 from index.library.shared_shingles import SharedShingles
 from index.models import Paper
 
@@ -139,8 +138,7 @@ def _incremental(
             ids[digest] = memory.ids(known[digest])
             sizes[digest] = memory.sizes[known[digest]]
             continue
-        abstract = papers[where[0]].abstract
-        grams[digest] = texts.add("" if is_placeholder(abstract) else abstract)
+        grams[digest] = texts.add_evidence(papers[where[0]].abstract)
         ids[digest], sizes[digest] = texts.ids[-1], texts.sizes[-1]
         new.append(digest)
     scores = {

@@ -11,6 +11,7 @@ import pytest
 
 from index.library.dedupe import dedupe
 from index.library.evidence import is_placeholder, titles_agree
+from index.library.normalize import words
 from index.models import Paper, Source
 
 TEXT = (
@@ -32,11 +33,14 @@ def _paper(title: str, abstract: str = TEXT, line: int = 1, **kw) -> Paper:
         "CHI 2015",
         "Book by Jane Smith and John Doe, with a foreword by A. Poe",
         "Abstract not available.",
+        # Ten words and more: a stub by its wording, not its length.
+        "This abstract is not available for this article; please see the publisher's site.",
         "",
     ],
 )
 def test_placeholder_abstracts_are_no_evidence(stub: str) -> None:
     assert is_placeholder(stub)
+    assert is_placeholder(stub, len(words(stub)))  # as dedupe asks, having tokenised it
     papers = [_paper(f"Unrelated work number {n}", stub, line=n) for n in range(15)]
     merged, links, _ = dedupe(papers)
     assert len(merged) == 15 and links == []
@@ -44,6 +48,7 @@ def test_placeholder_abstracts_are_no_evidence(stub: str) -> None:
 
 def test_a_real_abstract_is_not_a_placeholder() -> None:
     assert not is_placeholder(TEXT)
+    assert not is_placeholder(TEXT, len(words(TEXT)))
 
 
 def test_different_arxiv_ids_never_merge_but_are_linked() -> None:

@@ -67,13 +67,13 @@ def test_only_new_texts_are_tokenised(monkeypatch: pytest.MonkeyPatch) -> None:
     _, memory = remembered_pairs(before, None)
     after = [*before, Paper(id="x", title="X", abstract=before[3].abstract + " and more")]
     added: list[str] = []
-    add = dedupe_module._Texts.add
+    add = dedupe_module._Texts.add_evidence
 
     def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[bytes]:
         added.append(abstract)
         return add(self, abstract)
 
-    monkeypatch.setattr(dedupe_module._Texts, "add", counting)
+    monkeypatch.setattr(dedupe_module._Texts, "add_evidence", counting)
     found, _ = remembered_pairs(after, memory)
     assert added == [after[-1].abstract]
     assert found == list(_scored_pairs(after))
@@ -155,13 +155,13 @@ def test_ten_files_one_changed_equal_a_full_load(
     _write(folder / "part-5.jsonl", changed)
 
     tokenised: list[str] = []
-    add = dedupe_module._Texts.add
+    add = dedupe_module._Texts.add_evidence
 
     def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[bytes]:
         tokenised.append(abstract)
         return add(self, abstract)
 
-    monkeypatch.setattr(dedupe_module._Texts, "add", counting)
+    monkeypatch.setattr(dedupe_module._Texts, "add_evidence", counting)
     updated = load_library([folder], TAXONOMY, cache_dir=cache)
     assert len(tokenised) == 3  # the added, the cut copy and the rewritten twin
     monkeypatch.undo()
