@@ -21,7 +21,9 @@ named where it is handled:
 * `text-case="title"` on a `<label>` is never applied (the label is cased without a
   language, and title case is for English only): APA printed "(eds.)" and "(ed. &
   trans.)" for "(Eds.)" and "(Ed. & Trans.)". In a style whose locale is English, such
-  a label is given `capitalize-all`, which is the same for these short terms.
+  a label is given `capitalize-all`, which is the same for these short terms;
+* a given name with a lower-case word ("Wu-chun", "m. c.") lost its initials ("W.-.
+  chun .", ". m ."): `index.citations.name_initials` initialises each word in its case.
 
 Parsed styles are cached (parsing APA takes milliseconds, rendering one paper less), so
 the app can call this on every cursor move.
@@ -47,9 +49,12 @@ from citeproc import (
 from citeproc.source.json import CiteProcJSON
 from lxml import etree
 
+from index.citations import name_initials
 from index.citations.csljson import csl_item
 from index.citations.fields import page_range
 from index.models import Paper
+
+name_initials.install()  # fixes citeproc-py's initials for every style rendered here
 
 CSL_DIR = Path(__file__).resolve().parent / "styles"
 CSL_FILES = {
