@@ -84,10 +84,13 @@ async def test_tab_reaches_similar_papers_and_esc_undoes_the_step(
         await pilot.press("j")
         assert pane.has_focus and similar.highlighted == 0  # reading keys never move its highlight
         await pilot.press("tab")
+        await settle(pilot)  # focus scrolls the list into view after a refresh
+        await pilot.wait_for_scheduled_animations()
         assert similar.has_focus
         assert pane.detail is not None
         scrolled = pane.scroll_y
         await pilot.press("j")  # in the list j moves its cursor, as down does
+        await pilot.pause()
         assert similar.highlighted == 1 and pane.scroll_y == scrolled
         await pilot.press("k")
         assert similar.highlighted == 0
