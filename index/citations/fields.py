@@ -38,6 +38,8 @@ _PARTICLES = frozenset(
 )
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _ARXIV_VENUE = re.compile(r"^\s*arxiv\b", re.IGNORECASE)
+# A word cut short with a period ("J.", "Chem.", "Softw."): the sign of an abbreviated name.
+_ABBREVIATED_WORD = re.compile(r"[^\W\d_]\.(?=\s|$)")
 _PROCEEDINGS_TYPES = frozenset({"inproceedings", "conference", "proceedings"})
 _JOURNAL_TYPES = frozenset({"article"})
 
@@ -150,21 +152,42 @@ def kind(paper: Paper) -> str:
     return "misc"
 
 
+def venue_name(venue: str) -> str:
+    """The venue without the sentence's full stop a reference manager left at its end.
+
+    Papers3 and Mendeley store "Human-Computer Interaction International." and
+    "... System Sciences, 2003."; a style then adds its own punctuation and prints
+    "International., pp. 718" or "2003., 2003". The period stays where the name is written
+    abbreviated ("J. Chem. Phys.", "Proc. ACM Softw. Eng."), and where the last word is
+    short enough to be an abbreviation itself ("Nature Phys."): a doubt keeps it.
+    """
+    name = venue.rstrip()
+    if not name.endswith(".") or name.endswith(".."):
+        return name
+    body = name[:-1].rstrip()
+    words = body.split()
+    if body[-1:].isdigit():
+        return body
+    if words and not _ABBREVIATED_WORD.search(body) and (len(words) == 1 or len(words[-1]) >= 6):
+        return body
+    return name
+
+
 def container(paper: Paper) -> str | None:
     """The proceedings or journal the paper appeared in, when it is known."""
     if kind(paper) in ("preprint", "tutorial", "misc"):
         return None
     if paper.booktitle or paper.journal:
-        return paper.booktitle or paper.journal
+        return venue_name(paper.booktitle or paper.journal or "")
     if kind(paper) in ("conference", "journal") and paper.venue:
-        return paper.venue
+        return venue_name(paper.venue)
     return None
 
 
 def how_published(paper: Paper) -> str | None:
     """Where a paper with no proceedings or journal was presented ("KDD 2024 (tutorial)")."""
     if kind(paper) in ("tutorial", "misc") and paper.venue:
-        return paper.venue
+        return venue_name(paper.venue)
     return None
 
 

@@ -20,6 +20,7 @@ from index.citations.fields import (
     notes,
     page_range,
     paper_names,
+    venue_name,
 )
 from index.models import Paper
 
@@ -84,7 +85,7 @@ def _author_line(paper: Paper) -> str:
 
 
 def _venue_year(paper: Paper) -> str:
-    venue = paper.venue or container(paper) or ""
+    venue = venue_name(paper.venue or "") or container(paper) or ""
     if not venue and kind(paper) == "preprint":
         venue = "arXiv preprint"
     year = str(paper.year) if paper.year is not None else "n.d."

@@ -148,3 +148,21 @@ def test_title_cased_labels_are_left_alone_in_a_style_not_in_english(tmp_path: P
     assert b'text-case="title"' in _style_xml(german, None)
     english = _style_xml(CSL_DIR / CSL_FILES["apa"], None)
     assert b'<label form="short" prefix=" (" suffix=")" text-case="capitalize-all"/>' in english
+
+
+def test_a_venue_stored_with_a_closing_full_stop_is_cited_without_it() -> None:
+    """Papers3 and Mendeley exports end venue names with a sentence's period."""
+
+    def cited(venue: str, style: str) -> str:
+        paper = Paper(
+            id="p", title="T", authors=("Ann Bee",), year=2003, entry_type="article", journal=venue
+        )
+        return format_citation([paper], style)
+
+    hicss = "Proceedings of the 36th Hawaii International Conference on System Sciences, 2003."
+    assert cited(hicss, "ieee") == f"A. Bee, \u201cT,\u201d {hicss[:-1]}, 2003."
+    assert "International, 718" not in cited("Interaction International.", "apa")
+    assert cited("Interaction International.", "apa").endswith("Interaction International.")
+    # An abbreviated name keeps the period that is part of it.
+    assert cited("J. Chem. Phys.", "ieee") == "A. Bee, \u201cT,\u201d J. Chem. Phys., 2003."
+    assert "Nature Phys.," in cited("Nature Phys.", "ieee")
