@@ -102,26 +102,26 @@ def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
 def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query]) -> None:
     """Stores the masks of `nodes` (each short prefix's parsed query) for every segment.
 
-    Segments that the file in `folder` already covers keep their masks (an in-place update
-    leaves the big segment as it was); only the others have their postings read.
+    Masks the file in `folder` already has for a segment are kept (an in-place update
+    leaves the big segment as it was): only new segments, and prefixes whose expansion the
+    update changed (a new word among a letter's commonest), have their postings read.
     """
     known = _read_segments(folder)
-    wanted = {repr(node) for node in nodes.values() if _term_leaves(node) is not None}
+    wanted = {repr(node): node for node in nodes.values() if _term_leaves(node) is not None}
     segments: dict[str, dict[str, str]] = {}
     for leaf, _offset in reader.leaf_readers():
         segment = segment_id(leaf)
         if segment is None:  # Whoosh's stock paths: masks are computed at search time
             return
         kept = known.get(segment, {})
-        if wanted <= kept.keys():
-            segments[segment] = {key: kept[key] for key in wanted}
-            continue
-        masks = {}
-        for node in nodes.values():
+        masks = {key: kept[key] for key in wanted if key in kept}
+        for key, node in wanted.items():
+            if key in masks:
+                continue
             mask = union_mask(leaf, node)
-            if mask is not None:  # None for a query that is not a union of terms
+            if mask is not None:
                 data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
-                masks[repr(node)] = base64.b64encode(data).decode("ascii")
+                masks[key] = base64.b64encode(data).decode("ascii")
         segments[segment] = masks
     write_text_atomic(
         Path(folder) / LETTERS_FILE, json.dumps({"format": FORMAT, "segments": segments})

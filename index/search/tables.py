@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from whoosh.reading import IndexReader
 
@@ -73,6 +75,64 @@ def build_table(reader: IndexReader, cap: int) -> PrefixTable:
 
 def write_table(folder: Path, reader: IndexReader, cap: int) -> None:
     write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(build_table(reader, cap)))
+
+
+def add_terms(
+    folder: Path, reader: IndexReader, documents: Iterable[Mapping[str, Any]], cap: int
+) -> None:
+    """Puts the terms of documents an in-place update indexed into the table beside it.
+
+    Without this a one- or two-letter prefix kept answering from the build's lexicon:
+    typing `zy` found nothing after an update brought the library's only `zyzzyva`. A
+    complete list gains the new terms; a capped one (the commonest `cap` only) takes a new
+    term whose document frequency earns a place. A term already listed keeps its place, so
+    the stored first-keystroke masks of unchanged prefixes stay valid; terms whose papers
+    went stay listed and match nothing, which is what a rebuild would show. Far cheaper
+    than `build_table` (one walk of the whole lexicon): only the update's terms are read.
+    """
+    table = read_table(folder)
+    if table is None:
+        return  # no table: short prefixes walk the lexicon, which has the new terms
+    documents = list(documents)
+    for fieldname, prefixes in table.items():
+        if fieldname not in reader.schema:
+            continue
+        field = reader.schema[fieldname]
+        terms = {
+            term.decode("utf-8")
+            for document in documents
+            if isinstance(document.get(fieldname), str)
+            for term, *_ in field.index(document[fieldname])
+        }
+        for term in terms:
+            frequency = reader.doc_frequency(fieldname, term)
+            for length in range(1, min(TABLE_PREFIX, len(term)) + 1):
+                prefixes[term[:length]] = _with_term(
+                    prefixes.get(term[:length], []), term, frequency, cap
+                )
+    write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(table))
+
+
+def _with_term(
+    listed: list[list[object]], term: str, frequency: int, cap: int
+) -> list[list[object]]:
+    """One prefix's list with `term` in its place by frequency, cut to `cap` (marked)."""
+    capped = bool(listed) and listed[-1][0] == ""
+    entries = listed[:-1] if capped else list(listed)
+    if any(entry[0] == term for entry in entries):
+        return listed  # known: its count is the build's (the order the masks were made for)
+    entries.append([term, frequency])
+    entries.sort(key=lambda entry: (-_count(entry), str(entry[0])))
+    marker = listed[-1] if capped else ["", cap + 1]
+    if len(entries) > cap:
+        entries, capped = entries[:cap], True
+    return entries + ([marker] if capped else [])
+
+
+def _count(entry: list[object]) -> int:
+    """The document frequency of a table entry ([term, df]; `read_table` checked it)."""
+    value = entry[1]
+    return value if isinstance(value, int) else 0
 
 
 def read_table(folder: Path) -> PrefixTable | None:

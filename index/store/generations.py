@@ -557,8 +557,8 @@ def _refresh(
             from index.store.writer import update_in_place
 
             count = update_in_place(ix, path, library, changed, progress)
-            # The short-prefix table is kept: a few changed papers barely move the most
-            # frequent completions, and rewriting it would cost more than the update.
+            # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
+            # update adds its own terms to it (index.search.tables.add_terms).
             if count is not None and ix.doc_count() == manifest["papers"]:
                 _publish(folder, path.name, manifest)
                 return done(ix, path, f"updated {count} papers")

@@ -30,7 +30,7 @@ from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
-from index.search.tables import read_table, write_table
+from index.search.tables import add_terms, read_table, write_table
 from index.store.child import build_in_child
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
@@ -253,6 +253,7 @@ def update_in_place(
         raise
     add_words(folder, papers)
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
+        add_terms(folder, reader, map(document, papers), PREFIX_CAP)
         _store_letters(folder, reader)
         write_facet_masks(folder, reader)
         known = saved_keys(folder)
