@@ -430,10 +430,18 @@ def _system_name(rng: random.Random) -> str:
 
 
 def _author_pool(rng: random.Random, size: int) -> list[str]:
+    """`size` distinct names: given and family names, then one middle initial, then two.
+
+    One initial gives at most ~154,000 names (83 x 98 x 19): the pool of a million papers
+    (333,333) never filled and the generator looped for ever. The second initial starts
+    after 100,000 names, so every pool up to 300,000 papers is the one it always was.
+    """
     names: dict[str, None] = {}
     while len(names) < size:
         given, family = rng.choice(GIVEN_NAMES), rng.choice(FAMILY_NAMES)
         middle = f" {rng.choice(_CONSONANTS).upper()}." if len(names) > 2_000 else ""
+        if len(names) > 100_000:
+            middle += f" {rng.choice(_CONSONANTS).upper()}."
         names[f"{given}{middle} {family}"] = None
     return list(names)
 
