@@ -26,6 +26,11 @@ PAPERSCOPE = Path(sys.executable).with_name("paperscope")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (.ci/run installs it)")
 
 
+# How often a wait looks at the pane again: a capture costs ~2 ms, and each look saved
+# from a coarser interval is time a test spends waiting on a screen already drawn.
+POLL = 0.05
+
+
 class Terminal:
     """A tmux pane running one command, with helpers to type and to read the screen."""
 
@@ -40,7 +45,7 @@ class Terminal:
         while time.monotonic() < deadline:
             if self.status_file.exists() and self.status_file.read_text().strip():
                 return int(self.status_file.read_text())
-            time.sleep(0.1)
+            time.sleep(POLL)
         raise AssertionError(f"the app did not exit; the screen was:\n{self.screen()}")
 
     def tmux(self, *args: str) -> str:
@@ -65,7 +70,7 @@ class Terminal:
             screen = self.screen()
             if predicate(screen):
                 return screen
-            time.sleep(0.2)
+            time.sleep(POLL)
         raise AssertionError(f"timed out; the screen was:\n{screen}")
 
 
