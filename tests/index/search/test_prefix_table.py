@@ -5,15 +5,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from whoosh.filedb.filestore import RamStorage
+from whoosh.index import create_in
 from whoosh.reading import IndexReader
 
 from index.schema.fields import build_schema
 from index.search.tables import TABLE_FILE, add_terms, read_table
 
 
-def _reader_with(abstracts: list[str]) -> IndexReader:
-    ix = RamStorage().create_index(build_schema())
+def _reader_with(folder: Path, abstracts: list[str]) -> IndexReader:
+    """An index of these abstracts in `folder`.
+
+    On disk, not in a RamStorage: Whoosh's writer keeps a RAM index's temporary segments
+    in one shared `/tmp/MAIN.tmp`, which tests running side by side removed from under
+    each other.
+    """
+    folder.mkdir()
+    ix = create_in(str(folder), build_schema())
     with ix.writer() as writer:
         for n, abstract in enumerate(abstracts):
             writer.add_document(id=f"p{n}", abstract=abstract)
@@ -31,7 +38,8 @@ def test_an_update_puts_its_terms_in_complete_lists_and_earned_places_in_capped_
     }
     (tmp_path / TABLE_FILE).write_text(json.dumps(table), encoding="utf-8")
     reader = _reader_with(
-        ["quokka bandicoot", "bandicoot", "bandicoot", "bandicoot"] * 2 + ["bilby"]
+        tmp_path / "index",
+        ["quokka bandicoot", "bandicoot", "bandicoot", "bandicoot"] * 2 + ["bilby"],
     )
     add_terms(tmp_path, reader, [{"abstract": "quokka bandicoot bilby"}], cap=3)
     updated = read_table(tmp_path)
@@ -44,5 +52,7 @@ def test_an_update_puts_its_terms_in_complete_lists_and_earned_places_in_capped_
 
 
 def test_no_table_is_left_alone(tmp_path: Path) -> None:
-    add_terms(tmp_path, _reader_with(["quokka"]), [{"abstract": "quokka"}], cap=2)
+    add_terms(
+        tmp_path, _reader_with(tmp_path / "index", ["quokka"]), [{"abstract": "quokka"}], cap=2
+    )
     assert not (tmp_path / TABLE_FILE).exists()

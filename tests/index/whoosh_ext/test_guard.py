@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from whoosh import fields
-from whoosh.filedb.filestore import RamStorage
+from whoosh.index import create_in
 
 import index.whoosh_ext as guard
 from index.search.bitsets import posting_ids
@@ -57,9 +57,9 @@ def test_stock_paths_give_the_same_postings(small_index, monkeypatch) -> None:
     assert fast_segment is not None and stock_segment is None
 
 
-def test_fuzzy_words_on_both_paths(monkeypatch) -> None:
+def test_fuzzy_words_on_both_paths(tmp_path: Path, monkeypatch) -> None:
     schema = fields.Schema(body=fields.KEYWORD)
-    ix = RamStorage().create_index(schema)
+    ix = create_in(str(tmp_path), schema)
     with ix.writer() as writer:
         writer.add_document(body="pipeline pipelines piping scheduling")
     with ix.writer() as writer:  # a second segment: the cursor walks both
