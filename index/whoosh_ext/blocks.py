@@ -22,12 +22,24 @@ _BLOCK_ATTRS = ("_read_ids", "_read_weights", "_lastblock", "_atend", "_next_blo
 
 
 def _leaf_matcher(matcher: Any) -> Any | None:
-    """The block matcher under the deletion filter, or None when there is none to read."""
+    """The block matcher under the deletion filter, at its first block, or None when
+    there is none to read."""
     if not guard.fast_paths_enabled():
         return None
+    child = _unfiltered(matcher)
+    return child if all(hasattr(child, name) for name in _BLOCK_ATTRS) else None
+
+
+def _unfiltered(matcher: Any) -> Any:
+    """The matcher under the deletion filter (callers mask deleted documents), back at
+    its first posting: the filter steps past the deleted documents it starts on, and past
+    whole blocks of them, which would be missing from a mask that includes them."""
+    if not hasattr(matcher, "child") or hasattr(matcher, "_read_ids"):
+        return matcher
     while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
-        matcher = matcher.child  # the deletion filter: callers mask deleted documents
-    return matcher if all(hasattr(matcher, name) for name in _BLOCK_ATTRS) else None
+        matcher = matcher.child
+    matcher.reset()
+    return matcher
 
 
 def id_blocks(matcher: Any) -> Iterator[Sequence[int]]:
@@ -38,9 +50,7 @@ def id_blocks(matcher: Any) -> Iterator[Sequence[int]]:
     """
     leaf = _leaf_matcher(matcher)
     if leaf is None:
-        while hasattr(matcher, "child"):
-            matcher = matcher.child
-        yield list(matcher.all_ids())
+        yield list(_unfiltered(matcher).all_ids())
         return
     while not leaf._atend:
         if leaf._ids is None:

@@ -99,3 +99,25 @@ def test_a_build_on_the_stock_paths_gives_the_same_search_results(
     stock = run(tmp_path / "stock")
     assert stock == fast
     assert all(total > 0 for total, _ in fast[:3])
+
+
+def test_postings_include_deleted_documents_at_their_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whoosh's deletion filter steps past the deleted documents a posting list starts
+    with (here two whole blocks of 128); a mask includes them, on both paths."""
+    from whoosh.filedb.filestore import FileStorage
+
+    schema = fields.Schema(body=fields.TEXT(stored=False), n=fields.ID(stored=True))
+    ix = FileStorage(str(tmp_path)).create_index(schema)
+    with ix.writer() as writer:
+        for n in range(400):
+            writer.add_document(body="word", n=str(n))
+    with ix.writer(merge=False) as writer:
+        for n in range(300):
+            writer.delete_by_term("n", str(n))
+    for fast in (True, False):
+        monkeypatch.setattr(guard, "FAST_PATHS", fast)
+        with ix.reader() as reader:
+            assert reader.doc_count() == 100
+            assert sorted(posting_ids(reader, "body", "word")) == list(range(400))
