@@ -20,6 +20,7 @@ from whoosh.idsets import DocIdSet
 from whoosh.reading import IndexReader, TermNotFound
 
 from index.whoosh_ext.blocks import id_blocks
+from index.whoosh_ext.columns import column_values
 
 # Author and venue values with their own mask (the most frequent); the rest are counted
 # from the per-document columns when the match set is small enough.
@@ -82,33 +83,6 @@ def member_test(mask: int, size: int) -> bytes:
     return mask.to_bytes((size >> 3) + 1, "little")
 
 
-def _column(reader: IndexReader, fieldname: str) -> list[Any]:
-    """Every document's value in a column (an empty index has no columns at all)."""
-    return list(reader.column_reader(fieldname)) if reader.doc_count_all() else []
-
-
-def _field_masks(reader: IndexReader, fieldname: str, size: int) -> dict[str, int]:
-    """A mask for every term of a small field (topics, hardware, years)."""
-    return {
-        text.decode("utf-8"): mask_of(posting_ids(reader, fieldname, text), size)
-        for text in reader.lexicon(fieldname)
-    }
-
-
-def _value_masks(
-    reader: IndexReader, fieldname: str, counts: Counter[str], size: int
-) -> dict[str, int]:
-    """Masks for the TOP_MASKS most frequent values of a large field."""
-    top = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_MASKS]
-    masks = {}
-    for value, _ in top:
-        try:
-            masks[value] = mask_of(posting_ids(reader, fieldname, value), size)
-        except TermNotFound:  # a column value the analyzer split or dropped
-            continue
-    return masks
-
-
 LIST_FACETS = ("author", "keyword", "category")  # facets with several values per paper
 
 # Every document's values of each of LIST_FACETS.
@@ -120,7 +94,7 @@ def list_columns(reader: IndexReader) -> ListColumns:
     return {
         facet: [
             tuple(value.decode("utf-8").split("\x1f")) if value else ()
-            for value in _column(reader, f"{facet}_list")
+            for value in column_values(reader, f"{facet}_list")
         ]
         for facet in LIST_FACETS
     }
@@ -142,9 +116,10 @@ NO_TOPIC = "none"  # the topic facet's value for papers the tagger gave no topic
 class FacetMasks:
     """Every facet value's mask for one open index, plus the columns sorting needs.
 
-    Computed from the index (`FacetMasks(reader)`: its columns and the facet fields'
-    posting lists, ~0.4 s at 11,000 papers) or restored from what the build saved beside
-    it (`FacetMasks.restored(state)`, index.search.facet_store: one file read).
+    Computed from the index (index.search.facet_build: its columns and the facet fields'
+    posting lists, ~0.4 s at 11,000 papers), patched after an in-place update, or restored
+    from what the build saved beside it (index.search.facet_store: one file read); each
+    gives a `state()` that `FacetMasks.restored` takes.
     """
 
     # What `state()` holds and `restored` takes: plain ints, strings, lists and dicts.
@@ -160,74 +135,6 @@ class FacetMasks:
         "order_title",
         "order_year",
     )
-
-    def __init__(self, reader: IndexReader) -> None:
-        size = reader.doc_count_all()
-        deleted = (
-            [d for d in range(size) if reader.is_deleted(d)] if (reader.has_deletions()) else []
-        )
-        live = ((1 << size) - 1) & ~mask_of(deleted, size)
-        venues: list[str] = _column(reader, "venue_facet")
-        lists = list_columns(reader)
-        # Venue and author frequencies come from the columns: walking a lexicon of 100,000
-        # names through Whoosh's merged reader would cost seconds.
-        counts = {
-            facet: Counter(value for values in column for value in values)
-            for facet, column in lists.items()
-        }
-        masks: dict[str, dict[str, int]] = {
-            "topic": _field_masks(reader, "topic", size),
-            "hardware": _field_masks(reader, "hw", size),
-            "year": _field_masks(reader, "year_facet", size),
-            "venue": _value_masks(reader, "venue_facet", Counter(v for v in venues if v), size),
-            **{
-                facet: _value_masks(reader, f"{facet}_facet", counts[facet], size)
-                for facet in lists
-            },
-        }
-        masks["year"].pop("", None)
-        years = {int(year): mask for year, mask in masks["year"].items()}
-        year_of = [0] * size
-        dated = 0
-        for year, mask in years.items():
-            dated |= mask
-            for docnum in bits(mask):
-                year_of[docnum] = year
-        # Papers without a year are a value of their own, "0" (`NO_YEAR`), so they can be
-        # selected ("no year") like any year; ranges never include it.
-        undated = live & ~dated
-        if undated:
-            masks["year"][NO_YEAR] = undated
-        # Likewise papers with no topic (no evidence for one: the tagger forces none), so a
-        # user can see and select what the topic facet does not cover.
-        topical = 0
-        for mask in masks["topic"].values():
-            topical |= mask
-        untopical = live & ~topical
-        if untopical:
-            masks["topic"][NO_TOPIC] = untopical
-        titles: list[str] = _column(reader, "title_sort")
-        alive = set(bits(live))
-        self._adopt(
-            {
-                "size": size,
-                "live": live,
-                "ids": _column(reader, "id"),
-                "venues": venues,
-                "lists": lists,
-                "masks": masks,
-                "year_of": year_of,
-                "titles": titles,
-                "order_title": [
-                    d for d in sorted(range(size), key=titles.__getitem__) if d in alive
-                ],
-                "order_year": [
-                    d
-                    for d in sorted(range(size), key=lambda d: (-year_of[d], titles[d]))
-                    if d in alive
-                ],
-            }
-        )
 
     @classmethod
     def restored(
@@ -309,6 +216,11 @@ class FacetMasks:
             raise ValueError("the saved facet columns do not fit the index")
         log.warning("the saved facet columns do not fit the index; reading them again")
         return self._recompute()
+
+    @property
+    def titles(self) -> list[str]:
+        """Each document's title as the `title` order sorts it (folded)."""
+        return self._titles
 
     @property
     def authors(self) -> list[tuple[str, ...]]:

@@ -28,7 +28,6 @@ from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import (
-    FacetMasks,
     ListColumns,
     Lru,
     list_columns,
@@ -37,6 +36,7 @@ from index.search.bitsets import (
     posting_ids,
 )
 from index.search.counting import facet_counts, selection_masks
+from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
@@ -151,7 +151,7 @@ class SearchEngine(Generic[OpenedT]):
             # Saved by the build (index.search.facet_store); computed when missing or stale.
             self.masks = read_facet_masks(
                 opened.path, searcher.reader(), self._read_list_columns
-            ) or FacetMasks(searcher.reader())
+            ) or facet_masks(searcher.reader())
             self._letters = read_letters(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())

@@ -4,7 +4,7 @@ Opening an index used to compute every facet value's mask, the per-document colu
 the sort orders (`index.search.bitsets.FacetMasks`): ~0.4 s at 11,000 papers, most of a
 command-line search. They depend only on the index, so the build computes them once and
 saves them in the generation's folder (`facets.marshal`), and an in-place update saves
-them again after its commit. `current.json` checksums the file with the rest of the
+them again after its commit, patched for the segments it changed (index.search.facet_build). `current.json` checksums the file with the rest of the
 generation (index.store.generations), so a damaged one is found on open like a damaged
 segment.
 
@@ -36,6 +36,7 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_bytes_atomic
 from index.search.bitsets import FacetMasks, ListColumns, list_columns_fit
+from index.search.facet_build import facet_masks
 from index.whoosh_ext.internals import segment_id
 
 __all__ = ["FACETS_FILE", "read_facet_masks", "write_facet_masks"]
@@ -59,12 +60,13 @@ def index_key(reader: IndexReader) -> list[list[Any]] | None:
     return key
 
 
-def write_facet_masks(folder: Path, reader: IndexReader) -> None:
-    """Computes the facet masks of the index `reader` reads and saves them in `folder`."""
+def write_facet_masks(folder: Path, reader: IndexReader, masks: FacetMasks | None = None) -> None:
+    """Saves in `folder` the facet masks of the index `reader` reads: `masks` when the
+    caller has them (an in-place update patches them), else computed here."""
     key = index_key(reader)
     if key is None:
         return
-    state = FacetMasks(reader).state()
+    state = (masks or facet_masks(reader)).state()
     # The columns as bytes of their own: an open decodes them only when a search needs them.
     state["lists"] = marshal.dumps(state["lists"], _MARSHAL_VERSION)
     data = marshal.dumps({"format": FORMAT, "key": key, "state": state}, _MARSHAL_VERSION)

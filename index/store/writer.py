@@ -25,13 +25,15 @@ from whoosh.reading import IndexReader
 from index.library.identity import identities
 from index.models import Library, Paper
 from index.schema.fields import build_schema, document, paper_digest
-from index.search.facet_store import write_facet_masks
+from index.search.facet_build import updated_facet_masks
+from index.search.facet_store import index_key, read_facet_masks, write_facet_masks
 from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
 from index.search.tables import add_terms, read_table, write_table
 from index.store.child import build_in_child
+from index.whoosh_ext.columns import column_values
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
 
@@ -219,8 +221,11 @@ def update_in_place(
         return None
     try:
         reader = writer.reader()
-        ids = reader.column_reader("id")
-        digests = reader.column_reader("digest")
+        # The masks saved for the index as it is, patched after the commit (before the
+        # deletions below, which change the segments this reader reads).
+        before = read_facet_masks(folder, reader), index_key(reader)
+        ids = column_values(reader, "id")
+        digests = column_values(reader, "digest")
         indexed: dict[str, tuple[int, bytes]] = {}
         doomed: set[int] = set()
         for docnum in reader.all_doc_ids():
@@ -255,7 +260,11 @@ def update_in_place(
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         add_terms(folder, reader, map(document, papers), PREFIX_CAP)
         _store_letters(folder, reader)
-        write_facet_masks(folder, reader)
+        masks, key = before
+        if masks is not None and key is not None:
+            write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader))
+        else:
+            write_facet_masks(folder, reader)
         known = saved_keys(folder)
         rewritten = {paper.id for paper in papers}
         write_paper_keys(

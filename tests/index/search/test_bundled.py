@@ -14,6 +14,7 @@ from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest
 from index.schema.venues import short_venue
 from index.search.engine import SearchEngine
+from index.search.facet_build import facet_masks
 
 
 @pytest.fixture(scope="module")
@@ -325,7 +326,7 @@ def test_more_values_beyond_the_masked_ones_are_counted_from_the_columns(
     monkeypatch.setattr(bitsets, "TOP_MASKS", 10)
     monkeypatch.setattr(bitsets, "EXACT_COUNT_LIMIT", 0)
     with engine._searcher() as searcher:
-        masks = bitsets.FacetMasks(searcher.reader())
+        masks = facet_masks(searcher.reader())
     expected = brute_counts(list(library.papers))["author"]
     top, cut = masks.top_counts("author", masks.live, 5)
     assert len(top) == 5 and cut  # values without masks may match too

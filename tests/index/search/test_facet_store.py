@@ -16,9 +16,10 @@ import pytest
 
 from index import open_engine
 from index.models import SearchRequest
-from index.search import bitsets, facet_store
+from index.search import bitsets, facet_build, facet_store
 from index.search import engine as engine_module
 from index.search.bitsets import FacetMasks
+from index.search.facet_build import facet_masks
 from index.store import generations as store
 from index.store import writer as build
 from index.store.generations import open_index
@@ -43,7 +44,7 @@ def _answers(engine: engine_module.SearchEngine) -> list[tuple[object, ...]]:
 
 def _fresh_state(engine: engine_module.SearchEngine) -> dict[str, object]:
     with engine._searcher() as searcher:
-        return FacetMasks(searcher.reader()).state()
+        return facet_masks(searcher.reader()).state()
 
 
 def _cut(saved: dict[str, Any]) -> dict[str, Any]:
@@ -51,11 +52,16 @@ def _cut(saved: dict[str, Any]) -> dict[str, Any]:
     return saved
 
 
-def _forbid_scans(monkeypatch: pytest.MonkeyPatch) -> None:
-    def scan(reader: object) -> FacetMasks:
-        raise AssertionError("the facet masks were computed at open")
+def _forbid_scans(monkeypatch: pytest.MonkeyPatch, *, update: bool = False) -> None:
+    """No open computes the masks from the whole index (nor, with `update`, an update)."""
 
-    monkeypatch.setattr(engine_module, "FacetMasks", scan)
+    def scan(reader: object) -> FacetMasks:
+        raise AssertionError("the facet masks were computed from the whole index")
+
+    monkeypatch.setattr(engine_module, "facet_masks", scan)
+    if update:
+        monkeypatch.setattr(facet_store, "facet_masks", scan)
+        monkeypatch.setattr(facet_build, "facet_masks", scan)
 
 
 def test_the_build_saves_what_opening_would_compute(
@@ -86,7 +92,7 @@ def test_an_in_place_update_saves_them_again(
     changed = type(changed)(papers=changed.papers[1:], files=changed.files)
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     with monkeypatch.context() as patched:
-        _forbid_scans(patched)
+        _forbid_scans(patched, update=True)
         engine = open_engine(changed, TAXONOMY, cache)
     assert engine.opened.action.startswith("updated")
     assert engine.masks.state() == _fresh_state(engine)  # deletions and the new segment

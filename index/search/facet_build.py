@@ -1,0 +1,272 @@
+"""Computing the facet masks (index.search.bitsets.FacetMasks) from an index.
+
+Two ways to the same state: `facet_masks` reads the whole index (a build, or an open that
+found no saved masks), and `updated_facet_masks` patches the masks saved before an in-place
+update. Whoosh appends an update's documents as new segments at the end and leaves the
+leading segments' documents where they were (only their deletions change), so the masks of
+those documents are kept and only the new segments are read. At 1,000,000 papers the whole
+computation took 42 s of a 48 s update of 100 papers; the patch reads the new segment, the
+deletions and, for each large facet, which values now have a mask of their own.
+
+A segment merge can renumber documents: the patch keeps only the segments that are the same,
+in the same place, with the same document count as before, and reads everything after the
+first that is not. The result is the state a full computation gives, exactly (tested).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from whoosh.reading import IndexReader, MultiReader
+
+from index.search import bitsets
+from index.search.bitsets import (
+    LIST_FACETS,
+    NO_TOPIC,
+    NO_YEAR,
+    FacetMasks,
+    ListColumns,
+    bits,
+    list_columns,
+    mask_of,
+    posting_ids,
+)
+from index.whoosh_ext.columns import column_values, deleted_docnums
+from index.whoosh_ext.internals import segment_id
+
+__all__ = ["facet_masks", "updated_facet_masks"]
+
+# The small facets: a mask for every value, from their fields' lexicons.
+FIELD_FACETS = {"topic": "topic", "hardware": "hw", "year": "year_facet"}
+# The large ones: a mask for the `bitsets.TOP_MASKS` most frequent values, the rest on demand.
+VALUE_FACETS = {"venue": "venue_facet", **{facet: f"{facet}_facet" for facet in LIST_FACETS}}
+# Values the masks add that are no term of the facet's field (papers without one).
+_ADDED = {"topic": NO_TOPIC, "year": NO_YEAR}
+# An update with more new documents than this sorts the whole index again, rather than
+# placing each new document in the kept sort orders (one list insertion each).
+_INSERT_LIMIT = 2000
+
+
+class _Columns(NamedTuple):
+    """Every document's values that the masks keep, in document order."""
+
+    ids: list[str]
+    venues: list[str]
+    titles: list[str]
+    lists: ListColumns
+
+    @classmethod
+    def read(cls, reader: IndexReader) -> _Columns:
+        return cls(
+            column_values(reader, "id"),
+            column_values(reader, "venue_facet"),
+            column_values(reader, "title_sort"),
+            list_columns(reader),
+        )
+
+
+def facet_masks(reader: IndexReader) -> FacetMasks:
+    """Every facet value's mask, the columns and the sort orders of the whole index."""
+    size = reader.doc_count_all()
+    columns = _Columns.read(reader)
+    masks = {facet: _field_masks(reader, field, size) for facet, field in FIELD_FACETS.items()}
+    for facet, values in _top_values(columns).items():
+        field = VALUE_FACETS[facet]
+        masks[facet] = {value: mask_of(posting_ids(reader, field, value), size) for value in values}
+    year_of = _year_column(masks["year"], size)
+    live = _live(reader)
+    return _assembled(size, live, columns, masks, year_of, _sorted_orders(columns, year_of, live))
+
+
+def updated_facet_masks(
+    before: FacetMasks, before_key: Sequence[Sequence[Any]], reader: IndexReader
+) -> FacetMasks:
+    """The masks of the index `reader` reads, patched from `before`: the masks of the
+    same index before an update, whose segments were `before_key`
+    (index.search.facet_store.index_key)."""
+    kept, kept_leaves = _kept(before_key, reader)
+    try:
+        old = before.lists
+    except ValueError:  # the saved columns did not fit: nothing to patch
+        kept = 0
+    if not kept:
+        return facet_masks(reader)
+    size = reader.doc_count_all()
+    leaves = [leaf for leaf, _ in reader.leaf_readers()][kept_leaves:]
+    tail = MultiReader(leaves) if leaves else None
+    added = size - kept
+    columns = _Columns(
+        before.ids[:kept],
+        before.venues[:kept],
+        before.titles[:kept],
+        {facet: old[facet][:kept] for facet in LIST_FACETS},
+    )
+    if tail is not None:
+        new = _Columns.read(tail)
+        columns.ids.extend(new.ids)
+        columns.venues.extend(new.venues)
+        columns.titles.extend(new.titles)
+        for facet in LIST_FACETS:
+            columns.lists[facet].extend(new.lists[facet])
+    below = (1 << kept) - 1
+
+    def patched(facet: str, value: str, field: str) -> int:
+        mask = before.masks[facet].get(value, 0) & below
+        if tail is not None:
+            mask |= mask_of(posting_ids(tail, field, value), added) << kept
+        return mask
+
+    masks: dict[str, dict[str, int]] = {}
+    for facet, field in FIELD_FACETS.items():
+        values = set(before.masks[facet])
+        values.discard(_ADDED.get(facet, ""))  # computed again below
+        if tail is not None:
+            values.update(text.decode("utf-8") for text in tail.lexicon(field))
+        values.discard("")
+        found = {value: patched(facet, value, field) for value in sorted(values)}
+        masks[facet] = {value: mask for value, mask in found.items() if mask}
+    for facet, top in _top_values(columns).items():
+        field = VALUE_FACETS[facet]
+        masks[facet] = {
+            value: patched(facet, value, field)
+            if value in before.masks[facet]
+            else mask_of(posting_ids(reader, field, value), size)
+            for value in top
+        }
+    year_of = before.year_of[:kept]
+    if tail is not None:
+        year_of += _year_column({v: m >> kept for v, m in masks["year"].items()}, added)
+    live = _live(reader)
+    orders = _kept_orders(before, columns, year_of, live, kept)
+    return _assembled(size, live, columns, masks, year_of, orders)
+
+
+def _kept(before: Sequence[Sequence[Any]], reader: IndexReader) -> tuple[int, int]:
+    """How many leading documents, and segments, kept their numbers through the update:
+    the same segments, in the same places, with as many documents as before."""
+    docs = segments = 0
+    for old, (leaf, _offset) in zip(before, reader.leaf_readers()):
+        segment = segment_id(leaf)
+        if segment is None or old[0] != segment or old[1] != leaf.doc_count_all():
+            break
+        docs += old[1]
+        segments += 1
+    return docs, segments
+
+
+def _live(reader: IndexReader) -> int:
+    size = reader.doc_count_all()
+    return ((1 << size) - 1) & ~mask_of(deleted_docnums(reader), size)
+
+
+def _field_masks(reader: IndexReader, fieldname: str, size: int) -> dict[str, int]:
+    """A mask for every term of a small field (papers without a year: no mask here)."""
+    return {
+        text.decode("utf-8"): mask_of(posting_ids(reader, fieldname, text), size)
+        for text in reader.lexicon(fieldname)
+        if text
+    }
+
+
+def _top_values(columns: _Columns) -> dict[str, list[str]]:
+    """The values of each large facet that get a mask: the most frequent, ties by name.
+
+    Counted from the columns (deleted documents too, as their postings are): walking a
+    lexicon of 100,000 names through Whoosh's merged reader would cost seconds.
+    """
+    counts = {
+        facet: Counter(value for values in column for value in values)
+        for facet, column in columns.lists.items()
+    }
+    counts["venue"] = Counter(venue for venue in columns.venues if venue)
+    return {
+        facet: [value for value, _ in sorted(counted.items(), key=_by_count)[: bitsets.TOP_MASKS]]
+        for facet, counted in counts.items()
+    }
+
+
+def _by_count(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
+
+
+def _year_column(years: dict[str, int], size: int) -> list[int]:
+    """Each document's year (0: none), from the year masks."""
+    year_of = [0] * size
+    for year, mask in years.items():
+        number = int(year)
+        for docnum in bits(mask):
+            year_of[docnum] = number
+    return year_of
+
+
+def _sorted_orders(columns: _Columns, year_of: list[int], live: int) -> tuple[list[int], ...]:
+    """The live documents by title, and by year (newest first) then title."""
+    titles, alive = columns.titles, set(bits(live))
+    everything = range(len(titles))
+    return (
+        [d for d in sorted(everything, key=titles.__getitem__) if d in alive],
+        [d for d in sorted(everything, key=lambda d: (-year_of[d], titles[d])) if d in alive],
+    )
+
+
+def _kept_orders(
+    before: FacetMasks, columns: _Columns, year_of: list[int], live: int, kept: int
+) -> tuple[list[int], ...]:
+    """The sort orders of `before` without its deleted and renumbered documents, with
+    the new documents placed in them: what `_sorted_orders` gives (a stable sort puts
+    equal keys in document order, and the new documents come after the kept ones)."""
+    size = len(columns.titles)
+    if size - kept > _INSERT_LIMIT:
+        return _sorted_orders(columns, year_of, live)
+    gone = set(bits(~live & ((1 << kept) - 1)))
+    titles = columns.titles
+    keys: tuple[Callable[[int], Any], ...] = (
+        titles.__getitem__,
+        lambda d: (-year_of[d], titles[d]),
+    )
+    orders = []
+    for old, key in zip((before.order_title, before.order_year), keys):
+        order = [d for d in old if d < kept and d not in gone]
+        for docnum in sorted(bits(live >> kept << kept), key=key):
+            order.insert(bisect_right(order, key(docnum), key=key), docnum)
+        orders.append(order)
+    return tuple(orders)
+
+
+def _assembled(
+    size: int,
+    live: int,
+    columns: _Columns,
+    masks: dict[str, dict[str, int]],
+    year_of: list[int],
+    orders: tuple[list[int], ...],
+) -> FacetMasks:
+    """The state, with the masks of papers without a year and without a topic."""
+    # Papers without a year are a value of their own, "0" (`NO_YEAR`), so they can be
+    # selected ("no year") like any year; ranges never include it. Likewise papers with no
+    # topic (no evidence for one: the tagger forces none), so a user can see and select
+    # what the topic facet does not cover.
+    for facet, value in _ADDED.items():
+        covered = 0
+        for mask in masks[facet].values():
+            covered |= mask
+        if live & ~covered:
+            masks[facet][value] = live & ~covered
+    order_title, order_year = orders
+    return FacetMasks.restored(
+        {
+            "size": size,
+            "live": live,
+            "ids": columns.ids,
+            "venues": columns.venues,
+            "lists": columns.lists,
+            "masks": masks,
+            "year_of": year_of,
+            "titles": columns.titles,
+            "order_title": order_title,
+            "order_year": order_year,
+        }
+    )

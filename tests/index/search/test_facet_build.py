@@ -1,0 +1,118 @@
+"""An in-place update patches the saved facet masks, and they equal a full computation.
+
+Round after round of edits, removals and additions (new authors entering the top masks,
+papers losing their year or topic, Whoosh merging the small segments and so renumbering
+their documents), the masks saved after each update are exactly what reading the whole
+index computes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from whoosh import index as whoosh_index
+
+from index.models import Library, Paper, Source
+from index.search import bitsets, facet_build
+from index.search.facet_build import facet_masks
+from index.search.facet_store import read_facet_masks
+from index.store import writer
+from tests.fixtures.search.generate import make_library
+
+FILES = ("a.bib", "b.bib", "c.bib")
+
+
+def _library(papers: list[Paper]) -> Library:
+    return Library(papers=tuple(papers), files=FILES)
+
+
+def _edited(paper: Paper, rng: random.Random, round_: int, donor: Paper) -> Paper:
+    """The paper with what a user's edit changes: names, year, venue, tags or topics."""
+    change = rng.randrange(5)
+    if change == 0:  # a new author, frequent enough after a few rounds to get a mask
+        return replace(paper, authors=(f"New Author {round_ % 3}", *paper.authors[1:]))
+    if change == 1:
+        return replace(paper, year=None if paper.year else 2031)
+    if change == 2:
+        return replace(paper, venue=f"Venue {round_}", keywords=(f"tag{round_ % 2}",))
+    if change == 3:
+        return replace(paper, topics=(), hardware=donor.hardware)
+    return replace(paper, topics=donor.topics, abstract=paper.abstract + " edited")
+
+
+def _update(folder: Path, papers: list[Paper], changed: set[str]) -> None:
+    ix = whoosh_index.open_dir(str(folder))
+    try:
+        assert writer.update_in_place(ix, folder, _library(papers), changed, None) is not None
+    finally:
+        ix.close()
+
+
+def test_patched_masks_equal_a_full_computation_round_after_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bitsets, "TOP_MASKS", 6)  # so the top values change between rounds
+    monkeypatch.setattr(writer, "INCREMENTAL_MAX_SHARE", 1.0)
+    rng = random.Random(3)
+    papers = [
+        replace(p, sources=(Source(FILES[i % 3], line=i),))
+        for i, p in enumerate(make_library(90).papers)
+    ]
+    writer.build_into(tmp_path, papers, None)
+    kept_runs: list[tuple[int, int]] = []  # (documents kept, documents before) per round
+    kept = facet_build._kept
+
+    def spy(before: list[list[object]], reader: object) -> tuple[int, int]:
+        found = kept(before, reader)
+        kept_runs.append((found[0], sum(int(str(segment[1])) for segment in before)))
+        return found
+
+    monkeypatch.setattr(facet_build, "_kept", spy)
+    monkeypatch.setattr(facet_build, "facet_masks", _forbidden)
+    monkeypatch.setattr(writer, "write_facet_masks", _saving_patched_only(writer.write_facet_masks))
+    for round_ in range(9):
+        target = FILES[round_ % 3]
+        mine = [i for i, p in enumerate(papers) if p.sources[0].path == target]
+        for i in rng.sample(mine, 4):
+            papers[i] = _edited(papers[i], rng, round_, papers[rng.randrange(len(papers))])
+        if round_ % 3 == 1:  # two papers removed from the file
+            for i in sorted(rng.sample(mine, 2), reverse=True):
+                del papers[i]
+        if round_ % 2 == 0:  # and new ones
+            papers += [
+                replace(p, id=f"r{round_}-{p.id}", sources=(Source(target, line=900 + n),))
+                for n, p in enumerate(rng.sample(papers, 3))
+            ]
+        _update(tmp_path, papers, {target})
+        ix = whoosh_index.open_dir(str(tmp_path))
+        with ix.reader() as reader:
+            saved = read_facet_masks(tmp_path, reader)
+            assert saved is not None
+            monkeypatch.setattr(facet_build, "facet_masks", facet_masks)
+            assert saved.state() == facet_masks(reader).state(), f"round {round_}"
+            monkeypatch.setattr(facet_build, "facet_masks", _forbidden)
+            assert saved.live.bit_count() == len(papers)
+        ix.close()
+    assert len(kept_runs) == 9
+    # Most rounds kept the first segment; at least one merge renumbered documents that
+    # an earlier round had kept.
+    assert all(documents > 0 for documents, _ in kept_runs)
+    assert any(0 < documents < before for documents, before in kept_runs[1:])
+
+
+def _forbidden(reader: object) -> bitsets.FacetMasks:
+    raise AssertionError("the masks were computed from the whole index")
+
+
+def _saving_patched_only(save: Callable[..., None]) -> Callable[..., None]:
+    """The writer's `write_facet_masks`, refusing to compute the masks itself."""
+
+    def write(folder: Path, reader: object, masks: bitsets.FacetMasks | None = None) -> None:
+        assert masks is not None, "the update did not patch the masks"
+        save(folder, reader, masks)
+
+    return write
