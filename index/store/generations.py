@@ -300,7 +300,6 @@ def _folder_bytes(path: Path) -> int:
 # Held (shared) by every process that has a generation open, so a rebuild elsewhere never
 # deletes the files under it; taken exclusively by `_publish` before deleting one.
 IN_USE_FILE = integrity.IN_USE_FILE
-checksums = integrity.checksums
 damage = integrity.damage
 
 
@@ -451,11 +450,14 @@ def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> 
     return start_preview(path, sample, ready)
 
 
-def _publish(folder: Path, gen: str, manifest: dict[str, Any]) -> None:
+def _publish(folder: Path, gen: str, manifest: dict[str, Any], recorded: Any = None) -> None:
+    """Makes generation `gen` the current one; `recorded`: its checksums before an
+    in-place update (the files it did not write are not hashed again)."""
     previous = _read_current(folder)
+    sums = integrity.recorded_checksums(folder / gen, recorded)
     write_text_atomic(
         folder / "current.json",
-        json.dumps({"dir": gen, "manifest": manifest, "checksums": checksums(folder / gen)}),
+        json.dumps({"dir": gen, "manifest": manifest, "checksums": sums}),
     )
     keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
     _sweep_previews(folder)
@@ -560,7 +562,7 @@ def _refresh(
             # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
             # update adds its own terms to it (index.search.tables.add_terms).
             if count is not None and ix.doc_count() == manifest["papers"]:
-                _publish(folder, path.name, manifest)
+                _publish(folder, path.name, manifest, recorded)
                 return done(ix, path, f"updated {count} papers")
             ix.close()
     action = "rebuilt" if current else "built"
