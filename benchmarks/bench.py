@@ -262,21 +262,26 @@ def _group(rows: list[dict[str, Any]], key: str | None) -> dict[str, dict[str, A
     return report
 
 
-def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
-    """Rewrites one source file with `count` changed papers; times re-open and the FTS5 update."""
+def update_phase(
+    workdir: Path, library: Any, count: int, marker: str = MARKER
+) -> dict[str, Any]:
+    """Rewrites one source file with `count` changed papers; times re-open and the FTS5 update.
+
+    `marker` is the word the changed papers get: another one for each update of the same
+    work folder (`--update-only`), or the papers would not change."""
     from index.facets.taxonomy import load_taxonomy
 
     files = _library_files(workdir)
     target = str(workdir / "library" / synth.RECENT_FILE)
-    papers = synth.changed_papers(library.papers, target, count, MARKER)
-    changed = [(i, p) for i, p in enumerate(papers, 1) if MARKER in p.title]
+    papers = synth.changed_papers(library.papers, target, count, marker)
+    changed = [(i, p) for i, p in enumerate(papers, 1) if marker in p.title]
     synth.write_library([p for p in papers if p.sources[0].path == target], workdir / "tmp")
     Path(workdir / "tmp" / Path(target).name).replace(target)
     new_library = synth.read_library(files)
     started = time.perf_counter()
     engine = open_engine(new_library, load_taxonomy(), workdir / "cache", rebuild=False)
     opened = time.perf_counter()
-    found = engine.search(SearchRequest(query=MARKER, limit=20)).total
+    found = engine.search(SearchRequest(query=marker, limit=20)).total
     answered = time.perf_counter()
     # A first keystroke right after the update: its match set should still come stored.
     letter_ms = []
@@ -290,7 +295,7 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
     started_fts5 = time.perf_counter()
     baseline.update(changed)
     fts5_s = time.perf_counter() - started_fts5
-    fts5_found = baseline.search(SearchRequest(query=MARKER, limit=20)).total
+    fts5_found = baseline.search(SearchRequest(query=marker, limit=20)).total
     baseline.close()
     return {
         "update_action": action,
@@ -302,6 +307,16 @@ def update_phase(workdir: Path, library: Any, count: int) -> dict[str, Any]:
         "fts5_update_s": round(fts5_s, 3),
         "fts5_update_found": fts5_found,
     }
+
+
+def update_again(workdir: Path, docs: int) -> dict[str, Any]:
+    """The update phase alone, on an earlier run's work folder, with a fresh marker word."""
+    started = time.perf_counter()
+    library = synth.read_library(_library_files(workdir))
+    # Letters only, unlike any generated word: a word the index has never seen.
+    stamp = "".join(chr(ord("a") + int(d)) for d in str(time.time_ns())[-8:])
+    report = update_phase(workdir, library, synth.recent_count(docs), f"zqx{stamp}marker")
+    return {"docs": docs, "read_library_s": round(time.perf_counter() - started, 1), **report}
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -455,11 +470,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--engine", default=ENGINE, help="engine factory as module:function (default: %(default)s)"
     )
+    parser.add_argument(
+        "--update-only",
+        action="store_true",
+        help="only the update phase, on the library and indexes an earlier run left in "
+        "--cache-dir (each run changes the same papers again, with a new marker word)",
+    )
     parser.add_argument("--child", choices=sorted(CHILDREN), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     ENGINE = args.engine
     if args.child:
         print(json.dumps(CHILDREN[args.child](Path(args.cache_dir))))
+        return 0
+    if args.update_only:
+        if not args.cache_dir:
+            parser.error("--update-only needs the --cache-dir of an earlier run")
+        print(json.dumps(update_again(Path(args.cache_dir), args.docs), ensure_ascii=False))
         return 0
     report = run(args)
     if args.json:

@@ -33,7 +33,7 @@ from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
 from index.search.tables import add_terms, read_table, write_table
 from index.store.child import build_in_child
-from index.whoosh_ext.columns import column_values
+from index.whoosh_ext.columns import column_values, deleted_docnums
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
 
@@ -208,11 +208,12 @@ def update_in_place(
     """
     # Sources may name a file as the user did or by its bare name (the bundled corpus).
     names = changed | {os.path.basename(name) for name in changed}
-    touched = [
-        p
-        for p in library.papers
-        if any(s.path in names or os.path.basename(s.path) in names for s in p.sources)
-    ]
+    # A library names a handful of files: each is matched once, not once per paper.
+    named = {
+        path: path in names or os.path.basename(path) in names
+        for path in {s.path for p in library.papers for s in p.sources}
+    }
+    touched = [p for p in library.papers if any(named[s.path] for s in p.sources)]
     wanted = {paper.id for paper in library.papers}
     try:
         with fast_pool():  # the writer makes its pool now
@@ -228,8 +229,10 @@ def update_in_place(
         digests = column_values(reader, "digest")
         indexed: dict[str, tuple[int, bytes]] = {}
         doomed: set[int] = set()
-        for docnum in reader.all_doc_ids():
-            paper_id = ids[docnum]
+        deleted = set(deleted_docnums(reader))
+        for docnum, paper_id in enumerate(ids):
+            if docnum in deleted:
+                continue
             if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
                 doomed.add(docnum)
             else:
