@@ -262,9 +262,7 @@ def _group(rows: list[dict[str, Any]], key: str | None) -> dict[str, dict[str, A
     return report
 
 
-def update_phase(
-    workdir: Path, library: Any, count: int, marker: str = MARKER
-) -> dict[str, Any]:
+def update_phase(workdir: Path, library: Any, count: int, marker: str = MARKER) -> dict[str, Any]:
     """Rewrites one source file with `count` changed papers; times re-open and the FTS5 update.
 
     `marker` is the word the changed papers get: another one for each update of the same

@@ -1,7 +1,8 @@
 """Every use of Whoosh's internals, in one place, behind a version guard.
 
 paperscope reads and writes some of Whoosh's private structures for speed: whole posting
-blocks instead of stepping a matcher (`blocks`), a batched posting pool and posting writer
+blocks instead of stepping a matcher (`blocks`), whole columns and deletion sets at
+once (`columns`), a batched posting pool and posting writer
 for builds (`pool`), a few private attributes (`internals`: writer tasks, segment ids),
 and a term cursor walked by a cached Levenshtein automaton (`fuzzy`). They are only safe
 on the Whoosh release they were written and tested against (`TESTED_WHOOSH`), so every
