@@ -7,8 +7,10 @@ a module that needs another library (generated, hand-made) defines its own `libr
 
 from __future__ import annotations
 
+import compileall
 import gc
 from collections.abc import Generator
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +29,21 @@ def taxonomy() -> Taxonomy:
 def library(taxonomy: Taxonomy) -> Library:
     """The bundled corpus, loaded afresh (no cache)."""
     return load_library(None, taxonomy)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The main process compiles the application once before the workers start.
+
+    In a fresh clone every xdist worker imports the whole application at collection, all
+    at the same moment, so each compiled every module itself (the caches are written,
+    tests/__init__.py, but only after the others had started). Compiled here first, the
+    workers read the bytecode; `compileall` skips what is already current.
+    """
+    if hasattr(config, "workerinput"):  # a worker: the main process did it
+        return
+    root = Path(__file__).resolve().parent.parent
+    for package in ("index", "tui"):
+        compileall.compile_dir(root / package, quiet=1)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
