@@ -65,7 +65,7 @@ class Opened:
 
     index: Index
     path: Path
-    action: str  # "up to date", "built", "rebuilt", "updated N papers", "stale (...)"
+    action: str  # "up to date", "built", "rebuilt", "updated N papers, removed M", "stale (...)"
     doc_count: int
     seconds: float
     # Peak memory of the build's own process tree (process + largest writer worker, MB),
@@ -558,12 +558,12 @@ def _refresh(
                 changed = set(library.files)
             from index.store.writer import update_in_place
 
-            count = update_in_place(ix, path, library, changed, progress)
+            updated = update_in_place(ix, path, library, changed, progress)
             # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
             # update adds its own terms to it (index.search.tables.add_terms).
-            if count is not None and ix.doc_count() == manifest["papers"]:
+            if updated is not None and ix.doc_count() == manifest["papers"]:
                 _publish(folder, path.name, manifest, recorded)
-                return done(ix, path, f"updated {count} papers")
+                return done(ix, path, str(updated))
             ix.close()
     action = "rebuilt" if current else "built"
     path, peak = _full_build(folder, library, manifest, progress, preview)

@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec
@@ -197,9 +197,24 @@ def _cancel(writer: Any) -> None:
                 task.join(5)
 
 
+class Updated(NamedTuple):
+    """What an in-place update did: papers written (new or changed) and papers removed."""
+
+    written: int
+    removed: int
+
+    def __str__(self) -> str:
+        parts = [f"{count} {'paper' if count == 1 else 'papers'}" for count in self]
+        if not self.removed:
+            return f"updated {parts[0]}"
+        if not self.written:
+            return f"removed {parts[1]}"
+        return f"updated {parts[0]}, removed {parts[1]}"
+
+
 def update_in_place(
     ix: Index, folder: Path, library: Library, changed: set[str], progress: Progress | None
-) -> int | None:
+) -> Updated | None:
     """Re-indexes the changed papers of the changed files in place.
 
     Only papers whose content digest differs from the indexed one are rewritten (a file of
@@ -229,12 +244,14 @@ def update_in_place(
         digests = column_values(reader, "digest")
         indexed: dict[str, tuple[int, bytes]] = {}
         doomed: set[int] = set()
+        removed = 0
         deleted = set(deleted_docnums(reader))
         for docnum, paper_id in enumerate(ids):
             if docnum in deleted:
                 continue
             if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
                 doomed.add(docnum)
+                removed += paper_id not in wanted
             else:
                 indexed[paper_id] = (docnum, digests[docnum])
         papers = []
@@ -280,4 +297,4 @@ def update_in_place(
                 for paper in library.papers
             ),
         )
-    return len(papers)
+    return Updated(len(papers), removed)

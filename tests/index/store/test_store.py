@@ -63,10 +63,14 @@ def one_file_changed(
     return changed, cache
 
 
-def updated_exactly_the_marked(engine: SearchEngine, library: Library, marker: str) -> None:
-    """The open rewrote only the papers holding `marker`, and a search finds just them."""
+def updated_exactly_the_marked(
+    engine: SearchEngine, library: Library, marker: str, removed: str = ""
+) -> None:
+    """The open rewrote only the papers holding `marker` (and removed what `removed`
+    says), and a search finds just them."""
     marked = {p.id for p in library.papers if marker in p.abstract}
-    assert engine.opened.action == f"updated {len(marked)} papers"
+    assert len(marked) > 1
+    assert engine.opened.action == f"updated {len(marked)} papers{removed}"
     result = engine.search(SearchRequest(marker, limit=100))
     assert {h.paper.id for h in result.hits} == marked
 
@@ -173,11 +177,23 @@ def test_changed_files_are_reindexed_in_place(
     changed = replace(changed, papers=changed.papers[1:])
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
     engine = open_engine(changed, TAXONOMY, cache)
-    updated_exactly_the_marked(engine, changed, "wombatmarker")
+    updated_exactly_the_marked(engine, changed, "wombatmarker", ", removed 1 paper")
     assert engine.paper(dropped) is None
     assert engine.size == len(changed.papers)
     engine.close()
     assert open_index(changed, TAXONOMY, cache).action == "up to date"
+
+
+def test_an_update_that_only_removes_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library, cache = indexed_for_updates(tmp_path, monkeypatch)
+    fewer = replace(library, papers=library.papers[3:])
+    Path(fewer.files[0]).write_text("changed\n", encoding="utf-8")
+    engine = open_engine(fewer, TAXONOMY, cache)
+    assert engine.opened.action == "removed 3 papers"
+    assert engine.size == len(library.papers) - 3
+    engine.close()
 
 
 def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
@@ -390,7 +406,7 @@ def test_saved_citation_keys_follow_an_in_place_update(
     grown = replace(library, papers=(*library.papers, twin))
     Path(grown.files[0]).write_text("changed\n", encoding="utf-8")
     engine = open_engine(grown, TAXONOMY, cache)
-    assert engine.opened.action == "updated 1 papers"
+    assert engine.opened.action == "updated 1 paper"
     engine.close()
     opened = store.open_if_current(grown.files, TAXONOMY, cache)
     assert opened is not None
