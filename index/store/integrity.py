@@ -12,6 +12,10 @@ was hashed. The next open that finds the same stats for the same recorded checks
 skips the hashing. Any write to a file moves its ctime (which `os.utime` cannot set
 back), so whatever replaced or altered a file since is hashed again; only a change
 below the file system (a disk's bit rot) goes unseen until the file is next written.
+
+Publishing a generation (`recorded_checksums`) writes the same stamp for the checksums it
+just computed, and an in-place update hashes only the files it wrote: the others keep
+the checksums the last clean check verified, as long as their stats are unchanged.
 """
 
 from __future__ import annotations
