@@ -37,7 +37,6 @@ from index.search.bitsets import (
     posting_ids,
 )
 from index.whoosh_ext.columns import column_values, deleted_docnums
-from index.whoosh_ext.internals import segment_id
 
 __all__ = ["facet_masks", "updated_facet_masks"]
 
@@ -84,12 +83,15 @@ def facet_masks(reader: IndexReader) -> FacetMasks:
 
 
 def updated_facet_masks(
-    before: FacetMasks, before_key: Sequence[Sequence[Any]], reader: IndexReader
+    before: FacetMasks,
+    before_key: Sequence[Sequence[Any]],
+    reader: IndexReader,
+    key: Sequence[Sequence[Any]],
 ) -> FacetMasks:
-    """The masks of the index `reader` reads, patched from `before`: the masks of the
-    same index before an update, whose segments were `before_key`
-    (index.search.facet_store.index_key)."""
-    kept, kept_leaves = _kept(before_key, reader)
+    """The masks of the index `reader` reads, whose segments are `key`, patched from
+    `before`: the masks of the same index before an update, whose segments were
+    `before_key` (both as index.search.facet_store.index_key gives them)."""
+    kept, kept_leaves = _kept(before_key, key)
     try:
         old = before.lists
     except ValueError:  # the saved columns did not fit: nothing to patch
@@ -146,15 +148,14 @@ def updated_facet_masks(
     return _assembled(size, live, columns, masks, year_of, orders)
 
 
-def _kept(before: Sequence[Sequence[Any]], reader: IndexReader) -> tuple[int, int]:
+def _kept(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tuple[int, int]:
     """How many leading documents, and segments, kept their numbers through the update:
     the same segments, in the same places, with as many documents as before."""
     docs = segments = 0
-    for old, (leaf, _offset) in zip(before, reader.leaf_readers()):
-        segment = segment_id(leaf)
-        if segment is None or old[0] != segment or old[1] != leaf.doc_count_all():
+    for (old_id, old_count, _), (new_id, new_count, _) in zip(before, after):
+        if old_id != new_id or old_count != new_count:  # another segment, or a merged one
             break
-        docs += old[1]
+        docs += old_count
         segments += 1
     return docs, segments
 

@@ -4,7 +4,8 @@ Opening an index used to compute every facet value's mask, the per-document colu
 the sort orders (`index.search.bitsets.FacetMasks`): ~0.4 s at 11,000 papers, most of a
 command-line search. They depend only on the index, so the build computes them once and
 saves them in the generation's folder (`facets.marshal`), and an in-place update saves
-them again after its commit, patched for the segments it changed (index.search.facet_build). `current.json` checksums the file with the rest of the
+them again after its commit, patched for the segments it changed
+(index.search.facet_build). `current.json` checksums the file with the rest of the
 generation (index.store.generations), so a damaged one is found on open like a damaged
 segment.
 

@@ -240,7 +240,7 @@ def update_in_place(
         # The masks saved for the index as it is, patched after the commit (before the
         # deletions below, which change the segments this reader reads).
         before = read_facet_masks(folder, reader), index_key(reader)
-        ids = column_values(reader, "id")
+        ids = before[0].ids if before[0] is not None else column_values(reader, "id")
         digests = column_values(reader, "digest")
         indexed: dict[str, tuple[int, bytes]] = {}
         doomed: set[int] = set()
@@ -281,8 +281,9 @@ def update_in_place(
         add_terms(folder, reader, map(document, papers), PREFIX_CAP)
         _store_letters(folder, reader)
         masks, key = before
-        if masks is not None and key is not None:
-            write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader))
+        after = index_key(reader)
+        if masks is not None and key is not None and after is not None:
+            write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader, after))
         else:
             write_facet_masks(folder, reader)
         known = saved_keys(folder)

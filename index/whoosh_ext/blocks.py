@@ -34,12 +34,12 @@ def _unfiltered(matcher: Any) -> Any:
     """The matcher under the deletion filter (callers mask deleted documents), back at
     its first posting: the filter steps past the deleted documents it starts on, and past
     whole blocks of them, which would be missing from a mask that includes them."""
-    if not hasattr(matcher, "child") or hasattr(matcher, "_read_ids"):
-        return matcher
-    while hasattr(matcher, "child") and not hasattr(matcher, "_read_ids"):
-        matcher = matcher.child
-    matcher.reset()
-    return matcher
+    inner = matcher
+    while hasattr(inner, "child") and not hasattr(inner, "_read_ids"):
+        inner = inner.child
+    if inner is not matcher:  # a fresh matcher with no filter is at its start already
+        inner.reset()
+    return inner
 
 
 def id_blocks(matcher: Any) -> Iterator[Sequence[int]]:

@@ -66,8 +66,8 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
     kept_runs: list[tuple[int, int]] = []  # (documents kept, documents before) per round
     kept = facet_build._kept
 
-    def spy(before: list[list[object]], reader: object) -> tuple[int, int]:
-        found = kept(before, reader)
+    def spy(before: list[list[object]], after: list[list[object]]) -> tuple[int, int]:
+        found = kept(before, after)
         kept_runs.append((found[0], sum(int(str(segment[1])) for segment in before)))
         return found
 
