@@ -63,10 +63,20 @@ FORMAT = 2  # 1 stored one mask per node for the whole index
 # this share of the papers (their match sets are the large, slow ones); at most this many.
 TWO_LETTER_SHARE = 0.2
 TWO_LETTER_MAX = 40
+# A library smaller than this gets no stored masks: its one-letter requests take as long
+# computed as looked up (generated libraries, a request per letter and common pair, cold
+# caches: median 21 / 25 / 25 ms with masks, 21 / 24 / 27 ms without, at 1,000 / 3,000 /
+# 10,000 papers), while computing them was a third of a small library's build (70-100 ms
+# of the bundled 47 papers' ~0.3 s). An in-place update that takes a library past it
+# stores masks for every segment then (none of them has any yet).
+LETTER_MASKS_MIN_PAPERS = 5000
 
 
 def short_prefixes(table: PrefixTable, size: int) -> list[str]:
-    """Every letter and digit, plus the two-letter prefixes of the commonest words."""
+    """Every letter and digit, plus the two-letter prefixes of the commonest words; none
+    for a library of fewer than `LETTER_MASKS_MIN_PAPERS` papers."""
+    if size < LETTER_MASKS_MIN_PAPERS:
+        return []
     twos = []
     for prefix, completions in table.get("abstract", {}).items():
         top = completions[0][1] if completions and completions[0][0] else 0

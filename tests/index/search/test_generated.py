@@ -14,6 +14,7 @@ from whoosh import query as wq
 from index import open_engine
 from index.models import Library, Paper, SearchRequest, SearchResult
 from index.schema.venues import short_venue
+from index.search import prefixes
 from index.search.bitsets import bits, mask_of
 from index.search.engine import SearchEngine
 from index.search.highlight import fold
@@ -28,7 +29,10 @@ def library() -> Library:
 
 @pytest.fixture(scope="module")
 def engine(library: Library, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
-    engine = open_engine(library, TAXONOMY, tmp_path_factory.mktemp("cache"))
+    """The library's index, with the first-keystroke masks a large library gets stored."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prefixes, "LETTER_MASKS_MIN_PAPERS", 0)
+        engine = open_engine(library, TAXONOMY, tmp_path_factory.mktemp("cache"))
     yield engine
     engine.close()
 
@@ -48,10 +52,10 @@ def short_words(paper: Paper) -> set[str]:
 
 def test_edge_ngrams_equal_a_plain_prefix_scan(engine: SearchEngine, library: Library) -> None:
     words = sorted(set().union(*(short_words(p) for p in library.papers)))
-    prefixes = sorted({w[:n] for w in words for n in (1, 2, 3, 5)})
+    starts = sorted({w[:n] for w in words for n in (1, 2, 3, 5)})
     with engine._searcher() as searcher:
         docs_of = {d: engine.masks.ids[d] for d in range(engine.masks.size)}
-        for prefix in prefixes:
+        for prefix in starts:
             found = {docs_of[d] for d in searcher.docs_for_query(wq.Term("prefix", prefix))}
             expected = {
                 p.id for p in library.papers if any(w.startswith(prefix) for w in short_words(p))
@@ -294,8 +298,6 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 def test_prefix_checked_in_candidates_text_equals_brute_force(
     engine: SearchEngine, library: Library, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from index.search import prefixes
-
     monkeypatch.setattr(prefixes, "VERIFY_SHARE", 1)  # a small library: always check
     fresh(engine)
     *done, typing = text.split()
@@ -361,14 +363,15 @@ def test_an_excluded_phrase_being_typed_stays_a_phrase(engine: SearchEngine) -> 
     assert result.notice == "Unclosed quote: searched up to the end as a phrase"
 
 
-def test_stored_letter_masks_equal_computed_ones(engine: SearchEngine) -> None:
-    from index.search.prefixes import short_prefixes
-
+def test_stored_letter_masks_equal_computed_ones(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert engine._letters  # the build stored them beside the index
-    prefixes = short_prefixes(engine._builder.expander.table, engine.masks.size)
+    monkeypatch.setattr(prefixes, "LETTER_MASKS_MIN_PAPERS", 0)
+    short = prefixes.short_prefixes(engine._builder.expander.table, engine.masks.size)
     requests = [
         SearchRequest(p, as_you_type=True, topics=topics)
-        for p in prefixes + ["model t", "cache c"]
+        for p in short + ["model t", "cache c"]
         for topics in (frozenset(), frozenset({"training"}))
     ]
     fast = [signature(fresh(engine).search(r)) for r in requests]

@@ -201,6 +201,7 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
 ) -> None:
     from index.search import prefixes as letters
 
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # stored as for a large library
     changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
     computed: list[tuple[int, str]] = []
     real_union = letters.union_mask
@@ -234,6 +235,41 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     stored = answers()
     engine._letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
+    engine.close()
+
+
+def test_a_small_library_stores_no_masks_until_an_update_takes_it_past_the_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index.search import prefixes as letters
+
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 1000)
+    library, cache = indexed_for_updates(tmp_path, monkeypatch, per_file=40)
+    engine = open_engine(library, TAXONOMY, cache)
+    assert engine.opened.action == "up to date" and engine._letters == {}
+    engine.close()
+    changed = file_library(tmp_path, per_file=40, marker="wombatmarker")
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 100)  # 120 papers are past it
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    with engine._searcher() as searcher:
+        assert len(list(searcher.reader().leaf_readers())) == 2
+    # Both segments got masks (the old one had none to keep): the same prefixes as a
+    # fresh build of the changed library stores.
+    fresh = open_engine(changed, TAXONOMY, tmp_path / "fresh")
+    assert fresh._letters and set(engine._letters) == set(fresh._letters)
+    fresh.close()
+    requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
+
+    def answers() -> list[tuple[object, ...]]:
+        engine._results.clear()
+        engine._match_masks.clear()
+        return [(r.total, [h.paper.id for h in r.hits]) for r in map(engine.search, requests)]
+
+    looked_up = answers()
+    engine._letters = {}
+    assert answers() == looked_up
     engine.close()
 
 
