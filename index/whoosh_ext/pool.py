@@ -13,7 +13,15 @@ At commit, Whoosh's `FieldWriter.add_postings` looked up each posting's field le
 through a column reader (several calls and a file read per posting) and re-checked every
 posting's types: on 10,000 papers the commit took longer than adding the documents.
 `fast_add_postings` reads each field's lengths once into a list and appends to the
-posting block directly; it writes the same bytes.
+posting block directly; it writes the same postings.
+
+It also writes a term of a single posting without zlib. Whoosh compresses every block,
+meaning to skip pickles too small to gain (its check is overwritten on the next line); one
+posting pickles to 40-70 bytes, which zlib makes larger (random blocks: 40 -> 47 bytes,
+68 -> 70 with positions), and most of a small library's terms have one posting. Measured
+(`build_into`, median CPU): the bundled 47 papers 0.197 -> 0.179 s, 2,000 generated
+papers 5.44 -> 5.30 s, segment files 0.2% smaller. Each block records whether it is
+compressed, so readers take both.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ import index.whoosh_ext as guard
 
 # Postings per pickled batch in a run file.
 BATCH = 4096
+# A term with at most this many postings is written without zlib (module docstring).
+UNCOMPRESSED_POSTINGS = 1
 
 
 class BatchedPostingPool(PostingPool):
@@ -102,7 +112,7 @@ def fast_add_postings(
             raise OutOfOrderError(f"Term {lastfn}:{lasttext!r} .. {fieldname}:{btext!r}")
         if fieldname != lastfn:
             if lasttext is not None:
-                self.finish_term()
+                _finish_term(self, post)
             if lastfn is not None:
                 self.finish_field()
             self.start_field(fieldname, schema[fieldname])
@@ -113,7 +123,7 @@ def fast_add_postings(
             continue
         if btext != lasttext:
             if lasttext is not None:
-                self.finish_term()
+                _finish_term(self, post)
             self.start_term(btext)
             lasttext = btext
         # W3PostingsWriter.add_posting without its per-posting type assertions.
@@ -132,9 +142,23 @@ def fast_add_postings(
             if length > post._maxlength:
                 post._maxlength = length
     if lasttext is not None:
-        self.finish_term()
+        _finish_term(self, post)
     if lastfn is not None:
         self.finish_field()
+
+
+def _finish_term(self: W3FieldWriter, post: Any) -> None:
+    """`finish_term`, with a posting list of `UNCOMPRESSED_POSTINGS` or fewer (all in its
+    first block) written without zlib."""
+    level = post._compression
+    if level and not post._blockcount and len(post._ids) <= UNCOMPRESSED_POSTINGS:
+        post._compression = 0
+        try:
+            self.finish_term()
+        finally:
+            post._compression = level
+    else:
+        self.finish_term()
 
 
 _patching = threading.Lock()

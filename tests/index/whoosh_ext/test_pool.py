@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import whoosh.writing
 from whoosh import index as whoosh_index
@@ -84,3 +85,30 @@ def test_batched_pool_writes_the_same_index(tmp_path: Path) -> None:
     assert whoosh.writing.PostingPool is not BatchedPostingPool
     assert W3FieldWriter.add_postings is not fast_add_postings
     assert fast == build(tmp_path / "plain", False)
+
+
+def _first_block_compression(reader: Any, fieldname: str, text: bytes) -> int:
+    """The zlib level the first posting block of a term was written with (0: none)."""
+    matcher = reader.postings(fieldname, text)
+    while not hasattr(matcher, "_compression"):  # under the deletion filter
+        matcher = matcher.child
+    return int(matcher._compression)
+
+
+def test_a_single_posting_is_written_without_zlib_and_longer_lists_with_it(
+    tmp_path: Path,
+) -> None:
+    ix = whoosh_index.create_in(str(tmp_path), build_schema())
+    with fast_pool():
+        writer = ix.writer()
+        for paper in make_library(40).papers:
+            writer.add_document(**document(paper))
+        writer.commit()
+    levels: dict[bool, set[int]] = {True: set(), False: set()}
+    with ix.reader() as reader:
+        for fieldname, text in reader.all_terms():
+            single = reader.doc_frequency(fieldname, text) == 1
+            levels[single].add(_first_block_compression(reader, fieldname, text))
+    ix.close()
+    assert levels[True] == {0}
+    assert levels[False] == {3}  # Whoosh's own level
