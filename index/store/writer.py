@@ -204,6 +204,8 @@ class Updated(NamedTuple):
     removed: int
 
     def __str__(self) -> str:
+        if not self.written and not self.removed:  # a file was saved, no paper in it changed
+            return "no paper changed"
         parts = [f"{count} {'paper' if count == 1 else 'papers'}" for count in self]
         if not self.removed:
             return f"updated {parts[0]}"

@@ -427,6 +427,17 @@ def test_a_library_free_open_gives_the_load_problems_recorded_at_build(tmp_path:
     opened.index.close()
 
 
+def test_a_file_saved_with_no_paper_changed_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library, cache = indexed_for_updates(tmp_path, monkeypatch)
+    Path(library.files[1]).write_text("saved again\n", encoding="utf-8")
+    engine = open_engine(library, TAXONOMY, cache)
+    assert engine.opened.action == "no paper changed"  # it said "updated 0 papers"
+    assert engine.size == len(library.papers)
+    engine.close()
+
+
 def test_saved_citation_keys_follow_an_in_place_update(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
