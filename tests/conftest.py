@@ -102,7 +102,8 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     wall; one process on two Pilot modules, two alternating runs each: 44.0 / 40.9 s of CPU
     -> 35.4 / 33.1 s (a higher gen-0 threshold on top of it: no further change).
     Frozen objects are still freed by reference counting; only a cycle that dies later
-    is kept, and tests/tui/test_startup.py unfreezes after each of its tests.
+    is kept. No test unfreezes the heap after itself: the next collection would walk
+    every object of the worker again (the start-up tests did, ~0.4 s of CPU each).
     """
     yield
     gc.collect()
