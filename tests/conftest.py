@@ -71,8 +71,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest modules are queued first, so the workers finish together.
 
     Workers take a whole module at a time (`--dist loadfile`, in pyproject.toml), so each
-    module's fixtures are built once rather than once per worker; that cut the suite's CPU
-    from ~175 s to ~155 s. Modules are handed out in the order collected here: with the
+    module's fixtures are built once rather than once per worker; when it was made, that
+    cut the suite's CPU from ~175 s to ~155 s (runs of one tree vary 10-20% from hour to
+    hour on the 2-core machine). Modules are handed out in the order collected here: with the
     long ones first, the last to be handed out are the quick unit-test modules, and no
     worker is left running a ten-second benchmark smoke test while the others stand idle.
     The sort is stable: within a module and within a kind, the collection order stays.
