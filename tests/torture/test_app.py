@@ -82,13 +82,8 @@ async def test_no_browser_copies_the_link(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 async def test_a_hanging_clipboard_never_freezes_the_ui(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, hanging_clipboard: threading.Event
 ) -> None:
-    release = threading.Event()
-    monkeypatch.setattr(pyperclip, "copy", lambda text: release.wait(20))
-    # Read back once released: pyperclip's own lazy `paste` would rebind `pyperclip.copy`
-    # and `paste` under a later test's patches (tests/tui/services/test_clipboard.py).
-    monkeypatch.setattr(pyperclip, "paste", lambda: "")
     paper = Paper(id="quokka", title="Quokka", sources=(Source("x.bib"),))
     app = app_with(tmp_path, [paper])
     async with app.run_test(size=WIDE) as pilot:
@@ -100,10 +95,7 @@ async def test_a_hanging_clipboard_never_freezes_the_ui(
         assert copying, "the copy finished before the keys: it ran on the UI thread"
         assert time.monotonic() - started < 20
         await settle(pilot)
-        release.set()
-        for thread in threading.enumerate():  # the released copy reads back, then ends
-            if thread.name == "paperscope-the system clipboard":
-                thread.join(5)
+        hanging_clipboard.set()
         messages = [str(n.message) for n in all_notices(app)]
     assert not any(m.startswith("Copied") for m in messages), messages
     assert any(m.startswith("Sent") and "OSC 52" in m for m in messages), messages

@@ -3,6 +3,7 @@ and shares one index of the bundled corpus between the app tests."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,3 +93,22 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(pyperclip, "copy", copied.append)
     monkeypatch.setattr(pyperclip, "paste", lambda: copied[-1] if copied else "")
     return copied
+
+
+@pytest.fixture
+def hanging_clipboard(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """pyperclip whose `copy` hangs until the returned event is set (or 30 s pass).
+
+    At teardown the copy is released and its thread waited for. Released, it reads back
+    through `paste`, faked here too: pyperclip's own is a lazy stub that rebinds
+    `pyperclip.copy` and `paste` at module level, and run late it overwrote the next test's
+    patches (test_escape_sequences_never_reach_the_clipboard once copied nothing in CI).
+    """
+    release = threading.Event()
+    monkeypatch.setattr(pyperclip, "copy", lambda text: release.wait(30))
+    monkeypatch.setattr(pyperclip, "paste", lambda: "")
+    yield release
+    release.set()
+    for thread in threading.enumerate():
+        if thread.name == "paperscope-the system clipboard":
+            thread.join(5)
