@@ -203,6 +203,22 @@ class FacetPanel(Tree[NodeData]):
                 self.cursor_line = node.line
         self.post_message(self.Rebuilt())
 
+    def _invalidate(self) -> None:
+        """Forget the drawn lines without asking the screen for a new layout.
+
+        `Tree` asks for one with every node added, and Textual answers any layout request
+        by reflowing the whole screen: each keystroke's new counts cost a reflow of every
+        widget. The panel's size is set by its column (app.tcss), never by its lines, and
+        a rebuild that changes how many lines there are still gets its reflow: the new
+        `virtual_size` (set when the lines are rebuilt) asks for one. Overrides a private
+        `Tree` method (Textual is pinned exactly); were it renamed, this would go unused
+        and the panel would only be slower.
+        """
+        self._clear_line_cache()
+        self._updates += 1
+        self.root._reset()
+        self.refresh()
+
     def cursor_hint(self) -> Text | None:
         """The value under the cursor whole, with its query id and count (None: no cursor).
 

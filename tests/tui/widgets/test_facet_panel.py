@@ -1,0 +1,87 @@
+"""The facet panel redraws new counts without reflowing the screen, and still scrolls right
+when a rebuild changes how many lines it has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+
+from index.models import FacetCount
+from tests.tui.app_pilot import screen_text
+from tui.widgets.facet_panel import FacetPanel
+
+
+class PanelApp(App[None]):
+    """The panel alone, at a fixed size, as its column gives it one in the app."""
+
+    CSS = "FacetPanel { height: 10; width: 30; scrollbar-gutter: stable; }"
+
+    def compose(self) -> ComposeResult:
+        yield FacetPanel(id="facets")
+
+
+def topics(*counts: int) -> dict[str, tuple[FacetCount, ...]]:
+    """A topic section with one value per count."""
+    return {
+        "topic": tuple(
+            FacetCount("topic", f"t{i}", f"Topic {i}", count) for i, count in enumerate(counts)
+        )
+    }
+
+
+@pytest.fixture
+def reflows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per whole-screen layout the test's apps do."""
+    done: list[int] = []
+    original = Screen._refresh_layout
+
+    def counted(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        done.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return done
+
+
+async def test_new_counts_on_as_many_lines_are_drawn_without_a_reflow(reflows: list[int]) -> None:
+    app: Any = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(FacetPanel)
+        panel.show_facets(topics(5, 3, 1))
+        await pilot.pause()
+        before = len(reflows)
+        panel.show_facets(topics(4, 2, 0))
+        await pilot.pause()
+        assert len(reflows) == before
+        drawn = screen_text(app).splitlines()[1:4]  # under the "Topics" heading
+        assert [line.split()[1:] for line in drawn] == [
+            ["○", "Topic", "0", "4"],
+            ["○", "Topic", "1", "2"],
+            ["○", "Topic", "2", "0"],
+        ]
+
+
+async def test_a_rebuild_with_more_lines_than_fit_can_be_scrolled_to_its_end(
+    reflows: list[int],
+) -> None:
+    app = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(FacetPanel)
+        panel.show_facets(topics(1, 1))
+        await pilot.pause()
+        assert panel.max_scroll_y == 0
+        before = len(reflows)
+        panel.show_facets(topics(*range(30, 0, -1)))
+        await pilot.pause()
+        assert len(reflows) > before  # the new line count asks for a layout
+        # Topics, its 30 values, and the empty sections always listed (hardware ... author).
+        assert panel.virtual_size.height == 35
+        assert panel.max_scroll_y == 35 - panel.scrollable_content_region.height
+        panel.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert panel.cursor_node is not None and panel.cursor_node.data == ("author", None)
+        assert panel.scroll_y == panel.max_scroll_y
