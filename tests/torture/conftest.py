@@ -3,19 +3,23 @@
 from tests.tui.conftest import (
     _headless_frames,
     _quick_idle,
+    _shared_css,
     defer_headless_frames,
     hanging_clipboard,
     notice_log,
     quick_idle,
+    shared_css_parses,
     steady_cursor,
 )
 
 __all__ = [
     "_headless_frames",
     "_quick_idle",
+    "_shared_css",
     "defer_headless_frames",
     "hanging_clipboard",
     "notice_log",
     "quick_idle",
+    "shared_css_parses",
     "steady_cursor",
 ]

@@ -17,10 +17,11 @@ from index import open_engine
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.search.engine import SearchEngine
+from tests.tui.css_parses import shared_css_parses
 from tests.tui.frames import defer_headless_frames
 from tests.tui.idle import quick_idle
 
-__all__ = ["defer_headless_frames", "quick_idle"]
+__all__ = ["defer_headless_frames", "quick_idle", "shared_css_parses"]
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +38,11 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
 @pytest.fixture(autouse=True)
 def _headless_frames(defer_headless_frames: None) -> None:
     """Headless test apps draw when a test settles, not at 60 fps (tests/tui/frames.py)."""
+
+
+@pytest.fixture(autouse=True)
+def _shared_css(shared_css_parses: None) -> None:
+    """Test apps parse each CSS once per process, not once per app (tests/tui/css_parses.py)."""
 
 
 @pytest.fixture(autouse=True)
