@@ -8,6 +8,11 @@ a keystroke that changed nothing in the footer. `SteadyFooter` compares what the
 would show (key, its display, description, action, enabled, tooltip, group) with what it
 shows and leaves the footer alone when they are equal.
 
+New keys are made in the footer's current compactness. A `FooterKey` starts compact
+and `data_bind` then gives it the footer's value: two class changes, each restyling the
+key and its parts, for every key of every rebuild, about a third of the styling of the
+app's start.
+
 It also shows only the keys that fit. Textual's footer scrolls what does not fit, under
 the command palette's key docked on the right: at 80 columns the first letter of the
 hidden "s Style" showed after "^p palette" ("paletteS"). Keys past the room are hidden
@@ -19,10 +24,12 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.app import ComposeResult
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 __all__ = ["SteadyFooter"]
 
@@ -67,6 +74,17 @@ class SteadyFooter(Footer):
                 return
             self._shown = shown
         super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each starting as compact as the footer (see the module docstring)."""
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # The palette's key is not bound to the footer: it stays compact, its default.
+                palette = widget.has_class("-command-palette")
+                compact = True if palette else self.compact
+                widget.set_reactive(FooterKey.compact, compact)
+                widget.set_class(compact, "-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         await super().recompose()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.pilot import Pilot
@@ -116,3 +117,35 @@ async def test_keys_that_do_not_fit_are_hidden_not_drawn_under_the_palette() -> 
                 break
         row = last_row(app)
         assert all(f"Action {key}" in row for key in "abcdefgh"), row
+
+
+@pytest.mark.parametrize("compact", [True, False])
+async def test_new_keys_start_as_compact_as_the_footer_and_are_styled_once(
+    compact: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key used to start compact and be switched by `data_bind`: restyled twice."""
+    restyled: list[str] = []
+    update = FooterKey.update_node_styles
+
+    def counted(self: FooterKey, animate: bool = True) -> None:
+        restyled.append(self.key)
+        update(self, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+    app = ManyKeys() if compact else Keys(SteadyFooter)
+    async with app.run_test(size=(200, 5)) as pilot:
+        await shown_when(pilot, lambda keys: len(keys) >= 3)
+        assert restyled == []
+        footer = app.query_one(SteadyFooter)
+        assert footer.compact is compact
+        bound = [key for key in app.query(FooterKey) if not key.has_class("-command-palette")]
+        assert bound and all(key.has_class("-compact") is compact for key in bound)
+        assert all(key.compact is compact for key in bound)
+        # The palette's key is not bound to the footer: compact, as Textual makes it.
+        palette = app.query_one("FooterKey.-command-palette", FooterKey)
+        assert palette.compact and palette.has_class("-compact")
+        # The footer changing its mind still changes its keys.
+        footer.compact = not compact
+        await pilot.pause()
+        bound = [key for key in app.query(FooterKey) if not key.has_class("-command-palette")]
+        assert all(key.has_class("-compact") is not compact for key in bound)
