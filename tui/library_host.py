@@ -37,7 +37,7 @@ from index.models import Library, LoadWarning, Paper
 from index.search.user_layer import UserLayer
 from tui.messages import LibraryUpdating
 from tui.services.annotations import Annotations
-from tui.services.layer import build_user_layer, build_user_layer_from_keys, notes_dir
+from tui.services.layer import build_user_layer, notes_dir, user_layer_without_library
 from tui.services.notes import fingerprint as notes_fingerprint
 from tui.services.saved_searches import SavedSearches
 from tui.services.watch import (
@@ -127,9 +127,10 @@ class LibraryHost:
         app: Any = self
         if self.annotations.empty and not notes_fingerprint(self.notes_dir):
             return UserLayer()  # nothing of the user's yet: no paper needs looking at
-        keys = engine.paper_keys if app.library is None else None
-        if keys is not None:
-            return build_user_layer_from_keys(self.annotations, keys, self.notes_dir)
+        if app.library is None:
+            found = user_layer_without_library(engine, self.annotations, self.notes_dir)
+            if found is not None:
+                return found
         return build_user_layer(self.annotations, self._papers(), self.notes_dir)
 
     def _recorded_library(self) -> Library:

@@ -39,6 +39,7 @@ from index.search.counting import facet_counts, selection_masks
 from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
+from index.search.key_lookup import KeyLookup
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
@@ -146,6 +147,7 @@ class SearchEngine(Generic[OpenedT]):
         # paper, as the build saved it (index.search.paper_keys), read on first use.
         self._saved_keys: SavedKeys | None = None
         self._paper_keys: list[PaperKeys] | None = None
+        self._key_lookup: KeyLookup | None = None
         self._keys_lock = threading.Lock()
         with self._searcher() as searcher:
             # Saved by the build (index.search.facet_store); computed when missing or stale.
@@ -209,6 +211,15 @@ class SearchEngine(Generic[OpenedT]):
             if self._paper_keys is None and self._saved_keys is not None:
                 self._paper_keys = self._saved_keys.rows()
             return self._paper_keys
+
+    @property
+    def key_lookup(self) -> KeyLookup | None:
+        """The papers by identity and note name (index.search.key_lookup), read on first
+        use, when opened without a library on an index that saved them; else None."""
+        with self._keys_lock:
+            if self._key_lookup is None and self._saved_keys is not None:
+                self._key_lookup = self._saved_keys.lookup()
+            return self._key_lookup
 
     def saved_citation_keys(self) -> dict[str, str] | None:
         """Paper id -> citation key as the build computed it over the whole library (no

@@ -9,6 +9,8 @@ so the build saves them (`paper-keys.marshal`, keyed and checksummed like the fa
 index.search.facet_store) and the engine reads them instead of 27,500 `Paper` objects.
 The app on a current index (tui.cli.run_app) reads the same file: the citation keys the
 build computed over the whole library, and the rows only once the user has tags or notes.
+The last section finds the papers a tag or a note belongs to without the rows
+(index.search.key_lookup).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_bytes_atomic
 from index.search.facet_store import index_key
+from index.search.key_lookup import KeyLookup, lookup_section
 
 __all__ = [
     "KEYS_FILE",
@@ -61,10 +64,12 @@ class PaperKeys(NamedTuple):
 def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys]) -> None:
     """Saves every indexed paper's keys, for the index `reader` reads.
 
-    Three marshal objects in one file: a small header (the index it fits, the paper count,
+    Marshal objects in one file: a small header (the index it fits, the paper count,
     the few papers that carry collections, which an open needs at once), every paper's
     citation key, unique in the library (`index.citations.keys.citation_keys`: what the
-    detail's citation needs), then the rows, each read only when asked for.
+    detail's citation needs), the rows, then the table that finds papers by identity and
+    note name (index.search.key_lookup), each read only when asked for. The table is last,
+    so a reader that predates it reads the rest as before.
     """
     key = index_key(reader)
     if key is None:
@@ -84,6 +89,7 @@ def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys
     sections = [
         marshal.dumps({"key": key, "cites": cites}, 4),
         marshal.dumps({"key": key, "rows": rows}, 4),
+        marshal.dumps({"key": key, **lookup_section(saved)}, 4),
     ]
     # Their sizes let a reader skip to one and decode it from bytes (`_section`).
     header["sections"] = [len(section) for section in sections]
@@ -109,6 +115,19 @@ class SavedKeys:
         if not isinstance(cites, dict):
             return None
         return {str(paper_id): str(key) for paper_id, key in cites.items()}
+
+    def lookup(self) -> KeyLookup | None:
+        """The papers by identity and note name; None when the file predates the table, or
+        was replaced or damaged since the header (the rows then serve)."""
+        found = _section(self.path, LOOKUP)
+        saved = found[1] if found is not None else None
+        if not isinstance(saved, dict) or saved.get("key") != self.key:
+            return None
+        try:
+            return KeyLookup(saved)
+        except (KeyError, TypeError, ValueError):
+            log.warning("%s does not hold what was written; the rows are read instead", self.path)
+            return None
 
     def rows(self) -> list[PaperKeys] | None:
         """Every paper's keys; None when the file was replaced or damaged since the header.
@@ -145,7 +164,7 @@ def saved_keys(folder: Path) -> dict[str, PaperKeys]:
     return {keys.id: keys for keys in saved[1]} if saved is not None else {}
 
 
-CITES, ROWS = 1, 2  # the sections after the header, by number
+CITES, ROWS, LOOKUP = 1, 2, 3  # the sections after the header, by number
 
 
 def _header_of(handle: BinaryIO) -> dict[str, Any] | None:
@@ -157,8 +176,9 @@ def _header_of(handle: BinaryIO) -> dict[str, Any] | None:
 
 
 def _section(path: Path, number: int) -> tuple[dict[str, Any], Any] | None:
-    """The file's header and its section `number` (None for 0: the header alone); None
-    when the file is absent, damaged or of another format.
+    """The file's header and its section `number` (None for 0: the header alone, or for a
+    section the file has not got); None when the file is absent, damaged or of another
+    format.
 
     `marshal.load` on a file reads each of the rows' ~100,000 objects by a call to the
     file (11,454 papers: 90-130 ms); a section read whole and decoded from bytes takes
@@ -171,11 +191,15 @@ def _section(path: Path, number: int) -> tuple[dict[str, Any], Any] | None:
             if header is None or number == 0:
                 return None if header is None else (header, None)
             sizes = header.get("sections")
-            # One size per section; ROWS is the last one.
-            if not (isinstance(sizes, list) and len(sizes) == ROWS and _all_ints(sizes)):
+            # One size per section: the rows last, or the lookup table after them.
+            if not (isinstance(sizes, list) and len(sizes) in (ROWS, LOOKUP) and _all_ints(sizes)):
+                if number > ROWS:
+                    return header, None  # written before the sizes, and before the table
                 for _ in range(number - 1):
                     marshal.load(handle)
                 return header, marshal.load(handle)
+            if number > len(sizes):
+                return header, None
             handle.seek(sum(sizes[: number - 1]), os.SEEK_CUR)
             data = handle.read(sizes[number - 1])
             if len(data) != sizes[number - 1]:

@@ -110,16 +110,15 @@ class CliContext:
             engine = self.current_engine(keys_needed=layer)
             if engine is not None and not layer:
                 return engine
-            keys = engine.paper_keys if engine is not None else None
-            if engine is not None and keys is not None:
-                from tui.services.layer import build_user_layer_from_keys, notes_dir
+            if engine is not None:
+                from tui.services.layer import notes_dir, user_layer_without_library
 
-                engine.set_user_layer(
-                    build_user_layer_from_keys(self.annotations, keys, notes_dir(paths.data_dir()))
-                )
-                return engine
-            if engine is not None:  # the saved keys could not be read after all
-                engine.close()
+                notes = notes_dir(paths.data_dir())
+                found = user_layer_without_library(engine, self.annotations, notes)
+                if found is not None:
+                    engine.set_user_layer(found)
+                    return engine
+                engine.close()  # the saved keys could not be read after all
         return self.engine
 
     def current_engine(self, keys_needed: bool = True) -> SearchEngine[Opened] | None:

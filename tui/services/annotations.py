@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +164,36 @@ class Annotations(StoredJson):
                 record = self._record_of(known)
                 if record is None:
                     continue
+                for tag in record.get("tags", ()):
+                    tags.setdefault(tag, set()).add(paper_id)
+                status = record.get("status")
+                if status in STATUSES and status != DEFAULT_STATUS:
+                    statuses.setdefault(status, set()).add(paper_id)
+        return {
+            "tag": {k: frozenset(v) for k, v in tags.items()},
+            "status": {k: frozenset(v) for k, v in statuses.items()},
+        }
+
+    def layer_found(
+        self, papers_with: Callable[[str], Iterable[tuple[str, int]]]
+    ) -> dict[str, dict[str, frozenset[str]]]:
+        """`layer_of` with the papers found by identity instead of walked one by one.
+
+        `papers_with(identity)` gives (paper id, rank of the identity among the paper's,
+        0 the strongest), as index.search.key_lookup does. A paper takes the record of its
+        strongest identity that has one, as `layer_of` gives it.
+        """
+        chosen: dict[str, tuple[int, int]] = {}  # paper id -> (rank, record number)
+        with self._lock:
+            for identity, number in self._by_identity.items():
+                for paper_id, rank in papers_with(identity):
+                    known = chosen.get(paper_id)
+                    if known is None or rank < known[0]:
+                        chosen[paper_id] = (rank, number)
+            tags: dict[str, set[str]] = {}
+            statuses: dict[str, set[str]] = {}
+            for paper_id, (_, number) in chosen.items():
+                record = self._records[number]
                 for tag in record.get("tags", ()):
                     tags.setdefault(tag, set()).add(paper_id)
                 status = record.get("status")

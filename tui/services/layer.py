@@ -12,13 +12,21 @@ from typing import TYPE_CHECKING
 
 from index.models import Paper
 from index.search.user_layer import UserLayer
-from tui.services.notes import read_notes
+from tui.services.notes import read_notes, read_notes_named
 
 if TYPE_CHECKING:  # only its type: asking for `notes_dir` must not import the identities
+    from index.search.engine import SearchEngine
+    from index.search.key_lookup import KeyLookup
     from index.search.paper_keys import PaperKeys
     from tui.services.annotations import Annotations
 
-__all__ = ["build_user_layer", "build_user_layer_from_keys", "notes_dir"]
+__all__ = [
+    "build_user_layer",
+    "build_user_layer_from_keys",
+    "build_user_layer_from_lookup",
+    "notes_dir",
+    "user_layer_without_library",
+]
 
 
 def notes_dir(data_dir: Path) -> Path:
@@ -44,3 +52,29 @@ def build_user_layer_from_keys(
         facets=annotations.layer_of((k.id, k.identities) for k in keys),
         notes=read_notes(notes, keys) if notes is not None else {},
     )
+
+
+def build_user_layer_from_lookup(
+    annotations: Annotations, lookup: KeyLookup, notes: Path | None
+) -> UserLayer:
+    """`build_user_layer_from_keys` with the papers found by the index's table of
+    identities and note names (index.search.key_lookup), not every paper's keys read."""
+    return UserLayer(
+        facets=annotations.layer_found(lookup.papers_with),
+        notes=read_notes_named(notes, lookup.papers_named) if notes is not None else {},
+    )
+
+
+def user_layer_without_library(
+    engine: SearchEngine, annotations: Annotations, notes: Path
+) -> UserLayer | None:
+    """The layer for an engine opened without its library, from what its build saved:
+    the table of identities and note names, else every paper's keys (an index saved before
+    the table); None when neither can be read (the library must be loaded)."""
+    lookup = engine.key_lookup
+    if lookup is not None:
+        return build_user_layer_from_lookup(annotations, lookup, notes)
+    keys = engine.paper_keys
+    if keys is not None:
+        return build_user_layer_from_keys(annotations, keys, notes)
+    return None

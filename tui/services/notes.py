@@ -9,15 +9,15 @@ writer knows it by), else its paperscope id.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from index.atomic import write_text_atomic
 from index.models import Paper
+from index.search.key_lookup import note_stem
 
 __all__ = [
     "MAX_NOTE_BYTES",
@@ -27,11 +27,11 @@ __all__ = [
     "note_name",
     "note_path",
     "read_notes",
+    "read_notes_named",
 ]
 
 # A note larger than this is not a note (a pasted PDF?): it is read only this far.
 MAX_NOTE_BYTES = 1 << 20
-_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 
 
 class Keyed(Protocol):
@@ -50,8 +50,7 @@ def note_name(paper: Paper | Keyed) -> str:
     Reads only the citation key and id, so a paper's saved keys
     (index.search.paper_keys.PaperKeys) name the same note as the paper.
     """
-    stem = _UNSAFE.sub("_", paper.citation_key or paper.id).lstrip(".") or paper.id
-    return f"{stem}.md"
+    return f"{note_stem(paper.citation_key, paper.id)}.md"
 
 
 def note_path(notes_dir: Path, paper: Paper) -> Path:
@@ -91,6 +90,27 @@ def read_notes(notes_dir: Path, papers: Iterable[Paper | Keyed]) -> dict[str, st
         except OSError:
             continue
         out[paper.id] = data.decode("utf-8", errors="replace")
+    return out
+
+
+def read_notes_named(notes_dir: Path, papers_named: Callable[[str], list[str]]) -> dict[str, str]:
+    """`read_notes` with each note's papers found by its name, not every paper named.
+
+    `papers_named(stem)` gives the papers whose note is `<stem>.md`, as
+    index.search.key_lookup does.
+    """
+    out: dict[str, str] = {}
+    for name, _, _ in fingerprint(notes_dir):
+        papers = papers_named(name.removesuffix(".md"))
+        if not papers:
+            continue
+        try:
+            with open(Path(notes_dir) / name, "rb") as handle:
+                data = handle.read(MAX_NOTE_BYTES)
+        except OSError:
+            continue
+        text = data.decode("utf-8", errors="replace")
+        out.update(dict.fromkeys(papers, text))
     return out
 
 

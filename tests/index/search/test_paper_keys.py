@@ -33,23 +33,24 @@ def reopened(taxonomy: Taxonomy, cache: Path) -> SearchEngine:
 
 def sequential_objects(path: Path) -> list[Any]:
     with path.open("rb") as handle:
-        return [marshal.load(handle) for _ in range(3)]
+        return [marshal.load(handle) for _ in range(4)]
 
 
 def test_sections_are_read_alone_and_give_every_key(
     library: Library, taxonomy: Taxonomy, tmp_path: Path
 ) -> None:
     path = built(library, taxonomy, tmp_path)
-    header, cites, rows = sequential_objects(path)  # still three objects in a row
+    header, cites, rows, table = sequential_objects(path)  # still objects in a row
     assert isinstance(header, dict) and isinstance(cites, dict) and isinstance(rows, dict)
     with path.open("rb") as handle:
         marshal.load(handle)
         start = handle.tell()  # where the header ends
     data = path.read_bytes()
-    first, second = header["sections"]
-    assert start + first + second == len(data)
+    first, second, third = header["sections"]
+    assert start + first + second + third == len(data)
     assert marshal.loads(data[start : start + first]) == cites
-    assert marshal.loads(data[start + first :]) == rows
+    assert marshal.loads(data[start + first : start + first + second]) == rows
+    assert marshal.loads(data[start + first + second :]) == table
     engine = reopened(taxonomy, tmp_path)
     try:
         keys = engine.paper_keys
@@ -64,7 +65,7 @@ def test_a_file_written_before_the_sizes_were_saved_is_read_the_same(
     library: Library, taxonomy: Taxonomy, tmp_path: Path
 ) -> None:
     path = built(library, taxonomy, tmp_path / "cache")
-    header, cites, rows = sequential_objects(path)
+    header, cites, rows, _ = sequential_objects(path)
     assert isinstance(header, dict)
     del header["sections"]
     older = tmp_path / "older"
@@ -76,6 +77,8 @@ def test_a_file_written_before_the_sizes_were_saved_is_read_the_same(
         assert saved is not None
         assert saved.rows() == engine.paper_keys
         assert saved.citation_keys() == engine.saved_citation_keys()
+        assert saved.lookup() is None  # written before the table: the rows serve
+        assert engine.key_lookup is not None
     finally:
         engine.close()
 
@@ -85,8 +88,10 @@ def test_a_cut_file_gives_no_rows_and_says_so(
 ) -> None:
     path = built(library, taxonomy, tmp_path)
     engine = reopened(taxonomy, tmp_path)  # the header is read at the open
-    path.write_bytes(path.read_bytes()[:-100])
+    table = sequential_objects(path)[0]["sections"][-1]
+    path.write_bytes(path.read_bytes()[: -table - 100])  # into the rows
     try:
+        assert engine.key_lookup is None
         assert engine.paper_keys is None
         assert "is unreadable; the library is loaded instead" in caplog.text
         assert engine.saved_citation_keys() == citation_keys(library.papers)  # before the cut
