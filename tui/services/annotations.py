@@ -157,22 +157,9 @@ class Annotations(StoredJson):
         self, papers: Iterable[tuple[str, Sequence[str]]]
     ) -> dict[str, dict[str, frozenset[str]]]:
         """`layer` for papers given as (id, identities), e.g. the index's saved keys."""
-        tags: dict[str, set[str]] = {}
-        statuses: dict[str, set[str]] = {}
         with self._lock:
-            for paper_id, known in papers:
-                record = self._record_of(known)
-                if record is None:
-                    continue
-                for tag in record.get("tags", ()):
-                    tags.setdefault(tag, set()).add(paper_id)
-                status = record.get("status")
-                if status in STATUSES and status != DEFAULT_STATUS:
-                    statuses.setdefault(status, set()).add(paper_id)
-        return {
-            "tag": {k: frozenset(v) for k, v in tags.items()},
-            "status": {k: frozenset(v) for k, v in statuses.items()},
-        }
+            found = ((paper_id, self._record_of(known)) for paper_id, known in papers)
+            return _facets((paper_id, record) for paper_id, record in found if record)
 
     def layer_found(
         self, papers_with: Callable[[str], Iterable[tuple[str, int]]]
@@ -190,19 +177,7 @@ class Annotations(StoredJson):
                     known = chosen.get(paper_id)
                     if known is None or rank < known[0]:
                         chosen[paper_id] = (rank, number)
-            tags: dict[str, set[str]] = {}
-            statuses: dict[str, set[str]] = {}
-            for paper_id, (_, number) in chosen.items():
-                record = self._records[number]
-                for tag in record.get("tags", ()):
-                    tags.setdefault(tag, set()).add(paper_id)
-                status = record.get("status")
-                if status in STATUSES and status != DEFAULT_STATUS:
-                    statuses.setdefault(status, set()).add(paper_id)
-        return {
-            "tag": {k: frozenset(v) for k, v in tags.items()},
-            "status": {k: frozenset(v) for k, v in statuses.items()},
-        }
+            return _facets((paper_id, self._records[n]) for paper_id, (_, n) in chosen.items())
 
     # -- changing ------------------------------------------------------------------------
 
@@ -250,3 +225,22 @@ class Annotations(StoredJson):
                 self._record(paper)["status"] = value
             self.generation += 1
             return self._save()
+
+
+def _facets(
+    records: Iterable[tuple[str, dict[str, Any]]],
+) -> dict[str, dict[str, frozenset[str]]]:
+    """Facet -> value -> paper ids (`tag`, `status`; unread is implied) of (paper id, its
+    record) pairs."""
+    tags: dict[str, set[str]] = {}
+    statuses: dict[str, set[str]] = {}
+    for paper_id, record in records:
+        for tag in record.get("tags", ()):
+            tags.setdefault(tag, set()).add(paper_id)
+        status = record.get("status")
+        if status in STATUSES and status != DEFAULT_STATUS:
+            statuses.setdefault(status, set()).add(paper_id)
+    return {
+        "tag": {k: frozenset(v) for k, v in tags.items()},
+        "status": {k: frozenset(v) for k, v in statuses.items()},
+    }

@@ -82,14 +82,8 @@ def read_notes(notes_dir: Path, papers: Iterable[Paper | Keyed]) -> dict[str, st
     out: dict[str, str] = {}
     for paper in papers:
         name = note_name(paper)
-        if name not in names:
-            continue
-        try:
-            with open(Path(notes_dir) / name, "rb") as handle:
-                data = handle.read(MAX_NOTE_BYTES)
-        except OSError:
-            continue
-        out[paper.id] = data.decode("utf-8", errors="replace")
+        if name in names and (text := _read_note(Path(notes_dir) / name)) is not None:
+            out[paper.id] = text
     return out
 
 
@@ -102,16 +96,19 @@ def read_notes_named(notes_dir: Path, papers_named: Callable[[str], list[str]]) 
     out: dict[str, str] = {}
     for name, _, _ in fingerprint(notes_dir):
         papers = papers_named(name.removesuffix(".md"))
-        if not papers:
-            continue
-        try:
-            with open(Path(notes_dir) / name, "rb") as handle:
-                data = handle.read(MAX_NOTE_BYTES)
-        except OSError:
-            continue
-        text = data.decode("utf-8", errors="replace")
-        out.update(dict.fromkeys(papers, text))
+        if papers and (text := _read_note(Path(notes_dir) / name)) is not None:
+            out.update(dict.fromkeys(papers, text))
     return out
+
+
+def _read_note(path: Path) -> str | None:
+    """A note's text, as far as `MAX_NOTE_BYTES`; None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_NOTE_BYTES)
+    except OSError:
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def create_note(notes_dir: Path, paper: Paper) -> Path:
