@@ -23,14 +23,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-__all__ = ["KeyLookup", "Keyed", "lookup_section", "note_stem"]
+__all__ = ["Identified", "KeyLookup", "lookup_section", "note_stem"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 _DIGESTS, _ROWS, _RANKS = "Q", "I", "B"  # array type codes: 8, 4 and 1 bytes
 _MAX_RANK = 255
 
 
-class Keyed(Protocol):
+class Identified(Protocol):
     """What the table is made of: a paper's saved keys (index.search.paper_keys.PaperKeys)."""
 
     @property
@@ -54,7 +54,7 @@ def _digest(kind: str, value: str) -> int:
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
-def lookup_section(keys: Sequence[Keyed]) -> dict[str, Any]:
+def lookup_section(keys: Sequence[Identified]) -> dict[str, Any]:
     """The table for `keys` (one row per paper, in their order), as marshal can save it."""
     entries: list[tuple[int, int, int]] = []
     for row, paper in enumerate(keys):
