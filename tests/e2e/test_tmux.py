@@ -73,6 +73,19 @@ class Terminal:
             time.sleep(POLL)
         raise AssertionError(f"timed out; the screen was:\n{screen}")
 
+    def settled(self, timeout: float = 30.0) -> str:
+        """The screen once two captures in a row agree: a capture taken while the app
+        writes a frame can show the frame half drawn."""
+        previous = self.screen()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(POLL)
+            screen = self.screen()
+            if screen == previous:
+                return screen
+            previous = screen
+        raise AssertionError(f"the screen never settled; it was:\n{previous}")
+
 
 def _status(screen: str, count: int) -> bool:
     """The results' status line says `count of 47 papers` (not the indexing progress line,
@@ -183,7 +196,8 @@ def test_at_80x24_help_sort_and_a_whole_abstract_by_keys(terminal: Terminal) -> 
         if "↓ more" not in before:
             break
         terminal.keys("Space")
-        seen += terminal.wait_for(partial(str.__ne__, before))
+        terminal.wait_for(partial(str.__ne__, before))
+        seen += terminal.settled()  # the first change seen can be a frame half drawn
     assert "↓ more" not in terminal.screen()
     words = " ".join(seen.split())
     assert "Sources" in words and "Citation" in words
