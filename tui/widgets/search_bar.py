@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 
 from textual import on
 from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 from tui.messages import QueryChanged, QuerySubmitted
@@ -44,6 +46,12 @@ class SearchBar(OrderedInput):
             tooltip="Show the next query from the history, or move to the results",
         ),
     ]
+
+    # Textual's `Input` sets its virtual size with every character typed, and a layout
+    # request reflows the whole screen: every keystroke paid one more reflow than its
+    # result needed. The bar's size is set by the screen (docked, full width), never by
+    # its text, which only scrolls inside it (`Input` scrolls to the cursor itself).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def __init__(
         self,
