@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lxml import etree
+if TYPE_CHECKING:  # read only with a style file: lxml costs every start ~7 ms to import
+    from lxml import etree
 
 __all__ = ["CslStyle", "StyleFileError", "read_csl_style", "read_style_folder"]
 
@@ -52,6 +54,8 @@ class StyleFileError(ValueError):
 
 def _check(root: etree._Element, path: Path) -> str:
     """The style's title, or a StyleFileError saying what makes it unusable."""
+    from lxml import etree
+
     if root.tag != f"{_NS}style":
         raise StyleFileError(
             path,
@@ -84,6 +88,8 @@ def read_csl_style(path: Path, name: str | None = None) -> CslStyle:
         data = path.read_bytes()
     except OSError as error:
         raise StyleFileError(path, f"cannot read it ({error.strerror or error})") from None
+    from lxml import etree
+
     try:
         root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
     except etree.XMLSyntaxError as error:
