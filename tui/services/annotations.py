@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from index.library.identity import identities
 from index.models import READING_STATUSES, Paper
 from index.search.user_layer import normalize_status
 from tui.services.user_data import StoredJson, read_json
@@ -85,6 +84,10 @@ class Annotations(StoredJson):
         cached = self._identities.get(paper.id)
         if cached is not None and cached[0] is paper:
             return cached[1]
+        # Here, not at the top: the identities fold titles with the LaTeX converter (~8 ms
+        # to import), and a start on a current index applies tags without them.
+        from index.library.identity import identities
+
         found = identities(paper)
         self._identities[paper.id] = (paper, found)
         return found
