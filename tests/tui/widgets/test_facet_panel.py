@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.app import App, ComposeResult
-from textual.screen import Screen
 
 from index.models import FacetCount
 from tests.tui.app_pilot import screen_text
@@ -30,20 +28,6 @@ def topics(*counts: int) -> dict[str, tuple[FacetCount, ...]]:
             FacetCount("topic", f"t{i}", f"Topic {i}", count) for i, count in enumerate(counts)
         )
     }
-
-
-@pytest.fixture
-def reflows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per whole-screen layout the test's apps do."""
-    done: list[int] = []
-    original = Screen._refresh_layout
-
-    def counted(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
-        done.append(1)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return done
 
 
 async def test_new_counts_on_as_many_lines_are_drawn_without_a_reflow(reflows: list[int]) -> None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.app import App, ComposeResult
-from textual.screen import Screen
 
 from tests.tui.app_pilot import screen_text
 from tui.widgets.search_bar import SearchBar
@@ -20,20 +18,6 @@ class BarApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: (), lambda: None, id="search")
-
-
-@pytest.fixture
-def reflows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per whole-screen layout the test's apps do."""
-    done: list[int] = []
-    original = Screen._refresh_layout
-
-    def counted(self: Screen[Any], *args: Any, **kwargs: Any) -> None:
-        done.append(1)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", counted)
-    return done
 
 
 async def test_typing_scrolls_a_long_query_without_reflowing_the_screen(
