@@ -42,6 +42,11 @@ def _loud_pid(_: object) -> int:
     return os.getpid()
 
 
+def _niceness(_: object) -> int:
+    """Run in a worker (or here): the process's niceness."""
+    return os.nice(0)
+
+
 def _die(_: object) -> int:
     """Run in a worker: the worker process dies without a word."""
     os._exit(3)
@@ -152,6 +157,16 @@ def test_work_runs_in_other_processes_that_write_nothing_to_the_terminal(
     assert os.getpid() not in pids
     out, err = capfd.readouterr()
     assert "hello" not in out + err
+
+
+def test_workers_run_nicer_than_this_process() -> None:
+    """Dedupe here is what a load waits for; the workers' tagging beside it yields to it."""
+    here = os.nice(0)
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        levels = set(pool._map(_niceness, _niceness, list(range(4)), parallel=True))
+        assert pool.started
+    assert levels == {min(19, here + parallel.WORKER_NICENESS)}
+    assert os.nice(0) == here  # this process is left as it was
 
 
 def test_a_small_step_starts_no_workers() -> None:
