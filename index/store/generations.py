@@ -29,7 +29,6 @@ from pathlib import Path
 from threading import Thread
 from typing import IO, TYPE_CHECKING, Any
 
-from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
@@ -38,6 +37,7 @@ from index.models import Library, LoadWarning, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
 from index.store import integrity
 from index.store.child import BuildFailed
+from index.whoosh_ext.positioned import PositionedStorage
 
 if TYPE_CHECKING:
     from index.store.writer import Progress
@@ -366,7 +366,9 @@ def _open_checked(
             return None
         if mapped is None:
             mapped = _folder_bytes(path) <= MMAP_UP_TO_BYTES
-        ix = FileStorage(str(path), supports_mmap=mapped).open_index(schema=build_schema())
+        # Positioned: an in-place update writes through this index (index.whoosh_ext.positioned).
+        storage = PositionedStorage(str(path), supports_mmap=mapped)
+        ix = storage.open_index(schema=build_schema())
         with ix.searcher() as searcher:
             count = searcher.doc_count()
             if searcher.doc_count_all():

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
@@ -36,6 +35,7 @@ from index.store.child import build_in_child
 from index.whoosh_ext.columns import column_values, deleted_docnums
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
+from index.whoosh_ext.positioned import PositionedStorage
 
 Progress = Callable[[int, int], None]
 """`progress(done, total)`: `done` of the `total` papers are in the writer. `(total, total)`
@@ -44,6 +44,9 @@ which at 20,000 papers takes a third of the build: a caller says so instead of s
 # Builds this large run in a fresh process (index.store.child) with two writer processes;
 # smaller ones are quicker in place than starting an interpreter.
 PARALLEL_MIN_PAPERS = 3000
+# Up to this many papers the finished index is read through mmap for its tables (see
+# `build_into`): a few MB at most, never the memory a big index's pages would take.
+MAPPED_READ_PAPERS = 5000
 # ...as long as no more than this share of the papers changed.
 INCREMENTAL_MAX_SHARE = 0.25
 # How much lower a yielding build runs (`build`): on two busy cores a preview of 1,000
@@ -113,16 +116,19 @@ def build_into(
     if total is None:
         papers = list(papers)
         total = len(papers)
-    ix = whoosh_index.create_in(str(path), build_schema())
+    ix = PositionedStorage(str(path)).create_index(build_schema())
     try:
         with fast_pool():
             words, keys = _write_all(ix, papers, total, progress, procs, compressed)
     finally:
         ix.close()
     write_words(path, words)
-    # Read without mmap: the tables below read much of the posting files, and mapped pages
-    # count as this process's memory (at 100,000 papers they were most of its peak).
-    ix = FileStorage(str(path), supports_mmap=False).open_index()
+    # A big index is read without mmap: the tables below read much of the posting files, and
+    # mapped pages count as this process's memory (at 100,000 papers they were most of its
+    # peak). A small one is mapped: read through files, every block is a system call that
+    # releases the GIL, and a build in a thread (a small library in the app, the sample
+    # index) then waits on the app's busy UI thread (index.whoosh_ext.positioned).
+    ix = FileStorage(str(path), supports_mmap=total <= MAPPED_READ_PAPERS).open_index()
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
         _store_letters(path, reader)

@@ -4,7 +4,8 @@ paperscope reads and writes some of Whoosh's private structures for speed: whole
 blocks instead of stepping a matcher (`blocks`), whole columns and deletion sets at
 once (`columns`), a batched posting pool and posting writer
 for builds (`pool`), a few private attributes (`internals`: writer tasks, segment ids),
-and a term cursor walked by a cached Levenshtein automaton (`fuzzy`). They are only safe
+a term cursor walked by a cached Levenshtein automaton (`fuzzy`), and index files that
+count their own write position (`positioned`). They are only safe
 on the Whoosh release they were written and tested against (`TESTED_WHOOSH`), so every
 fast path checks `FAST_PATHS` and otherwise takes Whoosh's public API: same results,
 slower. `tests/index/whoosh_ext/` runs both. `lean_imports` (no private structures, any
