@@ -59,8 +59,15 @@ def _one(papers: int, busy: bool, code: Path | None, scratch: Path) -> float:
     if code is not None:
         env["PYTHONPATH"] = str(code)
     script = CHILD.format(here=str(HERE), papers=papers, scratch=str(scratch), busy=busy)
+    # Run from the scratch folder: `python -c` puts the working directory first on the
+    # path, and from the repository that would import its `index`, not the snapshot's.
     done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=scratch,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"thread_build: the child failed:\n{done.stderr[-2000:]}")
