@@ -30,7 +30,6 @@ __all__ = ["WRITE_BUFFER", "PositionedStorage"]
 # Bytes buffered per file being written (Python's default is 8 KB). A segment is written
 # through about a dozen files at once.
 WRITE_BUFFER = 256 * 1024
-_BUFFERED = (io.BufferedWriter, io.BufferedRandom)
 
 
 class _PositionedFile(StructFile):
@@ -66,7 +65,9 @@ class PositionedStorage(FileStorage):
     def create_file(self, name: str, excl: bool = False, mode: str = "wb", **kwargs: Any) -> Any:
         created = super().create_file(name, excl=excl, mode=mode, **kwargs)
         file = created.file
-        if not guard.fast_paths_enabled() or not isinstance(file, _BUFFERED):
+        # Only a file opened for writing alone: a read through a read-write file would move
+        # its position past the count.
+        if not guard.fast_paths_enabled() or not isinstance(file, io.BufferedWriter):
             return created
         # Nothing is written yet: the same file behind a larger buffer, so that a flush (a
         # system call, so a GIL release) comes every `WRITE_BUFFER` bytes, not every 8 KB.

@@ -60,6 +60,9 @@ def test_the_tracked_position_is_the_files_and_the_bytes_are_whooshs(tmp_path: P
     _write_everything(mine, same_position)
     _write_everything(theirs, lambda: None)
     assert mine.tell() == theirs.tell()
+    both_ways = positioned.create_file("both", mode="w+b")  # read and written: Whoosh's
+    assert type(both_ways).__name__ == "StructFile"
+    both_ways.close()
     mine.close()
     theirs.close()
     assert (tmp_path / "positioned" / "data").read_bytes() == (
