@@ -26,9 +26,9 @@ def test_a_command_runs_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
     seen: dict[str, object] = {}
     real_parser = tui.cli.build_parser
 
-    def probed_parser(command: str | None = None):
+    def probed_parser(command: str | None = None, *, commands: bool = True):
         seen["while starting"] = gc.isenabled()
-        return real_parser(command)
+        return real_parser(command, commands=commands)
 
     def styles(context: object, args: object) -> int:
         seen["while running"] = gc.isenabled()

@@ -67,3 +67,56 @@ def test_a_search_imports_neither_citations_nor_loaders() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("argv", "commands"),
+    [
+        ([], False),  # the app's start
+        (["--corpus", "refs.bib", "--zotero"], False),
+        (["styles"], True),
+        (["--help"], True),
+        (["-h"], True),
+        (["--he"], True),  # argparse takes an abbreviation of --help
+        (["nonsense"], True),
+    ],
+)
+def test_only_the_apps_start_registers_no_command(
+    argv: list[str], commands: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tui.cli
+
+    asked: list[bool] = []
+    real = tui.cli.build_parser
+
+    def recorded(command: str | None = None, *, commands: bool = True) -> argparse.ArgumentParser:
+        asked.append(commands)
+        return real(command, commands=commands)
+
+    monkeypatch.setattr(tui.cli, "build_parser", recorded)
+    monkeypatch.setattr("tui.cli.run_app.run_app", lambda context: 0)
+    try:
+        tui.cli.main(argv)
+    except SystemExit:  # --help, and the unknown command's usage error
+        pass
+    assert asked == [commands]
+
+
+def test_help_still_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import tui.cli
+
+    with pytest.raises(SystemExit):
+        tui.cli.main(["--help"])
+    out = capsys.readouterr().out
+    assert all(command in out for command in COMMANDS)
+
+
+def test_the_apps_start_imports_no_command_module() -> None:
+    script = (
+        "import sys; from tui.cli import build_parser; "
+        "build_parser(None, commands=False).parse_args(['--corpus', 'x']); "
+        "print(sorted(m for m in sys.modules if m.startswith('tui.cli.') "
+        "and m.endswith(('_cmds', '_cmd'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
