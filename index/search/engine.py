@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from whoosh import query as wq
 from whoosh.index import Index
@@ -28,7 +28,6 @@ from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import (
-    ListColumns,
     Lru,
     list_columns,
     mask_of,
@@ -57,6 +56,7 @@ from index.search.user_layer import (
     source_notes,
 )
 from index.whoosh_ext.blocks import phrase_ids
+from index.whoosh_ext.columns import column_values
 from index.whoosh_ext.fuzzy import clear_automata
 
 __all__ = ["OpenedIndex", "SearchEngine"]
@@ -152,7 +152,7 @@ class SearchEngine(Generic[OpenedT]):
         with self._searcher() as searcher:
             # Saved by the build (index.search.facet_store); computed when missing or stale.
             self.masks = read_facet_masks(
-                opened.path, searcher.reader(), self._read_list_columns
+                opened.path, searcher.reader(), self._read_column
             ) or facet_masks(searcher.reader())
             self._letters = read_letters(opened.path, searcher.reader())
             if library is None:
@@ -179,9 +179,12 @@ class SearchEngine(Generic[OpenedT]):
         self._layer_generation = 0
         self._layer_lock = threading.Lock()
 
-    def _read_list_columns(self) -> ListColumns:
-        """The multi-valued facets' columns, read from the index (a saved copy did not fit)."""
+    def _read_column(self, name: str) -> Any:
+        """The multi-valued facets' columns (`lists`) or the sorted titles (`titles`), read
+        from the index: a saved copy did not fit it."""
         with self._searcher() as searcher:
+            if name == "titles":
+                return column_values(searcher.reader(), "title_sort")
             return list_columns(searcher.reader())
 
     def preload(self) -> None:

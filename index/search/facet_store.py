@@ -36,7 +36,7 @@ from typing import Any
 from whoosh.reading import IndexReader
 
 from index.atomic import write_bytes_atomic
-from index.search.bitsets import FacetMasks, ListColumns, list_columns_fit
+from index.search.bitsets import FacetMasks, list_columns_fit
 from index.search.facet_build import facet_masks
 from index.whoosh_ext.internals import segment_id
 
@@ -45,8 +45,10 @@ __all__ = ["FACETS_FILE", "read_facet_masks", "write_facet_masks"]
 log = logging.getLogger("paperscope.index")
 
 FACETS_FILE = "facets.marshal"
-FORMAT = 3  # 2: the topic facet holds NO_TOPIC; 3: the list columns are bytes of their own
-_READABLE = (2, 3)
+# 2: the topic facet holds NO_TOPIC; 3: the list columns are bytes of their own; 4: the
+# titles too
+FORMAT = 4
+_READABLE = (2, 3, 4)
 _MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
 
 
@@ -70,17 +72,19 @@ def write_facet_masks(folder: Path, reader: IndexReader, masks: FacetMasks | Non
     state = (masks or facet_masks(reader)).state()
     # The columns as bytes of their own: an open decodes them only when a search needs them.
     state["lists"] = marshal.dumps(state["lists"], _MARSHAL_VERSION)
+    state["titles"] = marshal.dumps(state["titles"], _MARSHAL_VERSION)
     data = marshal.dumps({"format": FORMAT, "key": key, "state": state}, _MARSHAL_VERSION)
     write_bytes_atomic(Path(folder) / FACETS_FILE, data)
 
 
 def read_facet_masks(
-    folder: Path, reader: IndexReader, recompute: Callable[[], ListColumns] | None = None
+    folder: Path, reader: IndexReader, recompute: Callable[[str], Any] | None = None
 ) -> FacetMasks | None:
     """The saved masks when they were computed from exactly this index, else None.
 
-    The multi-valued facets' columns are decoded on first use (`FacetMasks.lists`);
-    `recompute` reads them from the index should they then prove not to fit it.
+    The multi-valued facets' columns and the titles are decoded on first use
+    (`FacetMasks.lists`, `.titles`); `recompute(name)` reads that column from the index
+    should it then prove not to fit it.
     """
     path = Path(folder) / FACETS_FILE
     try:
@@ -109,11 +113,15 @@ def _well_formed(state: dict[str, Any], key: list[list[Any]]) -> bool:
     if set(state) != set(FacetMasks.STATE):
         return False
     size = sum(segment[1] for segment in key)
-    per_document = ("ids", "venues", "year_of", "titles")
+    per_document = ("ids", "venues", "year_of")
     return (
         state["size"] == size
         and isinstance(state["live"], int)
         and all(isinstance(state[name], list) and len(state[name]) == size for name in per_document)
+        and (
+            isinstance(state["titles"], bytes)
+            or (isinstance(state["titles"], list) and len(state["titles"]) == size)
+        )
         and (isinstance(state["lists"], bytes) or list_columns_fit(state["lists"], size))
         and isinstance(state["masks"], dict)
         and all(isinstance(masks, dict) for masks in state["masks"].values())

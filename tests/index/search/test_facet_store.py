@@ -169,6 +169,34 @@ def test_the_list_columns_are_decoded_on_first_use_and_equal_a_scan(
     engine.close()
 
 
+def test_the_titles_are_decoded_on_first_use_and_equal_a_scan(tmp_path: Path) -> None:
+    """A first page sorted by relevance, year or title needs no titles; the sorts built on
+    demand (oldest first, by author) and an update decode them, once."""
+    library = make_library(50)
+    open_engine(library, TAXONOMY, tmp_path).close()
+    engine = open_engine(library, TAXONOMY, tmp_path)
+    assert engine.search(SearchRequest("", sort="title")).total == 50
+    assert engine.masks._titles is None  # still the saved bytes
+    oldest = engine.search(SearchRequest("", sort="year-asc"))
+    assert engine.masks._titles == _fresh_state(engine)["titles"]
+    assert oldest.total == 50
+    engine.close()
+
+
+def test_saved_titles_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
+    library = make_library(40)
+    opened = open_index(library, TAXONOMY, tmp_path)
+    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
+    saved = opened.path / facet_store.FACETS_FILE
+    whole = marshal.loads(saved.read_bytes())
+    whole["state"]["titles"] = marshal.dumps(marshal.loads(whole["state"]["titles"])[:-1], 4)
+    saved.write_bytes(marshal.dumps(whole, 4))
+    engine = engine_module.SearchEngine(opened, library, TAXONOMY)
+    assert _answers(engine) == expected  # the year-asc request reads the titles
+    assert engine.masks.titles == _fresh_state(engine)["titles"]
+    engine.close()
+
+
 def test_saved_columns_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
     library = make_library(40)
     opened = open_index(library, TAXONOMY, tmp_path)
@@ -186,18 +214,21 @@ def test_saved_columns_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -
     engine.close()
 
 
-def test_a_file_of_the_previous_format_is_still_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("version", [2, 3])
+def test_a_file_of_a_previous_format_is_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
-    """Format 2 held the columns inline: an index built by the previous release opens
-    without computing its masks again."""
+    """Format 2 held the columns and titles inline, format 3 the titles: an index built by
+    an earlier release opens without computing its masks again."""
     library = make_library(40)
     opened = open_index(library, TAXONOMY, tmp_path)
     expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
     saved = opened.path / facet_store.FACETS_FILE
     whole = marshal.loads(saved.read_bytes())
-    whole["format"] = 2
-    whole["state"]["lists"] = marshal.loads(whole["state"]["lists"])
+    whole["format"] = version
+    whole["state"]["titles"] = marshal.loads(whole["state"]["titles"])
+    if version == 2:
+        whole["state"]["lists"] = marshal.loads(whole["state"]["lists"])
     saved.write_bytes(marshal.dumps(whole, 4))
     with monkeypatch.context() as patched:
         _forbid_scans(patched)
