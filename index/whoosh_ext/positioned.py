@@ -2,12 +2,13 @@
 
 Whoosh asks a file it writes for its position at every posting list and block, ~170
 times per paper. On Python's `BufferedWriter` each `tell` is an `lseek`, and every system
-call releases the GIL. In a process where another thread is busy (the app's UI while a
-small library is built in a worker thread, a live reload's in-place update, the sample
-index a first start builds beside the app, a Pilot test driving the app), each release
-hands the GIL to that thread, and taking it back waits out the interpreter's switch
-interval (5 ms): the convoy effect. 300 papers built in a thread took 1.2 s beside an idle
-main thread and 22 s beside a busy one (`benchmarks/thread_build.py`).
+call releases the GIL. In a process where another thread runs without pause (paperscope
+builds in threads beside the app's UI: a small library's first build, a live reload's
+in-place update, the sample index of a big first start), each release hands the GIL to
+that thread, and taking it back waits out the interpreter's switch interval (5 ms): the
+convoy effect. 300 papers built in a thread took 1.1 s beside an idle main thread and
+23 s beside a spinning one (`benchmarks/thread_build.py`); beside a thread busy a third
+of the time, as a UI is, the build only shares the interpreter fairly.
 
 `PositionedStorage` is Whoosh's `FileStorage` whose new files count the bytes written
 through them: the same bytes on disk, and `tell` is an attribute read. Reading is
