@@ -182,7 +182,7 @@ class FacetMasks:
         self._lists: ListColumns | None = None if isinstance(saved, bytes) else saved
         self._lists_data: bytes | None = saved if isinstance(saved, bytes) else None
         self._recompute = recompute
-        self._lists_lock = threading.Lock()
+        self._decode_lock = threading.Lock()
         self.masks: dict[str, dict[str, int]] = state["masks"]
         self._reader_fields = {
             "venue": "venue_facet",
@@ -206,7 +206,7 @@ class FacetMasks:
         first page nor a large match set's counts need it (they use the masks).
         """
         if self._lists is None:
-            with self._lists_lock:
+            with self._decode_lock:
                 if self._lists is None:
                     self._lists = self._decoded_lists()
         return self._lists
@@ -228,7 +228,7 @@ class FacetMasks:
         of a warm start's file read).
         """
         if self._titles is None:
-            with self._lists_lock:
+            with self._decode_lock:
                 if self._titles is None:
                     self._titles = self._decoded_titles()
         return self._titles

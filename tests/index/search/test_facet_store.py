@@ -183,14 +183,27 @@ def test_the_titles_are_decoded_on_first_use_and_equal_a_scan(tmp_path: Path) ->
     engine.close()
 
 
-def test_saved_titles_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
+def _with_saved_file_changed(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None]
+) -> tuple[Any, Any, list[tuple[object, ...]]]:
+    """An index of 40 papers, its answers, then its saved facet file as `change` leaves it:
+    (the opened index, the library, the answers before the change)."""
     library = make_library(40)
     opened = open_index(library, TAXONOMY, tmp_path)
     expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
     saved = opened.path / facet_store.FACETS_FILE
     whole = marshal.loads(saved.read_bytes())
-    whole["state"]["titles"] = marshal.dumps(marshal.loads(whole["state"]["titles"])[:-1], 4)
+    change(whole)
     saved.write_bytes(marshal.dumps(whole, 4))
+    return opened, library, expected
+
+
+def test_saved_titles_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
+    def one_title_short(whole: dict[str, Any]) -> None:
+        titles = marshal.loads(whole["state"]["titles"])
+        whole["state"]["titles"] = marshal.dumps(titles[:-1], 4)
+
+    opened, library, expected = _with_saved_file_changed(tmp_path, one_title_short)
     engine = engine_module.SearchEngine(opened, library, TAXONOMY)
     assert _answers(engine) == expected  # the year-asc request reads the titles
     assert engine.masks.titles == _fresh_state(engine)["titles"]
@@ -198,15 +211,12 @@ def test_saved_titles_that_do_not_fit_are_read_from_the_index(tmp_path: Path) ->
 
 
 def test_saved_columns_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -> None:
-    library = make_library(40)
-    opened = open_index(library, TAXONOMY, tmp_path)
-    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
-    saved = opened.path / facet_store.FACETS_FILE
-    whole = marshal.loads(saved.read_bytes())
-    lists = marshal.loads(whole["state"]["lists"])
-    lists["author"] = lists["author"][:-1]  # one document short
-    whole["state"]["lists"] = marshal.dumps(lists, 4)
-    saved.write_bytes(marshal.dumps(whole, 4))
+    def one_author_short(whole: dict[str, Any]) -> None:
+        lists = marshal.loads(whole["state"]["lists"])
+        lists["author"] = lists["author"][:-1]  # one document short
+        whole["state"]["lists"] = marshal.dumps(lists, 4)
+
+    opened, library, expected = _with_saved_file_changed(tmp_path, one_author_short)
     engine = engine_module.SearchEngine(opened, library, TAXONOMY)
     assert isinstance(engine.masks, FacetMasks)
     assert _answers(engine) == expected
@@ -220,16 +230,14 @@ def test_a_file_of_a_previous_format_is_still_read(
 ) -> None:
     """Format 2 held the columns and titles inline, format 3 the titles: an index built by
     an earlier release opens without computing its masks again."""
-    library = make_library(40)
-    opened = open_index(library, TAXONOMY, tmp_path)
-    expected = _answers(engine_module.SearchEngine(opened, library, TAXONOMY))
-    saved = opened.path / facet_store.FACETS_FILE
-    whole = marshal.loads(saved.read_bytes())
-    whole["format"] = version
-    whole["state"]["titles"] = marshal.loads(whole["state"]["titles"])
-    if version == 2:
-        whole["state"]["lists"] = marshal.loads(whole["state"]["lists"])
-    saved.write_bytes(marshal.dumps(whole, 4))
+
+    def older(whole: dict[str, Any]) -> None:
+        whole["format"] = version
+        whole["state"]["titles"] = marshal.loads(whole["state"]["titles"])
+        if version == 2:
+            whole["state"]["lists"] = marshal.loads(whole["state"]["lists"])
+
+    opened, library, expected = _with_saved_file_changed(tmp_path, older)
     with monkeypatch.context() as patched:
         _forbid_scans(patched)
         engine = engine_module.SearchEngine(opened, library, TAXONOMY)
