@@ -8,6 +8,7 @@ citation styles or the file loaders (a search on a current index needs neither).
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import subprocess
 import sys
@@ -22,6 +23,13 @@ def _registered(module: str) -> set[str]:
     subparsers = parser.add_subparsers(dest="command")
     importlib.import_module(f"tui.cli.{module}").register(subparsers)
     return set(subparsers.choices)
+
+
+def _imported_in_a_fresh_interpreter(code: str, which: str) -> list[str]:
+    """The modules `m` for which `which` holds, after `code` runs in a new interpreter."""
+    script = f"import sys; {code}; print(sorted(m for m in sys.modules if {which}))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return list(ast.literal_eval(out.stdout.strip()))
 
 
 def test_the_table_names_what_each_module_registers() -> None:
@@ -59,14 +67,12 @@ def test_an_unknown_command_still_lists_them_all(capsys: pytest.CaptureFixture[s
 
 
 def test_a_search_imports_neither_citations_nor_loaders() -> None:
-    script = (
-        "import sys; from tui.cli import build_parser; build_parser('search'); "
-        "import tui.cli.context; "
-        "print(sorted(m for m in sys.modules if m.startswith(('index.citations', "
-        "'index.library.loaders.bibtex', 'index.library.load', 'tui.cli.cite'))))"
+    imported = _imported_in_a_fresh_interpreter(
+        "from tui.cli import build_parser; build_parser('search'); import tui.cli.context",
+        "m.startswith(('index.citations', 'index.library.loaders.bibtex', "
+        "'index.library.load', 'tui.cli.cite'))",
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert imported == []
 
 
 @pytest.mark.parametrize(
@@ -112,11 +118,9 @@ def test_help_still_lists_every_command(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_the_apps_start_imports_no_command_module() -> None:
-    script = (
-        "import sys; from tui.cli import build_parser; "
-        "build_parser(None, commands=False).parse_args(['--corpus', 'x']); "
-        "print(sorted(m for m in sys.modules if m.startswith('tui.cli.') "
-        "and m.endswith(('_cmds', '_cmd'))))"
+    imported = _imported_in_a_fresh_interpreter(
+        "from tui.cli import build_parser; "
+        "build_parser(None, commands=False).parse_args(['--corpus', 'x'])",
+        "m.startswith('tui.cli.') and m.endswith(('_cmds', '_cmd'))",
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert imported == []
