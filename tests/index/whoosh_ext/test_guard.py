@@ -12,6 +12,7 @@ from whoosh.index import create_in
 import index.whoosh_ext as guard
 from index.search.bitsets import posting_ids
 from index.whoosh_ext import blocks, fuzzy, internals
+from tests.index.whoosh_ext.bundled import bundled_answers
 
 
 @pytest.fixture
@@ -74,29 +75,10 @@ def test_fuzzy_words_on_both_paths(tmp_path: Path, monkeypatch) -> None:
 def test_a_build_on_the_stock_paths_gives_the_same_search_results(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from index import open_engine
-    from index.facets.taxonomy import load_taxonomy
-    from index.library.load import load_library
-    from index.models import SearchRequest
-
-    taxonomy = load_taxonomy()
-    library = load_library(None, taxonomy)
     queries = ("pipeline", "gpu training", "quant*", "sheduling~", "t")
-
-    def run(folder: Path) -> list[tuple[int, list[str]]]:
-        engine = open_engine(library, taxonomy, folder)
-        try:
-            out = []
-            for text in queries:
-                result = engine.search(SearchRequest(query=text, as_you_type=True))
-                out.append((result.total, [hit.paper.id for hit in result.hits]))
-            return out
-        finally:
-            engine.close()
-
-    fast = run(tmp_path / "fast")
+    fast = bundled_answers(tmp_path / "fast", queries)
     monkeypatch.setattr(guard, "FAST_PATHS", False)
-    stock = run(tmp_path / "stock")
+    stock = bundled_answers(tmp_path / "stock", queries)
     assert stock == fast
     assert all(total > 0 for total, _ in fast[:3])
 

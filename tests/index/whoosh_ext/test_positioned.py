@@ -20,11 +20,8 @@ import whoosh.filedb.filestore as filestore
 from whoosh.filedb.filestore import FileStorage
 
 import index.whoosh_ext as guard
-from index import open_engine
-from index.facets.taxonomy import load_taxonomy
-from index.library.load import load_library
-from index.models import SearchRequest
 from index.whoosh_ext.positioned import PositionedStorage
+from tests.index.whoosh_ext.bundled import bundled_answers
 
 
 def _write_everything(file: Any, check: Callable[[], None]) -> None:
@@ -96,30 +93,19 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[type[_CountingWriter]]:
     yield _CountingWriter
 
 
-def _build(folder: Path) -> list[tuple[int, list[str]]]:
-    """Builds the bundled corpus's index under `folder`; a few queries' totals and ids."""
-    taxonomy = load_taxonomy()
-    engine = open_engine(load_library(None, taxonomy), taxonomy, folder)
-    try:
-        found = []
-        for text in ("memory", "gpu kernel", "quantiz"):
-            result = engine.search(SearchRequest(query=text, as_you_type=True))
-            found.append((result.total, [hit.paper.id for hit in result.hits]))
-        return found
-    finally:
-        engine.close()
+QUERIES = ("memory", "gpu kernel", "quantiz")
 
 
 def test_a_build_asks_the_system_for_a_position_once_per_file(
     tmp_path: Path, counted: type[_CountingWriter], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fast = _build(tmp_path / "fast")
+    fast = bundled_answers(tmp_path / "fast", QUERIES)
     assert counted.files > 5
     assert counted.asked <= counted.files  # once, when the file is wrapped
 
     counted.asked = counted.files = 0
     monkeypatch.setattr(guard, "FAST_PATHS", False)
-    stock = _build(tmp_path / "stock")
+    stock = bundled_answers(tmp_path / "stock", QUERIES)
     assert counted.asked > 20 * counted.files  # Whoosh's own files ask at every block
     assert stock == fast
     assert all(total > 0 for total, _ in fast)
