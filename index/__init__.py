@@ -4,7 +4,8 @@ Nothing in this package imports Textual, pyperclip or platformdirs: it takes pat
 settings as arguments, so it can be tested, benchmarked and scripted without a terminal
 (import-linter contracts in pyproject.toml hold that and the layers below).
 
-The facade: `load_taxonomy` -> `load_library` -> `open_engine`, then
+The facade: `load_taxonomy` -> `load_library` -> `open_engine` (`open_sample_engine` for the early
+sample of a big first load), then
 `engine.search(SearchRequest(...))`. Where everything else lives:
 
 - `models`: the frozen values that cross every boundary (`Paper`, `SearchResult`, ...);
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
     from index.library.load import LoadProgress
-    from index.models import Library
+    from index.models import Library, Paper
     from index.search.engine import SearchEngine
     from index.store.generations import Opened
 
@@ -45,6 +46,7 @@ __all__ = [
     "open_current_engine",
     "open_engine",
     "open_outdated_engine",
+    "open_sample_engine",
 ]
 
 
@@ -61,11 +63,33 @@ def load_library(
     *,
     cache_dir: Path | None = None,
     progress: LoadProgress | None = None,
+    sample: Callable[[list[Paper]], None] | None = None,
 ) -> Library:
-    """Load, merge and tag the papers from `paths` (None: the bundled corpus)."""
+    """Load, merge and tag the papers from `paths` (None: the bundled corpus).
+
+    `sample` is given an early sample of a big first load before its duplicates are
+    merged (`index.library.early_sample`), for `open_sample_engine`.
+    """
     from index.library.load import load_library as load
 
-    return load(paths, taxonomy, cache_dir=cache_dir, progress=progress)
+    return load(paths, taxonomy, cache_dir=cache_dir, progress=progress, sample=sample)
+
+
+def open_sample_engine(
+    paths: Sequence[Path] | None, papers: Sequence[Paper], taxonomy: Taxonomy, cache_dir: Path
+) -> SearchEngine[Opened] | None:
+    """An engine on an index of `papers`, the early sample of the library at `paths` that
+    `load_library` hands out, built now; None when it could not be built.
+
+    It serves "results so far" while the library is loaded and indexed; the caller closes
+    it once the full engine is open.
+    """
+    from index.library.inputs import library_files
+    from index.search.engine import SearchEngine
+    from index.store.generations import open_sample
+
+    opened = open_sample(library_files(paths), papers, Path(cache_dir))
+    return None if opened is None else SearchEngine(opened, None, taxonomy)
 
 
 def open_engine(

@@ -60,6 +60,15 @@ class IdAllocator:
         self._taken: set[str] = set(taken)
         self._next: dict[str, int] = {}  # next suffix to try per base, so n clashes cost O(n)
 
+    @property
+    def taken(self) -> frozenset[str]:
+        """Every id handed out or reserved so far."""
+        return frozenset(self._taken)
+
+    def reserve(self, ids: Iterable[str]) -> None:
+        """Keep `ids` out of what `allocate` hands out (the caller gives them itself)."""
+        self._taken.update(ids)
+
     def allocate(self, *candidates: str | None) -> str:
         """The first usable candidate, made unique; `paper` when none is usable."""
         base = next((s for s in (slugify(c or "") for c in candidates) if s), "paper")

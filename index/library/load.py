@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index.facets.taxonomy import Taxonomy
 from index.library.cache import LibraryCache, identity
 from index.library.inputs import input_files, library_files
 from index.library.loaders import companions, discover
 from index.models import Library, LoadWarning, replace
+
+if TYPE_CHECKING:
+    from index.library.early_sample import Sample
 
 __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
 
@@ -34,6 +38,7 @@ def load_library(
     *,
     cache_dir: Path | None = None,
     progress: LoadProgress | None = None,
+    sample: Sample | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -45,6 +50,9 @@ def load_library(
             is the same either way.
         progress: told each step's progress, `(step, done, total)`; a load from the
             library cache has no steps and never calls it.
+        sample: on a big load that is not from the library cache, given an even sample
+            of the papers, tagged and with their final ids, before duplicates are merged
+            (`index.library.early_sample`); the load goes on when it returns.
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
@@ -53,7 +61,7 @@ def load_library(
     which import the caller's main module as multiprocessing does: a script that calls
     this keeps its top-level work under `if __name__ == "__main__":`.
     """
-    return _load_library(paths, taxonomy, cache_dir, progress or _quiet)
+    return _load_library(paths, taxonomy, cache_dir, progress or _quiet, sample)
 
 
 def _quiet(step: str, done: int, total: int) -> None:
@@ -61,7 +69,11 @@ def _quiet(step: str, done: int, total: int) -> None:
 
 
 def _load_library(
-    paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path | None, progress: LoadProgress
+    paths: Sequence[Path] | None,
+    taxonomy: Taxonomy,
+    cache_dir: Path | None,
+    progress: LoadProgress,
+    sample: Sample | None,
 ) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
@@ -83,4 +95,6 @@ def _load_library(
                 return replace(cached, from_cache=True)
     from index.library.pipeline import build_library
 
-    return build_library(files, shown, warnings, taxonomy, inputs, cache, identities, key, progress)
+    return build_library(
+        files, shown, warnings, taxonomy, inputs, cache, identities, key, progress, sample
+    )

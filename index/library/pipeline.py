@@ -16,6 +16,7 @@ from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache
 from index.library.dedupe import dedupe, merge_group
+from index.library.early_sample import Sample, early_sample, settled_ids
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
 from index.library.labelling import Labelling, Progress
@@ -78,8 +79,14 @@ def _apply_sidecars(
 
 
 def _assign_ids(
-    papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning]
+    papers: list[Paper], pinned: list[bool], warnings: list[LoadWarning], settled: set[str]
 ) -> list[Paper]:
+    """Each paper's id: curated ones first, then the settled raw ids, then the rest in order.
+
+    `settled` (`early_sample.settled_ids`, from the records before dedupe) are raw ids
+    one record alone had: its paper keeps it and no other paper gets it, even when that
+    record was merged away, so an id the early sample showed never names another paper.
+    """
     allocator = IdAllocator()
     ids: list[str | None] = [None] * len(papers)
     for i, paper in enumerate(papers):
@@ -92,6 +99,11 @@ def _assign_ids(
                         f"curated id {paper.id!r} is used twice; renamed {ids[i]!r}",
                     )
                 )
+    kept = settled - allocator.taken
+    allocator.reserve(kept)
+    for i, paper in enumerate(papers):
+        if ids[i] is None and paper.id and slugify(paper.id) in kept:
+            ids[i] = slugify(paper.id)
     for i, paper in enumerate(papers):
         if ids[i] is None:
             if paper.authors or paper.year or not paper.title_inferred:
@@ -117,6 +129,7 @@ def build_library(
     identities: list[Identity | None] | None,
     key: Any,
     progress: Progress,
+    sample: Sample | None = None,
 ) -> Library:
     """The library of `files` (shown as `shown`), written to `cache` under `key` if given.
 
@@ -129,6 +142,8 @@ def build_library(
         identities: each file's `identity` when there is a cache.
         key: the cache key of the whole library (`index.library.load`).
         progress: told each step's progress.
+        sample: given the early sample of a big load (`index.library.early_sample`)
+            before dedupe starts, in this thread; dedupe waits for it to return.
     """
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
@@ -156,6 +171,12 @@ def build_library(
         labelling = Labelling(pool, known, progress)
         del known
         labelling.start(papers)  # the workers tag while this process merges duplicates
+        settled = settled_ids(papers)
+        if sample is not None:
+            early = early_sample(papers, settled, taxonomy)
+            if early:
+                sample(early)
+            del early
         progress("merging duplicates", 0, 1)  # one step, no count
         memory = None
         if cache is None:
@@ -168,7 +189,7 @@ def build_library(
             merged, links, pinned = dedupe(papers, pinned, scored)
             del scored, remembered
         del papers, origin
-        merged = _assign_ids(merged, pinned, warnings)
+        merged = _assign_ids(merged, pinned, warnings, settled)
         merged = _link(merged, links)
         tagged = labelling.finish(merged, digests=cache is not None)
     names, stamped = read_files(files, stamps)

@@ -452,6 +452,40 @@ def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> 
     return start_preview(path, sample, ready)
 
 
+def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) -> Opened | None:
+    """An index of `papers`, an early sample of the library read from `files` (before its
+    duplicates are merged: `index.library.early_sample`), built in this thread and opened.
+
+    It lives where the library's index will (`library_dir`), as a preview does: held while
+    open, swept by the first open or build after that. None when it cannot be built (a
+    full disk): the load goes on without it.
+    """
+    import uuid
+
+    from index.store.preview import build_preview
+
+    started = time.perf_counter()
+    folder = _files_dir(cache_dir, files)
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"preview-{uuid.uuid4().hex[:12]}"
+        path.mkdir()
+    except OSError as error:
+        log.warning("no sample index in %s: %s", folder, error)
+        return None
+    building = _hold_folder(path)
+    try:
+        built = build_preview(path, papers)
+        ix = _open_checked(built, len(papers)) if built is not None else None
+    finally:
+        if building is not None:
+            building.close()  # the open index holds it now
+    if ix is None:
+        return None
+    return Opened(ix, path, "preview", ix.doc_count(), time.perf_counter() - started)
+
+
 def _publish(folder: Path, gen: str, manifest: dict[str, Any], recorded: Any = None) -> None:
     """Makes generation `gen` the current one; `recorded`: its checksums before an
     in-place update (the files it did not write are not hashed again)."""

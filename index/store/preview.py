@@ -22,7 +22,13 @@ from pathlib import Path
 from index.models import Paper
 from index.store.writer import PARALLEL_MIN_PAPERS, build_into
 
-__all__ = ["PREVIEW_MIN_PAPERS", "PREVIEW_PAPERS", "preview_sample", "start_preview"]
+__all__ = [
+    "PREVIEW_MIN_PAPERS",
+    "PREVIEW_PAPERS",
+    "build_preview",
+    "preview_sample",
+    "start_preview",
+]
 
 log = logging.getLogger("paperscope.index")
 
@@ -40,24 +46,26 @@ def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
     return [papers[i * total // PREVIEW_PAPERS] for i in range(PREVIEW_PAPERS)]
 
 
+def build_preview(path: Path, sample: Sequence[Paper]) -> Path | None:
+    """Indexes `sample` into the empty folder `path`: `path`, or None when it failed.
+
+    A preview that fails (a full disk, a paper the writer chokes on) is logged and
+    dropped: the full build goes on and serves when it is done.
+    """
+    try:
+        build_into(path, sample, None, compressed=False)  # it lives one build
+    except Exception as error:  # the preview is a nicety; never fail the build
+        log.warning("no preview index at %s: %s", path, error)
+        return None
+    return path
+
+
 def start_preview(
     path: Path, sample: Sequence[Paper], ready: Callable[[Path | None], None]
 ) -> threading.Thread:
-    """Indexes `sample` into the empty folder `path` in a thread, then calls `ready(path)`.
-
-    A preview that fails (a full disk, a paper the writer chokes on) is logged and
-    dropped with `ready(None)`: the full build goes on and serves when it is done.
-    """
-
-    def run() -> None:
-        try:
-            build_into(path, sample, None, compressed=False)  # it lives one build
-        except Exception as error:  # the preview is a nicety; never fail the build
-            log.warning("no preview index at %s: %s", path, error)
-            ready(None)
-            return
-        ready(path)
-
-    thread = threading.Thread(target=run, name="paperscope-preview", daemon=True)
+    """`build_preview` in a thread, then `ready` with its result."""
+    thread = threading.Thread(
+        target=lambda: ready(build_preview(path, sample)), name="paperscope-preview", daemon=True
+    )
     thread.start()
     return thread

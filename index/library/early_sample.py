@@ -1,0 +1,66 @@
+"""The papers a big first load shows before it has merged its duplicates.
+
+Dedupe is most of a first load (20,000 papers: ~8 s of ~12 s), and before it nothing is
+searchable. The load hands its caller an even sample of the parsed records (tagged, with
+their final ids) before dedupe starts; the app indexes it and serves "results so far".
+
+A record in the sample must be named what the finished library names it, so only records
+whose id is settled before dedupe are taken:
+
+- its raw id (an arXiv id, a BibTeX key, a curated id) is one no other record has: the
+  pipeline then gives that id to that record's paper and to no other, even when dedupe
+  merges the record into another one (`settled_ids`, applied by `_assign_ids`);
+- its citation key as the record alone would have it is one no other record would have.
+  Dedupe may still change it: a record merged with one that has a BibTeX key of its own
+  takes that key. A copy made from the sample therefore waits for the finished library
+  (the app's `copy_papers`); searching and reading do not.
+
+A record without an id of its own (a text file's paragraph) gets a slug that depends on
+the others, and is left out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from index.citations.keys import base_key
+from index.facets.tagger import tag_papers
+from index.facets.taxonomy import Taxonomy
+from index.library.ids import slugify
+from index.models import Paper, replace
+
+__all__ = ["SAMPLE_MIN_PAPERS", "SAMPLE_PAPERS", "Sample", "early_sample", "settled_ids"]
+
+# What a load tells the early sample to (`index.library.load.load_library`'s `sample`).
+Sample = Callable[[list[Paper]], None]
+
+# As many as `index.store.preview` indexes: ~2.5 s to index on one core.
+SAMPLE_PAPERS = 1000
+# Smaller loads are done in a few seconds: no sample (`index.store.preview`'s threshold).
+SAMPLE_MIN_PAPERS = 5000
+
+
+def settled_ids(papers: Sequence[Paper]) -> set[str]:
+    """The raw ids (as ids: slugified) that exactly one of `papers` has."""
+    counts = Counter(slugify(paper.id) for paper in papers if paper.id)
+    counts.pop("", None)
+    return {slug for slug, count in counts.items() if count == 1}
+
+
+def early_sample(papers: Sequence[Paper], settled: set[str], taxonomy: Taxonomy) -> list[Paper]:
+    """An even spread of up to `SAMPLE_PAPERS` of the records whose ids are settled,
+    tagged and named as the finished library names them; [] for a small load."""
+    if len(papers) < SAMPLE_MIN_PAPERS:
+        return []
+    keys = Counter(base_key(paper) for paper in papers)
+    eligible = [
+        paper
+        for paper in papers
+        if paper.id and slugify(paper.id) in settled and keys[base_key(paper)] == 1
+    ]
+    total = len(eligible)
+    if total > SAMPLE_PAPERS:
+        eligible = [eligible[i * total // SAMPLE_PAPERS] for i in range(SAMPLE_PAPERS)]
+    named = [replace(paper, id=slugify(paper.id)) for paper in eligible]
+    return list(tag_papers(named, taxonomy))
