@@ -43,7 +43,7 @@ from tui.services.papers import PaperData
 from tui.services.styles import load_style_book
 from tui.services.user_data import Marks, QueryHistory
 from tui.settings_actions import SettingsActions
-from tui.startup import freeze_long_lived
+from tui.startup import collector_paused, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -87,6 +87,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         corpus: Sequence[Path] | None = None,
         owns_engine: bool | None = None,
         outdated: Sequence[str] = (),
+        load_corpus: bool = False,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -101,6 +102,18 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         # quits during it (tui.cli.run_app waits for it, saying so).
         self.index_finished = threading.Event()
         self.index_finished.set()
+        # A first start of a library with no index: the app reads `corpus` itself, in the
+        # index worker, so it shows at once with the load's progress (tui.cli.run_app).
+        self._load_corpus = load_corpus and library is None and engine is None
+        # Set once the papers served are the loaded library's (or the load is over): a
+        # copy made from an early sample waits for it (`copy_papers`).
+        self.library_loaded = threading.Event()
+        if not self._load_corpus:
+            self.library_loaded.set()
+        # What the app's own load found, for the command line to print after the app
+        # exits (its problems) or instead of running it (no paper at all).
+        self.loaded_library: Library | None = None
+        self.load_error: str | None = None
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -245,31 +258,89 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         description="Building the search index",
     )
     def build_index(self) -> None:
-        """Open (or build, on first run) the index without freezing the UI."""
+        """Open (or build, on first run) the index without freezing the UI; on a first
+        start with no index, read the library first (`_load_library`)."""
         from index import open_engine
 
-        step = max(1, len(self.library.papers) // 100) if self.library else 1
-        posted = [-step]
-
-        def progress(done: int, total: int) -> None:
-            # At most ~100 messages however large the library: the UI only shows a count.
-            if done == total or done - posted[0] >= step:
-                posted[0] = done
-                self.main_screen.post_message(IndexProgress(done, total))
-
-        def preview(engine: Any) -> None:  # a sample of a big library, searchable meanwhile
-            self.post_message(IndexPreview(engine))
-
-        library = self.library or Library(papers=())
+        sampled = False
         self.index_finished.clear()
         try:
+            library = self.library
+            if self._load_corpus:
+                try:
+                    library, sampled = self._load_library()
+                finally:
+                    self.library_loaded.set()
+                if library is None:
+                    return
+            step = max(1, len(library.papers) // 100) if library else 1
+            posted = [-step]
+
+            def progress(done: int, total: int) -> None:
+                # At most ~100 messages however large the library: the UI only shows a count.
+                if done == total or done - posted[0] >= step:
+                    posted[0] = done
+                    self.main_screen.post_message(IndexProgress(done, total))
+
+            def preview(engine: Any) -> None:  # a sample of a big library, searchable meanwhile
+                self.post_message(IndexPreview(engine))
+
             engine = open_engine(
-                library, self.taxonomy, self.settings.cache_dir, progress=progress, preview=preview
+                library or Library(papers=()),
+                self.taxonomy,
+                self.settings.cache_dir,
+                progress=progress,
+                preview=None if sampled else preview,  # the early sample serves till the end
             )
         finally:
             self.index_finished.set()
         freeze_long_lived()
         self.post_message(IndexReady(engine))
+
+    def _load_library(self) -> tuple[Library | None, bool]:
+        """In the index worker: read the library, its progress in the status line and its
+        early sample served meanwhile (`index.library.early_sample`). Returns the library
+        (None when it has no paper: the app exits, saying so) and whether a sample served.
+        """
+        from index import load_library, open_sample_engine
+
+        sampled = False
+
+        def progress(step: str, done: int, total: int) -> None:
+            self.main_screen.post_message(IndexProgress(done, total, step))
+
+        def sample(papers: list[Paper]) -> None:
+            nonlocal sampled
+            engine = open_sample_engine(self.corpus, papers, self.taxonomy, self.settings.cache_dir)
+            if engine is not None:
+                sampled = True
+                self.post_message(IndexPreview(engine))
+
+        with collector_paused():  # a first load makes millions of objects (tui.startup)
+            library = load_library(
+                self.corpus,
+                self.taxonomy,
+                cache_dir=self.settings.cache_dir / "library",
+                progress=progress,
+                sample=sample,
+            )
+        self.call_from_thread(self._library_loaded, library)
+        return (library if library.papers else None), sampled
+
+    def _library_loaded(self, library: Library) -> None:
+        """The app's own load is done: serve its papers, say what was wrong in its files."""
+        self.loaded_library = library
+        if not library.papers:
+            where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
+            self.load_error = f"no papers could be loaded from {where}"
+            self.index_finished.set()  # nothing will be built: no "finishing the index"
+            self.exit(return_code=2)
+            return
+        self.library = library
+        extras = self.papers.extras
+        self.papers = PaperData(self.taxonomy, library, lambda: self.engine)
+        self.papers.extras = extras
+        self.notify_load_problems()
 
     @on(IndexPreview)
     def _index_preview(self, message: IndexPreview) -> None:
@@ -311,6 +382,21 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
     def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
         style = style or self.style
+        if not self.library_loaded.is_set():
+            # Shown from an early sample: a key or a field may change when duplicates
+            # merge (index.library.early_sample), so the loaded library's papers are copied.
+            self.call_from_thread(
+                self.notify, f"Copying once the library is read: {description}", title="Copy"
+            )
+            self.library_loaded.wait()
+            papers = self.papers.as_loaded(papers)
+            if not papers:
+                self.call_from_thread(
+                    self.notify,
+                    f"Nothing copied: {description} is not in the library",
+                    title="Copy",
+                )
+                return
         text = self.papers.format(papers, style)
         self._copy(text, f"{style_label(style)} {description}")
 
@@ -448,6 +534,7 @@ def make_app(
     corpus: Sequence[Path] | None = None,
     owns_engine: bool = False,
     outdated: Sequence[str] = (),
+    load_corpus: bool = False,
 ) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
@@ -462,11 +549,13 @@ def make_app(
         corpus: the inputs `library` was loaded from; they are watched and reloaded live.
         outdated: files of `corpus` changed since `engine`'s index was built (served as it
             was meanwhile); they are read again at once (tui.library_host).
+        load_corpus: with neither engine nor library, the app reads `corpus` (None: the
+            bundled corpus) itself once it shows, instead of before.
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
         taxonomy = engine.taxonomy if engine is not None else load_taxonomy()
-    if engine is None and library is None:
+    if engine is None and library is None and not load_corpus:
         from index.library.load import load_library
 
         library = load_library(None, taxonomy)
@@ -479,4 +568,5 @@ def make_app(
         corpus=corpus,
         owns_engine=owns_engine or engine is None,
         outdated=outdated,
+        load_corpus=load_corpus,
     )

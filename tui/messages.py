@@ -95,12 +95,17 @@ class SearchThreadEnded(Message):
 class IndexProgress(Message, bubble=False):
     """The first-run index build moved on; `done` of `total` papers are indexed.
 
+    `step` is a step of the library's load before it, when the app reads the library
+    itself (`index.library.load.LoadProgress`: "reading files", "merging duplicates",
+    "tagging"); "" for the index build.
+
     The index messages do not bubble: the app posts them to the main screen, which must
     not hand them back up to the app.
     """
 
     done: int
     total: int
+    step: str = ""
 
 
 @dataclass

@@ -50,6 +50,8 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
 
     class FakeApp:
         return_code = 0
+        load_error = None  # what the app's own load would say after it
+        loaded_library = None
 
         def run(self) -> None:
             seen["while running"] = gc.isenabled()

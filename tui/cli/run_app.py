@@ -6,19 +6,21 @@ import os
 import sys
 
 from tui.cli.context import CliContext, UserError
+from tui.services.load_warnings import summary_lines
 from tui.startup import resume_collector
 
 
 def run_app(context: CliContext) -> int:
     """Start the app on the chosen corpus; the index is opened (or built) inside the app.
 
-    The library is loaded first, outside the app, so problems in the user's files are
-    printed as plain lines on stderr where they stay readable after the app exits; unless
-    the index is current, which the app then opens without the library (its load problems
-    as the index recorded them: the app lists them, as after a load from the cache). When
+    When the index is current, the app opens it without the library (its load problems as
+    the index recorded them: the app lists them, as after a load from the cache). When
     only the contents of its files changed since it was built, the app opens that index
     the same way and reads the changed files in the background (tui.library_host); their
-    problems are then listed in the app.
+    problems are then listed in the app. Otherwise (a first start) the app shows at once
+    and reads the library itself, its progress in the status line and a big library's
+    early sample searchable meanwhile; the problems in the user's files are listed in the
+    app and printed as plain lines on stderr after it exits, where they stay readable.
     """
     # Without a terminal Textual would write escape codes into the file and wait for keys
     # that never come: say what to run instead, before loading anything.
@@ -27,6 +29,7 @@ def run_app(context: CliContext) -> int:
             "the app needs a terminal (stdin and stdout); for scripts use a command: "
             "paperscope list, search QUERY, show ID, cite ID (see --help)"
         )
+    from index.library.inputs import library_files
     from tui.app import make_app
     from tui.services.config import AppSettings
 
@@ -43,9 +46,11 @@ def run_app(context: CliContext) -> int:
         app = make_app(
             settings, engine=engine, owns_engine=True, corpus=context.corpus, outdated=changed
         )
+    elif context.corpus and not library_files(context.corpus):
+        # Nothing to read (a mistyped path): the load's one-line error, with no app.
+        app = make_app(settings, library=context.library, taxonomy=context.taxonomy)
     else:
-        library = context.library  # a slow first load says so on stderr (LoadNotice)
-        app = make_app(settings, library=library, taxonomy=context.taxonomy, corpus=context.corpus)
+        app = make_app(settings, taxonomy=context.taxonomy, corpus=context.corpus, load_corpus=True)
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     try:
         # Returns once the app's worker threads have: a first build the user quit during
@@ -57,4 +62,10 @@ def run_app(context: CliContext) -> int:
         sys.stderr.write("paperscope: stopped; the next start builds the index again\n")
         sys.stderr.flush()
         os._exit(130)  # the build thread would be waited for; its process got the ctrl+c too
+    loaded = app.loaded_library
+    if loaded is not None and not loaded.from_cache:  # a cached load was reported once
+        for line in summary_lines(loaded.warnings):
+            context.warn(line)
+    if app.load_error is not None:
+        raise UserError(app.load_error)
     return app.return_code or 0

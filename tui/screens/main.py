@@ -78,10 +78,10 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     def __init__(self) -> None:
         super().__init__(id="main")
-        # The first build's progress, (done, total); `_building` has it while a sample's
+        # The first start's progress, (done, total, load step); `_building` has it while a sample's
         # index serves searches meanwhile (IndexPreview), else None.
-        self._progress = (0, 1)
-        self._building: tuple[int, int] | None = None
+        self._progress: tuple[int, int, str] = (0, 1, "")
+        self._building: tuple[int, int, str] | None = None
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
         # The paper the pane shows first, once the first page is drawn (`_preview`).
@@ -175,13 +175,13 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     @on(IndexProgress)
     def _index_progress(self, message: IndexProgress) -> None:
-        self._progress = (message.done, message.total)
+        self._progress = (message.done, message.total, message.step)
         if self._building is not None:  # a sample's results stay; the status says how far
             self._building = self._progress
             if self.result is not None:
                 self._show_status(self.result)
             return
-        self.show_index_progress(message.done, message.total)
+        self.show_index_progress(*self._progress)
 
     @on(IndexPreview)
     def _index_preview(self) -> None:
@@ -250,17 +250,23 @@ class MainScreen(LibraryActions, SearchingScreen):
             ),
         )
 
-    def show_index_progress(self, done: int, total: int) -> None:
-        """The first run builds the index: a progress bar where the results will be."""
+    def show_index_progress(self, done: int, total: int, step: str = "") -> None:
+        """The first run reads the library and builds the index: a progress bar where the
+        results will be."""
         bar = self.query_one("#index-progress", ProgressBar)
         bar.display = True
-        writing = index_writing(done, total)  # no count left: a bar that says "working"
-        bar.update(total=None if writing else max(1, total), progress=done)
+        # No count (merging, writing): a bar that says "working".
+        counted = not index_writing(done, total) and step != "merging duplicates"
+        bar.update(total=max(1, total) if counted else None, progress=done)
         self.query_one(ResultsList).show_hits(
             (),
-            empty_message="Building the search index for the first time; it is kept for next time.",
+            empty_message=(
+                "Reading your library for the first time; it is kept for next time."
+                if step
+                else "Building the search index for the first time; it is kept for next time."
+            ),
         )
-        self.query_one(StatusLine).show_message(build_message(done, total))
+        self.query_one(StatusLine).show_message(build_message(done, total, step))
 
     def show_index_failed(self, message: str) -> None:
         """No index, so no search: say why where the results would be, and in the status."""

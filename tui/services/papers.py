@@ -75,6 +75,26 @@ class PaperData:
         found = [engine.paper(paper_id) for paper_id in ids] if engine else []
         return [paper for paper in found if paper is not None]
 
+    def as_loaded(self, papers: Sequence[Paper]) -> list[Paper]:
+        """`papers`, shown from an early sample (before dedupe), as the loaded library has
+        them: by id, or the paper that holds their first source when dedupe merged them
+        into another one (`index.library.early_sample`). Those it has not are left out."""
+        if self._library is None:
+            return list(papers)
+        by_id = {paper.id: paper for paper in self._library.papers}
+        wanted = {paper.sources[0] for paper in papers if paper.id not in by_id and paper.sources}
+        holder = {
+            source: paper
+            for paper in self._library.papers
+            for source in paper.sources
+            if source in wanted
+        }
+        found = [
+            by_id.get(paper.id) or (holder.get(paper.sources[0]) if paper.sources else None)
+            for paper in papers
+        ]
+        return list(dict.fromkeys(paper for paper in found if paper is not None))
+
     def format(self, papers: Sequence[Paper], style: str) -> str:
         """The citation as `paperscope cite` prints it: keys are unique in the whole library."""
         return format_citation(papers, style, keys=self._citation_keys())

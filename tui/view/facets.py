@@ -92,16 +92,29 @@ def index_writing(done: int, total: int) -> bool:
     return 0 < total <= done
 
 
-def build_stage(done: int, total: int) -> str:
-    """How far the first index build got, for the status while a sample serves."""
+def build_stage(done: int, total: int, step: str = "") -> str:
+    """How far the first start got, for the status while a sample serves: a step of the
+    library's load (`step`, see `tui.messages.IndexProgress`), or the index build."""
+    if step == "reading files":
+        return f"Reading files {done:,}/{total:,}"
+    if step == "merging duplicates":
+        return "Merging duplicates"
+    if step:
+        return f"{step.capitalize()} {100 * done // max(1, total)}%"
     if index_writing(done, total):
         return "Writing the index"
     return f"Indexing {100 * done // max(1, total)}%"
 
 
-def build_message(done: int, total: int) -> str:
-    """The status line of a build while nothing can be searched yet (no sample)."""
+def build_message(done: int, total: int, step: str = "") -> str:
+    """The status line of a first start while nothing can be searched yet (no sample)."""
     papers = "paper" if total == 1 else "papers"  # an update may index a single one
+    if step == "reading files":
+        return f"Reading the library… {done:,} of {total:,} files"
+    if step == "merging duplicates":
+        return "Merging duplicate records…"
+    if step:
+        return f"{step.capitalize()}… {done:,} of {total:,} {papers}"
     if index_writing(done, total):
         return f"Writing the index ({total:,} {papers})…"
     return f"Indexing… {done:,} of {total:,} {papers}"

@@ -18,6 +18,7 @@ import index.library.load
 from index.citations import citation_keys
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
+from tests.tui.app_pilot import settle
 from tui.app import PaperscopeApp
 from tui.cli import main
 from tui.services.papers import PaperData
@@ -147,13 +148,79 @@ def test_an_edited_file_starts_the_app_on_the_index_as_it_was(
         engine.close()
 
 
-def test_an_added_file_loads_the_library_first(
+async def test_an_added_file_starts_the_app_which_reads_the_library(
     tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No index to serve: the app shows at once and reads the library in its worker."""
     corpus = write_corpus(tmp_path / "papers")
     assert main(["--corpus", str(corpus), "index"]) == 0
     record = {**RECORDS[0], "id": "2401.00003", "title": "Zest"}
     (corpus / "more.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     app = start_app(corpus, started, monkeypatch)
-    assert app.library is not None and len(app.library.papers) == 4
-    assert app.engine is None  # the app opens (and updates) the index in its worker
+    assert app.library is None and app.engine is None  # nothing read before the app runs
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert app.library is not None and len(app.library.papers) == 4
+        assert app.engine is not None and app.engine.size == 4
+        assert [w.line for w in app.load_warnings] == [8]  # refs.bib's broken entry
+
+
+def first_start_printing(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """`paperscope --corpus CORPUS` on a first start, the app run headless until it is
+    idle, then quit by `q`: (exit code, stderr)."""
+    original = PaperscopeApp.run
+
+    def run(self: PaperscopeApp, *args: Any, **kwargs: Any) -> Any:
+        async def until_idle(pilot: Any) -> None:
+            await settle(pilot)
+            await pilot.press("q")
+
+        return original(self, headless=True, auto_pilot=until_idle)
+
+    monkeypatch.setattr(PaperscopeApp, "run", run)
+    in_a_terminal(monkeypatch)
+    capsys.readouterr()
+    code = main(["--corpus", str(corpus)])
+    return code, capsys.readouterr().err
+
+
+def test_the_load_problems_of_a_first_start_are_printed_after_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = write_corpus(tmp_path / "papers")
+    code, err = first_start_printing(corpus, monkeypatch, capsys)
+    assert code == 0
+    assert "refs.bib:8: malformed BibTeX entry skipped" in err
+    # The next start serves the index, and says nothing of problems already reported.
+    code, err = first_start_printing(corpus, monkeypatch, capsys)
+    assert code == 0 and err == ""
+
+
+def test_a_first_start_with_no_paper_says_so_and_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = tmp_path / "papers"
+    corpus.mkdir()
+    (corpus / "empty.bib").write_text("% nothing here\n", encoding="utf-8")
+    code, err = first_start_printing(corpus, monkeypatch, capsys)
+    assert code == 2
+    assert err == (
+        f"paperscope: warning: {corpus / 'empty.bib'}: no BibTeX entries found\n"
+        f"paperscope: no papers could be loaded from {corpus}\n"
+    )
+
+
+def test_a_path_with_no_file_says_so_without_starting_the_app(
+    tmp_path: Path,
+    started: list[PaperscopeApp],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    in_a_terminal(monkeypatch)
+    missing = tmp_path / "typo.bib"
+    assert main(["--corpus", str(missing)]) == 2
+    assert started == []
+    err = capsys.readouterr().err
+    assert str(missing) in err and "no papers could be loaded" in err

@@ -8,6 +8,7 @@ what a first build of 20,000 papers does over a minute, held still to look at.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -17,11 +18,13 @@ import pytest
 from textual.app import App
 
 import index
+import index.library.early_sample as early_sample
+import index.library.pipeline as pipeline
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Library
 from index.store.generations import IndexUnavailable
-from tests.tui.app_pilot import WIDE, highlighted, results_text, settle, shown
+from tests.tui.app_pilot import WIDE, all_notices, highlighted, results_text, settle, shown
 from tests.tui.screens.test_app_edges import status
 from tui.app import FINISHING_INDEX, PaperscopeApp, make_app
 from tui.services.config import AppSettings
@@ -152,3 +155,77 @@ async def test_a_build_that_fails_after_the_sample_served_says_so_and_serves_not
         await pilot.press("slash", *"pipeline")
         await settle(pilot)
         assert "No space left" in status(app)  # nothing searches the sample any more
+
+
+_WORDS = "zero alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima".split()
+
+
+def _arxiv_records(folder: Path, count: int) -> None:
+    """`count` distinct arXiv records about GPU kernels, and record 3 again in a .bib file
+    with a BibTeX key of its own: dedupe merges the two, and the merged paper cites with
+    that key (the real pattern of an arXiv dump beside a Better BibTeX export)."""
+    lines = [
+        json.dumps(
+            {
+                "id": f"2401.{n:05d}",
+                "title": f"Kernel study {_WORDS[n]} on tensor cores",
+                "authors": f"Ann Writer{n} and Bo Person{n}",
+                "categories": "cs.DC",
+                "abstract": f"We measure GPU kernels {n} "
+                + " ".join(f"w{n * k % 997}" for k in range(40)),
+                "update_date": "2024-01-05",
+            }
+        )
+        for n in range(1, count + 1)
+    ]
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "b.bib").write_text(
+        "@article{writer2024kernel,\n  title = {Kernel study charlie on tensor cores},\n"
+        "  author = {Writer3, Ann},\n  year = {2024},\n  eprint = {2401.00003},\n"
+        "  archiveprefix = {arXiv},\n}\n",
+        encoding="utf-8",
+    )
+
+
+async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library(
+    tmp_path: Path, clipboard: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app reads the library itself (`load_corpus`): before duplicates are merged, a
+    sample of the parsed records is searchable (index.library.early_sample); a key copied
+    from it is the merged paper's, copied once the library is read."""
+    monkeypatch.setattr(early_sample, "SAMPLE_MIN_PAPERS", 10)
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, len(_WORDS) - 1)
+    merging, release = threading.Event(), threading.Event()
+    real_dedupe = pipeline.dedupe
+
+    def held_dedupe(*args: Any, **kwargs: Any) -> Any:
+        merging.set()
+        assert release.wait(30), "the test never let dedupe run"
+        return real_dedupe(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "dedupe", held_dedupe)
+    settings = AppSettings.from_environment()
+    app = make_app(settings, corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.previewing and app.main_screen.result is not None)
+        assert merging.is_set() and app.library is None
+        assert status(app).startswith("Merging duplicates · so far 13 of 13 papers")
+        await pilot.press("slash", *"charlie", "enter")
+        await until(pilot, lambda: shown(app).request.query == "charlie")
+        assert {hit.paper.id for hit in shown(app).hits} >= {"2401.00003", "writer2024kernel"}
+        hits = [hit.paper.id for hit in shown(app).hits]
+        await pilot.press(*["down"] * hits.index("2401.00003"))
+        assert highlighted(app).id == "2401.00003"  # the arXiv record: no key of its own
+        await pilot.press("y")  # its citation key: alone, `writer32024kernel`
+        await until(
+            pilot, lambda: any("once the library is read" in n.message for n in all_notices(app))
+        )
+        assert clipboard == []  # the key may change when the duplicates merge: it waits
+        release.set()
+        await until(pilot, lambda: not app.previewing)
+        await settle(pilot)
+        assert clipboard == ["writer2024kernel"]  # the merged paper's
+        assert app.library is not None and len(app.library.papers) == 12
+        assert shown(app).total == len(shown(app).hits) >= 1
