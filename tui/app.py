@@ -3,7 +3,8 @@
 The app holds what outlives a screen (engine, config, marks, history) and the actions
 that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
 lookups and citations in `services/papers.py`, style and theme choices in
-`settings_actions.py`. Screens see the app only as a `tui.host.Host`, and learn about the
+`settings_actions.py`, reading the library in `first_start.py` (a first start) and
+`library_host.py` (a changed file). Screens see the app only as a `tui.host.Host`, and learn about the
 index by messages (`IndexProgress`, `IndexPreview`, `IndexReady`, `IndexFailed`) posted to
 the main screen. Build it with `make_app`, which takes every path from `AppSettings` so tests stay
 in tmp folders.
@@ -33,6 +34,7 @@ from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.models import Library, LoadWarning, Paper
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
+from tui.first_start import FirstStart
 from tui.library_host import LibraryHost
 from tui.messages import IndexFailed, IndexPreview, IndexProgress, IndexReady
 from tui.screens.main import MainScreen
@@ -43,7 +45,7 @@ from tui.services.papers import PaperData
 from tui.services.styles import load_style_book
 from tui.services.user_data import Marks, QueryHistory
 from tui.settings_actions import SettingsActions
-from tui.startup import collector_paused, freeze_long_lived
+from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -57,7 +59,7 @@ FINISHING_INDEX = (
 )
 
 
-class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
+class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
     """Browse, filter and cite papers from the keyboard (or the mouse).
 
     Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
@@ -102,18 +104,8 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         # quits during it (tui.cli.run_app waits for it, saying so).
         self.index_finished = threading.Event()
         self.index_finished.set()
-        # A first start of a library with no index: the app reads `corpus` itself, in the
-        # index worker, so it shows at once with the load's progress (tui.cli.run_app).
-        self._load_corpus = load_corpus and library is None and engine is None
-        # Set once the papers served are the loaded library's (or the load is over): a
-        # copy made from an early sample waits for it (`copy_papers`).
-        self.library_loaded = threading.Event()
-        if not self._load_corpus:
-            self.library_loaded.set()
-        # What the app's own load found, for the command line to print after the app
-        # exits (its problems) or instead of running it (no paper at all).
-        self.loaded_library: Library | None = None
-        self.load_error: str | None = None
+        # A first start with no index: the app reads `corpus` itself (tui.first_start).
+        self.init_first_start(load_corpus and library is None and engine is None)
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -244,6 +236,7 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
         return super().push_screen(screen, *args, **kwargs)
 
     def on_unmount(self) -> None:
+        self.library_loaded.set()  # a copy still waiting for the library ends with the app
         self.close_retired()
         if self._owns_engine and self.engine is not None:
             self.engine.close()
@@ -259,18 +252,18 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
     )
     def build_index(self) -> None:
         """Open (or build, on first run) the index without freezing the UI; on a first
-        start with no index, read the library first (`_load_library`)."""
+        start with no index, read the library first (tui.first_start)."""
         from index import open_engine
 
-        sampled = False
         self.index_finished.clear()
         try:
             library = self.library
-            if self._load_corpus:
+            if self.load_corpus:
                 try:
-                    library, sampled = self._load_library()
-                finally:
-                    self.library_loaded.set()
+                    library = self.read_library()
+                except BaseException:
+                    self.library_loaded.set()  # no library will come: waiting copies go on
+                    raise
                 if library is None:
                     return
             step = max(1, len(library.papers) // 100) if library else 1
@@ -290,57 +283,15 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
                 self.taxonomy,
                 self.settings.cache_dir,
                 progress=progress,
-                preview=None if sampled else preview,  # the early sample serves till the end
+                # The early sample serves till the end: no second one.
+                preview=None if self.sampling is not None else preview,
             )
         finally:
+            if self.sampling is not None:  # its engine is handed over before the full one
+                self.sampling.join()
             self.index_finished.set()
         freeze_long_lived()
         self.post_message(IndexReady(engine))
-
-    def _load_library(self) -> tuple[Library | None, bool]:
-        """In the index worker: read the library, its progress in the status line and its
-        early sample served meanwhile (`index.library.early_sample`). Returns the library
-        (None when it has no paper: the app exits, saying so) and whether a sample served.
-        """
-        from index import load_library, open_sample_engine
-
-        sampled = False
-
-        def progress(step: str, done: int, total: int) -> None:
-            self.main_screen.post_message(IndexProgress(done, total, step))
-
-        def sample(papers: list[Paper]) -> None:
-            nonlocal sampled
-            engine = open_sample_engine(self.corpus, papers, self.taxonomy, self.settings.cache_dir)
-            if engine is not None:
-                sampled = True
-                self.post_message(IndexPreview(engine))
-
-        with collector_paused():  # a first load makes millions of objects (tui.startup)
-            library = load_library(
-                self.corpus,
-                self.taxonomy,
-                cache_dir=self.settings.cache_dir / "library",
-                progress=progress,
-                sample=sample,
-            )
-        self.call_from_thread(self._library_loaded, library)
-        return (library if library.papers else None), sampled
-
-    def _library_loaded(self, library: Library) -> None:
-        """The app's own load is done: serve its papers, say what was wrong in its files."""
-        self.loaded_library = library
-        if not library.papers:
-            where = ", ".join(str(p) for p in self.corpus) if self.corpus else "the bundled corpus"
-            self.load_error = f"no papers could be loaded from {where}"
-            self.index_finished.set()  # nothing will be built: no "finishing the index"
-            self.exit(return_code=2)
-            return
-        self.library = library
-        extras = self.papers.extras
-        self.papers = PaperData(self.taxonomy, library, lambda: self.engine)
-        self.papers.extras = extras
-        self.notify_load_problems()
 
     @on(IndexPreview)
     def _index_preview(self, message: IndexPreview) -> None:
@@ -382,21 +333,9 @@ class PaperscopeApp(LibraryHost, SettingsActions, App[str]):
     def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
         style = style or self.style
-        if not self.library_loaded.is_set():
-            # Shown from an early sample: a key or a field may change when duplicates
-            # merge (index.library.early_sample), so the loaded library's papers are copied.
-            self.call_from_thread(
-                self.notify, f"Copying once the library is read: {description}", title="Copy"
-            )
-            self.library_loaded.wait()
-            papers = self.papers.as_loaded(papers)
-            if not papers:
-                self.call_from_thread(
-                    self.notify,
-                    f"Nothing copied: {description} is not in the library",
-                    title="Copy",
-                )
-                return
+        papers = self.as_loaded(papers, description)
+        if not papers:
+            return
         text = self.papers.format(papers, style)
         self._copy(text, f"{style_label(style)} {description}")
 

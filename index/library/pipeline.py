@@ -143,7 +143,7 @@ def build_library(
         key: the cache key of the whole library (`index.library.load`).
         progress: told each step's progress.
         sample: given the early sample of a big load (`index.library.early_sample`)
-            before dedupe starts, in this thread; dedupe waits for it to return.
+            before dedupe starts, in this thread; dedupe starts when it returns.
     """
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}

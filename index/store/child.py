@@ -67,12 +67,19 @@ def _last_line(log: IO[bytes]) -> str:
 
 
 def build_in_child(
-    path: Path, papers: Sequence[Paper], progress: Progress | None, procs: int, nice: int = 0
+    path: Path,
+    papers: Sequence[Paper],
+    progress: Progress | None,
+    procs: int,
+    nice: int = 0,
+    *,
+    compressed: bool = True,
 ) -> dict[str, float] | None:
     """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
 
     `nice` > 0 lowers the build's priority by that much (its writer workers inherit it):
     work in the caller's process (a preview index, the app's own drawing) goes first.
+    `compressed`: as for `index.store.writer.build_into` (False for a sample's index).
 
     Returns the build process tree's peak memory as the child measured it.
 
@@ -88,6 +95,7 @@ def build_in_child(
         str(len(papers)),
         str(procs),
         str(nice),
+        str(int(compressed)),
     ]
     with tempfile.TemporaryFile() as log:
         try:

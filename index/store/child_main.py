@@ -70,6 +70,7 @@ def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
 def main(argv: Sequence[str]) -> None:
     """The child's entry point: build, then report peak memory; any failure is one line."""
     path, total, procs = Path(argv[0]), int(argv[1]), int(argv[2])
+    compressed = len(argv) <= 4 or argv[4] != "0"
     if len(argv) > 3 and int(argv[3]) > 0 and hasattr(os, "nice"):
         os.nice(int(argv[3]))  # before the writer workers fork: they inherit it
     out = sys.stdout
@@ -79,7 +80,8 @@ def main(argv: Sequence[str]) -> None:
         out.flush()
 
     try:
-        build_into(path, _read_papers(sys.stdin.buffer, total), report, total=total, procs=procs)
+        papers = _read_papers(sys.stdin.buffer, total)
+        build_into(path, papers, report, total=total, procs=procs, compressed=compressed)
     except BaseException as error:
         message = " ".join(str(error).split()) or type(error).__name__
         sys.stderr.write(f"{type(error).__name__}: {message}\n")

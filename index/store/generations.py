@@ -454,7 +454,8 @@ def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> 
 
 def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) -> Opened | None:
     """An index of `papers`, an early sample of the library read from `files` (before its
-    duplicates are merged: `index.library.early_sample`), built in this thread and opened.
+    duplicates are merged: `index.library.early_sample`), built by a build process while
+    this thread waits, and opened.
 
     It lives where the library's index will (`library_dir`), as a preview does: held while
     open, swept by the first open or build after that. None when it cannot be built (a
@@ -476,7 +477,7 @@ def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) 
         return None
     building = _hold_folder(path)
     try:
-        built = build_preview(path, papers)
+        built = build_preview(path, papers, in_child=True)
         ix = _open_checked(built, len(papers)) if built is not None else None
     finally:
         if building is not None:

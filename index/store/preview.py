@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index.models import Paper
+from index.store.child import build_in_child
 from index.store.writer import PARALLEL_MIN_PAPERS, build_into
 
 __all__ = [
@@ -46,14 +47,19 @@ def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
     return [papers[i * total // PREVIEW_PAPERS] for i in range(PREVIEW_PAPERS)]
 
 
-def build_preview(path: Path, sample: Sequence[Paper]) -> Path | None:
+def build_preview(path: Path, sample: Sequence[Paper], *, in_child: bool = False) -> Path | None:
     """Indexes `sample` into the empty folder `path`: `path`, or None when it failed.
 
+    `in_child`: in a build process (`index.store.child`), so that the caller's process
+    goes on meanwhile on the other core (the load's dedupe, for an early sample).
     A preview that fails (a full disk, a paper the writer chokes on) is logged and
     dropped: the full build goes on and serves when it is done.
     """
     try:
-        build_into(path, sample, None, compressed=False)  # it lives one build
+        if in_child:
+            build_in_child(path, sample, None, 1, compressed=False)
+        else:
+            build_into(path, sample, None, compressed=False)  # it lives one build
     except Exception as error:  # the preview is a nicety; never fail the build
         log.warning("no preview index at %s: %s", path, error)
         return None

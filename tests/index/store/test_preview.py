@@ -143,3 +143,55 @@ def test_a_sample_is_written_uncompressed_and_answers_as_an_ordinary_index(
     finally:
         ordinary.close()
         early.close()
+
+
+def test_an_early_sample_is_built_by_a_build_process_where_the_index_will_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`open_sample_engine`: the sample a load hands out before dedupe (the app serves it
+    while the load goes on in its own process), held while open, swept after."""
+    from index import open_sample_engine
+    from index.models import Library
+
+    library = file_library(tmp_path, per_file=10)
+    sample = library.papers[::3]
+    children: list[int] = []
+    real = preview_module.build_in_child
+
+    def spied(path: Path, papers: Any, progress: Any, procs: int, **kw: Any) -> Any:
+        children.append(len(papers))
+        return real(path, papers, progress, procs, **kw)
+
+    monkeypatch.setattr(preview_module, "build_in_child", spied)
+    files = list(map(Path, library.files))
+    early = open_sample_engine(files, sample, TAXONOMY, tmp_path / "cache")
+    assert early is not None and children == [len(sample)]
+    folder = library_dir(tmp_path / "cache", library)
+    ordinary = open_engine(Library(papers=sample), TAXONOMY, tmp_path / "ordinary")
+    try:
+        assert early.opened.path.parent == folder and early.opened.action == "preview"
+        assert _answers(early) == _answers(ordinary)
+        open_engine(library, TAXONOMY, tmp_path / "cache").close()
+        assert early.opened.path.exists()  # held while the app searches it
+    finally:
+        ordinary.close()
+        early.close()
+    del early
+    gc.collect()  # the closed index lets go of its hold (the app has exited)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    assert not list(folder.glob("preview-*"))
+
+
+def test_an_early_sample_that_cannot_be_built_is_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index import open_sample_engine
+    from index.store.child import BuildFailed
+
+    def failing(*args: Any, **kw: Any) -> Any:
+        raise BuildFailed("the build process failed (exit 1): No space left on device")
+
+    monkeypatch.setattr(preview_module, "build_in_child", failing)
+    library = file_library(tmp_path, per_file=4)
+    files = list(map(Path, library.files))
+    assert open_sample_engine(files, library.papers, TAXONOMY, tmp_path / "cache") is None

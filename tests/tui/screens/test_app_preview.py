@@ -229,3 +229,33 @@ async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library
         assert clipboard == ["writer2024kernel"]  # the merged paper's
         assert app.library is not None and len(app.library.papers) == 12
         assert shown(app).total == len(shown(app).hits) >= 1
+
+
+async def test_quitting_during_a_first_load_still_builds_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app says the index is being finished when the user quits during the load, and
+    it is: the load goes on without the app, then the build, and the next start is quick."""
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, 6)
+    merging, release = threading.Event(), threading.Event()
+    real_dedupe = pipeline.dedupe
+
+    def held_dedupe(*args: Any, **kwargs: Any) -> Any:
+        merging.set()
+        assert release.wait(30), "the test never let dedupe run"
+        return real_dedupe(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "dedupe", held_dedupe)
+    settings = AppSettings.from_environment()
+    app = make_app(settings, corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, merging.is_set)
+        assert farewell(app) == FINISHING_INDEX
+        await pilot.press("q")
+    release.set()
+    assert app.index_finished.wait(30)
+    assert app.loaded_library is not None and len(app.loaded_library.papers) == 6
+    engine = index.open_current_engine([corpus], app.taxonomy, settings.cache_dir)
+    assert engine is not None and engine.size == 6  # the .bib record merged with its twin
+    engine.close()

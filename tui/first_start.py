@@ -1,0 +1,126 @@
+"""The app's first start on a library with no index: it shows at once and reads the files.
+
+A mixin for `PaperscopeApp`, as `tui.library_host` is for reloads. `tui.cli.run_app`
+starts the app with `load_corpus` when no index can be served; the index worker
+(`PaperscopeApp.build_index`) then reads the library here, its steps in the status line
+(`IndexProgress` with a step), and a big library's early sample (`index.library.early_sample`)
+is indexed by a build process and served while its duplicates are merged. Once loaded,
+the library replaces the sample's papers for every copy: a key copied from the sample
+waits for it (`as_loaded`), since merging can change a key. The load's problems are
+listed in the app and printed by the command line after the app exits; a library with
+no paper ends the app with exit code 2.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from index.models import Library, Paper
+from tui.messages import IndexPreview, IndexProgress
+from tui.services.papers import PaperData
+from tui.startup import collector_paused
+
+__all__ = ["FirstStart", "LibraryLoaded"]
+
+
+@dataclass
+class LibraryLoaded(Message):
+    """The app's own load is done (posted, never waited for: the user may have quit)."""
+
+    library: Library
+
+
+class FirstStart:
+    """The app's half of a first start that reads the library (see the module docstring)."""
+
+    def init_first_start(self, load_corpus: bool) -> None:
+        """`load_corpus`: the app reads its `corpus` itself (neither library nor engine)."""
+        self.load_corpus = load_corpus
+        # Set once the papers served are the loaded library's (or the load is over).
+        self.library_loaded = threading.Event()
+        if not load_corpus:
+            self.library_loaded.set()
+        # What the load found, for the command line: its problems, or no paper at all.
+        self.loaded_library: Library | None = None
+        self.load_error: str | None = None
+        self.sampling: threading.Thread | None = None  # indexes the early sample
+
+    def read_library(self) -> Library | None:
+        """In the index worker: read the library, its progress in the status line and its
+        early sample served meanwhile (`index.library.early_sample`: `sampling` indexes
+        it, waiting on a build process while dedupe runs here). Returns the library, or
+        None when it has no paper (the app exits, saying so).
+        """
+        from index import load_library, open_sample_engine
+
+        app: Any = self
+
+        def progress(step: str, done: int, total: int) -> None:
+            app.main_screen.post_message(IndexProgress(done, total, step))
+
+        def serve(papers: list[Paper]) -> None:
+            engine = open_sample_engine(app.corpus, papers, app.taxonomy, app.settings.cache_dir)
+            if engine is not None:
+                app.post_message(IndexPreview(engine))
+
+        def sample(papers: list[Paper]) -> None:
+            self.sampling = threading.Thread(
+                target=serve, args=(papers,), name="paperscope-sample", daemon=True
+            )
+            self.sampling.start()
+
+        with collector_paused():  # a first load makes millions of objects (tui.startup)
+            library = load_library(
+                app.corpus,
+                app.taxonomy,
+                cache_dir=app.settings.cache_dir / "library",
+                progress=progress,
+                sample=sample,
+            )
+        self.loaded_library = library  # the command line prints its problems after the app
+        # Posted, not called: after the user quit, a call from this thread would wait for
+        # an event loop that is gone, and the index they were told is finished never would be.
+        app.post_message(LibraryLoaded(library))
+        return library if library.papers else None
+
+    def on_library_loaded(self, message: LibraryLoaded) -> None:
+        """The load is done: serve its papers, say what was wrong in its files; copies
+        waiting for it go on (`as_loaded`)."""
+        app: Any = self
+        library = message.library
+        if not library.papers:
+            self.library_loaded.set()
+            corpus: Sequence[object] = app.corpus or ()
+            where = ", ".join(map(str, corpus)) if corpus else "the bundled corpus"
+            self.load_error = f"no papers could be loaded from {where}"
+            app.index_finished.set()  # nothing will be built: no "finishing the index"
+            app.exit(return_code=2)
+            return
+        app.library = library
+        extras = app.papers.extras
+        app.papers = PaperData(app.taxonomy, library, lambda: app.engine)
+        app.papers.extras = extras
+        self.library_loaded.set()
+        app.notify_load_problems()
+
+    def as_loaded(self, papers: list[Paper], description: str) -> list[Paper]:
+        """In a copy worker: `papers` as the loaded library has them, waiting for it while
+        they come from the early sample (its keys may change when duplicates merge)."""
+        app: Any = self
+        if self.library_loaded.is_set():
+            return papers
+        app.call_from_thread(
+            app.notify, f"Copying once the library is read: {description}", title="Copy"
+        )
+        self.library_loaded.wait()
+        loaded = app.papers.as_loaded(papers)
+        if not loaded:
+            app.call_from_thread(
+                app.notify, f"Nothing copied: {description} is not in the library", title="Copy"
+            )
+        return loaded
