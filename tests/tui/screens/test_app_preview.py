@@ -188,6 +188,20 @@ def _arxiv_records(folder: Path, count: int) -> None:
     )
 
 
+def held_dedupe(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """The load's dedupe waits for the test: (set when it is reached, set to let it run)."""
+    merging, release = threading.Event(), threading.Event()
+    real_dedupe = pipeline.dedupe
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        merging.set()
+        assert release.wait(30), "the test never let dedupe run"
+        return real_dedupe(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "dedupe", held)
+    return merging, release
+
+
 async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library(
     tmp_path: Path, clipboard: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -197,15 +211,7 @@ async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library
     monkeypatch.setattr(early_sample, "SAMPLE_MIN_PAPERS", 10)
     corpus = tmp_path / "library"
     _arxiv_records(corpus, len(_WORDS) - 1)
-    merging, release = threading.Event(), threading.Event()
-    real_dedupe = pipeline.dedupe
-
-    def held_dedupe(*args: Any, **kwargs: Any) -> Any:
-        merging.set()
-        assert release.wait(30), "the test never let dedupe run"
-        return real_dedupe(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "dedupe", held_dedupe)
+    merging, release = held_dedupe(monkeypatch)
     settings = AppSettings.from_environment()
     app = make_app(settings, corpus=[corpus], load_corpus=True)
     async with app.run_test(size=WIDE) as pilot:
@@ -238,15 +244,7 @@ async def test_quitting_during_a_first_load_still_builds_the_index(
     it is: the load goes on without the app, then the build, and the next start is quick."""
     corpus = tmp_path / "library"
     _arxiv_records(corpus, 6)
-    merging, release = threading.Event(), threading.Event()
-    real_dedupe = pipeline.dedupe
-
-    def held_dedupe(*args: Any, **kwargs: Any) -> Any:
-        merging.set()
-        assert release.wait(30), "the test never let dedupe run"
-        return real_dedupe(*args, **kwargs)
-
-    monkeypatch.setattr(pipeline, "dedupe", held_dedupe)
+    merging, release = held_dedupe(monkeypatch)
     settings = AppSettings.from_environment()
     app = make_app(settings, corpus=[corpus], load_corpus=True)
     async with app.run_test(size=WIDE) as pilot:
