@@ -11,6 +11,7 @@ has mypy check it); nothing here imports the app, a screen or a widget.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -66,6 +67,9 @@ class Host(Notices, Protocol):
     last_export: Path | None  # the export dialog offers it again
     show_timings: bool  # search timings and engine caps in the status line (debug)
     style_book: StyleBook  # the built-in styles and the user's own .csl files
+    # Set once the papers served are the loaded library's; clear while a first start's
+    # early sample serves (tui/first_start.py): a mark may name a paper it does not hold.
+    library_loaded: threading.Event
 
     @property
     def engine(self) -> SearchEngine | None: ...

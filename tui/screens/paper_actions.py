@@ -101,6 +101,8 @@ class PaperActions:
 
     def action_copy_keys(self) -> None:
         """Copy keys for pasting into a draft: the marked papers', else the current paper's."""
+        if self._marks_unknown():
+            return
         papers = self._marked_papers()
         what = f"for {len(papers)} marked papers"
         if not papers:
@@ -155,8 +157,23 @@ class PaperActions:
     def _marked_papers(self) -> list[Paper]:
         return self._app.papers.by_id(self._app.marks.ids)
 
+    def _marks_unknown(self) -> bool:
+        """True, said so, while marks cannot be resolved: a first start's early sample
+        serves and may not hold every marked paper (tui/first_start.py)."""
+        if not self._app.marks.ids or self._app.library_loaded.is_set():
+            return False
+        self._app.notify(
+            "Your marked papers can be copied once the library is read; "
+            "the status line says how far it got.",
+            title="Marks",
+            severity="warning",
+        )
+        return True
+
     def action_copy_bibliography(self) -> None:
         """Copy every marked paper, in the order marked, as one bibliography."""
+        if self._marks_unknown():
+            return
         papers = self._marked_papers()
         if not papers:
             self._app.notify("No marked papers: press m on a paper to mark it.", severity="warning")
@@ -168,6 +185,8 @@ class PaperActions:
         from index.citations.export import extension_for
         from tui.screens.export_dialog import CYCLE, ExportDialog
 
+        if self._marks_unknown():
+            return
         papers = self._marked_papers()
         if not papers:
             self._app.notify("No marked papers: press m on a paper to mark it.", severity="warning")

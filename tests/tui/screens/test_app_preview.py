@@ -229,10 +229,17 @@ async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library
             pilot, lambda: any("once the library is read" in n.message for n in all_notices(app))
         )
         assert clipboard == []  # the key may change when the duplicates merge: it waits
+        await pilot.press("m", "b")  # a mark may name a paper the sample does not hold
+        await until(
+            pilot, lambda: any("once the library is read;" in n.message for n in all_notices(app))
+        )
         release.set()
         await until(pilot, lambda: not app.previewing)
         await settle(pilot)
         assert clipboard == ["writer2024kernel"]  # the merged paper's
+        await pilot.press("b")
+        await settle(pilot)
+        assert len(clipboard) == 2 and "Kernel study charlie" in clipboard[-1]
         assert app.library is not None and len(app.library.papers) == 12
         assert shown(app).total == len(shown(app).hits) >= 1
 
