@@ -83,7 +83,13 @@ class SourceProblem(Message):
 
 @dataclass
 class UserLayerChanged(Message):
-    """The engine has the user's current layer: searches and the detail should refresh."""
+    """The engine has the user's current layer: searches and the detail should refresh.
+
+    `changed` is False when the layer was the one the engine had (the start of a user with
+    no tags or notes): the results on show stand, only the saved searches are counted.
+    """
+
+    changed: bool = True
 
 
 class LibraryHost:
@@ -159,14 +165,17 @@ class LibraryHost:
         if engine is None:
             return
         with self._layer_lock:
-            engine.set_user_layer(self._user_layer(engine))
-        app.post_message(UserLayerChanged())
+            changed = engine.set_user_layer(self._user_layer(engine))
+        app.post_message(UserLayerChanged(changed))
 
     # Named handlers, not `@on`: Textual collects `@on` only from its own classes, and this
     # is a plain mixin.
     def on_user_layer_changed(self, message: UserLayerChanged) -> None:
         """Searches, the detail and the saved counts follow the new layer."""
         app: Any = self
+        if not message.changed:  # a search started meanwhile would only start again
+            app.main_screen.count_saved()
+            return
         app.main_screen.user_layer_changed()
         if app.screen is not app.main_screen and hasattr(app.screen, "reload_detail"):
             app.screen.reload_detail()  # the full-screen detail shows the new tags too

@@ -175,7 +175,8 @@ class SearchEngine(Generic[OpenedT]):
             if notes
             else NoteMasks()
         )
-        self._layer = self._layer_masks(UserLayer())
+        self._user_layer = UserLayer()  # what `_layer` was made from
+        self._layer = self._layer_masks(self._user_layer)
         self._layer_generation = 0
         self._layer_lock = threading.Lock()
 
@@ -229,16 +230,22 @@ class SearchEngine(Generic[OpenedT]):
         library given), without reading every paper's keys; else None."""
         return self._saved_keys.citation_keys() if self._saved_keys is not None else None
 
-    def set_user_layer(self, layer: UserLayer) -> None:
+    def set_user_layer(self, layer: UserLayer) -> bool:
         """Use the user's current tags, statuses and notes from the next search on.
 
         The masks are built here, once per change (milliseconds at 100,000 papers); cached
-        results and match sets of the previous layer are no longer served.
+        results and match sets of the previous layer are no longer served. Returns False,
+        changing nothing, when `layer` is the one in use: the app's start hands over an
+        empty layer, and a new user's searches need not start again for it.
         """
+        if layer == self._user_layer:
+            return False
         masks = self._layer_masks(layer)
         with self._layer_lock:
             self._layer = masks
+            self._user_layer = layer
             self._layer_generation += 1
+        return True
 
     def _layer_masks(self, layer: UserLayer) -> LayerMasks:
         return LayerMasks(layer, self._source, self.masks.ids, self.masks.live, self._source_notes)

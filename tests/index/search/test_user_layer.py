@@ -107,6 +107,19 @@ def test_a_new_layer_applies_without_reindexing(engine: SearchEngine) -> None:
     assert counts(engine, "tag") == {"toread": 1}
 
 
+def test_the_layer_in_use_again_changes_nothing(engine: SearchEngine) -> None:
+    """The app's start hands an empty layer to a new user's engine: nothing to redo."""
+    assert engine.set_user_layer(UserLayer()) is False
+    assert engine.set_user_layer(LAYER) is True
+    assert (
+        engine.set_user_layer(UserLayer(facets=dict(LAYER.facets), notes=dict(LAYER.notes)))
+        is False
+    )
+    assert found(engine, "tag:toread") == {"p1", "p2"}
+    assert engine.set_user_layer(UserLayer()) is True
+    assert found(engine, "tag:toread") == set()
+
+
 def test_notes_are_found_by_plain_words_and_note_field(engine: SearchEngine) -> None:
     engine.set_user_layer(LAYER)
     assert found(engine, "zebrafish") == {"p5"}

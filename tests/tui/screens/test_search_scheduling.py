@@ -205,3 +205,32 @@ async def test_the_first_detail_is_loaded_after_the_first_page_is_drawn(
         assert app.main_screen.query_one("DetailPane").detail is not None  # type: ignore[attr-defined]
         assert loads[0] >= 1  # a frame with the rows came first...
         assert len(loads) == 1  # ...and the pane was filled once
+
+
+async def test_a_start_with_no_tags_or_notes_searches_once(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's layer is applied at every start; when it is the engine's already (empty,
+    for a new user), the first search is not cancelled and run again for it."""
+    from index.search.user_layer import UserLayer
+    from tui.services.paths import data_dir
+    from tui.services.saved_searches import SavedSearches
+
+    engine.set_user_layer(UserLayer())  # the shared engine as a new user's is
+    SavedSearches(data_dir() / "saved_searches.json").save("kv", SearchRequest("cache"))
+    started: list[SearchRequest] = []
+    real_search = engine.search
+
+    def counted(request: SearchRequest, cancelled: Any = None) -> SearchResult:
+        started.append(request)
+        return real_search(request, cancelled)
+
+    monkeypatch.setattr(engine, "search", counted)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        shown_searches = [request for request in started if request.counts]  # the screen's
+        assert [request.query for request in shown_searches] == [""]
+        assert "47 of 47 papers" in status(app)
+        cache_total = engine.search(SearchRequest("cache", limit=0)).total
+        assert app.main_screen.with_saved({})["saved"][0].count == cache_total  # still counted
