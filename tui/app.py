@@ -4,10 +4,10 @@ The app holds what outlives a screen (engine, config, marks, history) and the ac
 that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
 lookups and citations in `services/papers.py`, style and theme choices in
 `settings_actions.py`, reading the library in `first_start.py` (a first start) and
-`library_host.py` (a changed file). Screens see the app only as a `tui.host.Host`, and learn about the
-index by messages (`IndexProgress`, `IndexPreview`, `IndexReady`, `IndexFailed`) posted to
-the main screen. Build it with `make_app`, which takes every path from `AppSettings` so tests stay
-in tmp folders.
+`library_host.py` (a changed file). Screens see the app only as a `tui.host.Host`, and
+learn about the index by messages (`IndexProgress`, `IndexPreview`, `IndexReady`,
+`IndexFailed`) posted to the main screen. Build it with `make_app`, which takes every
+path from `AppSettings` so tests stay in tmp folders.
 """
 
 from __future__ import annotations

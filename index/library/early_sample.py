@@ -13,7 +13,7 @@ whose id is settled before dedupe are taken:
 - its citation key as the record alone would have it is one no other record would have.
   Dedupe may still change it: a record merged with one that has a BibTeX key of its own
   takes that key. A copy made from the sample therefore waits for the finished library
-  (the app's `copy_papers`); searching and reading do not.
+  (the app's `tui.first_start.FirstStart.as_loaded`); searching and reading do not.
 
 A record without an id of its own (a text file's paragraph) gets a slug that depends on
 the others, and is left out.
