@@ -333,11 +333,12 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
     def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
         """Format off the UI thread (citeproc is slow for long lists), then copy."""
         style = style or self.style
-        papers = self.as_loaded(papers, description)
+        what = f"{style_label(style)} {description}"
+        papers = self.as_loaded(papers, what)
         if not papers:
             return
         text = self.papers.format(papers, style)
-        self._copy(text, f"{style_label(style)} {description}")
+        self._copy(text, what)
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
     def copy_text_to_clipboard(self, text: str, description: str) -> None:

@@ -108,19 +108,24 @@ class FirstStart:
         self.library_loaded.set()
         app.notify_load_problems()
 
-    def as_loaded(self, papers: list[Paper], description: str) -> list[Paper]:
+    def as_loaded(self, papers: list[Paper], what: str) -> list[Paper]:
         """In a copy worker: `papers` as the loaded library has them, waiting for it while
-        they come from the early sample (its keys may change when duplicates merge)."""
+        they come from the early sample (its keys may change when duplicates merge).
+
+        `what` is the copy as the notices name it ("APA 7 citation of smith2020").
+        """
         app: Any = self
         if self.library_loaded.is_set():
             return papers
         app.call_from_thread(
-            app.notify, f"Copying once the library is read: {description}", title="Copy"
+            app.notify, f"Copying the {what} once the library is read…", title="Copy"
         )
         self.library_loaded.wait()
         loaded = app.papers.as_loaded(papers)
         if not loaded:
             app.call_from_thread(
-                app.notify, f"Nothing copied: {description} is not in the library", title="Copy"
+                app.notify,
+                f"Nothing copied ({what}): the paper is not in the loaded library",
+                title="Copy",
             )
         return loaded

@@ -225,9 +225,8 @@ async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library
         await pilot.press(*["down"] * hits.index("2401.00003"))
         assert highlighted(app).id == "2401.00003"  # the arXiv record: no key of its own
         await pilot.press("y")  # its citation key: alone, `writer32024kernel`
-        await until(
-            pilot, lambda: any("once the library is read" in n.message for n in all_notices(app))
-        )
+        waiting = "Copying the citation key for 2401.00003 once the library is read…"
+        await until(pilot, lambda: any(n.message == waiting for n in all_notices(app)))
         assert clipboard == []  # the key may change when the duplicates merge: it waits
         await pilot.press("m", "b")  # a mark may name a paper the sample does not hold
         await until(
