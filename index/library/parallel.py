@@ -156,11 +156,18 @@ class LoadPool:
         return self.tag(papers)
 
     def parse(self, files: Sequence[tuple[Path, str]]) -> Iterator[FileResult]:
-        """Each (path, shown) file's `load_file` result, in order."""
+        """Each (path, shown) file's `load_file` result, in order.
+
+        The biggest files are sent first, so that a big export listed after many small
+        files does not start last and leave the other worker idle at the end. The real
+        exports' folder (30 files, the biggest 3.5 MB, two workers): 3.09-3.24 s in folder
+        order, 2.94-2.96 s biggest first.
+        """
         jobs = list(files)
-        size = sum(_size(path) for path, _ in jobs)
-        parallel = len(jobs) >= 2 and size >= PARALLEL_MIN_BYTES
-        return self._map(_parse_file, _parse_file, jobs, parallel)
+        sizes = [_size(path) for path, _ in jobs]
+        parallel = len(jobs) >= 2 and sum(sizes) >= PARALLEL_MIN_BYTES
+        biggest_first = sorted(range(len(jobs)), key=lambda n: -sizes[n])
+        return self._map(_parse_file, _parse_file, jobs, parallel, biggest_first)
 
     def sends(self, papers: int) -> bool:
         """Whether tagging this many papers is worth sending to the workers."""
@@ -175,25 +182,32 @@ class LoadPool:
         here: Callable[[T], R],
         items: list[T],
         parallel: bool,
+        order: Sequence[int] | None = None,
     ) -> Iterator[R]:
         """`here(item)` for each item in order, or `remote` in the workers when `parallel`.
 
-        Every item is sent at once, now (not when the results are first asked for), and
-        the results are yielded in order as they come. When the workers cannot start or
-        die, what they had not returned is done here.
+        Every item is sent at once, now (not when the results are first asked for), in
+        `order` (item indexes; default: as given), and the results are yielded in the
+        items' order as they come. When the workers cannot start or die, what they had
+        not returned is done here.
         """
-        futures = self._send(remote, items) if parallel else None
+        futures = self._send(remote, items, order) if parallel else None
         return self._results(futures, here, items)
 
-    def _send(self, remote: Callable[[T], R], items: list[T]) -> list[Future[R]] | None:
+    def _send(
+        self, remote: Callable[[T], R], items: list[T], order: Sequence[int] | None = None
+    ) -> list[Future[R]] | None:
         executor = self._start()
         if executor is None:
             return None
+        sent: dict[int, Future[R]] = {}
         try:
-            return [executor.submit(remote, item) for item in items]
+            for n in order if order is not None else range(len(items)):
+                sent[n] = executor.submit(remote, items[n])
         except (BrokenProcessPool, OSError, RuntimeError):
             self._give_up()
             return None
+        return [sent[n] for n in range(len(items))]
 
     def _results(
         self, futures: list[Future[R]] | None, here: Callable[[T], R], items: list[T]

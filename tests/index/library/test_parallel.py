@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -232,3 +233,39 @@ def test_a_merged_paper_is_tagged_on_its_merged_text_not_a_part_tagged_ahead(
     # the labels need both parts: hardware from the abstract, a topic from the keyword
     assert paper.hardware and "compilers" in [label.value for label in paper.topics]
     assert paper == tag_paper(paper, TAXONOMY)
+
+
+def test_the_biggest_files_are_sent_first_and_results_come_in_file_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big export listed after many small files is not started last (one worker then
+    parses it alone at the end): sent first, the other worker takes the small ones."""
+    sent: list[str] = []
+
+    class Recording:
+        """Runs each job at once, here, noting the order it was sent in."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def submit(self, function: Any, job: Any) -> Future[Any]:
+            sent.append(job[1])
+            future: Future[Any] = Future()
+            future.set_result(function(job))
+            return future
+
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    entry = "@article{k%d,\n  title = {Paper %d},\n  year = {2020},\n}\n"
+    files = []
+    for name, count in (("a.bib", 1), ("b.bib", 5), ("c.bib", 2), ("d.bib", 9)):
+        path = tmp_path / name
+        path.write_text("".join(entry % (n, n) for n in range(count)), encoding="utf-8")
+        files.append((path, name))
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        results = list(pool.parse(files))
+    assert sent == ["d.bib", "b.bib", "c.bib", "a.bib"]
+    assert [len(result.papers) for result in results] == [1, 5, 2, 9]  # as listed
