@@ -7,6 +7,7 @@ import sys
 
 from tui.cli.context import CliContext, UserError
 from tui.services.load_warnings import summary_lines
+from tui.services.processes import start_worker_support
 from tui.startup import resume_collector
 
 
@@ -51,6 +52,8 @@ def run_app(context: CliContext) -> int:
         app = make_app(settings, library=context.library, taxonomy=context.taxonomy)
     else:
         app = make_app(settings, taxonomy=context.taxonomy, corpus=context.corpus, load_corpus=True)
+    if app.load_corpus or changed:  # the app reads files: its workers need the terminal
+        start_worker_support()
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     try:
         # Returns once the app's worker threads have: a first build the user quit during
