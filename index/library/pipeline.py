@@ -168,15 +168,15 @@ def build_library(
 
         papers, pinned = _apply_sidecars(papers, origin, records, warnings)
         known = cache.previous_tags(inputs) if cache is not None else {}
-        labelling = Labelling(pool, known, progress)
-        del known
-        labelling.start(papers)  # the workers tag while this process merges duplicates
         settled = settled_ids(papers)
-        if sample is not None:
+        if sample is not None:  # first: sending the papers to be tagged holds this process
             early = early_sample(papers, settled, taxonomy)
             if early:
                 sample(early)
             del early
+        labelling = Labelling(pool, known, progress)
+        del known
+        labelling.start(papers)  # the workers tag while this process merges duplicates
         progress("merging duplicates", 0, 1)  # one step, no count
         memory = None
         if cache is None:
