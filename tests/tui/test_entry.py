@@ -52,6 +52,7 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
         return_code = 0
         load_error = None  # what the app's own load would say after it
         loaded_library = None
+        load_corpus = False  # the app reads no files itself
 
         def run(self) -> None:
             seen["while running"] = gc.isenabled()
