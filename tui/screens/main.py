@@ -46,6 +46,7 @@ from tui.view.facets import (
     index_writing,
     reading_again,
     status_line,
+    step_counted,
     unknown_facet_values,
 )
 from tui.view.filters import toggle_value, typed_filters, without_selection, without_typed_filters
@@ -255,8 +256,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         results will be."""
         bar = self.query_one("#index-progress", ProgressBar)
         bar.display = True
-        # No count (merging, writing): a bar that says "working".
-        counted = not index_writing(done, total) and step != "merging duplicates"
+        # No count (merging duplicates, writing the index): a bar that says "working".
+        counted = step_counted(total) if step else not index_writing(done, total)
         bar.update(total=max(1, total) if counted else None, progress=done)
         self.query_one(ResultsList).show_hits(
             (),

@@ -92,15 +92,18 @@ def index_writing(done: int, total: int) -> bool:
     return 0 < total <= done
 
 
+def step_counted(total: int) -> bool:
+    """Whether a step of the library's load has a count to show: a step of one (merging
+    duplicates) has none, as the command line's notice shows it (tui.cli.progress)."""
+    return total > 1
+
+
 def build_stage(done: int, total: int, step: str = "") -> str:
     """How far the first start got, for the status while a sample serves: a step of the
     library's load (`step`, see `tui.messages.IndexProgress`), or the index build."""
-    if step == "reading files":
-        return f"Reading files {done:,}/{total:,}"
-    if step == "merging duplicates":
-        return "Merging duplicates"
     if step:
-        return f"{step.capitalize()} {100 * done // max(1, total)}%"
+        name = step.capitalize()
+        return f"{name} {100 * done // total}%" if step_counted(total) else name
     if index_writing(done, total):
         return "Writing the index"
     return f"Indexing {100 * done // max(1, total)}%"
@@ -108,13 +111,10 @@ def build_stage(done: int, total: int, step: str = "") -> str:
 
 def build_message(done: int, total: int, step: str = "") -> str:
     """The status line of a first start while nothing can be searched yet (no sample)."""
-    papers = "paper" if total == 1 else "papers"  # an update may index a single one
-    if step == "reading files":
-        return f"Reading the library… {done:,} of {total:,} files"
-    if step == "merging duplicates":
-        return "Merging duplicate records…"
     if step:
-        return f"{step.capitalize()}… {done:,} of {total:,} {papers}"
+        name = step.capitalize()
+        return f"{name}… {done:,} of {total:,}" if step_counted(total) else f"{name}…"
+    papers = "paper" if total == 1 else "papers"  # an update may index a single one
     if index_writing(done, total):
         return f"Writing the index ({total:,} {papers})…"
     return f"Indexing… {done:,} of {total:,} {papers}"
