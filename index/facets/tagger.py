@@ -155,11 +155,26 @@ class _Evidence:
         return f"matched {together} (weaker signals together)"
 
 
+_RECENT_MATCHERS: dict[Taxonomy, _Matcher] = {}  # by value: the last few taxonomies compiled
+
+
 def _matcher(taxonomy: Taxonomy) -> _Matcher:
-    # Cached on the (frozen) taxonomy itself, the way functools.cached_property does.
+    """The compiled rules of `taxonomy`, compiled once per distinct taxonomy.
+
+    Cached on the (frozen) taxonomy itself, the way functools.cached_property does, so a
+    paper's tagging never hashes the whole vocabulary. Behind that, a taxonomy equal to one
+    compiled recently (the same files read again: a reload after an edit elsewhere, a
+    command that reads the vocabulary afresh) reuses its matcher instead of compiling its
+    ~400 rules again (~40 ms).
+    """
     matcher = taxonomy.__dict__.get("_matcher")
     if matcher is None:
-        matcher = _Matcher(taxonomy)
+        matcher = _RECENT_MATCHERS.get(taxonomy)
+        if matcher is None:
+            matcher = _Matcher(taxonomy)
+            if len(_RECENT_MATCHERS) >= 4:
+                del _RECENT_MATCHERS[next(iter(_RECENT_MATCHERS))]
+            _RECENT_MATCHERS[taxonomy] = matcher
         taxonomy.__dict__["_matcher"] = matcher
     return matcher
 

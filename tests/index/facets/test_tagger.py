@@ -325,3 +325,19 @@ def test_a_rule_is_tried_only_where_all_its_literal_text_occurs(taxonomy: Taxono
     no_cpu = Text("We train on the cluster with the new model on GPUs.")
     assert not any("cpu" in r.contains for r in matcher.candidates(no_cpu))
     assert "cpu" in tag(taxonomy, "It runs on the Intel CPU of a laptop.").hardware_ids
+
+
+def test_the_same_vocabulary_read_again_is_not_compiled_again(tmp_path) -> None:
+    # A reload reads the taxonomy afresh: equal files give the compiled rules already
+    # made, a changed file gives its own.
+    from index.facets.tagger import _matcher
+
+    user = tmp_path / "mine.toml"
+    user.write_text('[topic.demo]\nlabel = "Demo"\ndescription = "D."\nsignals = ["foo"]\n')
+    first, again = load_taxonomy([user]), load_taxonomy([user])
+    assert first is not again and _matcher(first) is _matcher(again)
+    user.write_text('[topic.demo]\nlabel = "Demo"\ndescription = "D."\nsignals = ["bar"]\n')
+    changed = load_taxonomy([user])
+    assert _matcher(changed) is not _matcher(first)
+    assert "demo" in tag(changed, "A bar here.").topic_ids
+    assert "demo" not in tag(changed, "A foo here.").topic_ids

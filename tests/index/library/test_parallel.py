@@ -26,31 +26,10 @@ from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.library.parallel import LoadPool
 from index.models import Library
+from tests.index.library.pool_probes import die, loud_pid, niceness, pid
 
 TAXONOMY = load_taxonomy()
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "library"
-
-
-def _pid(_: object) -> int:
-    """Run in a worker: which process did the work."""
-    return os.getpid()
-
-
-def _loud_pid(_: object) -> int:
-    """Run in a worker: prints to both streams (which must reach nowhere), then answers."""
-    print("worker says hello on stdout")
-    os.write(2, b"worker says hello on stderr\n")
-    return os.getpid()
-
-
-def _niceness(_: object) -> int:
-    """Run in a worker (or here): the process's niceness."""
-    return os.nice(0)
-
-
-def _die(_: object) -> int:
-    """Run in a worker: the worker process dies without a word."""
-    os._exit(3)
 
 
 @pytest.fixture
@@ -153,7 +132,7 @@ def test_work_runs_in_other_processes_that_write_nothing_to_the_terminal(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     with LoadPool(TAXONOMY, workers=2) as pool:
-        pids = list(pool._map(_loud_pid, _pid, list(range(4)), parallel=True))
+        pids = list(pool._map(loud_pid, pid, list(range(4)), parallel=True))
         assert pool.started
     assert os.getpid() not in pids
     out, err = capfd.readouterr()
@@ -164,7 +143,7 @@ def test_workers_run_nicer_than_this_process() -> None:
     """Dedupe here is what a load waits for; the workers' tagging beside it yields to it."""
     here = os.nice(0)
     with LoadPool(TAXONOMY, workers=2) as pool:
-        levels = set(pool._map(_niceness, _niceness, list(range(4)), parallel=True))
+        levels = set(pool._map(niceness, niceness, list(range(4)), parallel=True))
         assert pool.started
     assert levels == {min(19, here + parallel.WORKER_NICENESS)}
     assert os.nice(0) == here  # this process is left as it was
@@ -186,14 +165,14 @@ def test_workers_that_cannot_start_leave_the_work_to_this_process(
 
     monkeypatch.setattr(parallel, "ProcessPoolExecutor", no_processes)
     with LoadPool(TAXONOMY, workers=2) as pool:
-        pids = list(pool._map(_pid, _pid, list(range(3)), parallel=True))
+        pids = list(pool._map(pid, pid, list(range(3)), parallel=True))
         assert pool.workers == 1 and not pool.started
     assert pids == [os.getpid()] * 3
 
 
 def test_a_worker_that_dies_leaves_the_rest_to_this_process() -> None:
     with LoadPool(TAXONOMY, workers=2) as pool:
-        pids = list(pool._map(_die, _pid, list(range(5)), parallel=True))
+        pids = list(pool._map(die, pid, list(range(5)), parallel=True))
         assert pool.workers == 1  # later steps run here too
     assert pids == [os.getpid()] * 5
 
@@ -202,7 +181,7 @@ def test_one_core_means_no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "cores", lambda: 1)
     with LoadPool(TAXONOMY) as pool:
         assert pool.workers == 1
-        assert list(pool._map(_pid, _pid, [0, 1], parallel=True)) == [os.getpid()] * 2
+        assert list(pool._map(pid, pid, [0, 1], parallel=True)) == [os.getpid()] * 2
         assert not pool.started
 
 
