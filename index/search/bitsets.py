@@ -264,27 +264,29 @@ class FacetMasks:
 
     @cached_property
     def order_year_asc(self) -> list[int]:
-        """Oldest first (papers without a year last), then by title; built on first use."""
+        """Oldest first (papers without a year last), then by title, then id; built on
+        first use."""
         live = set(bits(self.live))
-        titles, year_of = self.titles, self.year_of
+        titles, year_of, ids = self.titles, self.year_of, self.ids
         return [
             d
             for d in sorted(
-                range(self.size), key=lambda d: (year_of[d] == 0, year_of[d], titles[d])
+                range(self.size), key=lambda d: (year_of[d] == 0, year_of[d], titles[d], ids[d])
             )
             if d in live
         ]
 
     @cached_property
     def order_author(self) -> list[int]:
-        """By the first author's family name (the last word of the name), then year, title."""
+        """By the first author's family name (the last word of the name), then year, title
+        and id."""
         live = set(bits(self.live))
-        titles, year_of, authors = self.titles, self.year_of, self.authors
+        titles, year_of, authors, ids = self.titles, self.year_of, self.authors, self.ids
 
-        def key(d: int) -> tuple[bool, str, str, int, str]:
+        def key(d: int) -> tuple[bool, str, str, int, str, str]:
             first = authors[d][0] if authors[d] else ""
             family = first.split()[-1].casefold() if first.split() else ""
-            return (not family, family, first.casefold(), -year_of[d], titles[d])
+            return (not family, family, first.casefold(), -year_of[d], titles[d], ids[d])
 
         return [d for d in sorted(range(self.size), key=key) if d in live]
 

@@ -206,13 +206,24 @@ def _year_column(years: dict[str, int], size: int) -> list[int]:
     return year_of
 
 
-def _sorted_orders(columns: _Columns, year_of: list[int], live: int) -> tuple[list[int], ...]:
-    """The live documents by title, and by year (newest first) then title."""
-    titles, alive = columns.titles, set(bits(live))
-    everything = range(len(titles))
+def _order_keys(columns: _Columns, year_of: list[int]) -> tuple[Callable[[int], Any], ...]:
+    """The sort keys of `order_title` and `order_year`: by title, and by year (newest first)
+    then title; equal ones by paper id, never by document number, which a rebuild of the
+    same library may assign differently (the parallel writer)."""
+    titles, ids = columns.titles, columns.ids
     return (
-        [d for d in sorted(everything, key=titles.__getitem__) if d in alive],
-        [d for d in sorted(everything, key=lambda d: (-year_of[d], titles[d])) if d in alive],
+        lambda d: (titles[d], ids[d]),
+        lambda d: (-year_of[d], titles[d], ids[d]),
+    )
+
+
+def _sorted_orders(columns: _Columns, year_of: list[int], live: int) -> tuple[list[int], ...]:
+    """The live documents in each order of `_order_keys`."""
+    alive = set(bits(live))
+    everything = range(len(columns.titles))
+    return tuple(
+        [d for d in sorted(everything, key=key) if d in alive]
+        for key in _order_keys(columns, year_of)
     )
 
 
@@ -220,19 +231,13 @@ def _kept_orders(
     before: FacetMasks, columns: _Columns, year_of: list[int], live: int, kept: int
 ) -> tuple[list[int], ...]:
     """The sort orders of `before` without its deleted and renumbered documents, with
-    the new documents placed in them: what `_sorted_orders` gives (a stable sort puts
-    equal keys in document order, and the new documents come after the kept ones)."""
+    the new documents placed in them: what `_sorted_orders` gives."""
     size = len(columns.titles)
     if size - kept > _INSERT_LIMIT:
         return _sorted_orders(columns, year_of, live)
     gone = set(bits(~live & ((1 << kept) - 1)))
-    titles = columns.titles
-    keys: tuple[Callable[[int], Any], ...] = (
-        titles.__getitem__,
-        lambda d: (-year_of[d], titles[d]),
-    )
     orders = []
-    for old, key in zip((before.order_title, before.order_year), keys):
+    for old, key in zip((before.order_title, before.order_year), _order_keys(columns, year_of)):
         order = [d for d in old if d < kept and d not in gone]
         for docnum in sorted(bits(live >> kept << kept), key=key):
             order.insert(bisect_right(order, key(docnum), key=key), docnum)

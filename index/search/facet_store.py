@@ -47,9 +47,10 @@ log = logging.getLogger("paperscope.index")
 
 FACETS_FILE = "facets.marshal"
 # 2: the topic facet holds NO_TOPIC; 3: the list columns are bytes of their own; 4: the
-# titles too
-FORMAT = 4
-_READABLE = (2, 3, 4)
+# titles too; 5: the sort orders break ties by paper id (before, by document number: still
+# a valid order, kept until the next full build)
+FORMAT = 5
+_READABLE = (2, 3, 4, 5)
 _MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
 
 

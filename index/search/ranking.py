@@ -171,9 +171,9 @@ def _ranked(
         if not terms:
             return in_order(masks, masks.order_year, final, limit)
         scores = score(searcher, terms, final, masks.size)
-        year_of = masks.year_of
+        year_of, ids = masks.year_of, masks.ids
         top = heapq.nsmallest(
-            limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], item[0])
+            limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], ids[item[0]])
         )
         return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
     big = count > 4 * limit
@@ -181,10 +181,30 @@ def _ranked(
         len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
     )
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
-    results = searcher.search(scoring, limit=limit if big and not unions else None, filter=allow)
-    year_of = masks.year_of
-    ranked = sorted(results.top_n, key=lambda item: (-item[0], -year_of[item[1]], item[1]))
+    collected = _collected(searcher, scoring, allow, limit if big and not unions else None)
+    year_of, ids = masks.year_of, masks.ids
+    ranked = sorted(collected, key=lambda item: (-item[0], -year_of[item[1]], ids[item[1]]))
     return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final, limit)
+
+
+def _collected(
+    searcher: Searcher, scoring: wq.Query, allow: AllowedDocs | None, limit: int | None
+) -> list[tuple[float, int]]:
+    """The (score, docnum) pairs the top `limit` rows are chosen from: all of them when
+    `limit` is None, else every match scoring at least the `limit`-th best.
+
+    Whoosh's collector keeps the best `limit` by score and settles a tie at the cut by
+    document number, which a rebuild of the same library may assign differently (the
+    parallel writer). Twice as many are collected instead; when the last of those still
+    ties the `limit`-th, every match is collected, so the rows shown are chosen by
+    score, year and id alone, in any build.
+    """
+    if limit is None:
+        return list(searcher.search(scoring, limit=None, filter=allow).top_n)
+    top = searcher.search(scoring, limit=2 * limit, filter=allow).top_n
+    if len(top) == 2 * limit and top[limit - 1][0] == top[-1][0]:
+        return list(searcher.search(scoring, limit=None, filter=allow).top_n)
+    return list(top)
 
 
 def _fill(
