@@ -87,6 +87,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._updating: tuple[str, ...] = ()
         # The paper the pane shows first, once the first page is drawn (`_preview`).
         self._first_detail: str | None = None
+        self._first_detail_loading: str | None = None  # asked for, the pane still empty
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -103,7 +104,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._show_order()
         self.refresh_marks()
         self.query_one(ResultsList).focus()
-        self.start_search()
+        self.first_search()
 
     def on_screen_resume(self) -> None:
         """Back from the full-screen detail or a dialog: marks or the style may have changed."""
@@ -162,9 +163,16 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     def start_search(self) -> None:
         """Search (see `SearchingScreen`); the first build's progress bar goes once one can."""
+        self._hide_progress_once_searchable()
+        super().start_search()
+
+    def first_search(self) -> None:
+        self._hide_progress_once_searchable()
+        super().first_search()
+
+    def _hide_progress_once_searchable(self) -> None:
         if self._app.engine is not None:
             self.query_one("#index-progress", ProgressBar).display = False
-        super().start_search()
 
     def watch_request(self, request: SearchRequest) -> None:
         self._show_order()
@@ -352,6 +360,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
 
     def show_detail(self, detail: PaperDetail | None) -> None:
+        self._first_detail_loading = None
         self.query_one(DetailPane).show_detail(detail, self._app.papers.label)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -367,11 +376,14 @@ class MainScreen(LibraryActions, SearchingScreen):
         The first detail imports the citation engine (~0.1 s holding the interpreter's
         lock), which would compete with drawing the first page. Until that page is drawn
         the latest paper asked for is the one loaded, once: a start asked three times
-        (its first result, its first resize, the cursor).
+        (its first result, its first resize, the cursor), and one whose first page was
+        drawn before its first resize asked again while the detail was on its way.
         """
         if self.query_one(DetailPane).detail is not None:
             self.load_detail(paper_id, self._terms())
             return
+        if paper_id == self._first_detail_loading:
+            return  # on its way
         scheduled = self._first_detail is not None
         self._first_detail = paper_id
         if not scheduled:
@@ -380,6 +392,7 @@ class MainScreen(LibraryActions, SearchingScreen):
     def _load_first_detail(self) -> None:
         paper_id, self._first_detail = self._first_detail, None
         if paper_id is not None:
+            self._first_detail_loading = paper_id
             self.load_detail(paper_id, self._terms())
 
     def _terms(self) -> tuple[str, ...]:

@@ -234,3 +234,64 @@ async def test_a_start_with_no_tags_or_notes_searches_once(
         assert "47 of 47 papers" in status(app)
         cache_total = engine.search(SearchRequest("cache", limit=0)).total
         assert app.main_screen.with_saved({})["saved"][0].count == cache_total  # still counted
+
+
+async def test_an_open_index_has_its_rows_in_the_first_frame(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start on an open index searches its first page before the first frame, on the
+    UI thread (`SearchingScreen.first_search`), not in a worker whose result comes frames
+    later; every later search still runs in a worker."""
+    from textual.screen import Screen
+
+    from tui.screens.main import MainScreen
+    from tui.widgets.results_list import ResultsList
+
+    frames: list[int] = []
+    draw = Screen._compositor_refresh
+
+    def counting_draw(self: Screen[Any]) -> None:
+        if isinstance(self, MainScreen):
+            frames.append(len(self.query_one(ResultsList).hits))
+        draw(self)
+
+    searches: list[tuple[str, bool]] = []  # (query, searched on the UI thread)
+    real_search = engine.search
+
+    def recording_search(request: SearchRequest, cancelled: Any = None) -> SearchResult:
+        if request.counts:  # the screen's own searches (not the detail's look-ups)
+            searches.append((request.query, threading.current_thread() is threading.main_thread()))
+        return real_search(request, cancelled)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", counting_draw)
+    monkeypatch.setattr(engine, "search", recording_search)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert frames and frames[0] == len(shown(app).hits) > 0
+        assert searches == [("", True)]
+        await pilot.press("slash", "g")
+        await settle(pilot)
+        assert searches == [("", True), ("g", False)]
+
+
+async def test_a_first_search_that_fails_on_the_ui_thread_is_searched_again_in_a_worker(
+    engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    on_ui_thread: list[bool] = []
+    real_search = engine.search
+
+    def failing_once(request: SearchRequest, cancelled: Any = None) -> SearchResult:
+        if request.counts:  # the screen's own searches (not the detail's look-ups)
+            on_ui_thread.append(threading.current_thread() is threading.main_thread())
+            if len(on_ui_thread) == 1:
+                raise OSError("the disk hiccuped")
+        return real_search(request, cancelled)
+
+    monkeypatch.setattr(engine, "search", failing_once)
+    app = build(engine)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert on_ui_thread == [True, False]
+        assert shown(app).total == engine.size
+        assert not [n for n in all_notices(app) if n.severity == "error"]
