@@ -1,7 +1,8 @@
 """Searching for a screen's `request`: at most one search at a time, the latest one shown.
 
 Widgets and keys change `request` (a frozen `SearchRequest` reactive); this layer runs
-it in a thread worker, cancels a running search that a newer request superseded, looks
+it in a thread worker (all but an open index's first page, searched before the first
+frame: `first_search`), cancels a running search that a newer request superseded, looks
 up "did you mean" once the user pauses, and hands the screen only the result for the
 request it has now (`show_result`). The main screen draws it; nothing here knows how.
 """
