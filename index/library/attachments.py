@@ -43,6 +43,8 @@ _TYPE = re.compile(r"^(?:[A-Za-z0-9.+-]{1,20}|[a-z]+/[A-Za-z0-9.+-]+)$")
 
 def _split(text: str, separator: str) -> list[str]:
     """`text` split at `separator` not escaped by a backslash; escapes are kept."""
+    if "\\" not in text:  # nothing escaped (most fields): a 3.5 MB export has 6,000 of them
+        return text.split(separator)
     parts: list[str] = []
     current: list[str] = []
     i = 0

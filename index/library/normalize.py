@@ -87,12 +87,13 @@ LATEX_SYNTAX = re.compile(r"[\\{}$~%^_&#`]|--|''")
 
 
 # Pieces of LaTeX whose text does not depend on what is around them: escaped specials,
-# dash runs, ties, quote ligatures, a brace group of plain text, simple inline math. A
-# value that is plain text plus such pieces is converted piece by piece: pylatexenc reads
-# a value character by character (~4 ms for an abstract with one `\%`), a piece in
+# dash runs, ties, quote ligatures, a brace group of plain text (or a double one, as
+# Zotero and Better BibTeX protect case: `{{ARToolKit}}`), simple inline math. A value
+# that is plain text plus such pieces is converted piece by piece: pylatexenc reads a
+# value character by character (~4 ms for an abstract with one `\%`), a piece in
 # microseconds, and the common pieces come from the cache. Anything else (other macros,
-# nested groups, unescaped specials) goes to pylatexenc whole. Tested equal to that.
-_ISLAND = re.compile(r"\\[%&_#$]|-{2,}|~|``|''|\{[^{}\\$%~^_&#`]*\}|\$[^$\\{}%]+\$")
+# deeper groups, unescaped specials) goes to pylatexenc whole. Tested equal to that.
+_ISLAND = re.compile(r"\\[%&_#$]|-{2,}|~|``|''|(\{?)\{[^{}\\$%~^_&#`]*\}(?(1)\})|\$[^$\\{}%]+\$")
 
 
 def _latex_by_pieces(text: str) -> str | None:

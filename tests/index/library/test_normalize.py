@@ -132,6 +132,11 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         "{a-b}",
         "{it''s}",
         "{}",
+        "{{Optical Tracking}}",
+        "{{ACM}}",
+        "{{}}",
+        "{{a-b}",
+        "{x}}",
         "$x$",
         "$1.5\\times$",
         "$O(n)$",
@@ -155,13 +160,15 @@ def test_converting_piece_by_piece_equals_converting_whole() -> None:
         "{GPU} kernels -- a study",
         "``quoted'' text",
         "cost \\$5 \\& more",
+        "Accuracy in {{Optical Tracking}}: {{An Accuracy Function}} for {{ARToolKit}}",
+        "{{CHI}} '15: Proceedings of the 33rd Annual {{ACM}} Conference",
     ]
     texts += ["".join(rng.choices(tokens, k=rng.randint(1, 25))) for _ in range(6000)]
     pieces = 0
     for text in texts:
         pieces += normalize._latex_by_pieces(re.sub(r"(?<!\\)%", r"\\%", text)) is not None
         assert latex_to_unicode(text, full=True) == _whole(text), text
-    assert pieces > 500  # the piece path was taken often enough to count
+    assert pieces > 400  # the piece path was taken often enough to count
 
 
 @pytest.mark.parametrize(
