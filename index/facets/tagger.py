@@ -15,6 +15,7 @@ and a rule is tried only there (see `index.facets.rules`).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -156,6 +157,7 @@ class _Evidence:
 
 
 _RECENT_MATCHERS: dict[Taxonomy, _Matcher] = {}  # by value: the last few taxonomies compiled
+_RECENT_LOCK = threading.Lock()  # a load's thread and a reload's may tag at once
 
 
 def _matcher(taxonomy: Taxonomy) -> _Matcher:
@@ -169,12 +171,13 @@ def _matcher(taxonomy: Taxonomy) -> _Matcher:
     """
     matcher = taxonomy.__dict__.get("_matcher")
     if matcher is None:
-        matcher = _RECENT_MATCHERS.get(taxonomy)
-        if matcher is None:
-            matcher = _Matcher(taxonomy)
-            if len(_RECENT_MATCHERS) >= 4:
-                del _RECENT_MATCHERS[next(iter(_RECENT_MATCHERS))]
-            _RECENT_MATCHERS[taxonomy] = matcher
+        with _RECENT_LOCK:
+            matcher = _RECENT_MATCHERS.get(taxonomy)
+            if matcher is None:
+                matcher = _Matcher(taxonomy)
+                if len(_RECENT_MATCHERS) >= 4:
+                    del _RECENT_MATCHERS[next(iter(_RECENT_MATCHERS))]
+                _RECENT_MATCHERS[taxonomy] = matcher
         taxonomy.__dict__["_matcher"] = matcher
     return matcher
 
