@@ -16,7 +16,7 @@ from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache
 from index.library.dedupe import dedupe, merge_group
-from index.library.early_sample import Sample, early_sample, settled_ids
+from index.library.early_sample import Sample, early_sample, raw_ids, settled_ids
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
 from index.library.labelling import Labelling, Progress
@@ -168,12 +168,14 @@ def build_library(
 
         papers, pinned = _apply_sidecars(papers, origin, records, warnings)
         known = cache.previous_tags(inputs) if cache is not None else {}
-        settled = settled_ids(papers)
+        raw = raw_ids(papers)
+        settled = settled_ids(raw)
         if sample is not None:  # first: sending the papers to be tagged holds this process
-            early = early_sample(papers, settled, taxonomy)
+            early = early_sample(papers, raw, settled, taxonomy)
             if early:
                 sample(early)
             del early
+        del raw
         labelling = Labelling(pool, known, progress)
         del known
         labelling.start(papers)  # the workers tag while this process merges duplicates

@@ -16,7 +16,7 @@ import pytest
 import index.library.early_sample as early_sample
 from index.citations.keys import citation_keys
 from index.facets.taxonomy import load_taxonomy
-from index.library.early_sample import settled_ids
+from index.library.early_sample import raw_ids, settled_ids
 from index.library.load import load_library
 from index.library.pipeline import _assign_ids
 from index.models import Library, LoadWarning, Paper
@@ -131,7 +131,7 @@ def test_a_raw_id_one_record_had_is_kept_by_it_before_any_slug() -> None:
     keyed = Paper(id="smith2020deep", title="Other Things")
     papers = [slugged, keyed]
     warnings: list[LoadWarning] = []
-    named = _assign_ids(papers, [False, False], warnings, settled_ids(papers))
+    named = _assign_ids(papers, [False, False], warnings, settled_ids(raw_ids(papers)))
     assert [paper.id for paper in named] == ["smith2020deep-2", "smith2020deep"]
 
 
@@ -146,8 +146,8 @@ def test_a_curated_id_wins_over_a_settled_one() -> None:
     curated = Paper(id="k1", title="Curated")
     raw = Paper(id="k1", title="Raw")
     papers = [raw, curated]
-    assert settled_ids(papers) == set()  # two records: not settled
-    named = _assign_ids(papers, [False, True], [], settled_ids(papers))
+    assert settled_ids(raw_ids(papers)) == set()  # two records: not settled
+    named = _assign_ids(papers, [False, True], [], settled_ids(raw_ids(papers)))
     assert [paper.id for paper in named] == ["k1-2", "k1"]
 
 
