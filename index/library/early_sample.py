@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from index.citations.keys import base_key
 from index.facets.tagger import tag_papers
@@ -35,12 +36,14 @@ __all__ = [
     "SAMPLE_PAPERS",
     "Sample",
     "early_sample",
+    "even_spread",
     "raw_ids",
     "settled_ids",
 ]
 
 # What a load tells the early sample to (`index.library.load.load_library`'s `sample`).
 Sample = Callable[[list[Paper]], None]
+T = TypeVar("T")
 
 # As many as `index.store.preview` indexes: ~2.5 s to index on one core.
 SAMPLE_PAPERS = 1000
@@ -76,7 +79,15 @@ def early_sample(
         for paper, slug, key in zip(papers, ids, keys)
         if slug in settled and shared[key] == 1
     ]
-    total = len(eligible)
-    if total > SAMPLE_PAPERS:
-        eligible = [eligible[i * total // SAMPLE_PAPERS] for i in range(SAMPLE_PAPERS)]
-    return list(tag_papers([replace(paper, id=slug) for paper, slug in eligible], taxonomy))
+    chosen = even_spread(eligible, SAMPLE_PAPERS)
+    return list(tag_papers([replace(paper, id=slug) for paper, slug in chosen], taxonomy))
+
+
+def even_spread(items: Sequence[T], count: int) -> list[T]:
+    """`count` of `items` spread evenly over them, in order (all of them if no more): a
+    sample that shows every part of a library, not its first file. The preview of a
+    first index build (`index.store.preview`) takes its sample the same way."""
+    total = len(items)
+    if total <= count:
+        return list(items)
+    return [items[i * total // count] for i in range(count)]

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from index.library.early_sample import even_spread
 from index.models import Paper
 from index.store.child import build_in_child
 from index.store.writer import PARALLEL_MIN_PAPERS, build_into
@@ -44,7 +45,7 @@ def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
     total = len(papers)
     if total < PREVIEW_MIN_PAPERS:
         return []
-    return [papers[i * total // PREVIEW_PAPERS] for i in range(PREVIEW_PAPERS)]
+    return even_spread(papers, PREVIEW_PAPERS)
 
 
 def build_preview(path: Path, sample: Sequence[Paper], *, in_child: bool = False) -> Path | None:
