@@ -437,13 +437,11 @@ def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> 
     building = _hold_folder(path)
 
     def ready(built: Path | None) -> None:
-        ix = _open_checked(built, len(sample)) if built is not None else None
-        if building is not None:
-            building.close()  # the open index holds it now
-        if ix is None or built is None or preview is None:
+        opened = _opened_sample(built, len(sample), building, started)
+        if opened is None or preview is None:
             return
         try:
-            preview(Opened(ix, built, "preview", ix.doc_count(), time.perf_counter() - started))
+            preview(opened)
         except Exception as error:  # the caller's problem must not end the build
             log.warning("the preview index could not be served: %s", error)
 
@@ -478,13 +476,27 @@ def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) 
     building = _hold_folder(path)
     try:
         built = build_preview(path, papers, in_child=True)
-        ix = _open_checked(built, len(papers)) if built is not None else None
+    except BaseException:
+        if building is not None:
+            building.close()
+        raise
+    return _opened_sample(built, len(papers), building, started)
+
+
+def _opened_sample(
+    built: Path | None, papers: int, building: IO[str] | None, started: float
+) -> Opened | None:
+    """A sample index just built (`built`: None if that failed) opened and checked to hold
+    `papers`, or None; `building`, the hold on its folder while it was written, is let go
+    (the open index holds the folder now)."""
+    try:
+        ix = _open_checked(built, papers) if built is not None else None
     finally:
         if building is not None:
-            building.close()  # the open index holds it now
-    if ix is None:
+            building.close()
+    if ix is None or built is None:
         return None
-    return Opened(ix, path, "preview", ix.doc_count(), time.perf_counter() - started)
+    return Opened(ix, built, "preview", ix.doc_count(), time.perf_counter() - started)
 
 
 def _publish(folder: Path, gen: str, manifest: dict[str, Any], recorded: Any = None) -> None:
