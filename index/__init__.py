@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from index.library.load import LoadProgress
     from index.models import Library, Paper
     from index.search.engine import SearchEngine
+    from index.store.child import BuildProcess
     from index.store.generations import Opened
 
 __version__ = "0.1.0"
@@ -47,6 +48,7 @@ __all__ = [
     "open_engine",
     "open_outdated_engine",
     "open_sample_engine",
+    "start_sample_build",
 ]
 
 
@@ -64,22 +66,51 @@ def load_library(
     cache_dir: Path | None = None,
     progress: LoadProgress | None = None,
     sample: Callable[[list[Paper]], None] | None = None,
+    sample_ahead: Callable[[], None] | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
     `sample` is given an early sample of a big first load before its duplicates are
-    merged (`index.library.early_sample`), for `open_sample_engine`.
+    merged (`index.library.early_sample`), for `open_sample_engine`; `sample_ahead` is
+    told when a load starts reading files that big, for `start_sample_build`.
     """
     from index.library.load import load_library as load
 
-    return load(paths, taxonomy, cache_dir=cache_dir, progress=progress, sample=sample)
+    return load(
+        paths,
+        taxonomy,
+        cache_dir=cache_dir,
+        progress=progress,
+        sample=sample,
+        sample_ahead=sample_ahead,
+    )
+
+
+def start_sample_build() -> BuildProcess | None:
+    """A build process for `open_sample_engine`, started ahead of its sample (the app's
+    `sample_ahead`): the interpreter and the imports an index of the sample needs are done
+    while the files are read. None if it cannot start (the sample then starts its own).
+    The caller closes it (`BuildProcess.close`) if no sample came.
+    """
+    import index.search.engine  # noqa: F401  (what open_sample_engine imports, done now)
+    from index.store.child import BuildFailed, BuildProcess
+
+    try:
+        return BuildProcess()
+    except BuildFailed:  # the sample's own start will fail the same way, and say so
+        return None
 
 
 def open_sample_engine(
-    paths: Sequence[Path] | None, papers: Sequence[Paper], taxonomy: Taxonomy, cache_dir: Path
+    paths: Sequence[Path] | None,
+    papers: Sequence[Paper],
+    taxonomy: Taxonomy,
+    cache_dir: Path,
+    process: BuildProcess | None = None,
 ) -> SearchEngine[Opened] | None:
     """An engine on an index of `papers`, the early sample of the library at `paths` that
-    `load_library` hands out, built now; None when it could not be built.
+    `load_library` hands out, built now (by `process` if given: `start_sample_build`);
+    None when it could not be built.
 
     It serves "results so far" while the library is loaded and indexed; the caller closes
     it once the full engine is open.
@@ -88,7 +119,7 @@ def open_sample_engine(
     from index.search.engine import SearchEngine
     from index.store.generations import open_sample
 
-    opened = open_sample(library_files(paths), papers, Path(cache_dir))
+    opened = open_sample(library_files(paths), papers, Path(cache_dir), process)
     return None if opened is None else SearchEngine(opened, None, taxonomy)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -25,7 +25,13 @@ from tui.messages import IndexPreview, IndexProgress
 from tui.services.papers import PaperData
 from tui.startup import collector_paused
 
+if TYPE_CHECKING:
+    from index.store.child import BuildProcess
+
 __all__ = ["FirstStart", "LibraryLoaded"]
+
+# How long a load waits for its early sample to reach the sample's build process.
+SAMPLE_FEED_WAIT_S = 1.0
 
 
 @dataclass
@@ -56,32 +62,55 @@ class FirstStart:
         it, waiting on a build process while dedupe runs here). Returns the library, or
         None when it has no paper (the app exits, saying so).
         """
-        from index import load_library, open_sample_engine
+        from index import load_library, open_sample_engine, start_sample_build
 
         app: Any = self
+        # The sample's build process, started while the files are read (at most one).
+        started: list[BuildProcess] = []
 
         def progress(step: str, done: int, total: int) -> None:
             app.main_screen.post_message(IndexProgress(done, total, step))
 
-        def serve(papers: list[Paper]) -> None:
-            engine = open_sample_engine(app.corpus, papers, app.taxonomy, app.settings.cache_dir)
+        def ahead() -> None:
+            process = start_sample_build()
+            if process is not None:
+                started.append(process)
+
+        def serve(papers: list[Paper], process: BuildProcess | None) -> None:
+            try:
+                engine = open_sample_engine(
+                    app.corpus, papers, app.taxonomy, app.settings.cache_dir, process
+                )
+            finally:
+                if process is not None:  # not given the build (no folder for the index)
+                    process.close()
             if engine is not None:
                 app.post_message(IndexPreview(engine))
 
         def sample(papers: list[Paper]) -> None:
+            process = started.pop() if started else None
             self.sampling = threading.Thread(
-                target=serve, args=(papers,), name="paperscope-sample", daemon=True
+                target=serve, args=(papers, process), name="paperscope-sample", daemon=True
             )
             self.sampling.start()
+            if process is not None:
+                # The load's next step (sending every paper to be tagged) holds this
+                # process for ~0.4 s: the sample's papers go to its build first.
+                process.encoded.wait(SAMPLE_FEED_WAIT_S)
 
-        with collector_paused():  # a first load makes millions of objects (tui.startup)
-            library = load_library(
-                app.corpus,
-                app.taxonomy,
-                cache_dir=app.settings.cache_dir / "library",
-                progress=progress,
-                sample=sample,
-            )
+        try:
+            with collector_paused():  # a first load makes millions of objects (tui.startup)
+                library = load_library(
+                    app.corpus,
+                    app.taxonomy,
+                    cache_dir=app.settings.cache_dir / "library",
+                    progress=progress,
+                    sample=sample,
+                    sample_ahead=ahead,
+                )
+        finally:
+            for process in started:  # started for a sample that did not come
+                process.close()
         self.loaded_library = library  # the command line prints its problems after the app
         # Posted, not called: after the user quit, a call from this thread would wait for
         # an event loop that is gone, and the index they were told is finished never would be.

@@ -35,7 +35,14 @@ from typing import Any
 
 from index.models import Label, Library, Paper
 
-__all__ = ["LOADER_VERSION", "LibraryCache", "code_fingerprint", "tag_digest"]
+__all__ = [
+    "LOADER_VERSION",
+    "LibraryCache",
+    "code_fingerprint",
+    "pack_file_result",
+    "tag_digest",
+    "unpack_file_result",
+]
 
 # Bump when loading gives different papers from the same files for a reason the code
 # fingerprint below cannot see (it already covers the source of every module involved).
@@ -140,6 +147,19 @@ def tag_digest(paper: Paper) -> bytes:
     return hashlib.blake2b(blob, digest_size=16).digest()
 
 
+def pack_file_result(result: Any) -> bytes:
+    """A file's parse result as a file-cache entry stores it (`LibraryCache.write_file`'s
+    `packed`). A load's worker packs what it parsed, so the caller unpacks it once and
+    writes the same bytes, instead of pickling every paper again (the real exports:
+    ~0.15 s of the caller's time, on the way to the first rows)."""
+    return pickle.dumps({"result": result}, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_file_result(packed: bytes) -> Any:
+    """The parse result `pack_file_result` packed."""
+    return pickle.loads(packed)["result"]
+
+
 def _name(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -220,11 +240,15 @@ class LibraryCache:
         )
         return None if found is None else found.get("result")
 
-    def write_file(self, file_identity: Identity, shown: str, result: Any) -> None:
+    def write_file(
+        self, file_identity: Identity, shown: str, result: Any, packed: bytes | None = None
+    ) -> None:
+        """Keeps this file version's parse result; `packed`, if given, is the result as
+        `pack_file_result` packed it, written as it is."""
         self._write(
             self._file_path(file_identity, shown),
             {"file": file_identity, "shown": shown},
-            {"result": result},
+            packed if packed is not None else {"result": result},
             tagged=False,
         )
 
@@ -257,16 +281,24 @@ class LibraryCache:
         return payload if isinstance(payload, dict) else None
 
     def _write(
-        self, path: Path, extra: dict[str, Any], payload: dict[str, Any], tagged: bool = True
+        self,
+        path: Path,
+        extra: dict[str, Any],
+        payload: dict[str, Any] | bytes,
+        tagged: bool = True,
     ) -> None:
-        """Write header and payload through a temporary file and a rename; never raise."""
+        """Write header and payload (bytes: pickled already) through a temporary file and
+        a rename; never raise."""
         tmp_name = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(self._header(extra, tagged), handle, protocol=pickle.HIGHEST_PROTOCOL)
-                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                if isinstance(payload, bytes):
+                    handle.write(payload)
+                else:
+                    pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp_name, path)
             tmp_name = None
         except Exception:  # a full disk or read-only cache only costs the next start time

@@ -23,7 +23,7 @@ from index.library.loaders import companions, discover
 from index.models import Library, LoadWarning, replace
 
 if TYPE_CHECKING:
-    from index.library.early_sample import Sample
+    from index.library.early_sample import Sample, SampleAhead
 
 __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
 
@@ -39,6 +39,7 @@ def load_library(
     cache_dir: Path | None = None,
     progress: LoadProgress | None = None,
     sample: Sample | None = None,
+    sample_ahead: SampleAhead | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -53,6 +54,9 @@ def load_library(
         sample: on a big load that is not from the library cache, given an even sample
             of the papers, tagged and with their final ids, before duplicates are merged
             (`index.library.early_sample`); the load goes on when it returns.
+        sample_ahead: told once, while the files are read, when they are big enough to
+            give an early sample (`early_sample.SAMPLE_LIKELY_BYTES`): what serving it
+            needs can start meanwhile. A sample may still not come (too few papers).
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
@@ -61,7 +65,7 @@ def load_library(
     which import the caller's main module as multiprocessing does: a script that calls
     this keeps its top-level work under `if __name__ == "__main__":`.
     """
-    return _load_library(paths, taxonomy, cache_dir, progress or _quiet, sample)
+    return _load_library(paths, taxonomy, cache_dir, progress or _quiet, sample, sample_ahead)
 
 
 def _quiet(step: str, done: int, total: int) -> None:
@@ -74,6 +78,7 @@ def _load_library(
     cache_dir: Path | None,
     progress: LoadProgress,
     sample: Sample | None,
+    sample_ahead: SampleAhead | None,
 ) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
@@ -96,5 +101,15 @@ def _load_library(
     from index.library.pipeline import build_library
 
     return build_library(
-        files, shown, warnings, taxonomy, inputs, cache, identities, key, progress, sample
+        files,
+        shown,
+        warnings,
+        taxonomy,
+        inputs,
+        cache,
+        identities,
+        key,
+        progress,
+        sample,
+        sample_ahead,
     )

@@ -86,18 +86,25 @@ def clean_text(text: str | None) -> str:
 LATEX_SYNTAX = re.compile(r"[\\{}$~%^_&#`]|--|''")
 
 
-# Pieces of LaTeX whose text does not depend on what is around them: escaped specials,
-# an accent on one letter (`{\"o}`, `\'{e}`: names), dash runs, ties, quote ligatures, a
-# brace group of plain text (or a double one, as Zotero and Better BibTeX protect case:
-# `{{ARToolKit}}`), simple inline math. A value that is plain text plus such pieces is
-# converted piece by piece: pylatexenc reads a value character by character (~4 ms for an
-# abstract with one `\%`), a piece in microseconds, and the common pieces come from the
-# cache. Anything else (other macros, deeper groups, unescaped specials) goes to
-# pylatexenc whole. Tested equal to that.
+# Pieces of LaTeX whose text does not depend on what is around them: escaped specials, an
+# accent on one letter (`{\"o}`, `\'{e}`, `{\c c}`: names), a symbol with the spaces a
+# control word swallows (`\ldots `, `\textendash`, `\o`; not before any letter, `é` too,
+# which would extend the name), dash runs, ties, quote ligatures, a brace group of plain
+# text (or a double one, as Zotero and Better BibTeX protect case: `{{ARToolKit}}`),
+# simple inline math. A value that is plain text plus such pieces is converted piece by
+# piece: pylatexenc reads a value character by character (~4 ms for an abstract with one
+# `\%`), a piece in microseconds, and the common pieces come from the cache. Anything else
+# (other macros, deeper groups, unescaped specials) goes to pylatexenc whole. Tested
+# equal to that.
 _ISLAND = re.compile(
     r"""
     \\[%&_#$]
-    | (?P<accent>\{)? \\[`'"^~=.] (?:[A-Za-z]|\{[A-Za-z]\}) (?(accent)\})
+    | (?P<accent>\{)?
+      (?: \\[`'"^~=.] (?:[A-Za-z]|\{[A-Za-z]\}) | \\[cvuHkr] (?:\s+[A-Za-z]|\s*\{[A-Za-z]\}) )
+      (?(accent)\})
+    | \\(?:ldots|dots|ss|aa|AA|ae|AE|oe|OE|o|O|l|L
+        |text(?:endash|emdash|exclamdown|questiondown|copyright|registered|trademark|degree|euro|bullet)
+      )(?![^\W\d_])\s*
     | -{2,} | ~ | `` | ''
     | (?P<group>\{)? \{[^{}\\$%~^_&\#`]*\} (?(group)\})
     | \$[^$\\{}%]+\$

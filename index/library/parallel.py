@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace as dataclass_replace
 from multiprocessing import get_context
@@ -27,11 +27,11 @@ from typing import TypeVar
 
 from index.facets.tagger import tag_paper
 from index.facets.taxonomy import Taxonomy
-from index.library.cache import Tags
+from index.library.cache import Tags, pack_file_result, unpack_file_result
 from index.library.loaders import FileResult, load_file
 from index.models import Paper
 
-__all__ = ["PARALLEL_MIN_BYTES", "PARALLEL_MIN_TAGS", "LoadPool", "cores"]
+__all__ = ["PARALLEL_MIN_BYTES", "PARALLEL_MIN_TAGS", "LoadPool", "cores", "file_bytes"]
 
 # Fewer papers to tag than this are tagged here: ~0.75 ms each, so 2,000 is ~1.5 s, about
 # what starting the workers and sending them the papers costs.
@@ -100,8 +100,14 @@ def _tag_chunk(papers: list[Paper]) -> list[Tags]:
 
 
 def _parse_file(job: tuple[Path, str]) -> FileResult:
-    """One (path, shown) file's parse result, as `load_file` gives it (in a worker or here)."""
+    """One (path, shown) file's parse result, as `load_file` gives it (here)."""
     return load_file(*job)
+
+
+def _parse_file_packed(job: tuple[Path, str]) -> FileResult | bytes:
+    """In a worker: `_parse_file`'s result packed for the file cache (`pack_file_result`):
+    the caller unpacks it once and writes the same bytes."""
+    return pack_file_result(_parse_file(job))
 
 
 class LoadPool:
@@ -155,8 +161,14 @@ class LoadPool:
             return None
         return self.tag(papers)
 
-    def parse(self, files: Sequence[tuple[Path, str]]) -> Iterator[FileResult]:
-        """Each (path, shown) file's `load_file` result, in order.
+    def parse(
+        self, files: Sequence[tuple[Path, str]]
+    ) -> Iterator[tuple[int, FileResult, bytes | None]]:
+        """Each (path, shown) file's position and `load_file` result, as the workers
+        finish them (in order when parsed here), so the caller's work on one (the load
+        writes it to its cache) overlaps the parsing of the others; with the result as
+        `pack_file_result` packs it when a worker parsed it (else None). The files are
+        sent to the workers now, not when the first result is asked for.
 
         The biggest files are sent first, so that a big export listed after many small
         files does not start last and leave the other worker idle at the end. The real
@@ -164,10 +176,21 @@ class LoadPool:
         order, 2.94-2.96 s biggest first.
         """
         jobs = list(files)
-        sizes = [_size(path) for path, _ in jobs]
+        sizes = [file_bytes(path) for path, _ in jobs]
         parallel = len(jobs) >= 2 and sum(sizes) >= PARALLEL_MIN_BYTES
         biggest_first = sorted(range(len(jobs)), key=lambda n: -sizes[n])
-        return self._map(_parse_file, _parse_file, jobs, parallel, biggest_first)
+        futures = self._send(_parse_file_packed, jobs, biggest_first) if parallel else None
+        return self._unpacked(self._results_as_done(futures, _parse_file, jobs))
+
+    @staticmethod
+    def _unpacked(
+        results: Iterator[tuple[int, FileResult | bytes]],
+    ) -> Iterator[tuple[int, FileResult, bytes | None]]:
+        for n, result in results:
+            if isinstance(result, bytes):
+                yield n, unpack_file_result(result), result
+            else:
+                yield n, result, None
 
     def sends(self, papers: int) -> bool:
         """Whether tagging this many papers is worth sending to the workers."""
@@ -182,16 +205,14 @@ class LoadPool:
         here: Callable[[T], R],
         items: list[T],
         parallel: bool,
-        order: Sequence[int] | None = None,
     ) -> Iterator[R]:
         """`here(item)` for each item in order, or `remote` in the workers when `parallel`.
 
-        Every item is sent at once, now (not when the results are first asked for), in
-        `order` (item indexes; default: as given), and the results are yielded in the
-        items' order as they come. When the workers cannot start or die, what they had
-        not returned is done here.
+        Every item is sent at once, now (not when the results are first asked for), and
+        the results are yielded in the items' order as they come. When the workers cannot
+        start or die, what they had not returned is done here.
         """
-        futures = self._send(remote, items, order) if parallel else None
+        futures = self._send(remote, items) if parallel else None
         return self._results(futures, here, items)
 
     def _send(
@@ -224,6 +245,30 @@ class LoadPool:
                     self._give_up()
             yield here(item)
 
+    def _results_as_done(
+        self,
+        futures: list[Future[FileResult | bytes]] | None,
+        here: Callable[[T], FileResult],
+        items: list[T],
+    ) -> Iterator[tuple[int, FileResult | bytes]]:
+        """`_results` in the order the workers finish, each with its item's position;
+        `futures` were sent in any order (`_send`)."""
+        if futures is None:
+            yield from enumerate(map(here, items))
+            return
+        position = {future: n for n, future in enumerate(futures)}
+        left = set(range(len(items)))
+        try:
+            for future in as_completed(futures):
+                n = position[future]
+                result = future.result()
+                left.discard(n)
+                yield n, result
+        except (BrokenProcessPool, OSError, CancelledError):
+            self._give_up()
+        for n in sorted(left):
+            yield n, here(items[n])
+
     def _start(self) -> ProcessPoolExecutor | None:
         if self._broken:
             return None
@@ -250,7 +295,8 @@ class LoadPool:
             self._executor = None
 
 
-def _size(path: Path) -> int:
+def file_bytes(path: Path) -> int:
+    """The file's size (0 if it cannot be read: its load will say why)."""
     try:
         return path.stat().st_size
     except OSError:

@@ -16,14 +16,21 @@ from index.facets.taxonomy import Taxonomy
 from index.library.bibshare import share_macros, share_parents
 from index.library.cache import Identity, LibraryCache
 from index.library.dedupe import dedupe, merge_group
-from index.library.early_sample import Sample, early_sample, raw_ids, settled_ids
+from index.library.early_sample import (
+    SAMPLE_LIKELY_BYTES,
+    Sample,
+    SampleAhead,
+    early_sample,
+    raw_ids,
+    settled_ids,
+)
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
 from index.library.labelling import Labelling, Progress
 from index.library.loaders import FileResult
 from index.library.loaders.files import SIDECAR_SUFFIX, Stamp
 from index.library.loaders.sidecar import SidecarRecord
-from index.library.parallel import LoadPool
+from index.library.parallel import LoadPool, file_bytes
 from index.library.text_memory import TextMemory, remembered_pairs
 from index.models import Library, LoadWarning, Paper, replace
 
@@ -130,6 +137,7 @@ def build_library(
     key: Any,
     progress: Progress,
     sample: Sample | None = None,
+    sample_ahead: SampleAhead | None = None,
 ) -> Library:
     """The library of `files` (shown as `shown`), written to `cache` under `key` if given.
 
@@ -144,6 +152,7 @@ def build_library(
         progress: told each step's progress.
         sample: given the early sample of a big load (`index.library.early_sample`)
             before dedupe starts, in this thread; dedupe starts when it returns.
+        sample_ahead: told while the files are read when they may give a sample.
     """
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
@@ -151,7 +160,8 @@ def build_library(
     stamps: list[Stamp | None] = []
     # Workers for the parsing and tagging of a big load (index.library.parallel).
     with LoadPool(taxonomy) as pool:
-        results = _load_files(files, shown, cache, identities, progress, pool)
+        ahead = sample_ahead if sample is not None else None
+        results = _load_files(files, shown, cache, identities, progress, pool, ahead)
         share_macros(files, shown, results)
         share_parents(files, shown, results)
         for file, result in zip(files, results):
@@ -215,9 +225,14 @@ def _load_files(
     identities: list[Identity | None] | None,
     progress: Progress,
     pool: LoadPool,
+    sample_ahead: SampleAhead | None = None,
 ) -> list[FileResult]:
     """Every file's parse result: from the cache when this exact version was parsed
-    before, the others parsed (by the pool's workers when there is enough to parse)."""
+    before, the others parsed (by the pool's workers when there is enough to parse).
+    Each is written to the cache as it comes, while the workers parse the others.
+
+    `sample_ahead` is told, once the files are sent to be parsed, if they are enough to
+    give an early sample: its work then overlaps the parsing."""
     found: list[FileResult | None] = [None] * len(files)
     kept = identities if cache is not None and identities else [None] * len(files)
     for n, identity in enumerate(kept):
@@ -229,11 +244,17 @@ def _load_files(
     done = len(files) - len(missing)
     progress("reading files", done, len(files))
     parsed = pool.parse([(files[n], shown[n]) for n in missing])
-    for n, result in zip(missing, parsed):
+    if (
+        sample_ahead is not None
+        and sum(file_bytes(files[n]) for n in missing) >= SAMPLE_LIKELY_BYTES
+    ):
+        sample_ahead()
+    for job, result, packed in parsed:
+        n = missing[job]
         found[n] = result
         identity = kept[n]
         if cache is not None and identity is not None:
-            cache.write_file(identity, shown[n], result)
+            cache.write_file(identity, shown[n], result, packed)
         done += 1
         progress("reading files", done, len(files))
     return [result for result in found if result is not None]

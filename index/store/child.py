@@ -7,10 +7,13 @@ threads (the app does) can deadlock (Python 3.12+ warns). A fresh interpreter st
 `subprocess` (fork+exec, safe with threads) holds only the index being written; its own
 writer workers then fork from it, small and single-threaded.
 
-The protocol is lines of text. Parent to child on stdin: one `paper_json` line per paper.
-Child to parent on stdout: `progress DONE TOTAL` lines, then `done {json}` with the build
-tree's peak memory. Anything else the child prints goes to a temporary file whose last
-line becomes the one-line error when the build fails.
+The protocol is lines of text. Parent to child on stdin: the job as one JSON line (folder,
+paper count, processes, niceness, compression), then one `paper_json` line per paper. The
+job comes first, not on the command line, so that a `BuildProcess` can be started before
+its papers are known: an early sample's index is then built by an interpreter whose
+imports are done. Child to parent on stdout: `progress DONE TOTAL` lines, then
+`done {json}` with the build tree's peak memory. Anything else the child prints goes to a
+temporary file whose last line becomes the one-line error when the build fails.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -34,8 +37,10 @@ Progress = Any  # index.store.writer.Progress (the writer imports this module, n
 # happens to sit in the current directory.
 _BOOT = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from index.store.child_main import main; main(sys.argv[2:])"
+    "from index.store.child_main import main; main()"
 )
+# Builds of at most this many papers are encoded whole before they are written (`_feed`).
+_ENCODED_AT_ONCE = 5000
 # Seconds the child gets to clean up after its input is cut off, before it is killed.
 _GRACE_S = 10.0
 
@@ -44,19 +49,32 @@ class BuildFailed(RuntimeError):
     """The build process failed; the message is its last line of output, one line."""
 
 
-def _feed(pipe: IO[bytes], papers: Sequence[Paper]) -> None:
-    """Writes the papers to the child; stops quietly when the child has gone."""
+def _feed(pipe: IO[bytes], job: str, papers: Sequence[Paper], encoded: threading.Event) -> None:
+    """Writes the job and the papers to the child; stops quietly when the child has gone.
+
+    `encoded` is set once every paper is encoded (only writing is left, which holds no
+    GIL), or when the feed ends. A small build's papers are encoded at once, not as the
+    child reads them, so a caller waiting for that does not wait on the child's pace.
+    """
     try:
         with pipe:
-            chunk: list[bytes] = []
-            for paper in papers:
-                chunk.append(paper_json(paper).encode("utf-8", "surrogatepass") + b"\n")
+            lines: Iterator[bytes] = (
+                paper_json(paper).encode("utf-8", "surrogatepass") + b"\n" for paper in papers
+            )
+            if len(papers) <= _ENCODED_AT_ONCE:
+                lines = iter(list(lines))
+                encoded.set()
+            chunk: list[bytes] = [job.encode("utf-8") + b"\n"]
+            for line in lines:
+                chunk.append(line)
                 if len(chunk) == 256:
                     pipe.write(b"".join(chunk))
                     chunk = []
             pipe.write(b"".join(chunk))
     except (BrokenPipeError, OSError, ValueError):
         pass  # the child died or was stopped: its exit status says why
+    finally:
+        encoded.set()
 
 
 def _last_line(log: IO[bytes]) -> str:
@@ -66,47 +84,67 @@ def _last_line(log: IO[bytes]) -> str:
     return lines[-1] if lines else "no output"
 
 
-def build_in_child(
-    path: Path,
-    papers: Sequence[Paper],
-    progress: Progress | None,
-    procs: int,
-    nice: int = 0,
-    *,
-    compressed: bool = True,
-) -> dict[str, float] | None:
-    """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
+class BuildProcess:
+    """A build interpreter, started now and given its build later (`build`).
 
-    `nice` > 0 lowers the build's priority by that much (its writer workers inherit it):
-    work in the caller's process (a preview index, the app's own drawing) goes first.
-    `compressed`: as for `index.store.writer.build_into` (False for a sample's index).
-
-    Returns the build process tree's peak memory as the child measured it.
-
-    Raises:
-        BuildFailed: the child failed or could not start (one-line message).
+    Starting one costs ~0.2 s (the interpreter and the writer's imports). A caller that
+    knows a build will come (a big first load will hand out an early sample) starts it
+    ahead, while it waits for other work; `close` stops one that was never needed.
     """
-    command = [
-        sys.executable,
-        "-c",
-        _BOOT,
-        json.dumps(sys.path),
-        str(path),
-        str(len(papers)),
-        str(procs),
-        str(nice),
-        str(int(compressed)),
-    ]
-    with tempfile.TemporaryFile() as log:
+
+    def __init__(self) -> None:
+        """Starts the interpreter.
+
+        Raises:
+            BuildFailed: it could not start (one-line message).
+        """
+        self._log = tempfile.TemporaryFile()
+        command = [sys.executable, "-c", _BOOT, json.dumps(sys.path)]
         try:
-            child = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, close_fds=True
+            self._child = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._log,
+                close_fds=True,
             )
         except OSError as error:
+            self._log.close()
             raise BuildFailed(f"cannot start the build process: {error}") from None
+        self._used = False
+        # Set once the build's papers are encoded for the child (`_feed`): a caller that
+        # would hold this process's GIL for a while (a load's next step) can wait for it,
+        # so the build gets its papers at once.
+        self.encoded = threading.Event()
+
+    def build(
+        self,
+        path: Path,
+        papers: Sequence[Paper],
+        progress: Progress | None,
+        procs: int,
+        nice: int = 0,
+        *,
+        compressed: bool = True,
+    ) -> dict[str, float] | None:
+        """`build_in_child` in this process (once); see there."""
+        if self._used:
+            raise BuildFailed("the build process was used or closed already")
+        self._used = True
+        child = self._child
         assert child.stdin is not None and child.stdout is not None
+        job = {
+            "path": str(path),
+            "total": len(papers),
+            "procs": procs,
+            "nice": nice,
+            "compressed": compressed,
+        }
         feeder = threading.Thread(
-            target=_feed, args=(child.stdin, papers), name="paperscope-build-feed", daemon=True
+            target=_feed,
+            args=(child.stdin, json.dumps(job), papers, self.encoded),
+            name="paperscope-build-feed",
+            daemon=True,
         )
         feeder.start()
         result: dict[str, float] | None = None
@@ -126,9 +164,52 @@ def build_in_child(
         finally:
             child.stdout.close()
             feeder.join()
-        if code != 0 or not finished:
-            raise BuildFailed(f"the build process failed (exit {code}): {_last_line(log)}")
-    return result
+        try:
+            if code != 0 or not finished:
+                raise BuildFailed(
+                    f"the build process failed (exit {code}): {_last_line(self._log)}"
+                )
+        finally:
+            self._log.close()
+        return result
+
+    def close(self) -> None:
+        """Stops the process if it was never given a build (it exits on its closed input)."""
+        if self._used:
+            return
+        self._used = True
+        self.encoded.set()
+        _stop(self._child)
+        if self._child.stdout is not None:
+            self._child.stdout.close()
+        self._log.close()
+
+
+def build_in_child(
+    path: Path,
+    papers: Sequence[Paper],
+    progress: Progress | None,
+    procs: int,
+    nice: int = 0,
+    *,
+    compressed: bool = True,
+    process: BuildProcess | None = None,
+) -> dict[str, float] | None:
+    """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
+
+    `nice` > 0 lowers the build's priority by that much (its writer workers inherit it):
+    work in the caller's process (a preview index, the app's own drawing) goes first.
+    `compressed`: as for `index.store.writer.build_into` (False for a sample's index).
+    `process`: an interpreter started ahead for this build (`BuildProcess`); a new one
+    is started if None.
+
+    Returns the build process tree's peak memory as the child measured it.
+
+    Raises:
+        BuildFailed: the child failed or could not start (one-line message).
+    """
+    process = process if process is not None else BuildProcess()
+    return process.build(path, papers, progress, procs, nice, compressed=compressed)
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -67,12 +67,22 @@ def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
         yield Paper.from_dict(json.loads(text)), text
 
 
-def main(argv: Sequence[str]) -> None:
-    """The child's entry point: build, then report peak memory; any failure is one line."""
-    path, total, procs = Path(argv[0]), int(argv[1]), int(argv[2])
-    compressed = len(argv) <= 4 or argv[4] != "0"
-    if len(argv) > 3 and int(argv[3]) > 0 and hasattr(os, "nice"):
-        os.nice(int(argv[3]))  # before the writer workers fork: they inherit it
+def main() -> None:
+    """The child's entry point: wait for the job, build, then report peak memory; any
+    failure is one line.
+
+    The job is the first line on stdin (`index.store.child.BuildProcess`), so a process
+    can be started, and its imports done, before its papers are known. A process whose
+    input ends before a job was sent was not needed: it exits quietly.
+    """
+    line = sys.stdin.buffer.readline()
+    if not line:
+        return
+    job = json.loads(line)
+    path, total, procs = Path(job["path"]), int(job["total"]), int(job["procs"])
+    compressed = bool(job["compressed"])
+    if int(job["nice"]) > 0 and hasattr(os, "nice"):
+        os.nice(int(job["nice"]))  # before the writer workers fork: they inherit it
     out = sys.stdout
 
     def report(done: int, all_: int) -> None:

@@ -36,7 +36,7 @@ from index.library.cache import code_fingerprint
 from index.models import Library, LoadWarning, Paper
 from index.schema.fields import SCHEMA_VERSION, build_schema
 from index.store import integrity
-from index.store.child import BuildFailed
+from index.store.child import BuildFailed, BuildProcess
 from index.whoosh_ext.positioned import PositionedStorage
 
 if TYPE_CHECKING:
@@ -450,10 +450,15 @@ def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> 
     return start_preview(path, sample, ready)
 
 
-def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) -> Opened | None:
+def open_sample(
+    files: Sequence[str],
+    papers: Sequence[Paper],
+    cache_dir: Path,
+    process: BuildProcess | None = None,
+) -> Opened | None:
     """An index of `papers`, an early sample of the library read from `files` (before its
-    duplicates are merged: `index.library.early_sample`), built by a build process while
-    this thread waits, and opened.
+    duplicates are merged: `index.library.early_sample`), built by a build process
+    (`process` if given, one started ahead) while this thread waits, and opened.
 
     It lives where the library's index will (`library_dir`), as a preview does: held while
     open, swept by the first open or build after that. None when it cannot be built (a
@@ -475,7 +480,7 @@ def open_sample(files: Sequence[str], papers: Sequence[Paper], cache_dir: Path) 
         return None
     building = _hold_folder(path)
     try:
-        built = build_preview(path, papers, in_child=True)
+        built = build_preview(path, papers, in_child=True, process=process)
     except BaseException:
         if building is not None:
             building.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from index.library.early_sample import even_spread
 from index.models import Paper
-from index.store.child import build_in_child
+from index.store.child import BuildProcess, build_in_child
 from index.store.writer import PARALLEL_MIN_PAPERS, build_into
 
 __all__ = [
@@ -48,17 +48,24 @@ def preview_sample(papers: Sequence[Paper]) -> list[Paper]:
     return even_spread(papers, PREVIEW_PAPERS)
 
 
-def build_preview(path: Path, sample: Sequence[Paper], *, in_child: bool = False) -> Path | None:
+def build_preview(
+    path: Path,
+    sample: Sequence[Paper],
+    *,
+    in_child: bool = False,
+    process: BuildProcess | None = None,
+) -> Path | None:
     """Indexes `sample` into the empty folder `path`: `path`, or None when it failed.
 
     `in_child`: in a build process (`index.store.child`), so that the caller's process
-    goes on meanwhile on the other core (the load's dedupe, for an early sample).
+    goes on meanwhile on the other core (the load's dedupe, for an early sample);
+    `process`, one started ahead for it (`index.store.child.BuildProcess`).
     A preview that fails (a full disk, a paper the writer chokes on) is logged and
     dropped: the full build goes on and serves when it is done.
     """
     try:
         if in_child:
-            build_in_child(path, sample, None, 1, compressed=False)
+            build_in_child(path, sample, None, 1, compressed=False, process=process)
         else:
             build_into(path, sample, None, compressed=False)  # it lives one build
     except Exception as error:  # the preview is a nicety; never fail the build

@@ -16,6 +16,7 @@ import pytest
 import index.library.early_sample as early_sample
 from index.citations.keys import citation_keys
 from index.facets.taxonomy import load_taxonomy
+from index.library import pipeline
 from index.library.early_sample import raw_ids, settled_ids
 from index.library.load import load_library
 from index.library.pipeline import _assign_ids
@@ -163,3 +164,38 @@ def test_a_sample_is_an_even_spread_of_at_most_sample_papers(
         "2401.00026",
         "2401.00034",
     ]
+
+
+def test_files_big_enough_for_a_sample_are_told_ahead_while_they_are_read(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app starts the sample's build process then (`index.start_sample_build`)."""
+    events: list[str] = []
+    monkeypatch.setattr(pipeline, "SAMPLE_LIKELY_BYTES", 1)
+
+    def reading(step: str, done: int, total: int) -> None:
+        if step == "reading files" and done == total:
+            events.append("files read")
+
+    load_library(
+        [corpus],
+        TAXONOMY,
+        progress=reading,
+        sample=lambda papers: events.append("sample"),
+        sample_ahead=lambda: events.append("ahead"),
+    )
+    assert events == ["ahead", "files read", "sample"]
+
+
+def test_small_files_and_a_load_without_a_sample_are_not_told_ahead(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    told: list[str] = []
+    size = sum(path.stat().st_size for path in corpus.iterdir())
+    monkeypatch.setattr(pipeline, "SAMPLE_LIKELY_BYTES", size + 1)
+    load_library(
+        [corpus], TAXONOMY, sample=lambda papers: None, sample_ahead=lambda: told.append("small")
+    )
+    monkeypatch.setattr(pipeline, "SAMPLE_LIKELY_BYTES", 1)
+    load_library([corpus], TAXONOMY, sample_ahead=lambda: told.append("no sample"))
+    assert told == []

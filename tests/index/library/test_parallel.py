@@ -23,6 +23,7 @@ import index.library.parallel as parallel
 import index.library.pipeline as pipeline
 from index.facets.tagger import tag_paper
 from index.facets.taxonomy import load_taxonomy
+from index.library.cache import unpack_file_result
 from index.library.load import load_library
 from index.library.parallel import LoadPool
 from index.models import Library
@@ -214,7 +215,7 @@ def test_a_merged_paper_is_tagged_on_its_merged_text_not_a_part_tagged_ahead(
     assert paper == tag_paper(paper, TAXONOMY)
 
 
-def test_the_biggest_files_are_sent_first_and_results_come_in_file_order(
+def test_the_biggest_files_are_sent_first_and_each_result_names_its_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A big export listed after many small files is not started last (one worker then
@@ -245,6 +246,50 @@ def test_the_biggest_files_are_sent_first_and_results_come_in_file_order(
         path.write_text("".join(entry % (n, n) for n in range(count)), encoding="utf-8")
         files.append((path, name))
     with LoadPool(TAXONOMY, workers=2) as pool:
-        results = list(pool.parse(files))
-    assert sent == ["d.bib", "b.bib", "c.bib", "a.bib"]
-    assert [len(result.papers) for result in results] == [1, 5, 2, 9]  # as listed
+        parsed = pool.parse(files)
+        assert sent == ["d.bib", "b.bib", "c.bib", "a.bib"]  # now, before a result is asked for
+        results = {n: (result, packed) for n, result, packed in parsed}
+    assert [len(results[n][0].papers) for n in range(4)] == [1, 5, 2, 9]  # at their positions
+    for result, packed in results.values():  # packed by the worker, for the file cache
+        assert packed is not None
+        assert unpack_file_result(packed) == result
+
+
+def test_parse_results_come_as_the_workers_finish_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The load writes each to its cache while the others are parsed."""
+    futures: list[Future[Any]] = []
+    jobs: list[Any] = []
+
+    class Pending:
+        """Hands out futures the test finishes, in an order of its choosing."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def submit(self, function: Any, job: Any) -> Future[Any]:
+            futures.append(Future())
+            jobs.append((function, job))
+            return futures[-1]
+
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Pending)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    files = []
+    for n in range(3):
+        path = tmp_path / f"{n}.bib"
+        path.write_text(f"@article{{k{n},\n  title = {{Paper {n}}},\n}}\n", encoding="utf-8")
+        files.append((path, path.name))
+    with LoadPool(TAXONOMY, workers=2) as pool:
+        parsed = pool.parse(files)
+        came = []
+        for sent in (1, 2, 0):  # the futures in the order sent (all of one size: as listed)
+            function, job = jobs[sent]
+            futures[sent].set_result(function(job))
+            position, result, _ = next(parsed)
+            came.append((position, result.papers[0].title))
+        assert list(parsed) == []
+    assert came == [(1, "Paper 1"), (2, "Paper 2"), (0, "Paper 0")]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ from index.models import Paper, replace
 from index.search.spelling import WORDS_FILE
 from index.search.tables import TABLE_FILE
 from index.store import writer as build
-from index.store.child import BuildFailed, build_in_child
+from index.store.child import BuildFailed, BuildProcess, build_in_child
 from index.store.generations import open_index
 from index.store.writer import build_into
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -82,3 +85,50 @@ def test_a_failed_child_build_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(BuildFailed) as error:
         build_in_child(tmp_path / "missing" / "folder", papers()[:5], None, procs=1)
     assert "\n" not in str(error.value) and "exit 1" in str(error.value)
+
+
+def test_a_process_started_ahead_builds_the_same_index(tmp_path: Path) -> None:
+    """The early sample's build process is started while the files are read."""
+    library = papers()[:40]
+    ahead, fresh = tmp_path / "ahead", tmp_path / "fresh"
+    ahead.mkdir()
+    fresh.mkdir()
+    process = BuildProcess()
+    assert not process.encoded.is_set()
+    process.build(ahead, library, None, 1, compressed=False)
+    assert process.encoded.is_set()
+    build_in_child(fresh, library, None, 1, compressed=False)
+    assert by_paper(ahead) == by_paper(fresh)
+    with pytest.raises(BuildFailed, match="used or closed already"):
+        process.build(tmp_path, library, None, 1)
+
+
+def test_a_process_never_given_a_build_ends_quietly(tmp_path: Path) -> None:
+    """A load that gave no sample after all closes the process it started for one."""
+    process = BuildProcess()
+    process.close()
+    assert process._child.returncode == 0
+    assert process.encoded.is_set()  # nobody waits for a sample that never comes
+    process.close()  # twice is harmless
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs POSIX job control")
+def test_a_small_build_is_encoded_before_the_child_reads_it(tmp_path: Path) -> None:
+    """The load waits for that (tui.first_start), not for the child's pace: here the child
+    is stopped, so only what fits in the pipe is read before it goes on."""
+    library = make_library(400).papers  # ~0.5 MB of JSON: more than a pipe holds
+    process = BuildProcess()
+    (tmp_path / "index").mkdir()
+    os.kill(process._child.pid, signal.SIGSTOP)
+    try:
+        building = threading.Thread(
+            target=process.build, args=(tmp_path / "index", library, None, 1), daemon=True
+        )
+        building.start()
+        assert process.encoded.wait(10)
+        assert building.is_alive()  # the child has not read it all
+    finally:
+        os.kill(process._child.pid, signal.SIGCONT)
+    building.join(60)
+    assert not building.is_alive()
+    assert whoosh_index.open_dir(str(tmp_path / "index")).doc_count() == len(library)

@@ -23,6 +23,7 @@ import index.library.pipeline as pipeline
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from index.models import Library
+from index.store import generations
 from index.store.generations import IndexUnavailable
 from tests.tui.app_pilot import WIDE, all_notices, highlighted, results_text, settle, shown
 from tests.tui.screens.test_app_edges import status
@@ -241,6 +242,78 @@ async def test_a_first_start_serves_its_early_sample_and_copies_from_the_library
         assert len(clipboard) == 2 and "Kernel study charlie" in clipboard[-1]
         assert app.library is not None and len(app.library.papers) == 12
         assert shown(app).total == len(shown(app).hits) >= 1
+
+
+def started_processes(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
+    """(the build processes the app started ahead, the one each sample was built by)."""
+    monkeypatch.setattr(pipeline, "SAMPLE_LIKELY_BYTES", 1)
+    started: list[Any] = []
+    used: list[Any] = []
+    start, open_sample = index.start_sample_build, index.open_sample_engine
+
+    def starting() -> Any:
+        started.append(start())
+        return started[-1]
+
+    def opening(*args: Any) -> Any:
+        used.append(args[-1])
+        return open_sample(*args)
+
+    monkeypatch.setattr(index, "start_sample_build", starting)
+    monkeypatch.setattr(index, "open_sample_engine", opening)
+    return started, used
+
+
+async def test_the_sample_is_built_by_the_process_started_while_files_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(early_sample, "SAMPLE_MIN_PAPERS", 10)
+    started, used = started_processes(monkeypatch)
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, 12)
+    app = make_app(AppSettings.from_environment(), corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.index_finished.is_set() and not app.previewing)
+        await settle(pilot)
+    assert len(started) == 1 and started[0] is not None
+    assert used == started
+    assert started[0].encoded.is_set() and started[0]._child.returncode == 0
+
+
+async def test_a_process_started_for_a_sample_that_never_came_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files big enough for a sample, too few papers for one."""
+    started, used = started_processes(monkeypatch)
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, 6)
+    app = make_app(AppSettings.from_environment(), corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, app.index_finished.is_set)
+        await settle(pilot)
+        assert shown(app).total == 6
+    assert len(started) == 1 and used == []
+    assert started[0]._child.returncode == 0  # stopped, not left waiting for papers
+
+
+async def test_a_sample_with_no_folder_for_its_index_closes_its_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk or a read-only cache: no sample, the library as usual, no idle child."""
+    monkeypatch.setattr(early_sample, "SAMPLE_MIN_PAPERS", 10)
+    started, used = started_processes(monkeypatch)
+    blocked = tmp_path / "a file"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setattr(generations, "_files_dir", lambda cache_dir, files: blocked / "x")
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, 12)
+    app = make_app(AppSettings.from_environment(), corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.library is not None)
+        assert used == started and len(started) == 1
+        await until(pilot, lambda: started[0]._child.returncode is not None)
+    assert started[0]._child.returncode == 0
+    assert not app.previewing
 
 
 async def test_quitting_during_a_first_load_still_builds_the_index(

@@ -31,7 +31,7 @@ if __name__ == "__main__":
     parallel.PARALLEL_MIN_BYTES = 1
     files = [(Path(name), Path(name).name) for name in sys.argv[2:]]
     with parallel.LoadPool(load_taxonomy(), workers=2) as pool:
-        papers = sum(len(result.papers) for result in pool.parse(files))
+        papers = sum(len(result.papers) for _, result, _ in pool.parse(files))
         print(pool.started, pool.workers, papers)
 """
 
