@@ -113,6 +113,18 @@ _ISLAND = re.compile(
 )
 
 
+# A bare `%` or `&` in a BibTeX value (one no backslash escapes).
+_BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
+
+
+def literal_specials(text: str) -> str:
+    """`text` with each bare `%` and `&` escaped: in a BibTeX value they are the characters
+    the user typed (Mendeley exports `journal = {Culture & Psychology}`, `John Wiley & Sons`;
+    Zotero imports them as typed), not a comment's start or a table's column break, which
+    pylatexenc made of them (the rest of the value dropped; `Culture Psychology`)."""
+    return _BARE_SPECIAL.sub(r"\\\1", text)
+
+
 def _latex_by_pieces(text: str) -> str | None:
     """`text` converted piece by piece (see `_ISLAND`), or None if it needs pylatexenc whole."""
     pieces = []
@@ -176,9 +188,7 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
     if full and not LATEX_SYNTAX.search(text):
         converted = text  # most BibTeX values: nothing pylatexenc would change, at 1/1000 the cost
     elif full:
-        text = single_quotes(text)
-        # Protect a literal percent: in BibTeX it is never a comment start we care about.
-        protected = re.sub(r"(?<!\\)%", r"\\%", text)
+        protected = literal_specials(single_quotes(text))
         by_pieces = _latex_by_pieces(protected)
         converted = by_pieces if by_pieces is not None else _latex(protected)
     else:

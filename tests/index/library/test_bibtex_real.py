@@ -297,3 +297,23 @@ def test_a_howpublished_address_is_the_link_not_the_venue() -> None:
     assert worded.venue == "Online at <http://x.org>" and worded.url is None
     both, _ = _one("@misc{c, title={T}, howpublished={https://a.org/x}, url={https://b.org}}")
     assert both.url == "https://b.org" and both.venue is None
+
+
+def test_a_bare_ampersand_is_kept_in_the_citation() -> None:
+    """Mendeley exports `&` unescaped; pylatexenc read it as a table's column break."""
+    from index.citations import format_citation
+
+    paper, warnings = _one(
+        "@article{carriere2018,\n"
+        "  title = {Dialoging the collective imagination},\n"
+        "  author = {Carriere, Kevin R},\n"
+        "  journal = {Culture & Psychology},\n"
+        "  publisher = {John Wiley & Sons, Inc},\n"
+        "  year = {2018},\n"
+        "  url = {http://ezproxy.example.edu/login?url=https://x.example/a?b=1&db=bsu&AN=6},\n"
+        "}\n"
+    )
+    assert warnings == []
+    assert (paper.venue, paper.publisher) == ("Culture & Psychology", "John Wiley & Sons, Inc")
+    assert paper.url.endswith("?b=1&db=bsu&AN=6")
+    assert "Culture & Psychology" in format_citation([paper], "apa")
