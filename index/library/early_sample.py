@@ -50,7 +50,7 @@ SampleAhead = Callable[[], None]
 T = TypeVar("T")
 
 # The first rows of a big first start wait for this many to be indexed (~1 ms each in a
-# build process: the real exports' 1,000 took 1.1 s, 500 take 0.6 s).
+# build process: the real exports' 1,000 took 1.1 s, 400 take 0.55 s).
 SAMPLE_PAPERS = 400
 # Smaller loads are done in a few seconds: no sample (`index.store.preview`'s threshold).
 SAMPLE_MIN_PAPERS = 5000

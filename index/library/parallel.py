@@ -104,7 +104,7 @@ def _parse_file(job: tuple[Path, str]) -> FileResult:
     return load_file(*job)
 
 
-def _parse_file_packed(job: tuple[Path, str]) -> FileResult | bytes:
+def _parse_file_packed(job: tuple[Path, str]) -> bytes:
     """In a worker: `_parse_file`'s result packed for the file cache (`pack_file_result`):
     the caller unpacks it once and writes the same bytes."""
     return pack_file_result(_parse_file(job))
@@ -247,7 +247,7 @@ class LoadPool:
 
     def _results_as_done(
         self,
-        futures: list[Future[FileResult | bytes]] | None,
+        futures: Sequence[Future[bytes]] | None,
         here: Callable[[T], FileResult],
         items: list[T],
     ) -> Iterator[tuple[int, FileResult | bytes]]:
