@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
     from index.library.load import LoadProgress
+    from index.library.parallel import LoadPool
     from index.models import Library, Paper
     from index.search.engine import SearchEngine
     from index.store.child import BuildProcess
@@ -67,12 +68,15 @@ def load_library(
     progress: LoadProgress | None = None,
     sample: Callable[[list[Paper]], None] | None = None,
     sample_ahead: Callable[[], None] | None = None,
+    pool: LoadPool | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
     `sample` is given an early sample of a big first load before its duplicates are
     merged (`index.library.early_sample`), for `open_sample_engine`; `sample_ahead` is
-    told when a load starts reading files that big, for `start_sample_build`.
+    told when a load starts reading files that big, for `start_sample_build`. `pool`:
+    worker interpreters started ahead (`index.library.parallel.LoadPool`), stopped when
+    the load ends.
     """
     from index.library.load import load_library as load
 
@@ -83,6 +87,7 @@ def load_library(
         progress=progress,
         sample=sample,
         sample_ahead=sample_ahead,
+        pool=pool,
     )
 
 

@@ -48,6 +48,7 @@ from tui.settings_actions import SettingsActions
 from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
+    from index.library.parallel import LoadPool
     from index.search.engine import SearchEngine
     from tui.services.clipboard import CopyOutcome
 
@@ -90,6 +91,7 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         owns_engine: bool | None = None,
         outdated: Sequence[str] = (),
         load_corpus: bool = False,
+        load_pool: LoadPool | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -105,7 +107,7 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         self.index_finished = threading.Event()
         self.index_finished.set()
         # A first start with no index: the app reads `corpus` itself (tui.first_start).
-        self.init_first_start(load_corpus and library is None and engine is None)
+        self.init_first_start(load_corpus and library is None and engine is None, load_pool)
         self.config, self._warnings = load_config(settings.config_path)
         self.config_writable = not self._warnings
         self.style_book = load_style_book(
@@ -475,6 +477,7 @@ def make_app(
     owns_engine: bool = False,
     outdated: Sequence[str] = (),
     load_corpus: bool = False,
+    load_pool: LoadPool | None = None,
 ) -> PaperscopeApp:
     """Build the app; tests pass tmp-folder settings and a prebuilt engine or a library.
 
@@ -491,6 +494,8 @@ def make_app(
             was meanwhile); they are read again at once (tui.library_host).
         load_corpus: with neither engine nor library, the app reads `corpus` (None: the
             bundled corpus) itself once it shows, instead of before.
+        load_pool: that load's worker interpreters, started ahead
+            (`tui.services.processes.start_load_workers`).
     """
     settings = settings or AppSettings.from_environment()
     if taxonomy is None:
@@ -509,4 +514,5 @@ def make_app(
         owns_engine=owns_engine or engine is None,
         outdated=outdated,
         load_corpus=load_corpus,
+        load_pool=load_pool,
     )

@@ -26,6 +26,7 @@ from tui.services.papers import PaperData
 from tui.startup import collector_paused
 
 if TYPE_CHECKING:
+    from index.library.parallel import LoadPool
     from index.store.child import BuildProcess
 
 __all__ = ["FirstStart", "LibraryLoaded"]
@@ -44,9 +45,11 @@ class LibraryLoaded(Message):
 class FirstStart:
     """The app's half of a first start that reads the library (see the module docstring)."""
 
-    def init_first_start(self, load_corpus: bool) -> None:
-        """`load_corpus`: the app reads its `corpus` itself (neither library nor engine)."""
+    def init_first_start(self, load_corpus: bool, load_pool: LoadPool | None = None) -> None:
+        """`load_corpus`: the app reads its `corpus` itself (neither library nor engine);
+        `load_pool`: that load's worker interpreters, started ahead."""
         self.load_corpus = load_corpus
+        self.load_pool = load_pool
         # Set once the papers served are the loaded library's (or the load is over).
         self.library_loaded = threading.Event()
         if not load_corpus:
@@ -107,6 +110,7 @@ class FirstStart:
                     progress=progress,
                     sample=sample,
                     sample_ahead=ahead,
+                    pool=self.load_pool,
                 )
         finally:
             for process in started:  # started for a sample that did not come

@@ -24,6 +24,7 @@ from index.models import Library, LoadWarning, replace
 
 if TYPE_CHECKING:
     from index.library.early_sample import Sample, SampleAhead
+    from index.library.parallel import LoadPool
 
 __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
 
@@ -40,6 +41,7 @@ def load_library(
     progress: LoadProgress | None = None,
     sample: Sample | None = None,
     sample_ahead: SampleAhead | None = None,
+    pool: LoadPool | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -57,6 +59,9 @@ def load_library(
         sample_ahead: told once, while the files are read, when they are big enough to
             give an early sample (`early_sample.SAMPLE_LIKELY_BYTES`): what serving it
             needs can start meanwhile. A sample may still not come (too few papers).
+        pool: worker interpreters started ahead for this load (`LoadPool(taxonomy)`,
+            `start_workers`); the load stops them when it ends, from the cache or not.
+            None: the load starts its own when a step is big enough.
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
@@ -65,7 +70,13 @@ def load_library(
     which import the caller's main module as multiprocessing does: a script that calls
     this keeps its top-level work under `if __name__ == "__main__":`.
     """
-    return _load_library(paths, taxonomy, cache_dir, progress or _quiet, sample, sample_ahead)
+    try:
+        return _load_library(
+            paths, taxonomy, cache_dir, progress or _quiet, sample, sample_ahead, pool
+        )
+    finally:
+        if pool is not None:  # a load from the cache never used it
+            pool.close()
 
 
 def _quiet(step: str, done: int, total: int) -> None:
@@ -79,6 +90,7 @@ def _load_library(
     progress: LoadProgress,
     sample: Sample | None,
     sample_ahead: SampleAhead | None,
+    pool: LoadPool | None,
 ) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
@@ -112,4 +124,5 @@ def _load_library(
         progress,
         sample,
         sample_ahead,
+        pool,
     )

@@ -128,6 +128,10 @@ class LoadPool:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stops the workers, if started (work not begun is dropped)."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
@@ -141,6 +145,20 @@ class LoadPool:
     def started(self) -> bool:
         """Whether this load started its workers (a step was big enough)."""
         return self._started
+
+    def start_workers(self) -> None:
+        """Starts the worker interpreters now, not with the first step big enough: a
+        caller that knows a big load is coming (`tui.cli.run_app` on a first start) has
+        their start (~0.15 s) overlap its own. They are stopped with the pool, used or not.
+        """
+        executor = self._start()
+        if executor is None:
+            return
+        try:  # the executor starts one worker for each task it has no idle worker for
+            for _ in range(self._workers):
+                executor.submit(os.getpid)
+        except (BrokenProcessPool, OSError, RuntimeError):
+            self._give_up()
 
     def tag(self, papers: Sequence[Paper]) -> Iterator[Tags]:
         """Each paper's labels (what `tag_paper` gives it), in order.

@@ -138,6 +138,7 @@ def build_library(
     progress: Progress,
     sample: Sample | None = None,
     sample_ahead: SampleAhead | None = None,
+    pool: LoadPool | None = None,
 ) -> Library:
     """The library of `files` (shown as `shown`), written to `cache` under `key` if given.
 
@@ -153,13 +154,15 @@ def build_library(
         sample: given the early sample of a big load (`index.library.early_sample`)
             before dedupe starts, in this thread; dedupe starts when it returns.
         sample_ahead: told while the files are read when they may give a sample.
+        pool: the load's workers, started ahead with `taxonomy` (else started here as
+            needed); stopped when the load ends.
     """
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
     records: list[tuple[SidecarRecord, Path]] = []
     stamps: list[Stamp | None] = []
     # Workers for the parsing and tagging of a big load (index.library.parallel).
-    with LoadPool(taxonomy) as pool:
+    with pool if pool is not None else LoadPool(taxonomy) as pool:
         ahead = sample_ahead if sample is not None else None
         results = _load_files(files, shown, cache, identities, progress, pool, ahead)
         share_macros(files, shown, results)

@@ -7,7 +7,7 @@ import sys
 
 from tui.cli.context import CliContext, UserError
 from tui.services.load_warnings import summary_lines
-from tui.services.processes import start_worker_support
+from tui.services.processes import start_load_workers, start_worker_support
 from tui.startup import resume_collector
 
 
@@ -31,7 +31,6 @@ def run_app(context: CliContext) -> int:
             "paperscope list, search QUERY, show ID, cite ID (see --help)"
         )
     from index.library.inputs import library_files
-    from tui.app import make_app
     from tui.services.config import AppSettings
 
     settings = AppSettings.from_environment()
@@ -43,15 +42,28 @@ def run_app(context: CliContext) -> int:
         # A file was edited since the last start (a paper added to an export): its papers
         # as they were are shown at once, the changed files read again in the app.
         engine, changed = context.outdated_engine() or (None, ())
+    files = library_files(context.corpus) if engine is None and context.corpus else None
+    pool = None
+    if files:  # a first start: the app reads the library, its workers start meanwhile
+        start_worker_support()
+        pool = start_load_workers(files, context.taxonomy)
+    from tui.app import make_app
+
     if engine is not None:
         app = make_app(
             settings, engine=engine, owns_engine=True, corpus=context.corpus, outdated=changed
         )
-    elif context.corpus and not library_files(context.corpus):
+    elif files is not None and not files:
         # Nothing to read (a mistyped path): the load's one-line error, with no app.
         app = make_app(settings, library=context.library, taxonomy=context.taxonomy)
     else:
-        app = make_app(settings, taxonomy=context.taxonomy, corpus=context.corpus, load_corpus=True)
+        app = make_app(
+            settings,
+            taxonomy=context.taxonomy,
+            corpus=context.corpus,
+            load_corpus=True,
+            load_pool=pool,
+        )
     if app.load_corpus or changed:  # the app reads files: its workers need the terminal
         start_worker_support()
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual

@@ -293,3 +293,17 @@ def test_parse_results_come_as_the_workers_finish_them(
             came.append((position, result.papers[0].title))
         assert list(parsed) == []
     assert came == [(1, "Paper 1"), (2, "Paper 2"), (0, "Paper 0")]
+
+
+def test_workers_started_ahead_are_stopped_by_a_load_from_the_cache(tmp_path: Path) -> None:
+    """A first start's workers start before its load knows the library is cached."""
+    folder = _library_folder(tmp_path)
+    cache = tmp_path / "cache"
+    load_library([folder], TAXONOMY, cache_dir=cache)
+    pool = LoadPool(TAXONOMY, workers=2)
+    pool.start_workers()
+    assert pool.started and pool._executor is not None
+    assert len(pool._executor._processes) == 2
+    again = load_library([folder], TAXONOMY, cache_dir=cache, pool=pool)
+    assert again.from_cache
+    assert pool._executor is None

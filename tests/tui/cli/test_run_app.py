@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 import index.library.load
+import index.library.parallel as parallel
+import index.library.pipeline as pipeline
 from index.citations import citation_keys
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
@@ -163,6 +165,33 @@ async def test_an_added_file_starts_the_app_which_reads_the_library(
         assert app.library is not None and len(app.library.papers) == 4
         assert app.engine is not None and app.engine.size == 4
         assert [w.line for w in app.load_warnings] == [8]  # refs.bib's broken entry
+
+
+async def test_a_first_start_on_big_files_starts_the_loads_workers_before_the_app(
+    tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """They start while Textual is imported; the load uses them, then stops them."""
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)  # the fixture's files are "big"
+    corpus = write_corpus(tmp_path / "papers")
+    app = start_app(corpus, started, monkeypatch)
+    pool = app.load_pool
+    assert pool is not None and pool.started and pool._executor is not None
+    workers = set(pool._executor._processes)
+    assert len(workers) == pool.workers == 2  # started already, before any step
+    made: list[object] = []
+    monkeypatch.setattr(pipeline, "LoadPool", lambda *args: made.append(args))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert app.library is not None and len(app.library.papers) == 3
+    assert made == []  # the load made no pool of its own
+    assert pool._executor is None  # and stopped the one it was given
+
+
+def test_a_first_start_on_small_files_starts_no_workers_before_the_app(
+    tmp_path: Path, started: list[PaperscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = start_app(write_corpus(tmp_path / "papers"), started, monkeypatch)
+    assert app.load_corpus and app.load_pool is None
 
 
 def first_start_printing(
