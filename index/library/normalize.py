@@ -10,6 +10,7 @@ display's job, and changing it here would change what the user searches for.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import lru_cache
@@ -113,6 +114,20 @@ _ISLAND = re.compile(
 )
 
 
+# An HTML character reference, as web imports leave them in BibTeX values (Mendeley:
+# `Dissertations &amp; Theses`, `&quot;Cancel&quot;`, `&#8212`): a named one with its `;`
+# (`AT&T;` is none), a numeric one with or without.
+_HTML_REFERENCE = re.compile(
+    r"&(?:#[0-9]{1,7};?|#[xX][0-9a-fA-F]{1,6};?|[A-Za-z][A-Za-z0-9]{1,31};)"
+)
+
+
+def html_references(text: str) -> str:
+    """`text` with each HTML character reference as its character (`&amp;` -> `&`); an
+    unknown name (`&sgr;`, an SGML one from old ACM records) stays as written."""
+    return _HTML_REFERENCE.sub(lambda match: html.unescape(match.group()), text)
+
+
 # A bare `%` or `&` in a BibTeX value (one no backslash escapes).
 _BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
 
@@ -191,6 +206,10 @@ def latex_to_unicode(text: str | None, *, full: bool = False) -> str:
         protected = literal_specials(single_quotes(text))
         by_pieces = _latex_by_pieces(protected)
         converted = by_pieces if by_pieces is not None else _latex(protected)
+        if "&" in converted:
+            # HTML references a web import left, bare (Mendeley's `&quot;`) or escaped
+            # (Better BibTeX's `{\&}ldquo;`). One may name a control (`&#8238;`): gone too.
+            converted = strip_controls(html_references(converted), at_load=True)
     else:
         converted = _MATH.sub(_math, text)
         if "\\" in converted or "{\\" in converted:
