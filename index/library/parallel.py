@@ -4,8 +4,9 @@ Parsing files and tagging papers are independent per file and per paper, and tog
 they were two thirds of a first load (20,000 arXiv-style papers: 7.6 s parsing and 15 s
 tagging of 35 s, on one core). `LoadPool` hands them to worker interpreters when there is
 enough of it to pay for starting them (~0.3 s each, started once per load and only when
-needed); a small load, a one-core machine or a platform where the workers cannot start
-runs everything in this process as before, with the same results.
+needed, or ahead by a caller that knows a big load is coming: `start_workers`); a small
+load, a one-core machine or a platform where the workers cannot start runs everything in
+this process as before, with the same results.
 
 Why "spawn", not fork: the app loads in a worker thread, and forking a process that runs
 threads can deadlock (Python 3.12+ warns); a spawned interpreter also holds only what it
