@@ -248,7 +248,7 @@ class LibraryCache:
         self._write(
             self._file_path(file_identity, shown),
             {"file": file_identity, "shown": shown},
-            packed if packed is not None else {"result": result},
+            packed if packed is not None else pack_file_result(result),
             tagged=False,
         )
 
