@@ -46,6 +46,7 @@ from index.search.ranking import top_rows
 from index.search.spelling import correct, saved_lexicon
 from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
+from index.search.term_scores import TermScores
 from index.search.user_layer import (
     LAYER_FIELDS,
     LayerMasks,
@@ -158,6 +159,8 @@ class SearchEngine(Generic[OpenedT]):
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
+        # The scored words' postings, kept between keystrokes (index.search.term_scores).
+        self._term_scores = TermScores(self.masks.size)
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -274,7 +277,7 @@ class SearchEngine(Generic[OpenedT]):
         self._index.close()
 
     def forget_cached(self) -> None:
-        """Forget cached results, match sets, prefix expansions and fuzzy automata.
+        """Forget cached results, match sets, scored words, prefix expansions and automata.
 
         The next search then does all of its work, as the first search of a session does:
         what the torture tests and benchmarks time. Masks of the facets and of the first
@@ -287,6 +290,7 @@ class SearchEngine(Generic[OpenedT]):
         for cache in (self._results, self._match_masks):
             with cache.lock:
                 cache.clear()
+        self._term_scores.clear()
         clear_automata()
 
     # -- searching -------------------------------------------------------------------------
@@ -341,6 +345,7 @@ class SearchEngine(Generic[OpenedT]):
                 request,
                 final,
                 final != base or ranking is not parsed,
+                self._term_scores,
             )
             highlighter = Highlighter(parsed.terms)
             hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)

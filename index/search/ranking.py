@@ -2,9 +2,11 @@
 
 The match set is computed from cached masks before ranking, so Whoosh's matchers would
 redo the boolean work (leapfrogging `skip_to` over every posting of every word) just to
-find documents we already have. Instead each scored term's postings are read in blocks and
-only documents in the match set are scored, with the same BM25F formula and statistics
-Whoosh uses, so a document's score is the sum Whoosh would give it for an AND/OR of terms.
+find documents we already have. Instead each scored term's postings are read once per
+open index (`term_scores`) and only documents in the match set are scored, with the same
+BM25F formula and statistics Whoosh uses, so a document's score is the sum Whoosh would
+give it for an AND/OR of terms. Whoosh's own collector ranks only what this cannot sum:
+many matches of a query with a wildcard, fuzzy word or range (`_sums_its_terms`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ import heapq
 from collections import defaultdict
 
 from whoosh import query as wq
-from whoosh.reading import TermNotFound
-from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
 from index.cancel import checkpoint
@@ -23,15 +23,11 @@ from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import AllowedDocs, FacetMasks, bits, member_test
 from index.search.parser import Parsed
 from index.search.syntax import walk
-from index.whoosh_ext.blocks import scored_blocks
-
-# Whoosh's BM25F defaults.
-B = 0.75
-K1 = 1.2
+from index.search.term_scores import TermScores
 
 ScoredTerm = tuple[str, object, float]  # field, term text, query boost
-# Match sets up to this size are ranked term at a time (`score`); larger ones by Whoosh's
-# block-max top-k, which wins when a few common words match most papers.
+# Match sets up to this size are ranked term at a time (`score`); a larger one by Whoosh's
+# block-max top-k when it can prune and the words are not read yet (`_ranked`).
 TERM_AT_A_TIME_LIMIT = 30_000
 # Queries whose union parts make Whoosh's top-k collector pathological (docs/whoosh.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
@@ -63,27 +59,18 @@ def scored_terms(q: wq.Query) -> list[ScoredTerm]:
     return list(dict.fromkeys(found))
 
 
-def score(searcher: Searcher, terms: list[ScoredTerm], final: int, size: int) -> dict[int, float]:
+def score(
+    searcher: Searcher, terms: list[ScoredTerm], final: int, size: int, parts: TermScores
+) -> dict[int, float]:
     """docnum -> BM25F score, for the documents of `final` holding any of `terms`."""
     test = member_test(final, size)
     scores: dict[int, float] = defaultdict(float)
-    reader = searcher.reader()
     for fieldname, text, boost in terms:
         checkpoint()  # a superseded search stops here (index.cancel)
-        idf = searcher.idf(fieldname, text)
-        avgfl = searcher.avg_field_length(fieldname) or 1
-        for leaf, offset in reader.leaf_readers():
-            try:
-                matcher = leaf.postings(fieldname, text)
-            except TermNotFound:
-                continue
-            length = leaf.doc_field_length
-            for ids, weights in scored_blocks(matcher):
-                for docnum, weight in zip(ids, weights):
-                    g = docnum + offset
-                    if test[g >> 3] >> (g & 7) & 1:
-                        fl = length(docnum, fieldname, 1)
-                        scores[g] += boost * bm25(idf, weight, fl, avgfl, B, K1)
+        docs, term_parts = parts.parts(searcher, fieldname, text)
+        for g, part in zip(docs, term_parts):
+            if test[g >> 3] >> (g & 7) & 1:
+                scores[g] += boost * part
     return scores
 
 
@@ -134,15 +121,17 @@ def top_rows(
     request: SearchRequest,
     final: int,
     filtered: bool,
+    parts: TermScores,
 ) -> list[tuple[float, int]]:
     """The (score, docnum) pairs of the rows to show, best first.
 
     By relevance, a paper whose id or citation key is the whole query comes first.
+    `parts` keeps the scored words' postings between searches (`term_scores`).
     """
     limit = max(0, request.limit)
     if not final or limit == 0:
         return []
-    rows = _ranked(searcher, masks, parsed, request, final, filtered, limit)
+    rows = _ranked(searcher, masks, parsed, request, final, filtered, limit, parts)
     exact = [d for d in parsed.exact if final >> d & 1] if request.sort == "relevance" else []
     if not exact:
         return rows
@@ -159,6 +148,7 @@ def _ranked(
     final: int,
     filtered: bool,
     limit: int,
+    parts: TermScores,
 ) -> list[tuple[float, int]]:
     if parsed.query is None or request.sort != "relevance":
         return in_order(masks, masks.order(request.sort), final, limit)
@@ -166,25 +156,43 @@ def _ranked(
     if scoring is None:
         return in_order(masks, masks.order_year, final, limit)
     count = final.bit_count()
-    if count <= TERM_AT_A_TIME_LIMIT:
-        terms = scored_terms(scoring)
+    terms = scored_terms(scoring)
+    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
+        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
+    )
+    if count <= TERM_AT_A_TIME_LIMIT or _sums_its_terms(scoring):
         if not terms:
             return in_order(masks, masks.order_year, final, limit)
-        scores = score(searcher, terms, final, masks.size)
+        scores = score(searcher, terms, final, masks.size, parts)
         year_of, ids = masks.year_of, masks.ids
         top = heapq.nsmallest(
             limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], ids[item[0]])
         )
         return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
-    big = count > 4 * limit
-    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
-        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
-    )
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
-    collected = _collected(searcher, scoring, allow, limit if big and not unions else None)
+    prunable = count > 4 * limit and not unions
+    collected = _collected(searcher, scoring, allow, limit if prunable else None)
     year_of, ids = masks.year_of, masks.ids
     ranked = sorted(collected, key=lambda item: (-item[0], -year_of[item[1]], ids[item[1]]))
     return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final, limit)
+
+
+def _sums_its_terms(scoring: wq.Query) -> bool:
+    """Whether `score` ranks `scoring` as Whoosh would: every leaf is a word or a phrase
+    (its words summed) or nothing, no range or pattern whose expansions Whoosh scores
+    (the parser turns fuzzy words and text wildcards into words already).
+
+    Such a query is ranked term at a time at any size. Whoosh's block-max top-k prunes
+    postings, but it leapfrogs every posting of every word again at each keystroke; a
+    word read once here serves every later keystroke (`term_scores`). At 1,000,000 papers
+    (the benchmark's mix, one run each): p50 234 -> 119 ms, p95 1,207 -> 708 ms; three
+    common words took 0.4-2.5 s a keystroke, now 0.05-0.4 s. Only the first keystroke of
+    one common word alone is slower (~0.1-0.25 s more): it reads the word whole.
+    """
+    return all(
+        type(leaf) is wq.Term or isinstance(leaf, wq.Phrase) or leaf is wq.NullQuery
+        for leaf in scoring.leaves()
+    )
 
 
 def _collected(

@@ -19,6 +19,7 @@ from index.search.bitsets import bits, mask_of
 from index.search.engine import SearchEngine
 from index.search.highlight import fold
 from index.search.prefixes import prefix_cap
+from index.search.term_scores import TermScores
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
 
@@ -42,6 +43,7 @@ def fresh(engine: SearchEngine) -> SearchEngine:
     engine._results.clear()
     engine._match_masks.clear()
     engine._builder.expander._expansions.clear()
+    engine._term_scores.clear()
     return engine
 
 
@@ -285,7 +287,13 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
         parsed = engine._builder.parse(text, searcher.reader())
         final = engine._mask(searcher, parsed.query)
         whoosh = {d: s for s, d in searcher.search(parsed.query, limit=None).top_n}
-        ours = ranking.score(searcher, ranking.scored_terms(parsed.query), final, engine.masks.size)
+        ours = ranking.score(
+            searcher,
+            ranking.scored_terms(parsed.query),
+            final,
+            engine.masks.size,
+            TermScores(engine.masks.size),
+        )
     assert whoosh and set(whoosh) == set(bits(final))
     if text.startswith('"'):
         return  # Whoosh scores a phrase by its own rule; the words are what we sum

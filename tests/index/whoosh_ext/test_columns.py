@@ -10,7 +10,12 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 
 import index.whoosh_ext as guard
-from index.whoosh_ext.columns import column_values, deleted_docnums
+from index.whoosh_ext.columns import (
+    LENGTH_OF_BYTE,
+    column_values,
+    deleted_docnums,
+    field_lengths,
+)
 
 COLUMNS = ("name", "raw", "number", "tagged")
 
@@ -87,3 +92,29 @@ def test_the_fast_path_reads_a_var_bytes_column_without_its_value_reader(
     with three_segments.reader() as reader:
         assert column_values(reader, "name") == expected["name"]
         assert column_values(reader, "raw") == expected["raw"]
+
+
+def test_field_lengths_are_the_lengths_whooshs_reader_gives(tmp_path: Path, monkeypatch) -> None:
+    schema = fields.Schema(name=fields.ID(stored=True), text=fields.TEXT, other=fields.TEXT)
+    ix = FileStorage(str(tmp_path)).create_index(schema)
+    with ix.writer() as writer:
+        for n in range(200):  # lengths 0 to 199 words: Whoosh's byte rounds the long ones
+            writer.add_document(name=f"a{n}", text=" ".join(["word"] * n) or None)
+    with ix.writer(merge=False) as writer:  # a segment whose field holds nothing at all
+        writer.add_document(name="b", other="x y")
+    with ix.reader() as reader:
+        leaves = reader.leaf_readers()
+        assert len(leaves) == 2
+        for leaf, _ in leaves:
+            stored = field_lengths(leaf, "text")
+            assert stored is not None and len(stored) == leaf.doc_count_all()
+            # A document without the field's words has byte 0: Whoosh's reader gives None
+            # for it (no posting of the field has it, so no score asks), or the default
+            # where the segment has no such column.
+            for docnum, byte in enumerate(stored):
+                length = leaf.doc_field_length(docnum, "text", 1)
+                assert LENGTH_OF_BYTE[byte] == length if byte else length in (None, 1)
+        first = field_lengths(leaves[0][0], "text")
+        assert first is not None and len({LENGTH_OF_BYTE[byte] for byte in first}) > 50
+        monkeypatch.setattr(guard, "FAST_PATHS", False)
+        assert field_lengths(leaves[0][0], "text") is None  # the caller asks Whoosh instead

@@ -1,0 +1,115 @@
+"""Each scored word's BM25F part for every document holding it, read once per open index.
+
+Search as you type ranks every keystroke's matches by the words typed so far: typing
+"low latency llm serving" scores "low" again at each of the twenty keystrokes after it.
+Reading a word's postings is most of that: Whoosh stores a block's ids, weights and
+positions as one compressed pickle, so even the ids of a block cost its whole decoding,
+and a document's field length is a seek of its own. At 1,000,000 papers the ranking of
+one keystroke of that query took ~0.5-2.5 s, almost all of it reading the same postings
+as the keystroke before.
+
+`TermScores` keeps, per (field, word), the documents holding it and the word's BM25F part
+in each (`bm25` with the index's idf and average field length, as Whoosh's scorer and
+`ranking.score` compute it), so a keystroke re-reads nothing it read before. The parts
+stay valid while the engine's index is open (its statistics do not change); the least
+recently used words are dropped past a budget of postings proportional to the index.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import OrderedDict
+
+from whoosh.reading import IndexReader, TermNotFound
+from whoosh.scoring import bm25
+from whoosh.searching import Searcher
+
+from index.whoosh_ext.blocks import scored_blocks
+from index.whoosh_ext.columns import LENGTH_OF_BYTE, field_lengths
+
+__all__ = ["K1", "B", "TermParts", "TermScores"]
+
+# Whoosh's BM25F defaults.
+B = 0.75
+K1 = 1.2
+
+# Postings kept per document of the index (at least `_MIN_BUDGET`): at 1,000,000 papers
+# 4,000,000 postings, ~48 MB, hold the longest query of the benchmark's mix whole.
+_BUDGET_PER_DOCUMENT = 4
+_MIN_BUDGET = 200_000
+
+TermParts = tuple["array[int]", "array[float]"]  # document numbers, their BM25F parts
+
+
+class TermScores:
+    """The scored postings of recently ranked words, for one open index; thread-safe."""
+
+    def __init__(self, documents: int) -> None:
+        self.budget = max(_MIN_BUDGET, _BUDGET_PER_DOCUMENT * documents)
+        self._parts: OrderedDict[tuple[str, object], TermParts] = OrderedDict()
+        self._held = 0  # postings in `_parts`
+        self._lengths: dict[tuple[int, str], bytes | None] = {}
+        self._lock = threading.Lock()
+
+    def parts(self, searcher: Searcher, fieldname: str, text: object) -> TermParts:
+        """The documents holding `text` in `fieldname` (ascending) and its part in each."""
+        key = (fieldname, text)
+        with self._lock:
+            found = self._parts.get(key)
+            if found is not None:
+                self._parts.move_to_end(key)
+                return found
+        found = self._read(searcher, fieldname, text)
+        with self._lock:
+            if key not in self._parts:
+                self._parts[key] = found
+                self._held += len(found[0])
+                while self._held > self.budget and len(self._parts) > 1:
+                    _, (docs, _) = self._parts.popitem(last=False)
+                    self._held -= len(docs)
+        return found
+
+    def clear(self) -> None:
+        """Forget every kept word (the next ranking reads its postings again)."""
+        with self._lock:
+            self._parts.clear()
+            self._held = 0
+
+    def _read(self, searcher: Searcher, fieldname: str, text: object) -> TermParts:
+        idf = searcher.idf(fieldname, text)
+        avgfl = searcher.avg_field_length(fieldname) or 1
+        docs: array[int] = array("q")
+        parts: array[float] = array("d")
+        for leaf, offset in searcher.reader().leaf_readers():
+            try:
+                matcher = leaf.postings(fieldname, text)
+            except TermNotFound:
+                continue
+            stored = self._stored_lengths(leaf, offset, fieldname)
+            table = LENGTH_OF_BYTE
+            for ids, weights in scored_blocks(matcher):
+                docs.extend([docnum + offset for docnum in ids])
+                if stored is None:  # Whoosh's stock path: a read per document
+                    lengths = [leaf.doc_field_length(docnum, fieldname, 1) for docnum in ids]
+                else:
+                    lengths = [table[stored[docnum]] for docnum in ids]
+                parts.extend(
+                    [
+                        bm25(idf, weight, length, avgfl, B, K1)
+                        for weight, length in zip(weights, lengths)
+                    ]
+                )
+        return docs, parts
+
+    def _stored_lengths(self, leaf: IndexReader, offset: int, fieldname: str) -> bytes | None:
+        """The segment's stored field lengths (`field_lengths`), read once; the segment is
+        known by where its documents start, as the index stays the same."""
+        key = (offset, fieldname)
+        with self._lock:
+            if key in self._lengths:
+                return self._lengths[key]
+        stored = field_lengths(leaf, fieldname)
+        with self._lock:
+            self._lengths[key] = stored
+        return stored
