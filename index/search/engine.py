@@ -27,6 +27,7 @@ from whoosh.searching import Searcher
 from index.cancel import cancellable, checkpoint
 from index.facets.taxonomy import Taxonomy
 from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
+from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import (
     Lru,
     list_columns,
@@ -467,7 +468,15 @@ class SearchEngine(Generic[OpenedT]):
             for child in q.subqueries:
                 mask |= self._mask(searcher, child, prefixes, layer, generation)
         elif isinstance(q, wq.ConstantScoreQuery):
-            mask = self._mask(searcher, q.child, prefixes, layer, generation)
+            # A typed prefix's expansion (or a wildcard's): it filters and never scores, so
+            # its words' postings are read without their scores.
+            words = q.child.subqueries if isinstance(q.child, wq.Or) else [q.child]
+            if all(self._plain_term(word) for word in words):
+                mask = 0
+                for word in words:
+                    mask |= self._term_mask(searcher, word, generation, scored=False)
+            else:
+                mask = self._mask(searcher, q.child, prefixes, layer, generation)
         elif isinstance(q, wq.Phrase) and q.words:
             # Its words' cached masks first: a phrase still being typed usually has none.
             mask = live
@@ -475,12 +484,38 @@ class SearchEngine(Generic[OpenedT]):
                 mask &= self._mask(searcher, wq.Term(q.fieldname, word), None, layer, generation)
             if mask and len(q.words) > 1:
                 mask &= self._phrase_mask(searcher, q, mask)
-        elif type(q) is wq.Term and isinstance(q.text, (str, bytes)):
-            # One posting list read in blocks: far cheaper than Whoosh's matcher machinery.
-            ids = posting_ids(searcher.reader(), q.fieldname, q.text)
-            mask = mask_of(ids, self.masks.size) & live
+        elif self._plain_term(q):
+            return self._term_mask(searcher, q, generation, scored=True)
         else:
             mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
+        self._match_masks.store(key, mask)
+        return mask
+
+    @staticmethod
+    def _plain_term(q: wq.Query) -> bool:
+        """A word of the index (not a keyword or the user's layer: `_mask` answers those)."""
+        return (
+            type(q) is wq.Term
+            and isinstance(q.text, (str, bytes))
+            and q.fieldname != "keyword"
+            and q.fieldname not in LAYER_FIELDS
+        )
+
+    def _term_mask(self, searcher: Searcher, q: wq.Term, generation: int, scored: bool) -> int:
+        """The documents holding the word, from one posting list read in blocks (far
+        cheaper than Whoosh's matcher machinery). A word the ranking scores (`scored`, in
+        a text field) is read with its scores: its postings once, not once for the mask
+        and again for the ranking (index.search.term_scores)."""
+        key = ("mask", q, generation)
+        cached = self._match_masks.fetch(key)
+        if cached is not None:
+            return cached
+        ids: Sequence[int] = (
+            self._term_scores.parts(searcher, q.fieldname, q.text)[0]
+            if scored and q.fieldname in TEXT_FIELDS
+            else posting_ids(searcher.reader(), q.fieldname, q.text)
+        )
+        mask = mask_of(ids, self.masks.size) & self.masks.live
         self._match_masks.store(key, mask)
         return mask
 

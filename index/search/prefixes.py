@@ -59,10 +59,14 @@ VERIFY_SHARE = 50
 
 LETTERS_FILE = "letters.json"
 FORMAT = 2  # 1 stored one mask per node for the whole index
-# Two-letter prefixes get a stored mask when their commonest completion is in at least
-# this share of the papers (their match sets are the large, slow ones); at most this many.
+# Two-letter prefixes get a stored mask when the completions they expand to (their
+# `LETTER_CAPS` commonest) hold at least this many postings per paper: computing those
+# match sets is what makes a second keystroke slow. At most `TWO_LETTER_MAX`, the most
+# postings first. Chosen by the commonest completion alone (>= 20% of the papers, at most
+# 40), the stored ones at 1,000,000 synthetic papers were common short words ("us", "up",
+# "tw") while "tr" (train, transform, ...: 1.4 postings a paper) took 1.2-1.6 s a request.
 TWO_LETTER_SHARE = 0.2
-TWO_LETTER_MAX = 40
+TWO_LETTER_MAX = 64
 # A library smaller than this gets no stored masks: its one-letter requests take as long
 # computed as looked up (generated libraries, a request per letter and common pair, cold
 # caches: median 21 / 25 / 25 ms with masks, 21 / 24 / 27 ms without, at 1,000 / 3,000 /
@@ -79,9 +83,12 @@ def short_prefixes(table: PrefixTable, size: int) -> list[str]:
         return []
     twos = []
     for prefix, completions in table.get("abstract", {}).items():
-        top = completions[0][1] if completions and completions[0][0] else 0
-        if len(prefix) == 2 and isinstance(top, int) and top >= TWO_LETTER_SHARE * size:
-            twos.append((-top, prefix))
+        if len(prefix) != 2:
+            continue
+        searched = [count for term, count in completions[: LETTER_CAPS[2]] if term]
+        postings = sum(count for count in searched if isinstance(count, int))
+        if postings >= TWO_LETTER_SHARE * size:
+            twos.append((-postings, prefix))
     return (
         list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][:TWO_LETTER_MAX]
     )

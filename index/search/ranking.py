@@ -164,17 +164,30 @@ def _ranked(
         if not terms:
             return in_order(masks, masks.order_year, final, limit)
         scores = score(searcher, terms, final, masks.size, parts)
-        year_of, ids = masks.year_of, masks.ids
-        top = heapq.nsmallest(
-            limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], ids[item[0]])
-        )
-        return _fill(masks, [(score, docnum) for docnum, score in top], final, limit)
+        return _fill(masks, _best(masks, scores, limit), final, limit)
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
     prunable = count > 4 * limit and not unions
     collected = _collected(searcher, scoring, allow, limit if prunable else None)
     year_of, ids = masks.year_of, masks.ids
     ranked = sorted(collected, key=lambda item: (-item[0], -year_of[item[1]], ids[item[1]]))
     return _fill(masks, [(float(score), docnum) for score, docnum in ranked[:limit]], final, limit)
+
+
+def _best(masks: FacetMasks, scores: dict[int, float], limit: int) -> list[tuple[float, int]]:
+    """The `limit` best (score, docnum) pairs: by score, then newest, then paper id.
+
+    Only the documents scoring at least the `limit`-th best score are ordered by the full
+    key (ties at that score all among them): a key per document of a match set of 400,000
+    cost ~0.15 s at 1,000,000 papers, the scores alone are compared in C.
+    """
+    if len(scores) > limit:
+        cut = heapq.nlargest(limit, scores.values())[-1]
+        scores = {docnum: value for docnum, value in scores.items() if value >= cut}
+    year_of, ids = masks.year_of, masks.ids
+    top = heapq.nsmallest(
+        limit, scores.items(), key=lambda item: (-item[1], -year_of[item[0]], ids[item[0]])
+    )
+    return [(value, docnum) for docnum, value in top]
 
 
 def _sums_its_terms(scoring: wq.Query) -> bool:
