@@ -46,8 +46,13 @@ NUMBERS = (
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    work = tmp_path_factory.mktemp("bench")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The work folder of the run behind `report` (its library, index and FTS5 database)."""
+    return tmp_path_factory.mktemp("bench")
+
+
+@pytest.fixture(scope="module")
+def report(work: Path) -> dict:
     completed = subprocess.run(
         [
             sys.executable,
@@ -168,3 +173,17 @@ def test_hostile_query_benchmark_reports_a_ratio_for_every_query(
     assert {row["mode"] for row in bundled} == {"submitted", "as-you-type"}
     assert all(row["ratio"] > 0 and row["normal_ms"] > 0 for row in bundled)
     assert len(report["wordy (300)"]) == 2 * len(hostile_queries.WILDCARD_QUERIES)
+
+
+def test_the_replay_alone_runs_on_the_index_an_earlier_run_built(report: dict, work: Path) -> None:
+    import replay_index
+
+    replayed, rows = replay_index.run(work, repeat=1)
+    assert replayed["docs"] == DOCS
+    assert replayed["requests"] == len(rows) == report["requests"]
+    assert replayed["errors"] == 0
+    assert replayed["p50_ms"] <= replayed["p95_ms"] <= replayed["max_ms"]
+    assert replayed["fts5_p95_ms"] > 0 and replayed["ratio_p95"] > 0
+    assert set(replayed["per_stage"]) == set(report["per_stage"])
+    # The same index answers as in the run that built it (the update changed no total).
+    assert replayed["same_total"] == report["same_total"]

@@ -35,7 +35,8 @@ B = 0.75
 K1 = 1.2
 
 # Postings kept per document of the index (at least `_MIN_BUDGET`): at 1,000,000 papers
-# 4,000,000 postings, ~48 MB, hold the longest query of the benchmark's mix whole.
+# 4,000,000 postings, ~48 MB (4 + 8 bytes each), hold the longest query of the
+# benchmark's mix whole.
 _BUDGET_PER_DOCUMENT = 4
 _MIN_BUDGET = 200_000
 
@@ -86,7 +87,7 @@ class TermScores:
         # posting costs no function call (a third of reading a common word at 1M papers).
         saturation = K1 + 1
         normal = [K1 * ((1 - B) + B * length / avgfl) for length in LENGTH_OF_BYTE]
-        docs: array[int] = array("q")
+        docs: array[int] = array("i")  # a document number fits 32 bits
         parts: array[float] = array("d")
         for leaf, offset in searcher.reader().leaf_readers():
             try:
