@@ -76,6 +76,8 @@ def engine_parts(engine: Any) -> dict[str, float]:
         ),
         "lexicon_mb": _deep_mb(engine.lexicon.counts) if engine.lexicon else 0.0,
         "mask_cache_mb": _deep_mb(engine._match_masks),
+        # The scored words' postings (index.search.term_scores; none before 045a404).
+        "term_scores_mb": _deep_mb(getattr(getattr(engine, "_term_scores", None), "_parts", {})),
         "stored_paper_cache_mb": _deep_mb(engine._stored),
     }
 
