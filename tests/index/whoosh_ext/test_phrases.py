@@ -74,3 +74,24 @@ def test_stock_whoosh_gets_none_and_the_caller_asks_whoosh(
     monkeypatch.setattr(guard, "FAST_PATHS", False)
     with ix.searcher() as searcher:
         assert phrase_ids(searcher.reader(), "body", [b"a", b"b"], 1, b"\xff" * 200) is None
+
+
+def test_positions_decode_as_whooshs_format_decodes_them() -> None:
+    from whoosh import formats
+
+    from index.whoosh_ext.blocks import _positions_decoder
+
+    rng = random.Random(11)
+    fmt = formats.Positions()
+    decode = _positions_decoder(fmt)
+    assert decode is not fmt.decoder("positions")  # the fast decoder, not Whoosh's
+    for _ in range(500):
+        positions = sorted(rng.sample(range(5000), rng.randint(1, 40)))
+        value = fmt.encode(positions)
+        for stored in (value, value[:-1]):  # the codec may strip the pickle's stop opcode
+            assert decode(stored) == fmt.decode_positions(stored) == positions
+
+    class Other(formats.Positions):  # a format of its own keeps its own decoder
+        pass
+
+    assert _positions_decoder(Other()).__func__ is Other.decode_positions  # type: ignore[attr-defined]
