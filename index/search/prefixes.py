@@ -76,9 +76,15 @@ TWO_LETTER_MAX = 64
 LETTER_MASKS_MIN_PAPERS = 5000
 
 
+# Field searches whose first letter gets a stored mask too: `author:m` expands to the
+# commonest names starting with it, ~0.5-0.7 s a request at 1,000,000 papers computed.
+FIELD_LETTERS = ("author",)
+
+
 def short_prefixes(table: PrefixTable, size: int) -> list[str]:
-    """Every letter and digit, plus the two-letter prefixes of the commonest words; none
-    for a library of fewer than `LETTER_MASKS_MIN_PAPERS` papers."""
+    """Every letter and digit, each letter after `FIELD_LETTERS`' names, and the two-letter
+    prefixes of the commonest words; none for a library of fewer than
+    `LETTER_MASKS_MIN_PAPERS` papers."""
     if size < LETTER_MASKS_MIN_PAPERS:
         return []
     twos = []
@@ -90,7 +96,9 @@ def short_prefixes(table: PrefixTable, size: int) -> list[str]:
         if postings >= TWO_LETTER_SHARE * size:
             twos.append((-postings, prefix))
     return (
-        list(string.ascii_lowercase + string.digits) + [p for _, p in sorted(twos)][:TWO_LETTER_MAX]
+        list(string.ascii_lowercase + string.digits)
+        + [f"{field}:{letter}" for field in FIELD_LETTERS for letter in string.ascii_lowercase]
+        + [p for _, p in sorted(twos)][:TWO_LETTER_MAX]
     )
 
 

@@ -377,6 +377,10 @@ def test_stored_letter_masks_equal_computed_ones(
     assert engine._letters  # the build stored them beside the index
     monkeypatch.setattr(prefixes, "LETTER_MASKS_MIN_PAPERS", 0)
     short = prefixes.short_prefixes(engine._builder.expander.table, engine.masks.size)
+    assert "author:z" in short
+    with engine._searcher() as searcher:  # a field's first letter is stored like any
+        node = engine._builder.parse("author:z", searcher.reader(), as_you_type=True).query
+    assert repr(node) in engine._letters
     requests = [
         SearchRequest(p, as_you_type=True, topics=topics)
         for p in short + ["model t", "cache c"]
