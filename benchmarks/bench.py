@@ -395,6 +395,27 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def print_tables(r: dict[str, Any]) -> None:
+    """The replay's figures per kind, per stage and overall (`r`: a report of `run`)."""
+    header = (
+        f"{'':14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9} | {'fts5 p50':>9}{'p95':>9}"
+        f"{'max':>9} | {'x p50':>6}{'x p95':>7} same-total partial errors"
+    )
+    for title, table in (
+        ("per kind", r["per_kind"]),
+        ("per stage", r["per_stage"]),
+        ("overall", {"overall": {**r, "n": r["requests"]}}),
+    ):
+        print(f"\n{title} (ms; x = paperscope / fts5)\n{header}")
+        for name, s in table.items():
+            print(
+                f"{name:14}{s['n']:>5}{s['p50_ms']:>9}{s['p95_ms']:>9}{s['max_ms']:>9} | "
+                f"{s['fts5_p50_ms']:>9}{s['fts5_p95_ms']:>9}{s['fts5_max_ms']:>9} | "
+                f"{s['ratio_p50']:>6}{s['ratio_p95']:>7} {s['same_total']:>10} "
+                f"{s.get('partial', '-'):>7} {s['errors']:>6}"
+            )
+
+
 def print_report(report: dict[str, Any]) -> None:
     r = report
     print(
@@ -419,23 +440,7 @@ def print_report(report: dict[str, Any]) -> None:
         f"{r['warm_open_ms']} ms ({r['warm_open_action']!r})"
     )
     print(f"engine measured: {r['engine_source']}")
-    header = (
-        f"{'':14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9} | {'fts5 p50':>9}{'p95':>9}"
-        f"{'max':>9} | {'x p50':>6}{'x p95':>7} same-total partial errors"
-    )
-    for title, table in (
-        ("per kind", r["per_kind"]),
-        ("per stage", r["per_stage"]),
-        ("overall", {"overall": {**r, "n": r["requests"]}}),
-    ):
-        print(f"\n{title} (ms; x = paperscope / fts5)\n{header}")
-        for name, s in table.items():
-            print(
-                f"{name:14}{s['n']:>5}{s['p50_ms']:>9}{s['p95_ms']:>9}{s['max_ms']:>9} | "
-                f"{s['fts5_p50_ms']:>9}{s['fts5_p95_ms']:>9}{s['fts5_max_ms']:>9} | "
-                f"{s['ratio_p50']:>6}{s['ratio_p95']:>7} {s['same_total']:>10} "
-                f"{s.get('partial', '-'):>7} {s['errors']:>6}"
-            )
+    print_tables(r)
     print(
         f"\nupdate: {r['update_changed']} papers changed in one file: re-open "
         f"({r['update_action']!r}) "

@@ -96,18 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{report['requests']} keystroke requests, opened in {report['open_s']} s"
     )
     print(f"engine measured: {report['engine_source']}")
-    header = f"{'':14}{'n':>5}{'p50':>9}{'p95':>9} | {'fts5 p50':>9}{'p95':>9} | {'x p50':>6}{'x p95':>7}"
-    for title, table in (
-        ("per kind", report["per_kind"]),
-        ("per stage", report["per_stage"]),
-        ("overall", {"overall": {**report, "n": report["requests"]}}),
-    ):
-        print(f"\n{title} (ms; x = paperscope / fts5)\n{header}")
-        for name, s in table.items():
-            print(
-                f"{name:14}{s['n']:>5}{s['p50_ms']:>9}{s['p95_ms']:>9} | "
-                f"{s['fts5_p50_ms']:>9}{s['fts5_p95_ms']:>9} | {s['ratio_p50']:>6}{s['ratio_p95']:>7}"
-            )
+    bench.print_tables(report)
     return 0
 
 
