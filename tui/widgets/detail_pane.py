@@ -316,25 +316,28 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._show_mark()
         body = self.query_one("#detail-body", Static)
         similar = self.query_one("#detail-similar", OptionList)
+        similar.clear_options()
+        # The headings only make sense under a paper: with none, the pane says what it is for.
+        for part in self.query(".detail-part"):
+            part.display = detail is not None
         if detail is None:
             self.trail.clear()
-        # The headings only make sense under a paper: with none, the pane says what it is for.
-        # The trail shows only when there is one: each display that changes lays out again.
-        trail = self.query_one("#detail-trail", Static)
-        for part in self.query(".detail-part"):
-            part.display = detail is not None and (part is not trail or bool(self.trail))
-        if detail is None:
-            similar.clear_options()
             body.update(EMPTY_HINT)
             self.query_one("#detail-citation", Static).update("")
             return
         self._show_trail()
         body.update(detail_body(detail, labeler or (lambda facet, value: value)))
-        # Set at once: each `add_option` lays the list out again (5 times a shown paper).
-        options = _similar_options(detail)
-        similar.set_options(options or [Option(Text("none", style="dim"), disabled=True)])
-        if options:
+        for tag, papers in (("linked", detail.related), ("similar", detail.similar)):
+            for paper in papers:
+                prompt = Text(f"{tag:<8}", style="dim")
+                prompt.append(clean(paper.title, one_line=True))
+                if paper.year:
+                    prompt.append(f" ({paper.year})", "dim")
+                similar.add_option(Option(prompt, id=f"{tag}:{paper.id}"))
+        if similar.option_count:
             similar.highlighted = 0  # so tab, enter opens the first one straight away
+        else:
+            similar.add_option(Option(Text("none", style="dim"), disabled=True))
         citation = Text(f"{detail.style_label}\n", style="dim") if detail.style_label else Text()
         citation.append(clean(detail.citation))
         self.query_one("#detail-citation", Static).update(citation)
@@ -373,16 +376,3 @@ class DetailPane(VerticalScroll, can_focus=True):
             relation, paper_id = event.option.id.split(":", 1)
             self.step_from(relation)
             self.post_message(PaperChosen(paper_id, step=True))
-
-
-def _similar_options(detail: PaperDetail) -> list[Option]:
-    """The linked papers, then the similar ones: one option each, opened by its id."""
-    options = []
-    for tag, papers in (("linked", detail.related), ("similar", detail.similar)):
-        for paper in papers:
-            prompt = Text(f"{tag:<8}", style="dim")
-            prompt.append(clean(paper.title, one_line=True))
-            if paper.year:
-                prompt.append(f" ({paper.year})", "dim")
-            options.append(Option(prompt, id=f"{tag}:{paper.id}"))
-    return options
