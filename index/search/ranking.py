@@ -26,8 +26,8 @@ from index.search.syntax import walk
 from index.search.term_scores import TermScores
 
 ScoredTerm = tuple[str, object, float]  # field, term text, query boost
-# Match sets up to this size are ranked term at a time (`score`); a larger one by Whoosh's
-# block-max top-k when it can prune and the words are not read yet (`_ranked`).
+# Match sets up to this size are ranked term at a time (`score`); a larger one too when
+# its query sums its words (`_sums_its_terms`), else by Whoosh's collector.
 TERM_AT_A_TIME_LIMIT = 30_000
 # Queries whose union parts make Whoosh's top-k collector pathological (docs/whoosh.md).
 _UNION_TYPES = (wq.Or, wq.FuzzyTerm, wq.Wildcard, wq.Prefix, wq.NumericRange, wq.Every)
@@ -156,15 +156,15 @@ def _ranked(
     if scoring is None:
         return in_order(masks, masks.order_year, final, limit)
     count = final.bit_count()
-    terms = scored_terms(scoring)
-    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
-        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
-    )
     if count <= TERM_AT_A_TIME_LIMIT or _sums_its_terms(scoring):
+        terms = scored_terms(scoring)
         if not terms:
             return in_order(masks, masks.order_year, final, limit)
         scores = score(searcher, terms, final, masks.size, parts)
         return _fill(masks, _best(masks, scores, limit), final, limit)
+    unions = any(isinstance(node, _UNION_TYPES) for node in scoring.leaves()) or any(
+        len(node.subqueries) > 12 for node in walk(scoring) if isinstance(node, wq.Or)
+    )
     allow = AllowedDocs(final, masks.size) if filtered or scoring != parsed.query else None
     prunable = count > 4 * limit and not unions
     collected = _collected(searcher, scoring, allow, limit if prunable else None)
@@ -198,9 +198,10 @@ def _sums_its_terms(scoring: wq.Query) -> bool:
     Such a query is ranked term at a time at any size. Whoosh's block-max top-k prunes
     postings, but it leapfrogs every posting of every word again at each keystroke; a
     word read once here serves every later keystroke (`term_scores`). At 1,000,000 papers
-    (the benchmark's mix, one run each): p50 234 -> 119 ms, p95 1,207 -> 708 ms; three
-    common words took 0.4-2.5 s a keystroke, now 0.05-0.4 s. Only the first keystroke of
-    one common word alone is slower (~0.1-0.25 s more): it reads the word whole.
+    three common words (`low latency llm`) took 2.0-2.5 s a keystroke that way, now
+    0.05-0.4 s; only the first keystroke of one common word alone is slower (~0.1-0.25 s
+    more): it reads the word whole (benchmarks/README.md, "Ranking and the second
+    keystroke at 1M").
     """
     return all(
         type(leaf) is wq.Term or isinstance(leaf, wq.Phrase) or leaf is wq.NullQuery
