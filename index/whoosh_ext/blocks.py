@@ -9,14 +9,18 @@ through the public API instead, with the same result.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator, Sequence
+from io import BytesIO
 from itertools import accumulate
-from pickle import loads
+from pickle import load, loads
 from typing import Any
 
 from whoosh import formats
+from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.reading import TermNotFound
 from whoosh.system import _INT_SIZE
+from whoosh.util.numeric import byte_to_length
 
 import index.whoosh_ext as guard
 
@@ -58,11 +62,11 @@ def id_blocks(matcher: Any) -> Iterator[Sequence[int]]:
         return
     while not leaf._atend:
         if leaf._ids is None:
-            leaf._read_ids()
+            _read_ids(leaf)
         yield leaf._ids
         if leaf._lastblock:
             return
-        leaf._next_block()
+        _next_block(leaf)
 
 
 def scored_blocks(matcher: Any) -> Iterator[tuple[Sequence[int], Sequence[float]]]:
@@ -74,12 +78,12 @@ def scored_blocks(matcher: Any) -> Iterator[tuple[Sequence[int], Sequence[float]
             matcher.next()
         return
     while not leaf._atend:
-        leaf._read_ids()
+        _read_ids(leaf)
         leaf._read_weights()
         yield leaf._ids, leaf._weights
         if leaf._lastblock:
             return
-        leaf._next_block()
+        _next_block(leaf)
 
 
 def phrase_ids(
@@ -114,7 +118,7 @@ def phrase_ids(
             ahead: dict[int, set[int]] = {}
             while not block._atend:
                 if block._ids is None:
-                    block._read_ids()
+                    _read_ids(block)
                 values = None
                 for i, docnum in enumerate(block._ids):
                     if reached is None:
@@ -139,12 +143,68 @@ def phrase_ids(
                         ahead[docnum] = ends
                 if block._lastblock:
                     break
-                block._next_block()
+                _next_block(block)
             reached = ahead
             if not reached:
                 break
         out.extend(sorted(docnum + offset for docnum in reached or ()))
     return out
+
+
+def _next_block(leaf: Any) -> None:
+    """`leaf._next_block()`, reading a Whoosh 3 block in one read instead of ~20.
+
+    Whoosh reads a block's length, then unpickles its info tuple straight from the
+    compound file (a Python `read` and `seek` per pickle opcode, ~20 per block), then
+    reads the data again. Here the block is read whole, its info unpickled from memory
+    and its data decoded at once (every caller reads the ids next). The attributes set
+    are the ones `W3LeafMatcher._goto` and `_read_data` set. At 1,000,000 papers a common
+    word is ~2,000 blocks and this was a sixth of reading it.
+    """
+    if type(leaf) is not W3LeafMatcher:  # another codec or a subclass: its own reading
+        leaf._next_block()
+        return
+    if leaf._lastblock:
+        leaf._atend = True
+        return
+    position = leaf._nextoffset
+    postfile = leaf._postfile
+    length = postfile.get_int(position)
+    if length < 0:
+        leaf._lastblock = True
+        length = -length
+    body = postfile.get(position + _INT_SIZE, length)
+    stream = BytesIO(body)
+    info = load(stream)
+    start = stream.tell()
+    leaf._ids = leaf._weights = leaf._values = None
+    leaf._i = 0
+    leaf._nextoffset = position + _INT_SIZE + length
+    leaf._dataoffset = position + _INT_SIZE + start
+    (
+        leaf._blocklength,
+        leaf._maxid,
+        leaf._maxweight,
+        leaf._compression,
+        shortest,
+        longest,
+    ) = info
+    leaf._minlength = byte_to_length(shortest)
+    leaf._maxlength = byte_to_length(longest)
+    data = memoryview(body)[start:]
+    leaf._data = loads(zlib.decompress(data) if leaf._compression else data)
+
+
+def _read_ids(leaf: Any) -> None:
+    """`leaf._read_ids()`, its gaps summed in C (`accumulate`) rather than by Whoosh's
+    `delta_decode` generator: a Python step per posting, ~10% of reading a common word."""
+    if type(leaf) is not W3LeafMatcher:
+        leaf._read_ids()
+        return
+    if leaf._data is None:
+        leaf._read_data()
+    ids = leaf._data[0]
+    leaf._ids = ids if leaf._byteids else tuple(accumulate(ids))
 
 
 def _decode_positions(value: bytes) -> list[int]:
