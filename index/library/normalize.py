@@ -18,7 +18,7 @@ from functools import lru_cache
 from index.library.latex_context import LINE_BREAKING, make_converter
 from index.text_safety import strip_controls
 
-__all__ = ["clean_text", "fold", "latex_to_unicode", "words"]
+__all__ = ["clean_text", "comparison_text", "latex_to_unicode", "words"]
 
 _WHITESPACE = re.compile(r"\s+")
 # `$...$` spans (not `\$`): arXiv abstracts keep inline math this way.
@@ -237,7 +237,7 @@ _FOLD_MAP = str.maketrans(
 _WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 
-def fold(text: str) -> str:
+def comparison_text(text: str) -> str:
     """A comparison key: lower case, no accents, typographic variants made plain.
 
     Two copies of one abstract (publisher Unicode vs arXiv LaTeX, curly vs straight
@@ -253,4 +253,4 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The folded words of a text, hyphens dropped (`pipeline-parallel` = `pipelineparallel`)."""
-    return _WORD.findall(fold(text).replace("-", ""))
+    return _WORD.findall(comparison_text(text).replace("-", ""))

@@ -62,6 +62,12 @@ class FoldFilter(Filter):
             yield token
 
 
+def fold_word(word: str) -> str:
+    """A word lower-cased and without accents, as every analyzer of the schema leaves it
+    (the query side, highlighting and prefix checks compare words this way)."""
+    return word.lower().translate(accent_map)
+
+
 @lru_cache(maxsize=500_000)
 def cached_stem(word: str) -> str:
     """Porter stems through C's lru_cache: Whoosh's own stem cache is pure Python and slower.

@@ -19,7 +19,7 @@ from index.search.bitsets import NO_TOPIC, NO_YEAR, FacetMasks
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue, author, keyword and category lists show this many values (plus any selected
 # ones), unless the request asks for more (`facet_limits`).
-TOP_VALUES = 15
+LISTED_VALUES = 15
 
 
 def arxiv_category_name(category: str) -> str | None:
@@ -127,7 +127,7 @@ def _counts(
             )
             for year in years
         ), False
-    top, cut = masks.top_counts(facet, within, value_limit(request, facet, TOP_VALUES))
+    top, cut = masks.top_counts(facet, within, value_limit(request, facet, LISTED_VALUES))
     shown = {value for value, _ in top}
     top += [
         (value, (masks.value_mask(facet, value, reader) & within).bit_count())

@@ -13,10 +13,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from whoosh.lang.porter import stem as _porter
-from whoosh.support.charset import accent_map
-
 from index.models import Segment, Snippet
+from index.schema.analysis import cached_stem, fold_word
 
 # The default RegexTokenizer's idea of a word, so highlighting agrees with the index.
 _TOKEN = re.compile(r"\w+(\.?\w+)*")
@@ -26,21 +24,11 @@ FRAGMENT_CHARS = 240
 _REMEMBERED_TEXTS = 1_000
 
 
-def fold(word: str) -> str:
-    """Lower case without accents, as every analyzer in the schema does."""
-    return word.lower().translate(accent_map)
-
-
-@lru_cache(maxsize=100_000)
-def stem(word: str) -> str:
-    return _porter(word)
-
-
 @lru_cache(maxsize=100_000)
 def _folded(token: str) -> tuple[str, str]:
     """A text's word as the index sees it: folded, and its stem (the same for every query)."""
-    word = fold(token)
-    return word, stem(word)
+    word = fold_word(token)
+    return word, cached_stem(word)
 
 
 class Highlighter:
@@ -62,15 +50,15 @@ class Highlighter:
         prefixes: list[str] = []
         for term in terms:
             if "?" in term or "*" in term.rstrip("*"):
-                self.patterns.append(re.compile(fnmatch.translate(fold(term))))
+                self.patterns.append(re.compile(fnmatch.translate(fold_word(term))))
                 continue
-            found = [m.group(0) for m in _TOKEN.finditer(fold(term))]
+            found = [m.group(0) for m in _TOKEN.finditer(fold_word(term))]
             for i, word in enumerate(found):
                 if term.endswith("*") and i == len(found) - 1:
                     prefixes.append(word)
                 else:
                     self.words.add(word)
-                    self.stems.add(stem(word))
+                    self.stems.add(cached_stem(word))
         self.prefixes = tuple(sorted(set(prefixes)))
 
     def __bool__(self) -> bool:

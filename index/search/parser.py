@@ -32,7 +32,7 @@ from whoosh.reading import IndexReader
 
 from index.cancel import checkpoint
 from index.library.lookup import paper_name
-from index.schema.analysis import PROSE_STOP_WORDS, stem_analyzer
+from index.schema.analysis import PROSE_STOP_WORDS, fold_word, stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
     NGRAM_FIELDS,
@@ -41,7 +41,6 @@ from index.schema.fields import (
     cached_stem,
     fold_analyzer,
 )
-from index.search.highlight import fold
 from index.search.prefixes import PrefixExpander
 from index.search.spelling import FIXED_PREFIX, NAME_PREFIX, NEAR_CAP, Lexicon, allowed_edits
 from index.search.stop_words import OptionalStopWords
@@ -371,7 +370,7 @@ class QueryBuilder:
         """
         typed: dict[str, str] = {}
         for match in _FUZZY_WORD.finditer(text[:MAX_QUERY_CHARS]):
-            word = fold(match.group(1))
+            word = fold_word(match.group(1))
             for name in STEMMED:
                 for analyzed in self._analyzed(name, word):
                     typed.setdefault(analyzed, word)
@@ -433,7 +432,7 @@ class QueryBuilder:
         written (index.search.spelling) and the stems of those found are searched.
         """
         assert self.lexicon is not None
-        word = result.fuzzy.get(str(q.text)) or fold(str(q.text))
+        word = result.fuzzy.get(str(q.text)) or fold_word(str(q.text))
         maxdist = result.fuzzy_edits(word, q.maxdist)  # `word~5` would walk for minutes
         near = self.lexicon.near(word, maxdist, max(q.prefixlength, FIXED_PREFIX))
         near = near[:FUZZY_CAP]
@@ -471,7 +470,7 @@ class QueryBuilder:
     def _wildcard(self, q: wq.Wildcard, reader: IndexReader, result: Parsed) -> wq.Query:
         """`a*e*`: the field's most frequent terms that fit, with Whoosh's constant score
         for a pattern (index.search.wildcards bounds the expansion)."""
-        pattern = fold(str(q.text))
+        pattern = fold_word(str(q.text))
         expansion = expand_wildcard(self.expander, reader, q.fieldname, pattern)
         if expansion.capped:
             result.partial = True

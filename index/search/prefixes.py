@@ -38,8 +38,8 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_text_atomic
 from index.models import Paper
+from index.schema.analysis import fold_word
 from index.search.bitsets import bits, mask_of, posting_ids
-from index.search.highlight import fold
 from index.search.syntax import walk
 from index.search.tables import TABLE_PREFIX, PrefixTable, prefix_frequencies
 from index.whoosh_ext.internals import segment_id
@@ -297,6 +297,6 @@ def verified(
                 ),
             )
         )
-        if pattern.search(text) or (not text.isascii() and pattern.search(fold(text))):
+        if pattern.search(text) or (not text.isascii() and pattern.search(fold_word(text))):
             keep.append(docnum)
     return mask_of(keep, size)

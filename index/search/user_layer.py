@@ -36,6 +36,7 @@ from typing import Protocol
 from index.models import READING_STATUSES, FacetCount, Paper, SearchRequest
 from index.schema.analysis import fold_analyzer, stem_analyzer
 from index.search.bitsets import bits, mask_of
+from index.search.counting import value_limit
 
 __all__ = [
     "LAYER_FACETS",
@@ -55,7 +56,7 @@ LAYER_FACETS = ("tag", "status", "collection")
 LAYER_FIELDS = (*LAYER_FACETS, "note")
 _STATUS_ALIASES = {"toread": "to-read", "to_read": "to-read", "todo": "to-read", "new": "unread"}
 # Facet values shown at most, per facet (selected ones are always shown).
-TOP_VALUES = 30
+LAYER_LISTED_VALUES = 30
 
 
 def normalize_status(text: str) -> str | None:
@@ -274,7 +275,7 @@ class LayerMasks:
                 rows.sort(key=lambda row: order.get(row[0], len(order)))
             else:
                 rows.sort(key=lambda row: (-row[1], row[0].lower()))
-                limit = max(TOP_VALUES, dict(request.facet_limits).get(facet, TOP_VALUES))
+                limit = value_limit(request, facet, LAYER_LISTED_VALUES)
                 if any(row[1] for row in rows[limit:]):
                     cut.add(facet)
                 rows = rows[:limit] + [row for row in rows[limit:] if row[0] in chosen]

@@ -30,7 +30,7 @@ from tui.messages import FacetToggled
 from tui.view.facets import facet_query
 from tui.widgets.render import clean, sparkline
 
-__all__ = ["SECTIONS", "TOP_VALUES", "FacetPanel"]
+__all__ = ["PAGE_OF_VALUES", "SECTIONS", "FacetPanel"]
 
 SECTIONS = (
     ("saved", "Saved"),
@@ -47,7 +47,7 @@ SECTIONS = (
 )
 # Sections left out while they have no values (a library without tags, no saved searches).
 OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
-TOP_VALUES = 8  # venues and authors shown (selected ones always are)
+PAGE_OF_VALUES = 8  # venues and authors shown at first, and added by each "more…"
 # Sections that list their most frequent values first, the rest behind "more…".
 LONG = ("venue", "author", "keyword")
 
@@ -159,7 +159,7 @@ class FacetPanel(Tree[NodeData]):
             more, cut = 0, False
             if facet in LONG:
                 everything = values
-                values = self._top(values, self._shown.get(facet, TOP_VALUES))
+                values = self._top(values, self._shown.get(facet, PAGE_OF_VALUES))
                 more = sum(1 for v in everything if v.count > 0 or v.selected) - len(values)
                 cut = facet in more_values
             heading = Text(title, style="bold")
@@ -398,12 +398,12 @@ class FacetPanel(Tree[NodeData]):
         if value is None:
             event.node.toggle()
         elif value == MORE:
-            shown = self._shown.get(facet, TOP_VALUES) + TOP_VALUES
+            shown = self._shown.get(facet, PAGE_OF_VALUES) + PAGE_OF_VALUES
             self._shown[facet] = shown
             listed = sum(1 for v in self._facets.get(facet, ()) if v.count > 0 or v.selected)
             if facet in self._more_values and shown > listed:
                 # A page ahead, so the next "more…" needs no search; the result rebuilds us.
-                self.post_message(self.ValuesWanted(facet, shown + TOP_VALUES))
+                self.post_message(self.ValuesWanted(facet, shown + PAGE_OF_VALUES))
             else:
                 self.show_facets(self._facets, self._more_values)
         else:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import index.library.normalize as normalize
-from index.library.normalize import clean_text, fold, latex_to_unicode, words
+from index.library.normalize import clean_text, comparison_text, latex_to_unicode, words
 from index.text_safety import strip_controls
 
 # Characters that each take a different path: controls, format and private-use
@@ -55,7 +55,7 @@ def _samples(count: int) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("function", [clean_text, latex_to_unicode, fold, words])
+@pytest.mark.parametrize("function", [clean_text, latex_to_unicode, comparison_text, words])
 def test_the_shortcut_changes_nothing(function, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = _samples(3000)
     fast = [function(text) for text in texts]

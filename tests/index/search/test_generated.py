@@ -13,11 +13,11 @@ from whoosh import query as wq
 
 from index import open_engine
 from index.models import Library, Paper, SearchRequest, SearchResult
+from index.schema.analysis import fold_word
 from index.schema.venues import short_venue
 from index.search import prefixes
 from index.search.bitsets import bits, mask_of
 from index.search.engine import SearchEngine
-from index.search.highlight import fold
 from index.search.prefixes import prefix_cap
 from index.search.term_scores import TermScores
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -49,7 +49,7 @@ def fresh(engine: SearchEngine) -> SearchEngine:
 
 def short_words(paper: Paper) -> set[str]:
     text = " ".join([paper.title, paper.short_name or "", " ".join(paper.authors)])
-    return {fold(w) for w in re.findall(r"\w+(?:\.?\w+)*", text)}
+    return {fold_word(w) for w in re.findall(r"\w+(?:\.?\w+)*", text)}
 
 
 def test_edge_ngrams_equal_a_plain_prefix_scan(engine: SearchEngine, library: Library) -> None:
@@ -225,7 +225,9 @@ def test_prefix_search_matches_brute_force(engine: SearchEngine, library: Librar
         got = set(ids)
         assert len(got) == len(ids)  # no paper listed twice
         expected_short = {
-            p.id for p in library.papers if any(w.startswith(fold(prefix)) for w in short_words(p))
+            p.id
+            for p in library.papers
+            if any(w.startswith(fold_word(prefix)) for w in short_words(p))
         }
         assert expected_short <= got, prefix
         assert result.total == len(got)
@@ -323,9 +325,9 @@ def test_prefix_checked_in_candidates_text_equals_brute_force(
             "venue": paper.venue or "",
         }
         return any(
-            w.startswith(fold(typing.split(":")[-1]))
+            w.startswith(fold_word(typing.split(":")[-1]))
             for name in fields
-            for w in re.findall(r"\w+", fold(values[name]))
+            for w in re.findall(r"\w+", fold_word(values[name]))
         )
 
     expected = {h.paper.id for h in before.hits if starts(h.paper)}
