@@ -45,6 +45,7 @@ from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters, verified, worth_verifying
 from index.search.ranking import top_rows
 from index.search.spelling import correct, saved_lexicon
+from index.search.stored_postings import StoredPostings
 from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.term_scores import TermScores
@@ -157,11 +158,12 @@ class SearchEngine(Generic[OpenedT]):
                 opened.path, searcher.reader(), self._read_column
             ) or facet_masks(searcher.reader())
             self._letters = read_letters(opened.path, searcher.reader())
+            self._postings = StoredPostings.open(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
         # The scored words' postings, kept between keystrokes (index.search.term_scores).
-        self._term_scores = TermScores(self.masks.size)
+        self._term_scores = TermScores(self.masks.size, self._postings)
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -275,6 +277,7 @@ class SearchEngine(Generic[OpenedT]):
             for searcher in self._pool:
                 searcher.close()
             self._pool.clear()
+        self._postings.close()
         self._index.close()
 
     def forget_cached(self) -> None:
@@ -513,7 +516,7 @@ class SearchEngine(Generic[OpenedT]):
         ids: Sequence[int] = (
             self._term_scores.parts(searcher, q.fieldname, q.text)[0]
             if scored and q.fieldname in TEXT_FIELDS
-            else posting_ids(searcher.reader(), q.fieldname, q.text)
+            else posting_ids(searcher.reader(), q.fieldname, q.text, self._postings)
         )
         mask = mask_of(ids, self.masks.size) & self.masks.live
         self._match_masks.store(key, mask)

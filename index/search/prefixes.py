@@ -40,6 +40,7 @@ from index.atomic import write_text_atomic
 from index.models import Paper
 from index.schema.analysis import fold_word
 from index.search.bitsets import bits, mask_of, posting_ids
+from index.search.stored_postings import StoredPostings
 from index.search.syntax import walk
 from index.search.tables import TABLE_PREFIX, PrefixTable, prefix_frequencies
 from index.whoosh_ext.internals import segment_id
@@ -112,7 +113,9 @@ def _term_leaves(q: wq.Query) -> Iterator[wq.Term] | None:
     return (node for node in nodes if type(node) is wq.Term)
 
 
-def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
+def union_mask(
+    reader: IndexReader, q: wq.Query, stored: StoredPostings | None = None
+) -> int | None:
     """The documents matching a pure union of terms (deleted ones included)."""
     terms = _term_leaves(q)
     if terms is None:
@@ -120,16 +123,22 @@ def union_mask(reader: IndexReader, q: wq.Query) -> int | None:
     size = reader.doc_count_all()
     mask = 0
     for term in terms:
-        mask |= mask_of(posting_ids(reader, term.fieldname, term.text), size)
+        mask |= mask_of(posting_ids(reader, term.fieldname, term.text, stored), size)
     return mask
 
 
-def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query]) -> None:
+def write_letters(
+    folder: Path,
+    reader: IndexReader,
+    nodes: dict[str, wq.Query],
+    stored: StoredPostings | None = None,
+) -> None:
     """Stores the masks of `nodes` (each short prefix's parsed query) for every segment.
 
     Masks the file in `folder` already has for a segment are kept (an in-place update
     leaves the big segment as it was): only new segments, and prefixes whose expansion the
-    update changed (a new word among a letter's commonest), have their postings read.
+    update changed (a new word among a letter's commonest), have their postings read
+    (from `stored` where it holds them).
     """
     known = _read_segments(folder)
     wanted = {repr(node): node for node in nodes.values() if _term_leaves(node) is not None}
@@ -143,7 +152,7 @@ def write_letters(folder: Path, reader: IndexReader, nodes: dict[str, wq.Query])
         for key, node in wanted.items():
             if key in masks:
                 continue
-            mask = union_mask(leaf, node)
+            mask = union_mask(leaf, node, stored)
             if mask is not None:
                 data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
                 masks[key] = base64.b64encode(data).decode("ascii")

@@ -20,11 +20,13 @@ from __future__ import annotations
 import threading
 from array import array
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 
 from whoosh.reading import IndexReader, TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
+from index.search.stored_postings import StoredPostings
 from index.whoosh_ext.blocks import scored_blocks
 from index.whoosh_ext.columns import LENGTH_OF_BYTE, field_lengths
 
@@ -46,8 +48,11 @@ TermParts = tuple["array[int]", "array[float]"]  # document numbers, their BM25F
 class TermScores:
     """The scored postings of recently ranked words, for one open index; thread-safe."""
 
-    def __init__(self, documents: int) -> None:
+    def __init__(self, documents: int, stored: StoredPostings | None = None) -> None:
+        """`stored`: the long posting lists kept decoded beside the index, read instead of
+        Whoosh's blocks where it has them (index.search.stored_postings)."""
         self.budget = max(_MIN_BUDGET, _BUDGET_PER_DOCUMENT * documents)
+        self._stored = stored
         self._parts: OrderedDict[tuple[str, object], TermParts] = OrderedDict()
         self._held = 0  # postings in `_parts`
         self._lengths: dict[tuple[int, str], bytes | None] = {}
@@ -90,13 +95,18 @@ class TermScores:
         docs: array[int] = array("i")  # a document number fits 32 bits
         parts: array[float] = array("d")
         for leaf, offset in searcher.reader().leaf_readers():
-            try:
-                matcher = leaf.postings(fieldname, text)
-            except TermNotFound:
-                continue
+            kept = self._stored.scored(leaf, fieldname, text) if self._stored else None
+            blocks: Iterator[tuple[Sequence[int], Sequence[float]]]
+            if kept is None:
+                try:
+                    blocks = scored_blocks(leaf.postings(fieldname, text))
+                except TermNotFound:
+                    continue
+            else:
+                blocks = iter((kept,))
             stored = self._stored_lengths(leaf, offset, fieldname)
-            for ids, weights in scored_blocks(matcher):
-                docs.extend([docnum + offset for docnum in ids])
+            for ids, weights in blocks:
+                docs.extend([docnum + offset for docnum in ids] if offset else ids)
                 if stored is None:  # Whoosh's stock path: a read per document
                     parts.extend(
                         [

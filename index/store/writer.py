@@ -30,6 +30,7 @@ from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
+from index.search.stored_postings import StoredPostings, write_stored_postings
 from index.search.tables import add_terms, read_table, write_table
 from index.store.child import build_in_child
 from index.whoosh_ext.columns import column_values, deleted_docnums
@@ -131,6 +132,7 @@ def build_into(
     ix = FileStorage(str(path), supports_mmap=total <= MAPPED_READ_PAPERS).open_index()
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
+        write_stored_postings(path, reader)
         _store_letters(path, reader)
         write_facet_masks(path, reader)  # what opening the index would compute
         write_paper_keys(path, reader, keys)  # the user's layer without the library
@@ -147,7 +149,11 @@ def _store_letters(path: Path, reader: IndexReader) -> None:
         node = builder.parse(prefix, reader, as_you_type=True).query
         if node is not None:
             nodes[prefix] = node
-    write_letters(path, reader, nodes)
+    stored = StoredPostings.open(path, reader)  # the long lists, decoded (written first)
+    try:
+        write_letters(path, reader, nodes, stored)
+    finally:
+        stored.close()
 
 
 def _write_all(
@@ -287,6 +293,7 @@ def update_in_place(
     add_words(folder, papers)
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         add_terms(folder, reader, map(document, papers), PREFIX_CAP)
+        write_stored_postings(folder, reader)
         _store_letters(folder, reader)
         masks, key = before
         after = index_key(reader)

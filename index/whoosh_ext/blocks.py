@@ -10,9 +10,10 @@ through the public API instead, with the same result.
 from __future__ import annotations
 
 import zlib
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from io import BytesIO
-from itertools import accumulate
+from itertools import accumulate, repeat
 from pickle import load, loads
 from typing import Any
 
@@ -24,7 +25,7 @@ from whoosh.util.numeric import byte_to_length
 
 import index.whoosh_ext as guard
 
-__all__ = ["id_blocks", "phrase_ids", "scored_blocks"]
+__all__ = ["gaps_and_weights", "id_blocks", "phrase_ids", "scored_blocks"]
 
 _BLOCK_ATTRS = ("_read_ids", "_read_weights", "_lastblock", "_atend", "_next_block")
 
@@ -84,6 +85,45 @@ def scored_blocks(matcher: Any) -> Iterator[tuple[Sequence[int], Sequence[float]
         if leaf._lastblock:
             return
         _next_block(leaf)
+
+
+def gaps_and_weights(matcher: Any) -> tuple[array[int], array[float]]:
+    """A whole posting list as the gaps between its document numbers (the first from 0)
+    and its weights as `scored_blocks` gives them (deleted documents included).
+
+    Whoosh 3 blocks hold their ids as gaps already (each block's first from 0) and
+    uniform weights as one value: these are taken as they are, with no Python step per
+    posting beyond Whoosh's unpickling. Any other matcher is stepped through
+    `scored_blocks`.
+    """
+    gaps: array[int] = array("i")
+    weights: array[float] = array("d")
+    leaf = _leaf_matcher(matcher)
+    last = 0
+    if leaf is None or type(leaf) is not W3LeafMatcher or leaf._byteids:
+        for ids, block_weights in scored_blocks(matcher):
+            for docnum in ids:
+                gaps.append(docnum - last)
+                last = docnum
+            weights.fromlist(list(block_weights))
+        return gaps, weights
+    while not leaf._atend:
+        if leaf._data is None:
+            leaf._read_data()
+        block_gaps, block_weights = leaf._data[0], leaf._data[1]
+        gaps.append(block_gaps[0] - last)
+        gaps.extend(block_gaps[1:])
+        last = leaf._maxid
+        if block_weights is None:  # every weight 1.0
+            weights.extend(repeat(1.0, leaf._blocklength))
+        elif isinstance(block_weights, float):  # one weight, which Whoosh hands out as float32
+            weights.extend(repeat(array("f", [block_weights])[0], leaf._blocklength))
+        else:
+            weights.extend(block_weights)
+        if leaf._lastblock:
+            break
+        _next_block(leaf)
+    return gaps, weights
 
 
 def phrase_ids(

@@ -206,9 +206,9 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     computed: list[tuple[int, str]] = []
     real_union = letters.union_mask
 
-    def counted_union(reader: Any, node: Any) -> int | None:
+    def counted_union(reader: Any, node: Any, stored: Any = None) -> int | None:
         computed.append((reader.doc_count_all(), repr(node)))
-        return real_union(reader, node)
+        return real_union(reader, node, stored)
 
     monkeypatch.setattr(letters, "union_mask", counted_union)
     engine = open_engine(changed, TAXONOMY, cache)
@@ -236,6 +236,45 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     engine._letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
     engine.close()
+
+
+def test_an_in_place_update_keeps_the_old_segments_long_lists_and_adds_the_new_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from index.search import stored_postings
+
+    monkeypatch.setattr(stored_postings, "MIN_POSTINGS", 10)  # long lists, as in a big library
+    changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
+    read: list[int] = []
+    real_read = stored_postings._read
+
+    def counted_read(leaf: Any) -> Any:
+        read.append(leaf.doc_count_all())
+        return real_read(leaf)
+
+    monkeypatch.setattr(stored_postings, "_read", counted_read)
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    with engine._searcher() as searcher:
+        segments = [leaf.doc_count_all() for leaf, _ in searcher.reader().leaf_readers()]
+    assert len(segments) == 2 and read == [min(segments)]  # the old segment was copied
+    assert len(engine._postings._segments) == 2
+    assert all(engine._postings._segments.values())
+    requests = [SearchRequest(p) for p in ("model", "wombatmarker", "cache training")]
+
+    def answers() -> list[tuple[object, ...]]:
+        out: list[tuple[object, ...]] = []
+        for request in requests:
+            engine.forget_cached()
+            result = engine.search(request)
+            out.append((result.total, [(h.paper.id, h.score) for h in result.hits]))
+        return out
+
+    kept, lists = answers(), engine._postings
+    engine._postings = engine._term_scores._stored = stored_postings.StoredPostings()
+    assert answers() == kept and kept[1][0] == 40
+    engine.close()
+    lists.close()
 
 
 def test_a_small_library_stores_no_masks_until_an_update_takes_it_past_the_threshold(

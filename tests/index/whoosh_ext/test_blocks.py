@@ -10,6 +10,7 @@ from whoosh import fields
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.filedb.filestore import FileStorage
 
+import index.whoosh_ext as guard
 from index.whoosh_ext import blocks
 
 _STATE = (
@@ -89,3 +90,34 @@ def test_another_matcher_class_is_read_by_its_own_methods(reader: Any) -> None:
     matcher.calls = []
     assert [d for block in blocks.id_blocks(matcher) for d in block] == list(range(450))
     assert matcher.calls == ["ids", "next"] * 3 + ["ids"]
+
+
+@pytest.fixture
+def weighted(tmp_path: Path) -> Any:
+    """Words whose blocks store their weights each way Whoosh does: none (all 1.0),
+    one for the block (all 2.0), and one per posting."""
+    schema = fields.Schema(body=fields.TEXT(phrase=True))
+    ix = FileStorage(str(tmp_path)).create_index(schema)
+    with ix.writer() as writer:
+        for n in range(300):
+            words = ["once", "twice", "twice"] + ["mixed"] * (1 + n % 4)
+            writer.add_document(body=" ".join(words) if n % 5 else "other")
+    with ix.reader() as opened:
+        yield opened
+
+
+@pytest.mark.parametrize("word", ["once", "twice", "mixed"])
+def test_gaps_and_weights_are_scored_blocks_postings(
+    weighted: Any, word: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = [d for block, _ in blocks.scored_blocks(weighted.postings("body", word)) for d in block]
+    weights = [
+        w for _, block in blocks.scored_blocks(weighted.postings("body", word)) for w in block
+    ]
+    expected = [b - a for a, b in zip([0, *ids], ids)]
+    fast = blocks.gaps_and_weights(weighted.postings("body", word))
+    assert (list(fast[0]), list(fast[1])) == (expected, weights)
+    assert len(ids) == 240 and len({*weights}) == (4 if word == "mixed" else 1)
+    monkeypatch.setattr(guard, "FAST_PATHS", False)
+    stock = blocks.gaps_and_weights(weighted.postings("body", word))
+    assert stock == fast
