@@ -513,12 +513,12 @@ class SearchEngine(Generic[OpenedT]):
         cached = self._match_masks.fetch(key)
         if cached is not None:
             return cached
-        ids: Sequence[int] = (
-            self._term_scores.parts(searcher, q.fieldname, q.text)[0]
-            if scored and q.fieldname in TEXT_FIELDS
-            else posting_ids(searcher.reader(), q.fieldname, q.text, self._postings)
-        )
-        mask = mask_of(ids, self.masks.size) & self.masks.live
+        if scored and q.fieldname in TEXT_FIELDS:
+            mask = self._term_scores.mask(searcher, q.fieldname, q.text)
+        else:
+            ids = posting_ids(searcher.reader(), q.fieldname, q.text, self._postings)
+            mask = mask_of(ids, self.masks.size)
+        mask &= self.masks.live
         self._match_masks.store(key, mask)
         return mask
 

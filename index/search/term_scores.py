@@ -26,6 +26,7 @@ from whoosh.reading import IndexReader, TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 
+from index.search.bitsets import mask_of
 from index.search.stored_postings import StoredPostings
 from index.whoosh_ext.blocks import scored_blocks
 from index.whoosh_ext.columns import LENGTH_OF_BYTE, field_lengths
@@ -54,6 +55,7 @@ class TermScores:
         self.budget = max(_MIN_BUDGET, _BUDGET_PER_DOCUMENT * documents)
         self._stored = stored
         self._parts: OrderedDict[tuple[str, object], TermParts] = OrderedDict()
+        self._masks: dict[tuple[str, object], int] = {}  # of words in `_parts`, once asked
         self._held = 0  # postings in `_parts`
         self._lengths: dict[tuple[int, str], bytes | None] = {}
         self._lock = threading.Lock()
@@ -72,14 +74,36 @@ class TermScores:
                 self._parts[key] = found
                 self._held += len(found[0])
                 while self._held > self.budget and len(self._parts) > 1:
-                    _, (docs, _) = self._parts.popitem(last=False)
+                    dropped, (docs, _) = self._parts.popitem(last=False)
+                    self._masks.pop(dropped, None)
                     self._held -= len(docs)
         return found
+
+    def mask(self, searcher: Searcher, fieldname: str, text: object) -> int:
+        """The documents holding `text` in `fieldname` as a mask (deleted ones included),
+        kept with its parts: a word's match set and the ranking's test of whether every
+        document holding it matches cost one pass over its documents."""
+        docs = self.parts(searcher, fieldname, text)[0]
+        key = (fieldname, text)
+        with self._lock:
+            found = self._masks.get(key)
+        if found is None:
+            found = mask_of(docs.tolist(), searcher.reader().doc_count_all())
+            with self._lock:
+                if key in self._parts:
+                    self._masks[key] = found
+        return found
+
+    def known_mask(self, fieldname: str, text: object) -> int | None:
+        """The word's mask if `mask` made it already (else None: nothing is computed)."""
+        with self._lock:
+            return self._masks.get((fieldname, text))
 
     def clear(self) -> None:
         """Forget every kept word (the next ranking reads its postings again)."""
         with self._lock:
             self._parts.clear()
+            self._masks.clear()
             self._held = 0
 
     def _read(self, searcher: Searcher, fieldname: str, text: object) -> TermParts:

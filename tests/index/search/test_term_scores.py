@@ -148,3 +148,51 @@ def test_a_big_match_set_of_words_is_ranked_as_a_small_one_without_whooshs_colle
     assert [(hit.paper.id, hit.score) for hit in big.hits] == [
         (hit.paper.id, hit.score) for hit in small.hits
     ]
+
+
+def _summed_one_by_one(
+    engine: SearchEngine, searcher: Any, terms: list[Any], final: int
+) -> dict[int, float]:
+    """`ranking.score` as the plain loop it speeds up: every posting tested, in order."""
+    scores: dict[int, float] = {}
+    for fieldname, text, boost in terms:
+        docs, parts = TermScores(engine.masks.size).parts(searcher, fieldname, text)
+        for docnum, part in zip(docs, parts):
+            if final >> docnum & 1:
+                scores[docnum] = scores.get(docnum, 0.0) + boost * part
+    return scores
+
+
+@pytest.mark.parametrize(
+    ("text", "topics"),
+    [
+        ("model", ()),
+        ("model training", ()),
+        ("cache OR graph", ()),
+        ("title:sparse kernel", ()),
+        ("model tra", ()),  # typed: `tra` a prefix, its whole word an optional boost
+        ("model", ("training",)),  # a filter: not every document holding the word matches
+        ("cache OR graph", ("training",)),
+        ("model", ("-one",)),  # one document left out: summed untested, then dropped
+    ],
+)
+def test_scores_are_the_plain_loops_floats_exactly(
+    engine: SearchEngine, text: str, topics: tuple[str, ...]
+) -> None:
+    with engine._searcher() as searcher:
+        parsed = engine._builder.parse(text, searcher.reader(), as_you_type=text == "model tra")
+        final = engine._mask(searcher, parsed.query)
+        if topics == ("-one",):
+            final &= final - 1  # the lowest document out
+        elif topics:
+            final &= engine.masks.value_mask("topic", topics[0], searcher.reader())
+        scoring = ranking.ranking_query(parsed.query)
+        assert scoring is not None
+        terms = ranking.scored_terms(scoring)
+        plain = _summed_one_by_one(engine, searcher, terms, final)
+        kept = TermScores(engine.masks.size)
+        unknown = ranking.score(searcher, terms, final, engine.masks.size, kept)
+        for fieldname, word, _ in terms:  # as the words' match sets make them
+            kept.mask(searcher, fieldname, word)
+        known = ranking.score(searcher, terms, final, engine.masks.size, kept)
+    assert plain and unknown == plain and known == plain
