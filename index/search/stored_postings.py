@@ -141,7 +141,7 @@ class StoredPostings:
             stored = header["segments"]
             wanted = {segment_id(leaf) for leaf, _ in reader.leaf_readers()}
             segments = {
-                segment: {key: tuple(entry) for key, entry in entries.items()}
+                segment: {key: _entry(entry) for key, entry in entries.items()}
                 for segment, entries in stored.items()
                 if segment in wanted
             }
@@ -230,6 +230,17 @@ class StoredPostings:
                 data = self._file.read(gaps_length + weights_length)
                 out.append((key, data[:gaps_length], data[gaps_length:], count))
         return out
+
+
+def _entry(value: Any) -> _Entry:
+    """A directory entry as written (four counts), or ValueError for anything else."""
+    if not (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(type(n) is int and n >= 0 for n in value)
+    ):
+        raise ValueError(f"a damaged entry: {value!r:.40}")
+    return (value[0], value[1], value[2], value[3])
 
 
 def _gaps(blob: bytes) -> array[int]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,6 +100,23 @@ def _copy(engine: SearchEngine, folder: Path) -> Path:
     return folder / POSTINGS_FILE
 
 
+def _rewrite_header(path: Path, change: Callable[[dict[str, Any]], object]) -> None:
+    """Rewrite the file's directory after `change`, its lists as they were."""
+    magic = stored_postings._MAGIC
+    data = path.read_bytes()
+    length = int.from_bytes(data[len(magic) : len(magic) + 8], "little")
+    header = json.loads(data[len(magic) + 8 : len(magic) + 8 + length])
+    change(header)
+    encoded = json.dumps(header).encode()
+    rest = data[len(magic) + 8 + length :]
+    path.write_bytes(magic + len(encoded).to_bytes(8, "little") + encoded + rest)
+
+
+def _first_entry(header: dict[str, Any]) -> list[Any]:
+    entries: dict[str, list[Any]] = next(iter(header["segments"].values()))
+    return next(iter(entries.values()))
+
+
 def test_a_damaged_or_foreign_file_is_ignored_with_a_warning(
     engine: SearchEngine, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -123,14 +141,14 @@ def test_a_damaged_or_foreign_file_is_ignored_with_a_warning(
         assert damaged.ids(leaf, offset, field, text) is None
         damaged.close()
 
+        path = _copy(engine, tmp_path / "entry")
+        _rewrite_header(path, lambda header: _first_entry(header).__setitem__(0, "x"))
+        with caplog.at_level(logging.WARNING, "paperscope.index"):
+            assert not StoredPostings.open(path.parent, reader)
+        assert "damaged entry" in caplog.text
+
         path = _copy(engine, tmp_path / "order")
-        magic = stored_postings._MAGIC
-        data = path.read_bytes()
-        length = int.from_bytes(data[len(magic) : len(magic) + 8], "little")
-        header = json.loads(data[len(magic) + 8 : len(magic) + 8 + length])
-        header["byteorder"] = "big" if sys.byteorder == "little" else "little"
-        encoded = json.dumps(header).encode()
-        rest = data[len(magic) + 8 + length :]
-        path.write_bytes(magic + len(encoded).to_bytes(8, "little") + encoded + rest)
+        other = "big" if sys.byteorder == "little" else "little"
+        _rewrite_header(path, lambda header: header.__setitem__("byteorder", other))
         assert not StoredPostings.open(path.parent, reader)
         assert not StoredPostings.open(tmp_path / "missing", reader)
