@@ -4,9 +4,10 @@
 `prefixes` makes the word being typed cheap (caps, expansion cache, verification, the
 first keystrokes' stored masks); `tables` and `spelling` are the build-time tables beside
 an index (the commonest completions of short prefixes; the surface words for "did you
-mean" and fuzzy words), and `stored_postings` keeps its long posting lists decoded; `bitsets` and `counting` give facet counts by mask intersection
-(`facet_build` computes the masks, or patches them after an in-place update, and
-`facet_store` saves them beside the index);
+mean" and fuzzy words), and `stored_postings` keeps its long posting lists decoded;
+`bitsets` and `counting` give facet counts by mask intersection (`facet_build` computes
+the masks, or patches them after an in-place update, and `facet_store` saves them beside
+the index);
 `ranking` picks the rows; `highlight` makes snippets. For an index opened without its
 library, `paper_keys` saves what the user's layer needs of each paper, `key_lookup` finds
 the papers a tag or a note belongs to, and `user_layer` turns the layer into masks.

@@ -89,8 +89,8 @@ def score(
         checkpoint()  # a superseded search stops here (index.cancel)
         docs, term_parts = parts.parts(searcher, fieldname, text)
         known = parts.known_mask(fieldname, text)
-        left_out = known & outside if known is not None else -1
-        if left_out < 0 or left_out.bit_count() * STRAYS_PER_POSTING > len(docs):
+        left_out = known & outside if known is not None else None
+        if left_out is None or left_out.bit_count() * STRAYS_PER_POSTING > len(docs):
             for g, part in zip(docs, term_parts):
                 if test[g >> 3] >> (g & 7) & 1:
                     scores[g] += boost * part

@@ -165,58 +165,53 @@ class StoredPostings:
     ) -> list[int] | None:
         """The documents (numbered in the whole index) of a long list, or None when it
         is not stored: the caller reads Whoosh's postings."""
-        found = self._blobs(leaf, fieldname, text, weights=False)
+        found = self._decoded(leaf, fieldname, text, weights=False)
         if found is None:
             return None
-        try:
-            gaps = _gaps(found[0])
-        except (zlib.error, ValueError) as error:
-            self._damaged(error)
-            return None
-        return list(islice(accumulate(gaps, initial=offset), 1, None))
+        return list(islice(accumulate(found[0], initial=offset), 1, None))
 
     def scored(
         self, leaf: IndexReader, fieldname: str, text: object
     ) -> tuple[array[int], array[float]] | None:
         """The documents (numbered within the segment) and Whoosh's weights of a long
         list, or None when it is not stored."""
-        found = self._blobs(leaf, fieldname, text, weights=True)
+        found = self._decoded(leaf, fieldname, text, weights=True)
         if found is None:
             return None
-        try:
-            ids = array("i", accumulate(_gaps(found[0])))
-            weights = array("d")
-            weights.frombytes(zlib.decompress(found[1]))
-        except (zlib.error, ValueError) as error:
-            self._damaged(error)
-            return None
-        if len(weights) != len(ids):
-            self._damaged(ValueError("weights and documents differ in number"))
-            return None
-        return ids, weights
+        gaps, weights = found
+        return array("i", accumulate(gaps)), weights
 
-    def _damaged(self, error: Exception) -> None:
-        """Stop using a file found damaged (every list is read from Whoosh from now on)."""
-        log.warning("%s: damaged (%s); postings are read from the index", self._path, error)
-        with self._lock:
-            self._segments = {}
-
-    def _blobs(
+    def _decoded(
         self, leaf: IndexReader, fieldname: str, text: object, weights: bool
-    ) -> tuple[bytes, bytes] | None:
+    ) -> tuple[array[int], array[float]] | None:
+        """A stored list's gaps (and weights, if asked), each as many as the directory
+        says; None when it is not stored or found damaged (then no list is used again)."""
         if self._file is None:
             return None
         entries = self._segments.get(segment_id(leaf) or "")
         entry = entries.get(_key(fieldname, text)) if entries else None
         if entry is None:
             return None
-        start, gaps_length, weights_length, _count = entry
+        start, gaps_length, weights_length, count = entry
         with self._lock:
             if self._file is None:
                 return None
             self._file.seek(self._start + start)
             data = self._file.read(gaps_length + (weights_length if weights else 0))
-        return data[:gaps_length], data[gaps_length:]
+        gaps: array[int] = array("i")
+        parts: array[float] = array("d")
+        try:
+            gaps.frombytes(zlib.decompress(data[:gaps_length]))
+            if weights:
+                parts.frombytes(zlib.decompress(data[gaps_length:]))
+            if len(gaps) != count or (weights and len(parts) != count):
+                raise ValueError(f"{count} postings written, {len(gaps)} read")
+        except (zlib.error, ValueError) as error:
+            log.warning("%s: damaged (%s); postings are read from the index", self._path, error)
+            with self._lock:
+                self._segments = {}
+            return None
+        return gaps, parts
 
     def segment_blobs(self, segment: str) -> list[tuple[str, bytes, bytes, int]] | None:
         """A stored segment's lists as written (for a rewrite that keeps them), or None."""
@@ -241,9 +236,3 @@ def _entry(value: Any) -> _Entry:
     ):
         raise ValueError(f"a damaged entry: {value!r:.40}")
     return (value[0], value[1], value[2], value[3])
-
-
-def _gaps(blob: bytes) -> array[int]:
-    gaps = array("i")
-    gaps.frombytes(zlib.decompress(blob))
-    return gaps

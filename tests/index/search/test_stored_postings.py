@@ -147,6 +147,12 @@ def test_a_damaged_or_foreign_file_is_ignored_with_a_warning(
             assert not StoredPostings.open(path.parent, reader)
         assert "damaged entry" in caplog.text
 
+        path = _copy(engine, tmp_path / "count")  # a list's count is not what it holds
+        _rewrite_header(path, lambda header: _first_entry(header).__setitem__(3, 1))
+        miscounted = StoredPostings.open(path.parent, reader)
+        assert miscounted.ids(leaf, offset, field, text) is None and not miscounted
+        miscounted.close()
+
         path = _copy(engine, tmp_path / "order")
         other = "big" if sys.byteorder == "little" else "little"
         _rewrite_header(path, lambda header: header.__setitem__("byteorder", other))
