@@ -44,9 +44,19 @@ def segmented(library: Library, tmp_path_factory: pytest.TempPathFactory) -> Ind
     return ix
 
 
+@pytest.fixture(scope="module")
+def cache(library: Library, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The library's index, built once for the module."""
+    folder = tmp_path_factory.mktemp("cache")
+    open_engine(library, TAXONOMY, folder).close()
+    return folder
+
+
 @pytest.fixture
-def engine(library: Library, tmp_path: Path) -> Iterator[SearchEngine]:
-    engine = open_engine(library, TAXONOMY, tmp_path)
+def engine(library: Library, cache: Path) -> Iterator[SearchEngine]:
+    """A fresh engine on the module's index: nothing a test read stays cached for the next."""
+    engine = open_engine(library, TAXONOMY, cache)
+    assert engine.opened.action == "up to date"
     yield engine
     engine.close()
 

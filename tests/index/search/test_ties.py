@@ -39,10 +39,13 @@ def _engine(papers: list[Paper], taxonomy: Taxonomy, cache: Path) -> SearchEngin
     return open_engine(Library(papers=tuple(papers)), taxonomy, cache)
 
 
-@pytest.fixture
-def engines(taxonomy: Taxonomy, tmp_path: Path) -> Iterator[tuple[SearchEngine, SearchEngine]]:
-    forward = _engine(PAPERS, taxonomy, tmp_path / "forward")
-    backward = _engine(PAPERS[::-1], taxonomy, tmp_path / "backward")
+@pytest.fixture(scope="module")
+def engines(
+    taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[SearchEngine, SearchEngine]]:
+    """The same papers indexed in both orders; the tests only search them."""
+    forward = _engine(PAPERS, taxonomy, tmp_path_factory.mktemp("forward"))
+    backward = _engine(PAPERS[::-1], taxonomy, tmp_path_factory.mktemp("backward"))
     yield forward, backward
     forward.close()
     backward.close()

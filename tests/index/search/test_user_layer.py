@@ -39,11 +39,19 @@ def library() -> Library:
     return Library(papers=tuple(papers))
 
 
+@pytest.fixture(scope="module")
+def cache(library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The library's index, built once for the module."""
+    folder = tmp_path_factory.mktemp("cache")
+    open_engine(library, taxonomy, folder).close()
+    return folder
+
+
 @pytest.fixture
-def engine(
-    library: Library, taxonomy: Taxonomy, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[SearchEngine]:
-    engine = open_engine(library, taxonomy, tmp_path_factory.mktemp("cache"))
+def engine(library: Library, taxonomy: Taxonomy, cache: Path) -> Iterator[SearchEngine]:
+    """A fresh engine on the module's index: each test sets its own user layer."""
+    engine = open_engine(library, taxonomy, cache)
+    assert engine.opened.action == "up to date"
     yield engine
     engine.close()
 
