@@ -168,9 +168,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _summary(result: SearchResult, facets: bool) -> str:
+    """What goes to stderr: the count with --summary, or when no row was printed (no
+    match, or `--limit 0`: silence would read as a failure), then the facets and notices."""
     parts = (
         [f"{result.total:,} of {result.library_size:,} papers match ({result.elapsed_ms:.1f} ms)"]
-        if facets
+        if facets or not result.hits
         else []
     )
     for name, counts in result.facets.items() if facets else ():

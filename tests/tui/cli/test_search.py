@@ -45,6 +45,27 @@ def test_search_json_has_list_keys_score_and_snippet(capsys: pytest.CaptureFixtu
     assert "papers match" in err
 
 
+def test_a_search_that_prints_no_row_says_how_many_match(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Silence read as a failure: no match, or a count alone (`--limit 0`), is said on
+    stderr, and stdout stays empty for a pipe."""
+    for argv in (("zzyzx",), ("zzyzx", "--json")):
+        code, out, err = run(capsys, "search", *argv)
+        assert (code, out) == (0, "")
+        last = err.strip().splitlines()[-1]  # after "indexing 47 papers..." the first time
+        assert last == f"paperscope: 0 of 47 papers match ({_elapsed(err)} ms)"
+    code, out, err = run(capsys, "search", "dynamic", "--limit", "0")
+    assert (code, out) == (0, "")
+    total = int(err.split()[1])
+    assert total >= 1 and err.startswith(f"paperscope: {total} of 47 papers match")
+
+
+def _elapsed(err: str) -> str:
+    """The milliseconds a summary line reports (they vary from run to run)."""
+    return err.rsplit("(", 1)[1].split(" ms)")[0]
+
+
 def test_search_counts_facets_only_for_a_summary(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
