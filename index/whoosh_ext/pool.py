@@ -22,20 +22,29 @@ posting pickles to 40-70 bytes, which zlib makes larger (random blocks: 40 -> 47
 (`build_into`, median CPU): the bundled 47 papers 0.197 -> 0.179 s, 2,000 generated
 papers 5.44 -> 5.30 s, segment files 0.2% smaller. Each block records whether it is
 compressed, so readers take both.
+
+A term whose postings fit one block (most terms of any library) is finished by
+`_finish_one_block`: Whoosh's block write, term statistics and terms-table row in one
+function and one write per file, ~25 calls fewer per term. Measured 2026-12-06, alternating
+runs: the bundled 47 papers' `open_engine` ~180 -> ~170 ms of CPU; 3,000 generated papers'
+`build_into` 7.99 -> 7.80 s (the best of five each).
 """
 
 from __future__ import annotations
 
 import pickle
 import threading
+import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import whoosh.writing
 from whoosh.codec.base import FieldWriter, OutOfOrderError
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3FieldWriter, _lenfield
-from whoosh.util.numeric import byte_to_length
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3FieldWriter, _lenfield
+from whoosh.filedb.filetables import _lengths
+from whoosh.system import pack_int, pack_ushort
+from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import PostingPool
 
 import index.whoosh_ext as guard
@@ -148,17 +157,66 @@ def fast_add_postings(
 
 
 def _finish_term(self: W3FieldWriter, post: Any) -> None:
-    """`finish_term`, with a posting list of `UNCOMPRESSED_POSTINGS` or fewer (all in its
-    first block) written without zlib."""
-    level = post._compression
-    if level and not post._blockcount and len(post._ids) <= UNCOMPRESSED_POSTINGS:
-        post._compression = 0
-        try:
-            self.finish_term()
-        finally:
-            post._compression = level
-    else:
+    """`finish_term`: a term whose postings all fit its first block (most terms) is
+    written by `_finish_one_block`, a posting list of `UNCOMPRESSED_POSTINGS` or fewer
+    without zlib; a longer one takes Whoosh's own path."""
+    if post._blockcount or len(post._ids) < post._inlinelimit:
         self.finish_term()
+        return
+    level = 0 if len(post._ids) <= UNCOMPRESSED_POSTINGS else post._compression
+    _finish_one_block(self, post, level)
+
+
+def _finish_one_block(self: W3FieldWriter, post: Any, level: int) -> None:
+    """What `W3FieldWriter.finish_term` does for a term of one block, in one function:
+    the block (`W3PostingsWriter._write_block(last=True)`), its statistics on the term's
+    fresh `W3TermInfo` (`add_block`, `set_extent`) and the term's row in the terms table
+    (`to_bytes`, `OrderedHashWriter.add`), each file written once. The same bytes:
+    tests/index/whoosh_ext/test_pool.py compares the indexes posting by posting."""
+    ids = post._ids
+    count = len(ids)
+    terminfo = post._terminfo
+    terminfo._weight += sum(post._weights)
+    terminfo._df += count
+    terminfo._minlength = post._minlength
+    terminfo._maxlength = post._maxlength
+    terminfo._maxweight = post._maxweight
+    terminfo._minid = ids[0]
+    terminfo._maxid = ids[-1]
+    data = pickle.dumps((post._mini_ids(), post._mini_weights(), post._mini_values()), 2)
+    if level:
+        data = zlib.compress(data, level)
+    info = pickle.dumps(
+        (
+            count,
+            ids[-1],
+            post._maxweight,
+            level,
+            length_to_byte(post._minlength),
+            length_to_byte(post._maxlength),
+        ),
+        2,
+    )
+    postfile = post._postfile
+    start = post._startoffset
+    postfile.write(b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data)))
+    post._blockcount += 1
+    post._new_block()
+    terminfo.set_extent(start, postfile.tell() - start)
+    post._terminfo = None
+
+    key = pack_ushort(self._fieldid) + self._btext
+    value = terminfo.to_bytes()
+    table = self._tindex
+    if key <= table.lastkey:
+        raise ValueError(f"Keys must increase: {table.lastkey!r}..{key!r}")
+    dbfile = table.dbfile
+    position = dbfile.tell()
+    table.index.append(position)
+    dbfile.write(b"".join((_lengths.pack(len(key), len(value)), key, value)))
+    hashed = table.hashfn(key)
+    table.buckets[hashed & 255].append((hashed, position))
+    table.lastkey = key
 
 
 _patching = threading.Lock()
