@@ -1,12 +1,12 @@
 """The search engine: one open index answering `SearchRequest`s from any thread.
 
-Per request: parse (index.search.parser), compute the match set as a bitmask (each AND-ed part is
-cached, so typing one more word or letter only evaluates the new part: the previous
-keystroke's matches are narrowed, never recomputed), apply the facet selections as masks,
-count every facet value by intersection (index.search.bitsets), rank only what will be shown and
-highlight only those rows (index.search.highlight). Results are frozen values (index.models).
-The first keystrokes' match sets come precomputed from the build (index.search.prefixes), and
-"did you mean" and fuzzy words use the library's words as written (index.search.spelling).
+Per request: parse (index.search.parser), compute the match set as a bitmask
+(index.search.matching: each AND-ed part is cached, so typing one more word or letter only
+evaluates the new part), apply the facet selections as masks, count every facet value by
+intersection (index.search.counting), rank only what will be shown
+(index.search.ranking) and highlight only those rows (index.search.highlight). Results are
+frozen values (index.models), cached per request. "Did you mean" and fuzzy words use the
+library's words as written (index.search.spelling).
 """
 
 from __future__ import annotations
@@ -20,29 +20,25 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
-from whoosh import query as wq
 from whoosh.index import Index
 from whoosh.searching import Searcher
 
-from index.cancel import cancellable, checkpoint
+from index.cancel import cancellable
 from index.facets.taxonomy import Taxonomy
 from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
-from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import (
     Lru,
     list_columns,
-    mask_of,
-    member_test,
-    posting_ids,
 )
 from index.search.counting import facet_counts, selection_masks
 from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
+from index.search.matching import QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
-from index.search.prefixes import read_letters, verified, worth_verifying
+from index.search.prefixes import read_letters
 from index.search.ranking import top_rows
 from index.search.spelling import correct, saved_lexicon
 from index.search.stored_postings import StoredPostings
@@ -50,7 +46,6 @@ from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.term_scores import TermScores
 from index.search.user_layer import (
-    LAYER_FIELDS,
     LayerMasks,
     NoteMasks,
     UserLayer,
@@ -58,7 +53,6 @@ from index.search.user_layer import (
     source_facets,
     source_notes,
 )
-from index.whoosh_ext.blocks import phrase_ids
 from index.whoosh_ext.columns import column_values
 from index.whoosh_ext.fuzzy import clear_automata
 
@@ -83,41 +77,10 @@ OpenedT = TypeVar("OpenedT", bound=OpenedIndex)
 
 # Recent requests answered from memory (the UI repeats them: backspace, facet toggles).
 RESULT_CACHE = 256
-# Match sets of recent query parts, so a grown query only evaluates its new part.
-MASK_CACHE = 512
+# "Did you mean" answers (or their absence) for recent queries that matched nothing.
+CORRECTION_CACHE = 256
 # Papers read from stored fields when the engine has no library: a few pages of results.
 STORED_CACHE = 1024
-
-
-# Query fields answered from masks, not Whoosh's postings: the user's layer (`tag:`,
-# `note:`), and `keyword:`, matched ignoring case against the index's keyword facet.
-MASK_FIELDS = frozenset((*LAYER_FIELDS, "keyword"))
-
-
-def _uses_layer(q: wq.Query) -> bool:
-    """Whether the query names a field answered from masks (`tag:`, `note:`, `keyword:`)."""
-    if getattr(q, "fieldname", None) in MASK_FIELDS:
-        return True
-    return not q.is_leaf() and any(_uses_layer(child) for child in q.children())
-
-
-def _without_layer(q: wq.Query) -> wq.Query | None:
-    """`q` without its mask-field parts (they filter, via the mask; they never score)."""
-    if getattr(q, "fieldname", None) in MASK_FIELDS:
-        return None
-    if isinstance(q, (wq.And, wq.Or)):
-        kept = [c for c in (_without_layer(child) for child in q.subqueries) if c is not None]
-        if not kept:
-            return None
-        return kept[0] if len(kept) == 1 else type(q)(kept, boost=q.boost)
-    if isinstance(q, wq.Not):
-        return None if _uses_layer(q) else q  # an exclusion never scores
-    if isinstance(q, wq.AndNot):
-        positive = _without_layer(q.a)
-        if positive is None or _uses_layer(q.b):
-            return positive
-        return wq.AndNot(positive, q.b)
-    return q
 
 
 class SearchEngine(Generic[OpenedT]):
@@ -145,7 +108,7 @@ class SearchEngine(Generic[OpenedT]):
         self._pool: list[Searcher] = []
         self._pool_lock = threading.Lock()
         self._results = Lru(RESULT_CACHE)
-        self._match_masks = Lru(MASK_CACHE)
+        self._corrections = Lru(CORRECTION_CACHE)
         # Without a library: what the user's layer and the citation keys need of each
         # paper, as the build saved it (index.search.paper_keys), read on first use.
         self._saved_keys: SavedKeys | None = None
@@ -157,13 +120,15 @@ class SearchEngine(Generic[OpenedT]):
             self.masks = read_facet_masks(
                 opened.path, searcher.reader(), self._read_column
             ) or facet_masks(searcher.reader())
-            self._letters = read_letters(opened.path, searcher.reader())
+            letters = read_letters(opened.path, searcher.reader())
             self._postings = StoredPostings.open(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
         # The scored words' postings, kept between keystrokes (index.search.term_scores).
         self._term_scores = TermScores(self.masks.size, self._postings)
+        # The match sets of queries and their parts (index.search.matching).
+        self._matching = QueryMasks(self.masks, letters, self._term_scores, self._paper_at)
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -291,7 +256,7 @@ class SearchEngine(Generic[OpenedT]):
             self._builder.expander.forget()
         if self.lexicon is not None:
             self.lexicon.forget()
-        for cache in (self._results, self._match_masks):
+        for cache in (self._results, self._matching.cache, self._corrections):
             with cache.lock:
                 cache.clear()
         self._term_scores.clear()
@@ -326,7 +291,7 @@ class SearchEngine(Generic[OpenedT]):
             base = (
                 masks.live
                 if parsed.query is None
-                else self._mask(searcher, parsed.query, parsed.prefixes, layer, generation)
+                else self._matching.mask(searcher, parsed.query, parsed.prefixes, layer, generation)
             )
             selected = selection_masks(masks, request, searcher.reader())
             selected.update(layer.selections(request))
@@ -339,9 +304,9 @@ class SearchEngine(Generic[OpenedT]):
                 else ({}, frozenset())
             )
             ranking = parsed
-            if parsed.query is not None and _uses_layer(parsed.query):
+            if parsed.query is not None and uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
-                ranking = replace(parsed, query=_without_layer(parsed.query))
+                ranking = replace(parsed, query=without_layer(parsed.query))
             ranked = top_rows(
                 searcher,
                 self.masks,
@@ -360,14 +325,14 @@ class SearchEngine(Generic[OpenedT]):
             typing = request.as_you_type and not request.query.endswith(" ")
             if total == 0 and parsed.query is not None and not typing:
                 key = ("correction", parsed.terms)
-                known = self._match_masks.fetch(key)  # "" means: no suggestion
+                known = self._corrections.fetch(key)  # "" means: no suggestion
                 if known is None:
                     # The words as typed (not the fuzzy words' expansions that `terms`
                     # adds for highlighting); a fuzzy word is kept as written.
                     typed = positive_words(parsed.text, keep_fuzzy=True)
                     words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
                     known = correct(searcher.reader(), self.lexicon, words) or ""
-                    self._match_masks.store(key, known)
+                    self._corrections.store(key, known)
                 correction = known or None
         result = SearchResult(
             request=request,
@@ -384,168 +349,6 @@ class SearchEngine(Generic[OpenedT]):
         )
         self._results.store((request, generation), result)
         return result
-
-    def _mask(
-        self,
-        searcher: Searcher,
-        q: wq.Query,
-        prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None = None,
-        layer: LayerMasks | None = None,
-        generation: int = 0,
-    ) -> int:
-        """The documents matching `q`; a plain word's or prefix's also match in notes."""
-        layer = layer or self._layer
-        if isinstance(q, wq.Term) and q.fieldname == "keyword":
-            return self.masks.folded_mask("keyword", str(q.text), searcher.reader())
-        if isinstance(q, wq.Term) and q.fieldname in LAYER_FIELDS:
-            return layer.term(q.fieldname, str(q.text)) & self.masks.live
-        mask = self._index_mask(searcher, q, prefixes, layer, generation)
-        if layer.has_notes:
-            if prefixes and q in prefixes:
-                mask |= layer.note_prefix(prefixes[q][0]) & self.masks.live
-            elif isinstance(q, wq.Or):
-                stems = [
-                    c.text for c in q.subqueries if type(c) is wq.Term and c.fieldname == "abstract"
-                ]
-                if stems and any(getattr(c, "fieldname", None) == "title" for c in q.subqueries):
-                    for stem in stems:
-                        mask |= layer.note_stems.get(str(stem), 0) & self.masks.live
-        return mask
-
-    def _index_mask(
-        self,
-        searcher: Searcher,
-        q: wq.Query,
-        prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] | None,
-        layer: LayerMasks,
-        generation: int,
-    ) -> int:
-        """The documents matching `q`, with each AND-ed part's match set cached.
-
-        `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
-        rest of an AND already leaves few candidates, the prefix is checked against their
-        text rather than by reading its completions' long posting lists.
-        """
-        checkpoint()  # a superseded search stops here (index.cancel)
-        live = self.masks.live
-        stored = self._letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
-        if stored is not None:
-            return stored & live
-        key = ("mask", q, generation)  # Whoosh queries hash and compare by their structure
-        cached = self._match_masks.fetch(key)
-        if cached is not None:
-            return cached
-        prefixes = prefixes or {}
-        if isinstance(q, wq.And):
-            typed = [c for c in q.subqueries if c in prefixes]
-            rest = [c for c in q.subqueries if c not in prefixes]
-            mask = live
-            for child in rest:
-                mask &= self._mask(searcher, child, prefixes, layer, generation)
-                if not mask:
-                    break
-            for child in typed:
-                if not mask:
-                    break
-                prefix, fields = prefixes[child]
-                if rest and worth_verifying(prefix, mask.bit_count(), self.masks.size):
-                    mask = verified(
-                        mask,
-                        prefix,
-                        fields,
-                        lambda docnum: self._paper_at(searcher, docnum),
-                        self.masks.size,
-                    )
-                else:
-                    mask &= self._mask(searcher, child, prefixes, layer, generation)
-        elif isinstance(q, wq.Not):
-            mask = live & ~self._mask(searcher, q.query, prefixes, layer, generation)
-        elif isinstance(q, wq.AndNot):
-            mask = self._mask(searcher, q.a, prefixes, layer, generation) & ~self._mask(
-                searcher, q.b, prefixes, layer, generation
-            )
-        elif isinstance(q, wq.NullQuery.__class__):
-            mask = 0
-        elif isinstance(q, wq.Or):
-            mask = 0
-            for child in q.subqueries:
-                mask |= self._mask(searcher, child, prefixes, layer, generation)
-        elif isinstance(q, wq.ConstantScoreQuery):
-            # A typed prefix's expansion (or a wildcard's): it filters and never scores, so
-            # its words' postings are read without their scores.
-            words = q.child.subqueries if isinstance(q.child, wq.Or) else [q.child]
-            if all(self._plain_term(word) for word in words):
-                mask = 0
-                for word in words:
-                    mask |= self._term_mask(searcher, word, generation, scored=False)
-            else:
-                mask = self._mask(searcher, q.child, prefixes, layer, generation)
-        elif isinstance(q, wq.Phrase) and q.words:
-            # Its words' cached masks first: a phrase still being typed usually has none.
-            mask = live
-            for word in q.words:
-                mask &= self._mask(searcher, wq.Term(q.fieldname, word), None, layer, generation)
-            if mask and len(q.words) > 1:
-                mask &= self._phrase_mask(searcher, q, mask)
-        elif self._plain_term(q):
-            return self._term_mask(searcher, q, generation, scored=True)
-        else:
-            mask = mask_of(searcher.docs_for_query(q), self.masks.size) & live
-        self._match_masks.store(key, mask)
-        return mask
-
-    @staticmethod
-    def _plain_term(q: wq.Query) -> bool:
-        """A word of the index (not a keyword or the user's layer: `_mask` answers those)."""
-        return (
-            type(q) is wq.Term
-            and isinstance(q.text, (str, bytes))
-            and q.fieldname != "keyword"
-            and q.fieldname not in LAYER_FIELDS
-        )
-
-    def _term_mask(self, searcher: Searcher, q: wq.Term, generation: int, scored: bool) -> int:
-        """The documents holding the word, from one posting list read in blocks (far
-        cheaper than Whoosh's matcher machinery). A word the ranking scores (`scored`, in
-        a text field) is read with its scores: its postings once, not once for the mask
-        and again for the ranking (index.search.term_scores)."""
-        key = ("mask", q, generation)
-        cached = self._match_masks.fetch(key)
-        if cached is not None:
-            return cached
-        if scored and q.fieldname in TEXT_FIELDS:
-            mask = self._term_scores.mask(searcher, q.fieldname, q.text)
-        else:
-            ids = posting_ids(searcher.reader(), q.fieldname, q.text, self._postings)
-            mask = mask_of(ids, self.masks.size)
-        mask &= self.masks.live
-        self._match_masks.store(key, mask)
-        return mask
-
-    def _phrase_mask(self, searcher: Searcher, q: wq.Phrase, candidates: int) -> int:
-        """The documents among `candidates` (holding every word) that hold the phrase.
-
-        Only the candidates' positions are read (index.whoosh_ext.blocks.phrase_ids);
-        Whoosh's matcher answers when that fast path cannot (and raises what it raises
-        for a field without positions).
-        """
-        size = self.masks.size
-        try:
-            field = searcher.schema[q.fieldname]
-        except KeyError:  # Whoosh's phrase matcher matches nothing then
-            return 0
-        found = None
-        if field.format is not None and field.format.supports("positions"):
-            try:
-                terms = [field.to_bytes(word) for word in q.words]
-            except ValueError:  # Whoosh's phrase matcher matches nothing then
-                return 0
-            found = phrase_ids(
-                searcher.reader(), q.fieldname, terms, q.slop, member_test(candidates, size)
-            )
-        if found is None:
-            found = list(searcher.docs_for_query(q))
-        return mask_of(found, size)
 
     def _counts(
         self,

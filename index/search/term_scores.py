@@ -51,9 +51,10 @@ class TermScores:
 
     def __init__(self, documents: int, stored: StoredPostings | None = None) -> None:
         """`stored`: the long posting lists kept decoded beside the index, read instead of
-        Whoosh's blocks where it has them (index.search.stored_postings)."""
+        Whoosh's blocks where it has them (index.search.stored_postings); the match sets
+        read them through here too (index.search.matching)."""
         self.budget = max(_MIN_BUDGET, _BUDGET_PER_DOCUMENT * documents)
-        self._stored = stored
+        self.stored = stored
         self._parts: OrderedDict[tuple[str, object], TermParts] = OrderedDict()
         self._masks: dict[tuple[str, object], int] = {}  # of words in `_parts`, once asked
         self._held = 0  # postings in `_parts`
@@ -119,7 +120,7 @@ class TermScores:
         docs: array[int] = array("i")  # a document number fits 32 bits
         parts: array[float] = array("d")
         for leaf, offset in searcher.reader().leaf_readers():
-            kept = self._stored.scored(leaf, fieldname, text) if self._stored else None
+            kept = self.stored.scored(leaf, fieldname, text) if self.stored else None
             blocks: Iterator[tuple[Sequence[int], Sequence[float]]]
             if kept is None:
                 try:

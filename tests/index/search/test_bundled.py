@@ -249,7 +249,7 @@ def test_eight_threads_agree_with_one(engine: SearchEngine) -> None:
     ]
     expected = {r: _signature(engine, r) for r in requests}
     engine._results.clear()  # make every thread really search
-    engine._match_masks.clear()
+    engine._matching.cache.clear()
     failures: list[str] = []
 
     def work(offset: int) -> None:

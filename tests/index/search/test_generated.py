@@ -41,7 +41,7 @@ def engine(library: Library, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 def fresh(engine: SearchEngine) -> SearchEngine:
     """The same index with every cache emptied: nothing narrowed, nothing remembered."""
     engine._results.clear()
-    engine._match_masks.clear()
+    engine._matching.cache.clear()
     engine._builder.expander._expansions.clear()
     engine._term_scores.clear()
     return engine
@@ -287,7 +287,7 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 
     with engine._searcher() as searcher:
         parsed = engine._builder.parse(text, searcher.reader())
-        final = engine._mask(searcher, parsed.query)
+        final = engine._matching.mask(searcher, parsed.query, None, engine._layer, 0)
         whoosh = {d: s for s, d in searcher.search(parsed.query, limit=None).top_n}
         ours = ranking.score(
             searcher,
@@ -376,24 +376,24 @@ def test_an_excluded_phrase_being_typed_stays_a_phrase(engine: SearchEngine) -> 
 def test_stored_letter_masks_equal_computed_ones(
     engine: SearchEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert engine._letters  # the build stored them beside the index
+    assert engine._matching.letters  # the build stored them beside the index
     monkeypatch.setattr(prefixes, "LETTER_MASKS_MIN_PAPERS", 0)
     short = prefixes.short_prefixes(engine._builder.expander.table, engine.masks.size)
     assert "author:z" in short
     with engine._searcher() as searcher:  # a field's first letter is stored like any
         node = engine._builder.parse("author:z", searcher.reader(), as_you_type=True).query
-    assert repr(node) in engine._letters
+    assert repr(node) in engine._matching.letters
     requests = [
         SearchRequest(p, as_you_type=True, topics=topics)
         for p in short + ["model t", "cache c"]
         for topics in (frozenset(), frozenset({"training"}))
     ]
     fast = [signature(fresh(engine).search(r)) for r in requests]
-    stored, engine._letters = engine._letters, {}
+    stored, engine._matching.letters = engine._matching.letters, {}
     try:
         slow = [signature(fresh(engine).search(r)) for r in requests]
     finally:
-        engine._letters = stored
+        engine._matching.letters = stored
     assert fast == slow
 
 

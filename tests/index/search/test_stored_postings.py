@@ -84,11 +84,11 @@ REQUESTS = [
 def test_searches_give_the_same_answers_without_the_stored_lists(engine: SearchEngine) -> None:
     with_lists = _answers(engine, REQUESTS)
     kept, engine._postings = engine._postings, StoredPostings()
-    engine._term_scores._stored = engine._postings
+    engine._term_scores.stored = engine._postings
     try:
         without = _answers(engine, REQUESTS)
     finally:
-        engine._postings = engine._term_scores._stored = kept
+        engine._postings = engine._term_scores.stored = kept
     assert with_lists == without
     assert any(total for total, *_ in with_lists)
 

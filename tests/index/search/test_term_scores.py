@@ -191,7 +191,7 @@ def test_scores_are_the_plain_loops_floats_exactly(
 ) -> None:
     with engine._searcher() as searcher:
         parsed = engine._builder.parse(text, searcher.reader(), as_you_type=text == "model tra")
-        final = engine._mask(searcher, parsed.query)
+        final = engine._matching.mask(searcher, parsed.query, None, engine._layer, 0)
         if topics == ("-one",):
             final &= final - 1  # the lowest document out
         elif topics:

@@ -215,7 +215,7 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
     assert engine.opened.action.startswith("updated")
     with engine._searcher() as searcher:
         segments = [leaf.doc_count_all() for leaf, _ in searcher.reader().leaf_readers()]
-    assert len(segments) == 2 and engine._letters  # the old segment plus the update's
+    assert len(segments) == 2 and engine._matching.letters  # the old segment plus the update's
     new_segment = [node for size, node in computed if size == min(segments)]
     old_segment = [node for size, node in computed if size == max(segments)]
     assert new_segment and len(old_segment) < len(new_segment)
@@ -226,14 +226,14 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
 
     def answers() -> list[tuple[object, ...]]:
         engine._results.clear()
-        engine._match_masks.clear()
+        engine._matching.cache.clear()
         return [
             (r.total, [h.paper.id for h in r.hits], sorted(r.facets.items()))
             for r in map(engine.search, requests)
         ]
 
     stored = answers()
-    engine._letters = {}
+    engine._matching.letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
     engine.close()
 
@@ -271,7 +271,7 @@ def test_an_in_place_update_keeps_the_old_segments_long_lists_and_adds_the_new_o
         return out
 
     kept, lists = answers(), engine._postings
-    engine._postings = engine._term_scores._stored = stored_postings.StoredPostings()
+    engine._postings = engine._term_scores.stored = stored_postings.StoredPostings()
     assert answers() == kept and kept[1][0] == 40
     engine.close()
     lists.close()
@@ -285,7 +285,7 @@ def test_a_small_library_stores_no_masks_until_an_update_takes_it_past_the_thres
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 1000)
     library, cache = indexed_for_updates(tmp_path, monkeypatch, per_file=40)
     engine = open_engine(library, TAXONOMY, cache)
-    assert engine.opened.action == "up to date" and engine._letters == {}
+    assert engine.opened.action == "up to date" and engine._matching.letters == {}
     engine.close()
     changed = file_library(tmp_path, per_file=40, marker="wombatmarker")
     Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
@@ -297,17 +297,17 @@ def test_a_small_library_stores_no_masks_until_an_update_takes_it_past_the_thres
     # Both segments got masks (the old one had none to keep): the same prefixes as a
     # fresh build of the changed library stores.
     fresh = open_engine(changed, TAXONOMY, tmp_path / "fresh")
-    assert fresh._letters and set(engine._letters) == set(fresh._letters)
+    assert fresh._matching.letters and set(engine._matching.letters) == set(fresh._matching.letters)
     fresh.close()
     requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
 
     def answers() -> list[tuple[object, ...]]:
         engine._results.clear()
-        engine._match_masks.clear()
+        engine._matching.cache.clear()
         return [(r.total, [h.paper.id for h in r.hits]) for r in map(engine.search, requests)]
 
     looked_up = answers()
-    engine._letters = {}
+    engine._matching.letters = {}
     assert answers() == looked_up
     engine.close()
 
