@@ -35,7 +35,7 @@ from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
-from index.search.matching import QueryMasks, uses_layer, without_layer
+from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters
@@ -291,7 +291,9 @@ class SearchEngine(Generic[OpenedT]):
             base = (
                 masks.live
                 if parsed.query is None
-                else self._matching.mask(searcher, parsed.query, parsed.prefixes, layer, generation)
+                else self._matching.mask(
+                    searcher, parsed.query, Evaluation(parsed.prefixes, layer, generation)
+                )
             )
             selected = selection_masks(masks, request, searcher.reader())
             selected.update(layer.selections(request))

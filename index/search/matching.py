@@ -13,6 +13,7 @@ text instead of reading its completions. The user's layer (`tag:`, `note:`) and
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from whoosh import query as wq
 from whoosh.searching import Searcher
@@ -26,12 +27,21 @@ from index.search.term_scores import TermScores
 from index.search.user_layer import LAYER_FIELDS, LayerMasks
 from index.whoosh_ext.blocks import phrase_ids
 
-__all__ = ["MASK_CACHE", "MASK_FIELDS", "QueryMasks", "uses_layer", "without_layer"]
+__all__ = ["MASK_CACHE", "MASK_FIELDS", "Evaluation", "QueryMasks", "uses_layer", "without_layer"]
 
 # Match sets (bitmasks) of query parts kept between keystrokes.
 MASK_CACHE = 512
 # A parsed query's typed prefixes: node -> (the prefix, the fields it completes in).
 Prefixes = dict[wq.Query, tuple[str, tuple[str, ...]]]
+
+
+class Evaluation(NamedTuple):
+    """What one search evaluates its query with: the parse's typed prefixes, the user's
+    layer, and the layer's generation (which keys the cache)."""
+
+    prefixes: Prefixes
+    layer: LayerMasks
+    generation: int
 
 
 # Query fields answered from masks, not Whoosh's postings: the user's layer (`tag:`,
@@ -86,23 +96,17 @@ class QueryMasks:
         self.paper_at = paper_at
         self.cache = Lru(MASK_CACHE)
 
-    def mask(
-        self,
-        searcher: Searcher,
-        q: wq.Query,
-        prefixes: Prefixes | None,
-        layer: LayerMasks,
-        generation: int,
-    ) -> int:
-        """The documents matching `q` (`generation`: the user's layer's, which keys the
-        cache); a plain word's or prefix's also match in the layer's notes."""
+    def mask(self, searcher: Searcher, q: wq.Query, evaluation: Evaluation) -> int:
+        """The documents matching `q`; a plain word's or prefix's also match in the
+        layer's notes."""
+        prefixes, layer = evaluation.prefixes, evaluation.layer
         if isinstance(q, wq.Term) and q.fieldname == "keyword":
             return self.masks.folded_mask("keyword", str(q.text), searcher.reader())
         if isinstance(q, wq.Term) and q.fieldname in LAYER_FIELDS:
             return layer.term(q.fieldname, str(q.text)) & self.masks.live
-        mask = self._index_mask(searcher, q, prefixes, layer, generation)
+        mask = self._index_mask(searcher, q, evaluation)
         if layer.has_notes:
-            if prefixes and q in prefixes:
+            if q in prefixes:
                 mask |= layer.note_prefix(prefixes[q][0]) & self.masks.live
             elif isinstance(q, wq.Or):
                 stems = [
@@ -113,14 +117,7 @@ class QueryMasks:
                         mask |= layer.note_stems.get(str(stem), 0) & self.masks.live
         return mask
 
-    def _index_mask(
-        self,
-        searcher: Searcher,
-        q: wq.Query,
-        prefixes: Prefixes | None,
-        layer: LayerMasks,
-        generation: int,
-    ) -> int:
+    def _index_mask(self, searcher: Searcher, q: wq.Query, evaluation: Evaluation) -> int:
         """The documents matching `q`, with each AND-ed part's match set cached.
 
         `prefixes` (from the parse) names the nodes that stand for a typed prefix: when the
@@ -128,6 +125,7 @@ class QueryMasks:
         text rather than by reading its completions' long posting lists.
         """
         checkpoint()  # a superseded search stops here (index.cancel)
+        prefixes, generation = evaluation.prefixes, evaluation.generation
         live = self.masks.live
         stored = self.letters.get(repr(q))  # a one- or two-letter prefix (index.search.prefixes)
         if stored is not None:
@@ -136,13 +134,12 @@ class QueryMasks:
         cached = self.cache.fetch(key)
         if cached is not None:
             return cached
-        prefixes = prefixes or {}
         if isinstance(q, wq.And):
             typed = [c for c in q.subqueries if c in prefixes]
             rest = [c for c in q.subqueries if c not in prefixes]
             mask = live
             for child in rest:
-                mask &= self.mask(searcher, child, prefixes, layer, generation)
+                mask &= self.mask(searcher, child, evaluation)
                 if not mask:
                     break
             for child in typed:
@@ -158,19 +155,17 @@ class QueryMasks:
                         self.masks.size,
                     )
                 else:
-                    mask &= self.mask(searcher, child, prefixes, layer, generation)
+                    mask &= self.mask(searcher, child, evaluation)
         elif isinstance(q, wq.Not):
-            mask = live & ~self.mask(searcher, q.query, prefixes, layer, generation)
+            mask = live & ~self.mask(searcher, q.query, evaluation)
         elif isinstance(q, wq.AndNot):
-            mask = self.mask(searcher, q.a, prefixes, layer, generation) & ~self.mask(
-                searcher, q.b, prefixes, layer, generation
-            )
+            mask = self.mask(searcher, q.a, evaluation) & ~self.mask(searcher, q.b, evaluation)
         elif isinstance(q, wq.NullQuery.__class__):
             mask = 0
         elif isinstance(q, wq.Or):
             mask = 0
             for child in q.subqueries:
-                mask |= self.mask(searcher, child, prefixes, layer, generation)
+                mask |= self.mask(searcher, child, evaluation)
         elif isinstance(q, wq.ConstantScoreQuery):
             # A typed prefix's expansion (or a wildcard's): it filters and never scores, so
             # its words' postings are read without their scores.
@@ -180,12 +175,13 @@ class QueryMasks:
                 for word in words:
                     mask |= self._term_mask(searcher, word, generation, scored=False)
             else:
-                mask = self.mask(searcher, q.child, prefixes, layer, generation)
+                mask = self.mask(searcher, q.child, evaluation)
         elif isinstance(q, wq.Phrase) and q.words:
             # Its words' cached masks first: a phrase still being typed usually has none.
             mask = live
+            words_alone = evaluation._replace(prefixes={})  # a word, not a typed prefix
             for word in q.words:
-                mask &= self.mask(searcher, wq.Term(q.fieldname, word), None, layer, generation)
+                mask &= self.mask(searcher, wq.Term(q.fieldname, word), words_alone)
             if mask and len(q.words) > 1:
                 mask &= self._phrase_mask(searcher, q, mask)
         elif self._plain_term(q):
@@ -197,7 +193,7 @@ class QueryMasks:
 
     @staticmethod
     def _plain_term(q: wq.Query) -> bool:
-        """A word of the index (not a keyword or the user's layer: `_mask` answers those)."""
+        """A word of the index (not a keyword or the user's layer: `mask` answers those)."""
         return (
             type(q) is wq.Term
             and isinstance(q.text, (str, bytes))

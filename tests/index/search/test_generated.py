@@ -18,6 +18,7 @@ from index.schema.venues import short_venue
 from index.search import prefixes
 from index.search.bitsets import bits, mask_of
 from index.search.engine import SearchEngine
+from index.search.matching import Evaluation
 from index.search.prefixes import prefix_cap
 from index.search.term_scores import TermScores
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -287,7 +288,7 @@ def test_term_at_a_time_scores_equal_whooshs(engine: SearchEngine, text: str) ->
 
     with engine._searcher() as searcher:
         parsed = engine._builder.parse(text, searcher.reader())
-        final = engine._matching.mask(searcher, parsed.query, None, engine._layer, 0)
+        final = engine._matching.mask(searcher, parsed.query, Evaluation({}, engine._layer, 0))
         whoosh = {d: s for s, d in searcher.search(parsed.query, limit=None).top_n}
         ours = ranking.score(
             searcher,

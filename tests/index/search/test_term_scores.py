@@ -18,6 +18,7 @@ from index.models import Library, SearchRequest
 from index.schema.fields import build_schema, document
 from index.search import ranking
 from index.search.engine import SearchEngine
+from index.search.matching import Evaluation
 from index.search.term_scores import K1, B, TermScores
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
@@ -191,7 +192,7 @@ def test_scores_are_the_plain_loops_floats_exactly(
 ) -> None:
     with engine._searcher() as searcher:
         parsed = engine._builder.parse(text, searcher.reader(), as_you_type=text == "model tra")
-        final = engine._matching.mask(searcher, parsed.query, None, engine._layer, 0)
+        final = engine._matching.mask(searcher, parsed.query, Evaluation({}, engine._layer, 0))
         if topics == ("-one",):
             final &= final - 1  # the lowest document out
         elif topics:
