@@ -16,14 +16,12 @@ Whoosh's table of contents), then the manifest is rewritten.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Thread
@@ -32,20 +30,25 @@ from typing import IO, TYPE_CHECKING, Any
 from whoosh.index import Index
 
 from index.atomic import write_text_atomic
-from index.library.cache import code_fingerprint
 from index.models import Library, LoadWarning, Paper
-from index.schema.fields import SCHEMA_VERSION, build_schema
+from index.schema.fields import build_schema
 from index.store import integrity
 from index.store.child import BuildFailed, BuildProcess
+from index.store.locks import build_lock, hold, hold_folder, in_use, sweep_previews
+from index.store.manifest import (
+    built_by_this_code,
+    changed_files,
+    file_stats,
+    files_dir,
+    library_dir,
+    manifest_for,
+    read_current,
+    recorded_warnings,
+)
 from index.whoosh_ext.positioned import PositionedStorage
 
 if TYPE_CHECKING:
     from index.store.writer import Progress
-
-try:  # POSIX; elsewhere two processes may build at once, which is merely wasteful.
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger("paperscope.index")
 
@@ -81,80 +84,6 @@ class Opened:
 Preview = Callable[[Opened], None]
 
 
-def taxonomy_fingerprint(taxonomy: Any) -> str:
-    """The taxonomy's own fingerprint when it has one, else a digest of its values."""
-    fingerprint = getattr(taxonomy, "fingerprint", None)
-    if isinstance(fingerprint, str) and fingerprint:
-        return fingerprint
-    values = (getattr(taxonomy, "topics", ()), getattr(taxonomy, "hardware", ()))
-    return hashlib.sha256(repr(values).encode()).hexdigest()[:16]
-
-
-def _file_stats(files: Sequence[str]) -> dict[str, list[int]]:
-    stats: dict[str, list[int]] = {}
-    for name in files:
-        try:
-            st = os.stat(name)
-            stats[name] = [st.st_size, st.st_mtime_ns]
-        except OSError:
-            stats[name] = [-1, -1]
-    return stats
-
-
-def _papers_digest(papers: Sequence[Paper]) -> str:
-    """Identity of a library that was not read from files (tests, scripts)."""
-    digest = hashlib.sha256()
-    for paper in papers:
-        digest.update(repr(paper).encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:24]
-
-
-def _read_stats(library: Library) -> dict[str, list[Any]]:
-    """Each file as it was read (size, mtime, digest of the bytes parsed), not as it is now.
-
-    A file changed after it was read but before its index was built would otherwise be
-    recorded with its new stats, and its new words served as "up to date" but never found.
-    Files without a stamp (a library made in code, an unreadable file) are stat'ed.
-    """
-    stats: dict[str, list[Any]] = dict(_file_stats(library.files))
-    if len(library.stamps) == len(library.files):
-        for name, stamp in zip(library.files, library.stamps):
-            if stamp is not None:
-                stats[name] = list(stamp)
-    return stats
-
-
-def manifest_for(library: Library, taxonomy: Any) -> dict[str, Any]:
-    """Everything the index depends on: if any of it changes, the index is stale."""
-    return {
-        "schema": SCHEMA_VERSION,
-        "taxonomy": taxonomy_fingerprint(taxonomy),
-        "files": _read_stats(library),
-        "content": None if library.files else _papers_digest(library.papers),
-        "papers": len(library.papers),
-        # The papers carry what only the loaded library answers (the source's notes, which
-        # the saved paper keys do not hold: index.search.paper_keys), so a search needs it.
-        "needs_library": any(p.source_notes for p in library.papers),
-        # What a library-free open (`open_if_current`) serves in place of the loaded
-        # library: its load problems, and the loader code that read the files.
-        "warnings": [[w.path, w.line, w.message] for w in library.warnings],
-        "library_code": code_fingerprint(),
-    }
-
-
-def library_dir(cache_dir: Path, library: Library) -> Path:
-    """The folder of this library's index: one per set of source files."""
-    if library.files:
-        return _files_dir(cache_dir, library.files)
-    names = "content:" + _papers_digest(library.papers)
-    return Path(cache_dir) / f"library-{hashlib.sha256(names.encode()).hexdigest()[:16]}"
-
-
-def _files_dir(cache_dir: Path, files: Sequence[str]) -> Path:
-    names = "\n".join(sorted(os.path.abspath(name) for name in files))
-    return Path(cache_dir) / f"library-{hashlib.sha256(names.encode()).hexdigest()[:16]}"
-
-
 def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Opened | None:
     """The index of the library read from `files`, when it is current; else None.
 
@@ -166,7 +95,7 @@ def open_if_current(files: Sequence[str], taxonomy: Any, cache_dir: Path) -> Ope
     the library's. A library whose papers carry notes of their own (Zotero's) is never
     served this way: those are searched from the loaded papers, not from the index.
     Never builds or waits, and writes nothing but the removal of sample indexes no process
-    holds (`_sweep_previews`): on None the caller loads the library and calls `open_index`,
+    holds (`sweep_previews`): on None the caller loads the library and calls `open_index`,
     which builds.
     """
     found = _open_recorded(files, taxonomy, cache_dir, outdated=False)
@@ -196,25 +125,20 @@ def _open_recorded(
     started = time.perf_counter()
     if not files:
         return None
-    folder = _files_dir(cache_dir, files)
-    current = _read_current(folder)
+    folder = files_dir(cache_dir, files)
+    current = read_current(folder)
     old = current.get("manifest") if current else None
     if not isinstance(old, dict) or old.get("content") is not None:
         return None
     if old.get("needs_library", True):  # Zotero's notes: load the library
         return None
     recorded = old.get("files")
-    if (
-        old.get("schema") != SCHEMA_VERSION
-        or old.get("taxonomy") != taxonomy_fingerprint(taxonomy)
-        or old.get("library_code") != code_fingerprint()
-        or not isinstance(recorded, dict)
-    ):
+    if not built_by_this_code(old, taxonomy) or not isinstance(recorded, dict):
         return None
     # The manifest holds each file as it was read (size, mtime and a digest of the bytes,
-    # `_read_stats`); a stat can only compare the first two.
+    # `index.store.manifest`); a stat can only compare the first two.
     was = {name: list(stats)[:2] for name, stats in recorded.items()}
-    now = _file_stats(files)
+    now = file_stats(files)
     if set(was) != set(now):
         return None
     changed = tuple(name for name in now if now[name] != was[name])
@@ -232,7 +156,7 @@ def _open_recorded(
     )
     if ix is None:
         return None
-    _sweep_previews(folder)
+    sweep_previews(folder)
     opened = Opened(
         ix,
         path,
@@ -241,53 +165,9 @@ def _open_recorded(
         else "up to date",
         ix.doc_count(),
         time.perf_counter() - started,
-        warnings=_recorded_warnings(old.get("warnings")),
+        warnings=recorded_warnings(old.get("warnings")),
     )
     return opened, changed
-
-
-def _recorded_warnings(rows: Any) -> tuple[LoadWarning, ...]:
-    """The manifest's load problems; a row that is not [path, line, message] is skipped."""
-    out = []
-    for row in rows if isinstance(rows, list) else ():
-        if isinstance(row, list) and len(row) == 3:
-            path, line, message = row
-            if isinstance(path, str) and isinstance(message, str):
-                out.append(LoadWarning(path, message, line if isinstance(line, int) else None))
-    return tuple(out)
-
-
-@contextmanager
-def _build_lock(folder: Path, wait: bool) -> Iterator[bool]:
-    """Holds the folder's build lock; yields False when `wait` is False and it is taken."""
-    folder.mkdir(parents=True, exist_ok=True)
-    if fcntl is None:  # pragma: no cover - Windows
-        yield True
-        return
-    handle = open(folder / "build.lock", "a+")
-    try:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            if not wait:
-                yield False
-                return
-            log.warning("another paperscope process is building this index; waiting for it")
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    finally:
-        handle.close()
-
-
-def _read_current(folder: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads((folder / "current.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and "dir" in data else None
 
 
 def _folder_bytes(path: Path) -> int:
@@ -297,52 +177,7 @@ def _folder_bytes(path: Path) -> int:
         return 0
 
 
-# Held (shared) by every process that has a generation open, so a rebuild elsewhere never
-# deletes the files under it; taken exclusively by `_publish` before deleting one.
-IN_USE_FILE = integrity.IN_USE_FILE
 damage = integrity.damage
-
-
-def _hold(ix: Index, path: Path) -> None:
-    """Keep the generation at `path` from being deleted while `ix` is alive."""
-    handle = _hold_folder(path)
-    if handle is not None:
-        ix._paperscope_in_use = handle  # released with the index
-
-
-def _hold_folder(path: Path) -> IO[str] | None:
-    """A shared lock on the folder's in-use file: no other process deletes it meanwhile."""
-    if fcntl is None:  # pragma: no cover - Windows
-        return None
-    try:
-        handle = open(path / IN_USE_FILE, "a+")
-        fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return None  # being deleted right now: the caller's open already succeeded, so rare
-    return handle
-
-
-def _sweep_previews(folder: Path) -> None:
-    """Removes the sample indexes no process holds (`index.store.preview`): an app that
-    served one holds it until it exits, so the publish after its build could not."""
-    for preview in folder.glob("preview-*"):
-        if not _in_use(preview):
-            shutil.rmtree(preview, ignore_errors=True)
-
-
-def _in_use(path: Path) -> bool:
-    """True when some process holds the generation open (see `_hold`)."""
-    if fcntl is None:  # pragma: no cover - Windows
-        return False
-    try:
-        with open(path / IN_USE_FILE, "a+") as handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    return False
 
 
 def _open_checked(
@@ -376,7 +211,7 @@ def _open_checked(
         if expected_docs is not None and count != expected_docs:
             log.warning("index at %s holds %d papers, expected %d", path, count, expected_docs)
             return None
-        _hold(ix, path)
+        hold(ix, path)
         return ix
     except Exception as error:  # any damage at all means: rebuild
         log.warning("index at %s is unreadable (%s); rebuilding", path, error)
@@ -400,7 +235,7 @@ def _full_build(
     """
     for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
         shutil.rmtree(leftover, ignore_errors=True)
-    _sweep_previews(folder)
+    sweep_previews(folder)
     # Building needs the writer; opening a current index (every command, every warm start)
     # does not import it: the writer and what it brings are ~30 ms of a 0.35 s search.
     import uuid
@@ -429,12 +264,12 @@ def _full_build(
 def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> Thread:
     """Builds the preview index in a thread and hands it to `preview`, opened and held.
 
-    The folder is held from the start, so a sweep (`_sweep_previews`) by another process
+    The folder is held from the start, so a sweep (`sweep_previews`) by another process
     never deletes it while it is written.
     """
     started = time.perf_counter()
     path.mkdir()
-    building = _hold_folder(path)
+    building = hold_folder(path)
 
     def ready(built: Path | None) -> None:
         opened = _opened_sample(built, len(sample), building, started)
@@ -469,7 +304,7 @@ def open_sample(
     from index.store.preview import build_preview
 
     started = time.perf_counter()
-    folder = _files_dir(cache_dir, files)
+    folder = files_dir(cache_dir, files)
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -478,7 +313,7 @@ def open_sample(
     except OSError as error:
         log.warning("no sample index in %s: %s", folder, error)
         return None
-    building = _hold_folder(path)
+    building = hold_folder(path)
     try:
         built = build_preview(path, papers, in_child=True, process=process)
     except BaseException:
@@ -507,22 +342,17 @@ def _opened_sample(
 def _publish(folder: Path, gen: str, manifest: dict[str, Any], recorded: Any = None) -> None:
     """Makes generation `gen` the current one; `recorded`: its checksums before an
     in-place update (the files it did not write are not hashed again)."""
-    previous = _read_current(folder)
+    previous = read_current(folder)
     sums = integrity.recorded_checksums(folder / gen, recorded)
     write_text_atomic(
         folder / "current.json",
         json.dumps({"dir": gen, "manifest": manifest, "checksums": sums}),
     )
     keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
-    _sweep_previews(folder)
+    sweep_previews(folder)
     for old in folder.glob("gen-*"):
-        if old.name not in keep and not _in_use(old):  # an open app keeps its generation
+        if old.name not in keep and not in_use(old):  # an open app keeps its generation
             shutil.rmtree(old, ignore_errors=True)
-
-
-def _changed_files(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
-    before, after = old.get("files", {}), new.get("files", {})
-    return {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
 
 
 def open_index(
@@ -553,14 +383,14 @@ def open_index(
     def done(ix: Index, path: Path, action: str, peak: float | None = None) -> Opened:
         return Opened(ix, path, action, ix.doc_count(), time.perf_counter() - started, peak)
 
-    current = _read_current(folder)
+    current = read_current(folder)
     if current and not rebuild and current.get("manifest") == manifest:
         ix = _open_checked(folder / current["dir"], manifest["papers"], current.get("checksums"))
         if ix is not None:
-            _sweep_previews(folder)
+            sweep_previews(folder)
             return done(ix, folder / current["dir"], "up to date")
     try:
-        with _build_lock(folder, wait=False) as locked:
+        with build_lock(folder, wait=False) as locked:
             if locked:
                 return _refresh(folder, library, manifest, rebuild, progress, done, preview)
             # Someone else is building: serve their last index, or wait for the new one.
@@ -569,7 +399,7 @@ def open_index(
                 if ix is not None:
                     log.warning("another process is rebuilding the index; serving the last one")
                     return done(ix, folder / current["dir"], "stale (being rebuilt)")
-        with _build_lock(folder, wait=True):
+        with build_lock(folder, wait=True):
             pass
         return open_index(library, taxonomy, cache_dir, rebuild=False, progress=progress)
     except OSError as error:
@@ -586,7 +416,7 @@ def _refresh(
     preview: Preview | None = None,
 ) -> Opened:
     """Under the build lock: reuse, update in place, or rebuild (a full build previewed)."""
-    current = _read_current(folder)  # another process may have finished meanwhile
+    current = read_current(folder)  # another process may have finished meanwhile
     old = current.get("manifest", {}) if current else {}
     path = folder / current["dir"] if current else None
     recorded = current.get("checksums") if current else None
@@ -606,7 +436,7 @@ def _refresh(
     ):
         ix = _open_checked(path, old.get("papers"), recorded)
         if ix is not None:
-            changed = _changed_files(old, manifest)
+            changed = changed_files(old, manifest)
             if old.get("library_code") != manifest["library_code"]:
                 # New loader code may read the same files into other papers: check them all.
                 changed = set(library.files)

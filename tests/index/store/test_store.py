@@ -13,6 +13,7 @@ from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.search.engine import SearchEngine
 from index.store import generations as store
+from index.store import locks, manifest
 from index.store import writer as build
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -124,7 +125,7 @@ def test_taxonomy_and_schema_changes_rebuild(
     assert open_index(library, TAXONOMY, tmp_path).action == "built"
     other = replace(TAXONOMY, topics=TAXONOMY.topics[:2])
     assert open_index(library, other, tmp_path).action == "rebuilt"
-    monkeypatch.setattr(store, "SCHEMA_VERSION", store.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(manifest, "SCHEMA_VERSION", manifest.SCHEMA_VERSION + 1)
     assert open_index(library, other, tmp_path).action == "rebuilt"
 
 
@@ -325,7 +326,7 @@ def test_a_second_process_serves_the_old_index_while_one_builds(tmp_path: Path) 
     release = threading.Event()
 
     def hold() -> None:
-        with store._build_lock(folder_old, wait=True):
+        with locks.build_lock(folder_old, wait=True):
             holding.set()
             release.wait(10)
 
@@ -442,7 +443,7 @@ def test_new_loader_code_rechecks_every_paper_and_is_never_served_unchecked(
     """Same files, other loader code (an upgrade): the papers it reads may differ."""
     library, cache = indexed_for_updates(tmp_path, monkeypatch)
     assert store.open_if_current(library.files, TAXONOMY, cache) is not None
-    monkeypatch.setattr(store, "code_fingerprint", lambda: "the next release")
+    monkeypatch.setattr(manifest, "code_fingerprint", lambda: "the next release")
     assert store.open_if_current(library.files, TAXONOMY, cache) is None
     # The new code reads a marker into one file's papers; no file changed on disk.
     reread = file_library(tmp_path, marker="wombatmarker")

@@ -304,7 +304,7 @@ async def test_a_sample_with_no_folder_for_its_index_closes_its_process(
     started, used = started_processes(monkeypatch)
     blocked = tmp_path / "a file"
     blocked.write_text("", encoding="utf-8")
-    monkeypatch.setattr(generations, "_files_dir", lambda cache_dir, files: blocked / "x")
+    monkeypatch.setattr(generations, "files_dir", lambda cache_dir, files: blocked / "x")
     corpus = tmp_path / "library"
     _arxiv_records(corpus, 12)
     app = make_app(AppSettings.from_environment(), corpus=[corpus], load_corpus=True)
