@@ -53,6 +53,7 @@ LONG = ("venue", "author", "keyword")
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
 MORE = "\x00more"  # the value of a section's "more…" line
+NONE = "\x00none"  # the value of the line an empty section shows instead of its values
 _TOGGLE = Style.from_meta({"toggle": True})  # as `Tree` marks its ▶ so a click on it folds
 
 
@@ -192,6 +193,8 @@ class FacetPanel(Tree[NodeData]):
                 # A cut list has more than the engine listed: its number is not known yet.
                 count = f" ({more:,}+)" if cut and more > 0 else "" if cut else f" ({more:,})"
                 section.add_leaf(Text(f"  more…{count}", style="italic"), data=(facet, MORE))
+            if not section.children:  # an open section with no line under it looked broken
+                section.add_leaf(Text("  (none)", style="italic"), data=(facet, NONE))
         self._built = True
         self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
         if cursor is not None:
@@ -234,6 +237,8 @@ class FacetPanel(Tree[NodeData]):
             return Text(f"{title}: enter or h/l folds and unfolds", style="italic")
         if value == MORE:
             return Text(f"enter: more {title.lower()} values", style="italic")
+        if value == NONE:
+            return Text(f"No paper that matches has a {title.lower()}", style="italic")
         count = self._counts.get(node.data)
         if count is None:
             return None
@@ -397,6 +402,8 @@ class FacetPanel(Tree[NodeData]):
         facet, value = data
         if value is None:
             event.node.toggle()
+        elif value == NONE:
+            return
         elif value == MORE:
             shown = self._shown.get(facet, PAGE_OF_VALUES) + PAGE_OF_VALUES
             self._shown[facet] = shown

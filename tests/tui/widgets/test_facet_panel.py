@@ -9,13 +9,14 @@ from textual.app import App, ComposeResult
 
 from index.models import FacetCount
 from tests.tui.app_pilot import screen_text
-from tui.widgets.facet_panel import FacetPanel
+from tui.messages import FacetToggled
+from tui.widgets.facet_panel import NONE, FacetPanel
 
 
 class PanelApp(App[None]):
     """The panel alone, at a fixed size, as its column gives it one in the app."""
 
-    CSS = "FacetPanel { height: 10; width: 30; scrollbar-gutter: stable; }"
+    CSS = "FacetPanel { height: 14; width: 30; scrollbar-gutter: stable; }"
 
     def compose(self) -> ComposeResult:
         yield FacetPanel(id="facets")
@@ -61,11 +62,42 @@ async def test_a_rebuild_with_more_lines_than_fit_can_be_scrolled_to_its_end(
         panel.show_facets(topics(*range(30, 0, -1)))
         await pilot.pause()
         assert len(reflows) > before  # the new line count asks for a layout
-        # Topics, its 30 values, and the empty sections always listed (hardware ... author).
-        assert panel.virtual_size.height == 35
-        assert panel.max_scroll_y == 35 - panel.scrollable_content_region.height
+        # Topics, its 30 values, and the sections always listed (hardware ... author), each
+        # empty one saying so on a line of its own.
+        assert panel.virtual_size.height == 39
+        assert panel.max_scroll_y == 39 - panel.scrollable_content_region.height
         panel.focus()
         await pilot.press("end")
         await pilot.pause()
-        assert panel.cursor_node is not None and panel.cursor_node.data == ("author", None)
+        assert panel.cursor_node is not None and panel.cursor_node.data == ("author", NONE)
         assert panel.scroll_y == panel.max_scroll_y
+
+
+async def test_an_open_section_without_values_says_so_and_enter_there_does_nothing() -> None:
+    app: Any = PanelApp()
+    posted: list[object] = []
+    async with app.run_test(message_hook=posted.append) as pilot:
+        panel = app.query_one(FacetPanel)
+        panel.show_facets(topics(2, 1))
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        year = next(i for i, line in enumerate(lines) if "Year" in line)
+        assert lines[year + 1].strip(" └") == "(none)", lines[year : year + 2]
+        panel.focus()
+
+        async def enter_on(data: tuple[str, str]) -> list[object]:
+            node = next(n for n in panel._walk() if n.data == data)
+            panel.cursor_line = node.line
+            posted.clear()
+            await pilot.press("enter")
+            await pilot.pause()
+            return [m for m in posted if isinstance(m, FacetToggled)]
+
+        assert await enter_on(("topic", "t0"))  # a value toggles (the hook sees it)
+        assert not await enter_on(("year", NONE))
+        hint = panel.cursor_hint()
+        assert hint is not None and hint.plain == "No paper that matches has a year"
+        # A section with values lists them, not the line.
+        panel.show_facets({**topics(2, 1), "year": (FacetCount("year", "2024", "2024", 3),)})
+        await pilot.pause()
+        assert not any(n.data == ("year", NONE) for n in panel._walk())
