@@ -238,7 +238,7 @@ class FacetPanel(Tree[NodeData]):
         if value == MORE:
             return Text(f"enter: more {title.lower()} values", style="italic")
         if value == NONE:
-            return Text(f"No paper that matches has a {title.lower()}", style="italic")
+            return Text(f"{title}: none among the papers that match", style="italic")
         count = self._counts.get(node.data)
         if count is None:
             return None

@@ -96,7 +96,7 @@ async def test_an_open_section_without_values_says_so_and_enter_there_does_nothi
         assert await enter_on(("topic", "t0"))  # a value toggles (the hook sees it)
         assert not await enter_on(("year", NONE))
         hint = panel.cursor_hint()
-        assert hint is not None and hint.plain == "No paper that matches has a year"
+        assert hint is not None and hint.plain == "Year: none among the papers that match"
         # A section with values lists them, not the line.
         panel.show_facets({**topics(2, 1), "year": (FacetCount("year", "2024", "2024", 3),)})
         await pilot.pause()
