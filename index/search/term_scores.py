@@ -129,10 +129,10 @@ class TermScores:
                     continue
             else:
                 blocks = iter((kept,))
-            stored = self._stored_lengths(leaf, offset, fieldname)
+            lengths = self._stored_lengths(leaf, offset, fieldname)
             for ids, weights in blocks:
                 docs.extend([docnum + offset for docnum in ids] if offset else ids)
-                if stored is None:  # Whoosh's stock path: a read per document
+                if lengths is None:  # Whoosh's stock path: a read per document
                     parts.extend(
                         [
                             bm25(idf, tf, leaf.doc_field_length(docnum, fieldname, 1), avgfl, B, K1)
@@ -142,7 +142,7 @@ class TermScores:
                 else:
                     parts.extend(
                         [
-                            idf * ((tf * saturation) / (tf + normal[stored[docnum]]))
+                            idf * ((tf * saturation) / (tf + normal[lengths[docnum]]))
                             for docnum, tf in zip(ids, weights)
                         ]
                     )
@@ -155,7 +155,7 @@ class TermScores:
         with self._lock:
             if key in self._lengths:
                 return self._lengths[key]
-        stored = field_lengths(leaf, fieldname)
+        lengths = field_lengths(leaf, fieldname)
         with self._lock:
-            self._lengths[key] = stored
-        return stored
+            self._lengths[key] = lengths
+        return lengths
