@@ -155,6 +155,15 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
     return Group(*parts)
 
 
+def _similar_prompt(tag: str, paper: Paper) -> Text:
+    """One row of the linked and similar papers: `linked  Title (2021)`."""
+    prompt = Text(f"{tag:<8}", style="dim")
+    prompt.append(clean(paper.title, one_line=True))
+    if paper.year:
+        prompt.append(f" ({paper.year})", "dim")
+    return prompt
+
+
 def source_text(source: Source) -> Text:
     """The file's name and line, its folder below: "refs.bib:50469", "in /home/me/lib".
 
@@ -316,28 +325,27 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._show_mark()
         body = self.query_one("#detail-body", Static)
         similar = self.query_one("#detail-similar", OptionList)
-        similar.clear_options()
         # The headings only make sense under a paper: with none, the pane says what it is for.
         for part in self.query(".detail-part"):
             part.display = detail is not None
         if detail is None:
+            similar.clear_options()
             self.trail.clear()
             body.update(EMPTY_HINT)
             self.query_one("#detail-citation", Static).update("")
             return
         self._show_trail()
         body.update(detail_body(detail, labeler or (lambda facet, value: value)))
-        for tag, papers in (("linked", detail.related), ("similar", detail.similar)):
-            for paper in papers:
-                prompt = Text(f"{tag:<8}", style="dim")
-                prompt.append(clean(paper.title, one_line=True))
-                if paper.year:
-                    prompt.append(f" ({paper.year})", "dim")
-                similar.add_option(Option(prompt, id=f"{tag}:{paper.id}"))
-        if similar.option_count:
+        # One `set_options` call: each `add_option` measured the list's lines again, and this
+        # runs on every move of the results' cursor (1.15 -> 0.74 ms a paper shown).
+        options = [
+            Option(_similar_prompt(tag, paper), id=f"{tag}:{paper.id}")
+            for tag, papers in (("linked", detail.related), ("similar", detail.similar))
+            for paper in papers
+        ]
+        similar.set_options(options or [Option(Text("none", style="dim"), disabled=True)])
+        if options:
             similar.highlighted = 0  # so tab, enter opens the first one straight away
-        else:
-            similar.add_option(Option(Text("none", style="dim"), disabled=True))
         citation = Text(f"{detail.style_label}\n", style="dim") if detail.style_label else Text()
         citation.append(clean(detail.citation))
         self.query_one("#detail-citation", Static).update(citation)
