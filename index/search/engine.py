@@ -39,7 +39,7 @@ from index.search.matching import Evaluation, QueryMasks, uses_layer, without_la
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters
-from index.search.ranking import top_rows
+from index.search.ranking import best_scoring, top_rows
 from index.search.spelling import correct, saved_lexicon
 from index.search.stored_postings import StoredPostings
 from index.search.syntax import is_wildcard, positive_words
@@ -426,7 +426,17 @@ class SearchEngine(Generic[OpenedT]):
             return None if docnum is None else self._paper_at(searcher, docnum)
 
     def more_like_this(self, paper_id: str, limit: int = 5) -> tuple[Paper, ...]:
-        """Papers whose abstracts share this one's most distinctive terms."""
+        """Papers sharing this one's most distinctive words, in their abstracts or titles.
+
+        The words are Whoosh's key terms (as its `more_like` picks them) of the title among
+        the titles and of title and abstract among the abstracts; each is looked for in
+        both fields. Abstracts alone missed every paper that has none: in a lab's shared .bib
+        most have only a title, and "Sparse coding of sensory inputs" was shown "PreSense:
+        ... Finger Sensing Input Devices", not the two titles about sparse coding. A paper
+        with an abstract counts a title match as an abstract match (the title's field boost
+        divided out), so one shared title word does not outweigh a shared subject; a paper
+        with only a title has only its title to go by, and keeps the boost.
+        """
         paper = self.paper(paper_id)
         if paper is None:
             return ()
@@ -434,11 +444,18 @@ class SearchEngine(Generic[OpenedT]):
             docnum = searcher.document_number(id=paper_id)
             if docnum is None:
                 return ()
+            # Whoosh keeps only words its field holds: a word found in titles alone (in a
+            # library of titles) is a key term of the title field, not of the abstracts.
+            words = dict(searcher.key_terms_from_text("title", paper.title, numterms=6))
             text = f"{paper.title} {paper.abstract}"
-            results = searcher.more_like(
-                docnum, "abstract", text=text, top=limit, numterms=12, normalize=True
-            )
-            return tuple(self._paper_at(searcher, hit.docnum) for hit in results)
+            for word, weight in searcher.key_terms_from_text("abstract", text, numterms=12):
+                words[word] = max(weight, words.get(word, 0.0))
+            title_boost = searcher.schema["title"].format.field_boost if paper.abstract else 1.0
+            terms = [("abstract", word, weight) for word, weight in words.items()]
+            terms += [("title", word, weight / title_boost) for word, weight in words.items()]
+            others = self.masks.live & ~(1 << docnum)
+            rows = best_scoring(searcher, self.masks, terms, others, limit, self._term_scores)
+            return tuple(self._paper_at(searcher, row) for _, row in rows)
 
     def highlight(self, text: str, terms: Sequence[str]) -> Snippet:
         """All of `text` with the query's words highlighted ("word*" is a prefix)."""

@@ -106,6 +106,19 @@ def score(
     return scores
 
 
+def best_scoring(
+    searcher: Searcher,
+    masks: FacetMasks,
+    terms: list[ScoredTerm],
+    final: int,
+    limit: int,
+    parts: TermScores,
+) -> list[tuple[float, int]]:
+    """The `limit` documents of `final` that score best on `terms` (summed as `score`
+    does), best first; a document holding none of them is never among them."""
+    return _best(masks, score(searcher, terms, final, masks.size, parts), limit)
+
+
 def _split_prefix(q: wq.Query) -> list[wq.Query] | None:
     """For a node built by `QueryBuilder._prefix`: its scored whole-word terms, else None."""
     if isinstance(q, wq.ConstantScoreQuery):
