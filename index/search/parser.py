@@ -82,6 +82,8 @@ _LONG_WORD = re.compile(rf"[^\s()\"]{{{MAX_WORD_CHARS + 1},}}")
 _PHRASE = re.compile(r'"([^"]*)"')
 # Wildcards before a word's first letter (`*ing`, `title:?ache`).
 _LEADING_WILDCARD = re.compile(r"(?:(?<=[\s(:\"-])|^)[*?]+(?=[^\s*?)~])")
+# A word that reads as a publication year: it also matches the papers of that year.
+_YEAR_WORD = re.compile(r"1[5-9]\d\d|20\d\d")
 # A fuzzy word as typed: `pipelne~`, `sheduling~2`, `title:quantizaton~`.
 _FUZZY_WORD = re.compile(r"(?<![\w~])(\w[\w.-]*)~\d*")
 
@@ -236,6 +238,21 @@ def searched_words(words: Iterable[str], q: wq.Query) -> tuple[str, ...]:
 
 def _named(name: str) -> wq.Query:
     return wq.Or([wq.Term("id", name.strip()), wq.Term("key", name.strip())])
+
+
+def _or_year(q: wq.Query, word: object, fields: tuple[str, ...]) -> wq.Query:
+    """A bare word that reads as a year (`olshausen 1996`) also matches that year's papers.
+
+    Researchers name a paper by author and year, and Zotero's quick search matches title,
+    creator and year alike; before, `olshausen 1996` found only papers whose text holds
+    "1996". Only a word searched in every text field (typed bare, not `title:1996`)
+    gets the year; the year only filters, it adds nothing to a paper's score.
+    """
+    if not (isinstance(word, str) and _YEAR_WORD.fullmatch(word)) or set(fields) != set(
+        TEXT_FIELDS
+    ):
+        return q
+    return wq.Or([q, wq.Term("year_facet", word)])
 
 
 class QueryBuilder:
@@ -398,9 +415,17 @@ class QueryBuilder:
                 and all(is_placeholder(s) for s in q.subqueries)
             ):
                 fields = tuple(s.fieldname for s in q.subqueries)
-                return self.prefix_words(last, fields, reader, result)
+                return _or_year(self.prefix_words(last, fields, reader, result), last, fields)
             if is_placeholder(q):
                 return self.prefix_words(last, (q.fieldname,), reader, result)
+        if (
+            isinstance(q, wq.Or)
+            and q.subqueries
+            and all(type(s) is wq.Term for s in q.subqueries)
+            and len({s.text for s in q.subqueries}) == 1
+        ):
+            word = q.subqueries[0].text
+            return _or_year(q, word, tuple(s.fieldname for s in q.subqueries))
         if (
             isinstance(q, wq.Or)
             and q.subqueries

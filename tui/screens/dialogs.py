@@ -41,6 +41,7 @@ Query syntax
   topic:x  hw:x         filter by a topic or hardware id (hw:gpu includes its children),
                         the same as selecting the value in the filter panel
   year:2023  year:2020..2024
+  olshausen 1996        a bare year also finds the papers of that year
 """
 
 MOVING_AROUND = (
