@@ -1,6 +1,7 @@
 """Answering a `SearchRequest`: the engine and everything a query passes through.
 
-`engine` orchestrates; `syntax` and `parser` turn the typed text into a Whoosh query;
+`engine` orchestrates; `syntax` and `parser` turn the typed text into a Whoosh query
+(`query_caps` first cuts what would make it slow);
 `matching` evaluates it into the bitmask of matching documents, part by part, cached;
 `prefixes` makes the word being typed cheap (caps, expansion cache, verification, the
 first keystrokes' stored masks); `tables` and `spelling` are the build-time tables beside

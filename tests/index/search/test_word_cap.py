@@ -11,7 +11,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import IndexReader
 
 from index.schema.fields import build_schema
-from index.search.parser import MAX_TERMS, QueryBuilder, cap_query
+from index.search.parser import QueryBuilder
+from index.search.query_caps import MAX_TERMS, cap_query
 from index.search.syntax import cut_words
 
 THIRTEEN, FOURTEEN, FIFTEEN = (" ".join(f"w{n}" for n in range(k)) for k in (13, 14, 15))
