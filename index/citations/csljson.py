@@ -36,6 +36,18 @@ _CSL_TYPES = {
 }
 
 
+# What BibTeX's `number` is, by kind of work: a journal's issue, a report's own number,
+# and for a book, chapter or proceedings paper its number in a series. As an `issue`
+# there, APA printed a book as "(K. P. Bland, Ed.; Issue 7)".
+_NUMBER_AS = {
+    "journal": "issue",
+    "report": "number",
+    "book": "collection-number",
+    "chapter": "collection-number",
+    "conference": "collection-number",
+}
+
+
 def csl_name(name: Name) -> dict[str, str]:
     """One CSL name object: a literal stays whole, a particle is non-dropping.
 
@@ -92,9 +104,10 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item["number"] = first
     elif first:
         item["page"] = f"{first}-{last}" if last else first
-    for name, value in (("volume", paper.volume), ("issue", paper.number)):
-        if value:
-            item[name] = value
+    if paper.volume:
+        item["volume"] = paper.volume
+    if paper.number:
+        item[_NUMBER_AS.get(paper_kind, "issue")] = paper.number
     if paper.publisher:
         item["publisher"] = paper.publisher
     if paper.doi:

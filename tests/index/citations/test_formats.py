@@ -17,7 +17,7 @@ from index.citations import (
     style_label,
 )
 from index.citations.bibtex import latex_escape, protect_title
-from index.models import Paper
+from index.models import Name, Paper
 
 NASTY = Paper(
     id="nasty",
@@ -186,6 +186,54 @@ def test_csl_json_is_an_array_of_items() -> None:
     assert items[0]["issued"] == {"date-parts": [[2022, 3]]}
     assert items[0]["page"] == "10-20" and items[0]["issue"] == "2"
     assert "issued" not in items[1]
+
+
+@pytest.mark.parametrize(
+    ("entry_type", "field"),
+    [
+        ("article", "issue"),
+        ("techreport", "number"),
+        ("book", "collection-number"),
+        ("incollection", "collection-number"),
+        ("inproceedings", "collection-number"),
+    ],
+)
+def test_bibtex_number_is_what_the_kind_of_work_makes_it(entry_type: str, field: str) -> None:
+    # A book's number is its number in a series (biblatex-examples.bib, averroes/bland):
+    # as an issue, APA printed "(K. P. Bland, Ed.; Issue 7)".
+    paper = Paper(
+        id="n", title="Epistle", authors=("Averroes",), year=1982, entry_type=entry_type, number="7"
+    )
+    (item,) = json.loads(format_citation([paper], "csl-json"))
+    assert item[field] == "7"
+    assert [name for name in ("issue", "number", "collection-number") if name in item] == [field]
+
+
+def test_a_series_number_is_no_issue_and_a_report_number_is_its_own() -> None:
+    book = Paper(
+        id="b",
+        title="The Epistle",
+        authors=("Averroes",),
+        editors=(Name(family="Bland", given="Kalman P."),),
+        year=1982,
+        entry_type="book",
+        number="7",
+        publisher="Jewish Theological Seminary of America",
+    )
+    assert format_citation([book], "apa") == (
+        "Averroes. (1982). The Epistle (K. P. Bland, Ed.). Jewish Theological Seminary of America."
+    )
+    report = Paper(
+        id="r",
+        title="A Study",
+        authors=("Ann Bee",),
+        year=2001,
+        entry_type="techreport",
+        number="TR-42",
+        publisher="MIT",
+    )
+    assert format_citation([report], "apa") == "Bee, A. (2001). A Study (TR-42). MIT."
+    assert format_citation([report], "ieee") == "A. Bee, “A Study,” MIT, TR-42, 2001."
 
 
 def test_markdown_and_plain() -> None:
