@@ -141,6 +141,8 @@ def kind(paper: Paper) -> str:
         return "conference"
     if entry in _JOURNAL_TYPES or (entry == "misc" and paper.journal):
         return "journal"
+    if entry == "inbook" and paper.booktitle:  # BibLaTeX's: a titled part of a book
+        return "chapter"
     if entry in ("book", "inbook"):
         return "book"
     if entry in ("incollection",):

@@ -156,6 +156,17 @@ def _address_only(value: str | None) -> str | None:
     return (match.group(1) or match.group(2)) if match else None
 
 
+# A `chapter` that is a number ("3", "IV", "Chapter 2", "Part II", "3.1"), as BibTeX means it.
+_CHAPTER_NUMBER = re.compile(
+    r"(?i)\s*(?:(?:ch(?:apter|ap\.|\.)?|part|sec(?:tion|\.)?|§)\s*)?[\divxlc]+(?:\.\d+)*\s*"
+)
+
+
+def _names_a_chapter(chapter: str) -> bool:
+    """Whether a `chapter` field holds the chapter's title rather than its number."""
+    return bool(re.search(r"[^\W\d_]{3,}", chapter)) and not _CHAPTER_NUMBER.fullmatch(chapter)
+
+
 def _record_to_paper(record: Record, shown: str) -> Paper:
     values = record.values
 
@@ -176,6 +187,19 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     if title and subtitle:
         title = f"{title}: {subtitle}"
     container = text("booktitle")
+    chapter = text("chapter")
+    if (
+        record.entry_type in ("inbook", "incollection")
+        and not container
+        and title
+        and chapter
+        and _names_a_chapter(chapter)
+    ):
+        # BibDesk's way (a lab's shared .bib): the chapter's title in `chapter`, the
+        # book's in `title`. Shown as it stood, "Neural integrators: recurrent mechanisms
+        # and models" by Goldman et al. was a paper called "New encyclopedia of
+        # neuroscience", cited as the whole encyclopedia.
+        title, container = chapter, title
     journal = text("journal", "journaltitle")
     year_text = text("year")
     volume, doi = volume_and_doi(_unpunctuated(text("volume")), bare_doi(text("doi")))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from index.citations import format_citation
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.library.loaders.bibtex import load_bibtex, parse_bibtex
@@ -317,3 +318,43 @@ def test_a_bare_ampersand_is_kept_in_the_citation() -> None:
     assert (paper.venue, paper.publisher) == ("Culture & Psychology", "John Wiley & Sons, Inc")
     assert paper.url.endswith("?b=1&db=bsu&AN=6")
     assert "Culture & Psychology" in format_citation([paper], "apa")
+
+
+BIBDESK_CHAPTER = r"""
+@inbook{GoldEtal08,
+	Author = {M Goldman and A Compte and X J Wang},
+	Chapter = {Neural integrators: recurrent mechanisms and models},
+	Editor = {L Squire and T Albright},
+	Pages = {165--178},
+	Publisher = {Macmillan},
+	Title = {New encyclopedia of neuroscience},
+	Year = {2008}}
+"""
+
+
+def test_a_chapter_title_in_the_chapter_field_is_the_papers_title() -> None:
+    # A lab's shared .bib (BibDesk): the chapter's title in `chapter`, the book's in `title`.
+    paper, warnings = _one(BIBDESK_CHAPTER)
+    assert warnings == []
+    assert paper.title == "Neural integrators: recurrent mechanisms and models"
+    assert paper.booktitle == paper.venue == "New encyclopedia of neuroscience"
+    apa = format_citation([paper], "apa")
+    assert apa.startswith("Goldman, M., Compte, A., & Wang, X. J. (2008). Neural integrators:")
+    assert (
+        "In L. Squire & T. Albright (Eds.), New encyclopedia of neuroscience (pp. 165–178)" in apa
+    )
+    assert format_citation([paper], "bibtex").startswith("@incollection{GoldEtal08,")
+
+
+@pytest.mark.parametrize("chapter", ["3", "IV", "Chapter 2", "Part II", "3.1"])
+def test_a_chapter_number_leaves_the_title_alone(chapter: str) -> None:
+    paper, _ = _one(
+        BIBDESK_CHAPTER.replace("Neural integrators: recurrent mechanisms and models", chapter)
+    )
+    assert paper.title == "New encyclopedia of neuroscience" and paper.booktitle is None
+
+
+def test_a_chapter_with_a_booktitle_keeps_its_title() -> None:
+    text = BIBDESK_CHAPTER.replace("Pages =", "Booktitle = {The Book},\n\tPages =")
+    paper, _ = _one(text)
+    assert (paper.title, paper.booktitle) == ("New encyclopedia of neuroscience", "The Book")
