@@ -88,9 +88,7 @@ def test_a_paper_with_an_abstract_ranks_a_shared_subject_above_a_shared_title_wo
 ) -> None:
     # One title word in common ("Stanford") must not outweigh two abstract words (formalism,
     # novels): with the title's field boost kept, a title word counts three times as much.
-    similar = _ids(engine, "canon")
-    assert similar[0] == "critics"
-    assert "encyclopedia" not in similar or similar.index("encyclopedia") > 0
+    assert _ids(engine, "canon")[0] == "critics"
 
 
 def test_the_paper_itself_is_never_similar_and_the_limit_holds(engine: SearchEngine) -> None:
