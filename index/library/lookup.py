@@ -81,8 +81,11 @@ class PaperLookup:
         merged: dict[str, Paper] = {}
         for layer in layers:
             merged.update(layer)
-        # Listed ids first, then keys: of two names one case apart, a hint offers the id.
-        self._by_name = {name: merged[name] for name in (*ids, *own, *made)}
+        # Of two names one case apart a hint offers the first: for `show ID` the id
+        # `paperscope list` printed; for a manuscript the user's own key, which their .bib
+        # holds too (a case slip in `\cite{OlshField96}` was offered the id `olshfiel96`).
+        order = (*own, *made, *ids) if keys_first else (*ids, *own, *made)
+        self._by_name = {name: merged[name] for name in order}
 
     def find(self, name: str) -> Paper | None:
         """The paper whose id or citation key is `name` exactly; else None."""

@@ -51,3 +51,12 @@ def test_a_manuscript_lookup_prefers_the_users_own_keys() -> None:
     assert shown is not None and shown.id == "doe-78"
     assert PaperLookup(papers).find("doe1978t") is None  # generated keys only when given
     assert cited.suggest("doe1978")[0] == "doe1978t"
+
+
+def test_a_manuscript_slip_is_offered_the_users_own_key_not_the_id() -> None:
+    # cdl.bib: `OlshFiel96`, whose paperscope id is `olshfiel96`.
+    papers = [Paper(id="olshfiel96", title="T", citation_key="OlshFiel96")]
+    cited = PaperLookup(papers, {"olshfiel96": "olshausen1996natural"}, keys_first=True)
+    assert cited.suggest("OlshField96") == ["OlshFiel96"]
+    assert cited.suggest("olshfiel96x") == ["OlshFiel96"]
+    assert PaperLookup(papers).suggest("OlshField96") == ["olshfiel96"]  # `show`: the id
