@@ -36,12 +36,12 @@ _CSL_TYPES = {
 }
 
 
-# What BibTeX's `number` is, by kind of work: a journal's issue, a report's own number,
-# and for a book, chapter or proceedings paper its number in a series. As an `issue`
-# there, APA printed a book as "(K. P. Bland, Ed.; Issue 7)".
+# What BibTeX's `number` is, by kind of work: a journal's issue; a book's, chapter's or
+# proceedings paper's number in a series; any other work's own number (a report's, a
+# database record's). As an `issue` everywhere, APA printed a book as "(K. P. Bland, Ed.;
+# Issue 7)" and a report as "(Issue TR-42)".
 _NUMBER_AS = {
     "journal": "issue",
-    "report": "number",
     "book": "collection-number",
     "chapter": "collection-number",
     "conference": "collection-number",
@@ -107,7 +107,7 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
     if paper.volume:
         item["volume"] = paper.volume
     if paper.number:
-        item[_NUMBER_AS.get(paper_kind, "issue")] = paper.number
+        item[_NUMBER_AS.get(paper_kind, "number")] = paper.number
     if paper.publisher:
         item["publisher"] = paper.publisher
     if paper.doi:

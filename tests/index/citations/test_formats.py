@@ -193,6 +193,7 @@ def test_csl_json_is_an_array_of_items() -> None:
     [
         ("article", "issue"),
         ("techreport", "number"),
+        ("misc", "number"),  # a database record (APA 7, example 84): "(TC022704)"
         ("book", "collection-number"),
         ("incollection", "collection-number"),
         ("inproceedings", "collection-number"),
