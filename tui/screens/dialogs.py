@@ -30,19 +30,26 @@ __all__ = [
     "StylePicker",
 ]
 
-QUERY_SYNTAX = """\
-Query syntax
-  words                 papers with every word (title, authors, abstract, venue, ...);
-                        the last word matches as a prefix while you type
-  "a phrase"            the words side by side (its last word a prefix until closed)
-  micro*   sheduling~   a prefix; a misspelled (fuzzy) word
-  a OR b   -word   ( )  either word; leave out a word; grouping
-  title:x  author:x     search one field
-  topic:x  hw:x         filter by a topic or hardware id (hw:gpu includes its children),
-                        the same as selecting the value in the filter panel
-  year:2023  year:2020..2024
-  olshausen 1996        a bare year also finds the papers of that year
-"""
+# The query language, as (what to type, what it finds): shown as a grid, so a description
+# wraps under itself in a narrow terminal instead of under the examples.
+QUERY_SYNTAX = (
+    (
+        "words",
+        "papers with every word (title, authors, abstract, venue, ...); the last "
+        "word matches as a prefix while you type",
+    ),
+    ('"a phrase"', "the words side by side (its last word a prefix until closed)"),
+    ("micro*   sheduling~", "a prefix; a misspelled (fuzzy) word"),
+    ("a OR b   -word   ( )", "either word; leave out a word; grouping"),
+    ("title:x  author:x", "search one field"),
+    (
+        "topic:x  hw:x",
+        "filter by a topic or hardware id (hw:gpu includes its children), the "
+        "same as selecting the value in the filter panel",
+    ),
+    ("year:2023", "a year; year:2020..2024 a range"),
+    ("olshausen 1996", "a bare year also finds the papers of that year"),
+)
 
 MOVING_AROUND = (
     "paperscope starts on the results: every single key below works at once. Press / to "
@@ -55,6 +62,17 @@ MOVING_AROUND = (
     "the search bar it clears the text, and on an empty bar it goes back to the results.",
     'F1 opens this help anywhere ("?" too, except while typing in the search bar).',
 )
+
+
+def _two_columns(rows: Sequence[tuple[str, str]]) -> Table:
+    """Keys or syntax beside what they do: a grid, so a long description wraps under
+    itself and the first column stays clear."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True, min_width=12)
+    grid.add_column(ratio=1)
+    for shown, description in rows:
+        grid.add_row(shown, Text(description))
+    return grid
 
 
 def _facet_ids(taxonomy: object) -> Table:
@@ -108,14 +126,9 @@ class HelpScreen(ModalScreen[None]):
         for context, rows in self._groups:
             if not rows:
                 continue
-            # A grid, so a long description wraps under itself and the key column stays clear.
-            keys = Table.grid(padding=(0, 2))
-            keys.add_column(style="bold", no_wrap=True, min_width=12)
-            keys.add_column(ratio=1)
-            for shown, description, _ in rows:
-                keys.add_row(shown, Text(description))
+            keys = _two_columns([(shown, description) for shown, description, _ in rows])
             parts += [Text(f"\n{context}", "bold"), Padding(keys, (0, 0, 0, 2))]
-        parts.append(Text("\n" + QUERY_SYNTAX))
+        parts += [Text("\nQuery syntax", "bold"), Padding(_two_columns(QUERY_SYNTAX), (0, 0, 0, 2))]
         if self._taxonomy is not None:
             parts += [
                 Text("Topic and hardware ids (for topic:x and hw:x)", "bold"),
