@@ -196,6 +196,8 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
                 parent[field] = value.strip()
         if publisher:
             parent["publisher"] = publisher
+        if paper.editors:  # a chapter's or a proceedings paper's editors edited the parent
+            parent["editor"] = [_person(name) for name in paper.editors]
         entry["parent"] = parent
     else:
         for field, value in (("volume", paper.volume), ("issue", paper.number)):
@@ -203,6 +205,8 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
                 entry[field] = value.strip()
         if publisher:
             entry["publisher"] = publisher
+        if paper.editors:
+            entry["editor"] = [_person(name) for name in paper.editors]
     remarks = notes(paper)
     presented = how_published(paper)
     if presented:

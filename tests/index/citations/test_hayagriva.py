@@ -36,6 +36,27 @@ UNTITLED = Paper(
 )
 
 
+CHAPTER = Paper(
+    id="chapter",
+    title="Neural integrators: recurrent mechanisms and models",
+    authors=("M Goldman",),
+    editors=(Name(family="Squire", given="L"), Name(family="Albright", given="T")),
+    entry_type="incollection",
+    booktitle="New encyclopedia of neuroscience",
+    publisher="Macmillan",
+    year=2008,
+)
+EDITED = Paper(
+    id="edited",
+    title="Advances in Kernel Methods",
+    authors=("B Scholkopf",),
+    editors=(Name(family="Scholkopf", given="B"), Name(family="Smola", given="A J")),
+    entry_type="book",
+    publisher="MIT Press",
+    year=1999,
+)
+
+
 def parsed(*papers: Paper) -> dict[str, dict[str, Any]]:
     data = yaml.safe_load(hayagriva_yaml(list(papers), citation_keys(list(papers))))
     assert isinstance(data, dict)
@@ -112,3 +133,11 @@ def test_no_papers_is_an_empty_mapping_and_words_are_protected_once() -> None:
     assert yaml.safe_load(hayagriva_yaml([], {})) == {}
     assert formattable("GPUs (HAWQ-V3), fast.") == "{GPUs} ({HAWQ-V3}), fast."
     assert formattable("PLOS {x} $1", protect=False) == "PLOS \\{x\\} \\$1"
+
+
+def test_editors_edit_the_parent_of_a_chapter_and_the_book_itself() -> None:
+    # They were left out: a chapter's entry named its book, never who edited it.
+    chapter, edited = parsed(CHAPTER, EDITED).values()
+    assert chapter["parent"]["editor"] == ["Squire, L", "Albright, T"]
+    assert "editor" not in chapter
+    assert edited["editor"] == ["Scholkopf, B", "Smola, A J"]

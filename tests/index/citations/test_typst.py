@@ -14,7 +14,7 @@ from index.citations import citation_keys, format_citation
 from index.citations.hayagriva import hayagriva_yaml
 from index.models import Paper
 from tests.index.citations.citation_papers import five
-from tests.index.citations.test_hayagriva import INSTITUTION, UNTITLED
+from tests.index.citations.test_hayagriva import CHAPTER, EDITED, INSTITUTION, UNTITLED
 
 typst = pytest.importorskip("typst")
 
@@ -35,7 +35,7 @@ ODD_KEYS = [
 def test_typst_compiles_a_document_citing_every_paper_from_the_hayagriva_file(
     tmp_path: Path, style: str
 ) -> None:
-    papers = [*five(), INSTITUTION, UNTITLED, *ODD_KEYS]
+    papers = [*five(), INSTITUTION, UNTITLED, CHAPTER, EDITED, *ODD_KEYS]
     keys = citation_keys(papers)
     (tmp_path / "refs.yml").write_text(hayagriva_yaml(papers, keys), encoding="utf-8")
     citations = format_citation(papers, "typst", keys=keys)
