@@ -22,7 +22,7 @@ from index.citations.fields import (
     paper_names,
     venue_name,
 )
-from index.models import Paper
+from index.models import Name, Paper
 
 _RIS_TYPES = {
     "conference": "CPAPER",
@@ -37,6 +37,11 @@ _RIS_TYPES = {
 }
 
 
+def _ris_name(name: Name) -> str:
+    """`Family, Given, Suffix`, or an institution's name whole."""
+    return name.literal or ", ".join(p for p in (name.family_full, name.given, name.suffix) if p)
+
+
 def ris_record(paper: Paper, key: str) -> str:
     """One RIS record, `TY` first and `ER` last, as the format requires.
 
@@ -46,11 +51,10 @@ def ris_record(paper: Paper, key: str) -> str:
     paper_kind = kind(paper)
     url = paper.url or (arxiv_url(paper.arxiv) if paper.arxiv else None)
     tags: list[tuple[str, str | None]] = [("TY", _RIS_TYPES[paper_kind]), ("ID", key)]
-    for name in paper_names(paper):
-        written = name.literal or ", ".join(
-            p for p in (name.family_full, name.given, name.suffix) if p
-        )
-        tags.append(("AU", written))
+    tags += [("AU", _ris_name(name)) for name in paper_names(paper)]
+    if paper_kind in ("chapter", "conference", "book"):
+        # The book's or proceedings' editors, as Zotero writes them and our RIS reader reads.
+        tags += [("A2", _ris_name(name)) for name in paper.editors]
     tags += [
         ("TI", cited_title(paper)),
         ("T2", container(paper) or how_published(paper)),

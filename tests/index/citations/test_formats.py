@@ -17,7 +17,9 @@ from index.citations import (
     style_label,
 )
 from index.citations.bibtex import latex_escape, protect_title
+from index.library.loaders.ris import load_ris
 from index.models import Name, Paper
+from tests.index.citations.test_hayagriva import CHAPTER, EDITED
 
 NASTY = Paper(
     id="nasty",
@@ -315,3 +317,13 @@ def test_terminal_escapes_in_untrusted_text_never_reach_the_output(style: str) -
         assert "bee2020red" in text
     else:
         assert "Red" in text and "Bee" in text
+
+
+def test_ris_names_a_chapters_editors_as_a2_and_reads_them_back() -> None:
+    # They were left out; Zotero writes a chapter's editors as A2, and our reader reads A2.
+    text = format_citation([CHAPTER, EDITED], "ris")
+    assert "A2  - Squire, L\nA2  - Albright, T\n" in text
+    papers, warnings = load_ris(text, "refs.ris")
+    assert warnings == []
+    assert [paper.editors for paper in papers] == [CHAPTER.editors, EDITED.editors]
+    assert "A2" not in format_citation([NASTY], "ris")  # a journal article has no editors
