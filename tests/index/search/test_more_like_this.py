@@ -7,14 +7,9 @@ and a title-only paper was shown whatever abstracts shared a word or two with it
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from index import open_engine
-from index.facets.taxonomy import load_taxonomy
-from index.models import Library, Paper
+from index.models import Paper
 from index.search.engine import SearchEngine
+from tests.index.search.small_engines import engine_on
 
 PAPERS = (
     Paper(id="olshausen", title="Sparse coding of sensory inputs", year=2004),
@@ -66,12 +61,7 @@ PAPERS = (
 )
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
-    folder = tmp_path_factory.mktemp("more-like-this")
-    opened = open_engine(Library(papers=PAPERS), load_taxonomy(), folder / "cache")
-    yield opened
-    opened.close()
+engine = engine_on(PAPERS, "more-like-this")
 
 
 def _ids(engine: SearchEngine, paper_id: str, limit: int = 5) -> list[str]:

@@ -7,14 +7,11 @@ Zotero's quick search matches title, creator and year alike. On the real exports
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from index import open_engine
-from index.facets.taxonomy import load_taxonomy
-from index.models import Library, Paper, SearchRequest
+from index.models import Paper, SearchRequest
 from index.search.engine import SearchEngine
+from tests.index.search.small_engines import engine_on
 
 PAPERS = (
     Paper(
@@ -45,12 +42,7 @@ PAPERS = (
 )
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SearchEngine]:
-    folder = tmp_path_factory.mktemp("year-words")
-    opened = open_engine(Library(papers=PAPERS), load_taxonomy(), folder / "cache")
-    yield opened
-    opened.close()
+engine = engine_on(PAPERS, "year-words")
 
 
 def _found(engine: SearchEngine, query: str, as_you_type: bool = False) -> set[str]:
