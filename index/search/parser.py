@@ -67,6 +67,9 @@ from index.whoosh_ext.fuzzy import words_within
 STEMMED = ("title", "abstract")
 # Words one fuzzy term may expand to (the closest, most frequent first).
 FUZZY_CAP = NEAR_CAP
+# Words no requirement among others: the prose stop words, and "et al." of a citation
+# pasted or typed as one ("Olshausen et al. 1996"): no paper's text holds "al".
+QUERY_STOP_WORDS = PROSE_STOP_WORDS | {"et", "al"}
 # A word that reads as a publication year: it also matches the papers of that year.
 _YEAR_WORD = re.compile(r"1[5-9]\d\d|20\d\d")
 
@@ -204,7 +207,7 @@ class QueryBuilder:
         self.parser.remove_plugin_class(OperatorsPlugin)
         self.parser.add_plugin(OperatorsPlugin(Not=r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[\w\"(]))"))
         self.parser.add_plugin(FuzzyTermPlugin())
-        self.parser.add_plugin(OptionalStopWords(PROSE_STOP_WORDS))
+        self.parser.add_plugin(OptionalStopWords(QUERY_STOP_WORDS))
         self.parser.add_plugin(
             FieldAliasPlugin(
                 {

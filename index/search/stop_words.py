@@ -68,7 +68,8 @@ class OptionalStopWords(Plugin):
             return bool(words) and all(self._stop_word(child) for child in words)
         if type(node) is not syntax.WordNode or node.fieldname is not None:
             return False
-        return str(node.text).lower() in self.stop_words
+        # As the analyzers see it: "al." or "for," is the word "al" or "for".
+        return str(node.text).lower().rstrip(".,;:") in self.stop_words
 
 
 def _neighbours(nodes: list[syntax.SyntaxNode], position: int) -> list[syntax.SyntaxNode]:

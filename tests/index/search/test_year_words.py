@@ -1,8 +1,9 @@
-"""A bare word that reads as a year also matches that year's papers: `olshausen 1996`.
+"""A paper named as researchers name it: `olshausen 1996`, `Olshausen et al. (1996)`.
 
-Researchers name a paper by its first author and year ("Olshausen & Field 1996"), and
-Zotero's quick search matches title, creator and year alike. On the real exports
-`olshausen field 1996` found nothing: the year was a word the text had to hold.
+A bare word that reads as a year also matches that year's papers, as Zotero's quick
+search matches title, creator and year alike; "et al." among other words is no
+requirement. On the real exports `olshausen field 1996` and `Olshausen et al. 1996` found
+nothing: the year, and "al", were words the text had to hold.
 """
 
 from __future__ import annotations
@@ -83,3 +84,10 @@ def test_a_year_word_ranks_by_the_text_alone(engine: SearchEngine) -> None:
     scores = {hit.paper.id: hit.score for hit in ranked}
     plain = {hit.paper.id: hit.score for hit in engine.search(SearchRequest("olshausen")).hits}
     assert scores["olshausen96"] == pytest.approx(plain["olshausen96"])
+
+
+@pytest.mark.parametrize(
+    "query", ["Olshausen et al. 1996", "olshausen et al 1996", "Olshausen, et al., (1996)"]
+)
+def test_et_al_of_a_citation_is_no_requirement(engine: SearchEngine, query: str) -> None:
+    assert _found(engine, query) == {"olshausen96", "comment"}
