@@ -189,24 +189,19 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     publisher = formattable(paper.publisher, protect=False) if paper.publisher else None
     if paper_kind == "preprint" and paper.arxiv and not publisher:
         publisher = "arXiv"
+    # The container's facts go on its parent entry when it has one (a journal, proceedings,
+    # the book a chapter is in: its editors edited that), else on the entry itself.
+    holder = entry
     if parent_type and venue:
-        parent: dict[str, Any] = {"type": parent_type, "title": formattable(venue, protect=False)}
-        for field, value in (("volume", paper.volume), ("issue", paper.number)):
-            if value:
-                parent[field] = value.strip()
-        if publisher:
-            parent["publisher"] = publisher
-        if paper.editors:  # a chapter's or a proceedings paper's editors edited the parent
-            parent["editor"] = [_person(name) for name in paper.editors]
-        entry["parent"] = parent
-    else:
-        for field, value in (("volume", paper.volume), ("issue", paper.number)):
-            if value:
-                entry[field] = value.strip()
-        if publisher:
-            entry["publisher"] = publisher
-        if paper.editors:
-            entry["editor"] = [_person(name) for name in paper.editors]
+        holder = {"type": parent_type, "title": formattable(venue, protect=False)}
+        entry["parent"] = holder
+    for field, value in (("volume", paper.volume), ("issue", paper.number)):
+        if value:
+            holder[field] = value.strip()
+    if publisher:
+        holder["publisher"] = publisher
+    if paper.editors:
+        holder["editor"] = [_person(name) for name in paper.editors]
     remarks = notes(paper)
     presented = how_published(paper)
     if presented:
