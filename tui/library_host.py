@@ -365,6 +365,12 @@ class LibraryHost:
         from tui.services.papers import PaperData
 
         app: Any = self
+        if not app.is_running:
+            # Landed as the app shuts down (the user quit while a source changed): the main
+            # screen's widgets are gone, nothing would show it. Its engine is closed, not
+            # served (Textual guards its own late messages the same way).
+            message.engine.close()
+            return
         previous = app.engine
         problems = [str(w) for w in app.load_warnings]
         app.engine = message.engine

@@ -11,6 +11,7 @@ from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
 from tests.tui.app_pilot import WIDE, all_notices, results, settle, shown
 from tui.app import PaperscopeApp, make_app
+from tui.library_host import LibraryReloaded
 from tui.services.config import AppSettings
 
 
@@ -164,3 +165,24 @@ async def test_an_old_problem_moved_by_an_edit_does_not_block_the_reload(
         assert app.library is not None and app.library.warnings  # the user's old problem
         bib.write_text(entry("gamma", "Gamma Rays") + BIB + broken, encoding="utf-8")
         await wait_for(pilot, lambda: "gamma" in ids(app))
+
+
+async def test_a_reload_landing_as_the_app_quits_is_closed_not_served(
+    tmp_path: Path, taxonomy: Taxonomy
+) -> None:
+    # CI once failed with NoMatches('#index-progress') from a reload handled during exit.
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    app = start(bib, taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        served, library = app.engine, app.library
+    assert library is not None
+    closed: list[bool] = []
+
+    class Reloaded:
+        def close(self) -> None:
+            closed.append(True)
+
+    app.on_library_reloaded(LibraryReloaded(Reloaded(), library, ["refs.bib: +1, -0 papers"]))
+    assert closed == [True] and app.engine is served
