@@ -36,7 +36,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
