@@ -300,10 +300,7 @@ class StoredJson:
             )
         if read.problem is not None:
             cause = read.problem.removeprefix(f"{self.path}: ").removeprefix(f"{self.path}:")
-            return (
-                f"{self.path} is damaged ({cause}) and is left as it was "
-                "(kept for this session only)"
-            )
+            return f"{self.path} is damaged and is left as it was (kept for this session only): {cause}"
         return None
 
 
