@@ -232,7 +232,11 @@ class StoredJson:
             data = self._empty() if read.data is None else read.data
             for operation in self._pending:
                 operation(data)
-            if data == self._data:
+            try:
+                same = data == self._data
+            except RecursionError:  # unknown keys nested deep enough to stop the comparison
+                same = False
+            if same:
                 return False
             self._data = data
             self._adopt(data)
