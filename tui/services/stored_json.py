@@ -287,6 +287,8 @@ class StoredJson:
             self.save_error = f"could not save {self.what}: {self.path} is nested too deeply"
             return False
         except OSError as error:
+            if error.filename == _lock_path(self.path):  # say the folder, as for the file
+                error.filename = str(self.path.parent)
             self.save_error = f"could not save {self.what}: {describe_os_error(error)}"
             return False
         self._pending.clear()

@@ -3,8 +3,10 @@ another writer's changes seen on refresh, newer formats and deep nesting left al
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -200,3 +202,19 @@ def test_a_saved_search_with_nested_values_reads_as_plain_values() -> None:
     got = request_from_dict(request)
     assert got.query == "" and got.tags == frozenset({"kept"})
     assert got.years == frozenset({2020}) and got.year_range is None
+
+
+def test_a_folder_where_no_lock_can_be_made_is_a_notice_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_open = os.open
+
+    def read_only(path: str, flags: int, *args: int) -> int:
+        if str(path).endswith(".lock"):
+            raise OSError(errno.EROFS, "Read-only file system", path)
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    marks = Marks(tmp_path / "marks.json")
+    assert marks.toggle("a") is True and "a" in marks
+    assert marks.save_error == f"could not save marks: no permission to write in {tmp_path}"
