@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,7 @@ def _all_at_once(commands: list[list[str]], env: dict[str, str], cwd: Path) -> N
     assert [code for code, _ in done] == [0] * len(commands), [err for _, err in done]
 
 
-def _annotations(env: dict[str, str]) -> dict[str, dict[str, object]]:
+def _annotations(env: dict[str, str]) -> dict[str, dict[str, Any]]:
     """Citation key -> its record, as the file holds it."""
     data = json.loads((Path(env["PAPERSCOPE_DATA_DIR"]) / "annotations.json").read_text())
     return {
@@ -94,14 +95,14 @@ def test_twenty_commands_at_once_keep_every_tag_status_and_saved_search(
     env, bib = home
     corpus = ["--corpus", str(bib)]
     _all_at_once([[*corpus, "tag", "paper00", f"+t{n}"] for n in range(20)], env, tmp_path)
-    assert sorted(_annotations(env)["paper00"]["tags"]) == sorted(f"t{n}" for n in range(20))  # type: ignore[arg-type]
+    assert sorted(_annotations(env)["paper00"]["tags"]) == sorted(f"t{n}" for n in range(20))
 
     _all_at_once([[*corpus, "status", f"paper{n:02d}", "read"] for n in range(20)], env, tmp_path)
     records = _annotations(env)
     assert {key for key, record in records.items() if record.get("status") == "read"} == {
         f"paper{n:02d}" for n in range(20)
     }
-    assert len(records["paper00"]["tags"]) == 20  # type: ignore[arg-type]
+    assert len(records["paper00"]["tags"]) == 20
 
     saves = [[*corpus, "search", "pipelines", "--save", f"s{n}"] for n in range(10)]
     _all_at_once(saves, env, tmp_path)
@@ -171,7 +172,8 @@ def test_a_writer_killed_holding_the_lock_loses_nothing_and_blocks_nobody(
     writer = _CONTEXT.Process(target=_killed_in_the_middle, args=(str(path), holding, partial))
     writer.start()
     assert holding.wait(60), "the writer never took the lock"
-    os.kill(writer.pid, signal.SIGKILL)  # type: ignore[arg-type]
+    assert writer.pid is not None
+    os.kill(writer.pid, signal.SIGKILL)
     writer.join(10)
     assert path.read_bytes() == before  # the file as it was
     monkeypatch.setattr(stored_json, "LOCK_WAIT", 2.0)  # a lock left held would fail this
