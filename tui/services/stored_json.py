@@ -32,8 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from index.atomic import write_text_atomic
 
 __all__ = [
@@ -260,6 +258,9 @@ class StoredJson:
     def _flush(self) -> bool:
         """The pending operations applied to the file under its lock (module doc)."""
         assert self.path is not None
+        # Here, not at the top: filelock imports asyncio (~70 ms), and most commands only read.
+        from filelock import FileLock, Timeout
+
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with FileLock(_lock_path(self.path), timeout=LOCK_WAIT):
