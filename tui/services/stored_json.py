@@ -247,13 +247,16 @@ class StoredJson:
         `save_error` set) when it could not be saved: it is then kept for the session and
         tried again with the next change."""
         with self._lock:
+            self._pending.append(operation)
+            if self.path is not None and self._flush():
+                return True  # the session now holds the file as written
+            # In memory only (no file, or the save failed): this session still sees it.
             operation(self._data)
             self._adopt(self._data)
-            self._pending.append(operation)
             if self.path is None:
                 self._pending.clear()
                 return True
-            return self._flush()
+            return False
 
     def _flush(self) -> bool:
         """The pending operations applied to the file under its lock (module doc)."""
