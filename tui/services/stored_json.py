@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,14 +108,21 @@ def _decode(path: Path, text: str) -> tuple[Any, str | None]:
 def _load(path: Path, valid: Callable[[Any], bool], expected: str, version: int | None) -> _Read:
     """`path` read, decoded and checked; its stamp is the one of the bytes read."""
     try:
-        with open(path, "rb") as handle:
-            st = os.fstat(handle.fileno())
-            raw = handle.read()
+        # Non-blocking: a FIFO put in the file's place must not hang the app's UI thread.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         return _Read(None)
     except OSError as error:
         return _Read(None, f"{path}: cannot read ({error.strerror or error})")
-    stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(fd)
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+        if not stat.S_ISREG(st.st_mode):
+            return _Read(None, f"{path}: not a regular file", stamp=stamp)
+        try:
+            raw = handle.read()
+        except OSError as error:
+            return _Read(None, f"{path}: cannot read ({error.strerror or error})", stamp=stamp)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -218,3 +218,16 @@ def test_a_folder_where_no_lock_can_be_made_is_a_notice_naming_it(
     marks = Marks(tmp_path / "marks.json")
     assert marks.toggle("a") is True and "a" in marks
     assert marks.save_error == f"could not save marks: no permission to write in {tmp_path}"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_in_the_files_place_never_hangs_a_read_and_is_never_written(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "annotations.json"
+    os.mkfifo(path)
+    store = Annotations(path)  # would wait for a writer forever with a blocking open
+    assert store.warning == f"{path}: not a regular file; starting empty"
+    assert store.change_tags([A], add=["x"]) is False
+    assert store.save_error is not None and "not a regular file" in store.save_error
+    assert store.refresh() is False and store.tags_of(A) == ("x",)
