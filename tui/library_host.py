@@ -5,11 +5,11 @@ A mixin for `PaperscopeApp`, kept out of `app.py` so that file stays the wiring.
 * the user's tags and statuses (`annotations`), saved searches and the notes folder, and
   hands them to the engine as a `UserLayer` (in a worker: at 100,000 papers building it
   is not free) whenever they change;
-* the watch worker: every `watch_interval` seconds it stats the library's inputs
-  (tui.services.watch), the notes and the user's own files (tags and statuses, saved
-  searches, marks, history: another app or a `paperscope tag` may change them); a changed
-  user file is read again on the UI thread (`UserDataChanged`), the results, facets and
-  marks follow it, cursor and view kept. When a source changed it re-reads the library (the
+* the watch threads: every `watch_interval` seconds one stats the user's own files (tags
+  and statuses, saved searches, marks, history: another app or a `paperscope tag` may
+  change them); a changed one is read again on the UI thread (`UserDataChanged`) and the
+  results, facets and marks follow it, cursor and view kept. The other stats the
+  library's inputs (tui.services.watch) and the notes; when a source changed it re-reads the library (the
   library cache re-parses only changed files; the store updates the index in place for a
   large library), opens the new engine beside the old one, gives it the user's layer and
   posts `LibraryReloaded`; the UI thread swaps engines and re-runs the current query, so
@@ -206,10 +206,12 @@ class LibraryHost:
     # -- watching the sources -------------------------------------------------------------
 
     def start_watching(self) -> None:
-        """Watch the notes, and the sources when they were named on the command line.
+        """Watch the notes, and the sources when they were named on the command line; and
+        the user's own files, in a thread of their own (a reload of a large library takes
+        its thread for seconds, and another app's tag should show within two).
 
-        A plain named thread, not a Textual worker: it runs for the whole session, and
-        workers are what "wait until the app is idle" waits for. It only posts messages.
+        Plain named threads, not Textual workers: they run for the whole session, and
+        workers are what "wait until the app is idle" waits for. They only post messages.
         """
         if getattr(self, "_watcher", None) is not None:
             return
@@ -218,6 +220,19 @@ class LibraryHost:
             target=self._watch_sources, name="paperscope-watch", daemon=True
         )
         self._watcher.start()
+        threading.Thread(
+            target=self._watch_user_files, name="paperscope-watch-user", daemon=True
+        ).start()
+
+    def _watch_user_files(self) -> None:
+        """Post `UserDataChanged` when a user file's size, mtime or inode changed."""
+        app: Any = self
+        seen = self._user_stamps()
+        while not self._stop_watching.wait(self.watch_interval):
+            now = self._user_stamps()
+            if now != seen:
+                seen = now
+                app.post_message(UserDataChanged())
 
     def stop_watching(self) -> None:
         """End the watch thread (at exit); it stops within one poll step."""
@@ -236,7 +251,6 @@ class LibraryHost:
         sources = sources_fingerprint(self.corpus, library.files) if watching else {}
         zotero = ZoteroContent(library.files if watching else ())
         notes = notes_fingerprint(self.notes_dir)
-        user_files = self._user_stamps()
         reported: str | None = None  # the parse problem already told
         if self._outdated:
             # Edited since the index was built: read as a start would have, problems and
@@ -251,10 +265,6 @@ class LibraryHost:
                 if now_notes != notes:
                     notes = now_notes
                     app.post_message(NotesChanged())
-                now_user = self._user_stamps()
-                if now_user != user_files:
-                    user_files = now_user
-                    app.post_message(UserDataChanged())
                 if not watching:
                     continue
                 now = sources_fingerprint(self.corpus, library.files)
