@@ -332,7 +332,9 @@ class LibraryHost:
                 app.notify(store.warning, title="Your data", severity="warning", markup=False)
         if tags:
             self.apply_user_layer()  # then searches again and recounts the saved searches
-        elif saved:
+        if not app.main_screen.is_mounted:  # a first start's screen: shown when it mounts
+            return
+        if saved and not tags:
             app.main_screen.count_saved()
         if marks:
             app.main_screen.refresh_marks()
