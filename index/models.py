@@ -32,6 +32,7 @@ __all__ = [
     "Source",
     "SourceRecord",
     "json_fields",
+    "json_value",
     "replace",
 ]
 
@@ -95,8 +96,9 @@ class SourceRecord:
         fields: (name, value) pairs in source order, names as written. BibTeX: each value's
             text as written, delimiters, macros and `#` included (`{Foo}`, `"Bar"`,
             `acm # { Press}`), before LaTeX is decoded. RIS: one pair per tag line, repeated
-            tags repeated. JSON formats (CSL-JSON, Zotero, arXiv): each value as compact
-            JSON text, so names and dates keep their structure (`SourceRecord.item`).
+            tags repeated. JSON formats (CSL-JSON, Zotero, arXiv): a string as itself,
+            any other value (names, dates, numbers) as compact JSON text, so it keeps its
+            structure (`json_fields`, `SourceRecord.item`).
         source: the file and line it was read from.
         strings: BibTeX only: the `@string` macros the entry uses, (name as defined,
             value as written), so a copied entry still compiles.
@@ -121,7 +123,7 @@ class SourceRecord:
 
     def item(self) -> dict[str, Any]:
         """A JSON format's record as the object it was read from (CSL-JSON's item)."""
-        return {name: json.loads(value) for name, value in self.fields}
+        return {name: json_value(value) for name, value in self.fields}
 
     def bibtex(self) -> str:
         """A BibTeX record as an entry: its type, key, field names and value text as the
@@ -168,12 +170,35 @@ class SourceRecord:
 JSON_FORMATS = frozenset({"csl-json", "zotero", "arxiv", "json"})
 
 
+def _reads_as_json(text: str) -> bool:
+    """Whether a stored JSON-format value is JSON text rather than a plain string."""
+    return text[:1] in ('"', "[", "{", "-") or text[:1].isdigit() or text in _JSON_WORDS
+
+
+_JSON_WORDS = frozenset({"true", "false", "null"})
+
+
 def json_fields(item: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    """A JSON object's members as a record's fields: names in order, values as compact JSON."""
+    """A JSON object's members as a record's fields, in order.
+
+    A string is kept as itself (an abstract costs no second copy in JSON quoting: the
+    loader can share the paper's own string), anything else, and a string that would read
+    as JSON, as compact JSON text; `json_value` reverses it.
+    """
     return tuple(
-        (str(name), json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+        (
+            str(name),
+            value
+            if isinstance(value, str) and not _reads_as_json(value)
+            else json.dumps(value, ensure_ascii=False, separators=(",", ":")),
+        )
         for name, value in item.items()
     )
+
+
+def json_value(stored: str) -> Any:
+    """A JSON-format record's stored value as the value it was (`json_fields`)."""
+    return json.loads(stored) if _reads_as_json(stored) else stored
 
 
 @dataclass(frozen=True, slots=True)

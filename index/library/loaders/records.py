@@ -19,7 +19,8 @@ from index.library.identifiers import bare_doi, find_arxiv
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
 from index.library.normalize import clean_text, latex_to_unicode
-from index.models import Name, Paper, Source, replace
+from index.library.loaders.untitled import untitled_title
+from index.models import Name, Paper, Source, SourceRecord, json_fields, replace
 
 __all__ = ["as_strings", "record_to_paper"]
 
@@ -36,6 +37,58 @@ _CSL_TYPES = {
     "speech": "misc",
     "dataset": "misc",
 }
+
+
+# CSL 1.0.2's item types, so an item is known as CSL by its type alone.
+CSL_TYPES = frozenset(
+    {
+        "article",
+        "article-journal",
+        "article-magazine",
+        "article-newspaper",
+        "bill",
+        "book",
+        "broadcast",
+        "chapter",
+        "classic",
+        "collection",
+        "dataset",
+        "document",
+        "entry",
+        "entry-dictionary",
+        "entry-encyclopedia",
+        "event",
+        "figure",
+        "graphic",
+        "hearing",
+        "interview",
+        "legal_case",
+        "legislation",
+        "manuscript",
+        "map",
+        "motion_picture",
+        "musical_score",
+        "pamphlet",
+        "paper-conference",
+        "patent",
+        "performance",
+        "periodical",
+        "personal_communication",
+        "post",
+        "post-weblog",
+        "regulation",
+        "report",
+        "review",
+        "review-book",
+        "software",
+        "song",
+        "speech",
+        "standard",
+        "thesis",
+        "treaty",
+        "webpage",
+    }
+)
 
 
 def as_strings(value: Any) -> tuple[str, ...]:
@@ -124,10 +177,24 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
     container = rich_text(record.get("container-title")) or None
     title = rich_text(record.get("title"))
     url = _text(record.get("URL") or record.get("url"))
+    if not title:  # a legal case, a personal communication: shown by what it says
+        title = (
+            untitled_title(
+                names or editors,
+                container,
+                year,
+                str(record.get("type") or "") or None,
+                rich_text(record.get("authority")) or None,
+            )
+            or ""
+        )
+        inferred = True
+    else:
+        inferred = False
     return Paper(
         id=clean_text(str(record.get("citation-key") or record.get("id") or "")),
         title=title or "(untitled)",
-        title_inferred=not title,
+        title_inferred=inferred,
         authors=tuple(str(name) for name in names),
         names=names,
         editors=editors,
@@ -196,14 +263,58 @@ def _plain(record: Mapping[str, Any], source: Source) -> Paper:
     )
 
 
+# Members that identify a work without a title: a legal case (court, reporter, date), a
+# personal communication (a person, a day), an interview, a patent.
+_IDENTIFYING = (
+    "author",
+    "editor",
+    "authority",
+    "container-title",
+    "issued",
+    "DOI",
+    "URL",
+    "recipient",
+    "interviewer",
+    "composer",
+    "director",
+    "creators",
+    "authors",
+    "number",
+)
+
+
+def _describes_a_work(record: Mapping[str, Any]) -> bool:
+    """A title, an abstract, or something else that names a work (see `_IDENTIFYING`)."""
+    if record.get("title") or record.get("abstract") or record.get("abstractNote"):
+        return True
+    return any(record.get(name) for name in _IDENTIFYING)
+
+
+def _kept(paper: Paper, record: Mapping[str, Any], fmt: str, kind: str, key: str) -> Paper:
+    """`paper` with the record it was read from, every member in order.
+
+    A member whose text is the paper's own abstract or title is stored as the paper's
+    string object, so the record costs no second copy of it (in memory and in the cache,
+    where pickle stores a shared string once).
+    """
+    shared = {paper.abstract: paper.abstract, paper.title: paper.title}
+    fields = tuple((name, shared.get(value, value)) for name, value in json_fields(record))
+    kept = SourceRecord(fmt, kind, key, fields, paper.sources[0] if paper.sources else None)
+    return replace(paper, records=(kept,))
+
+
 def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
-    """The paper a JSON object describes, or None when it describes none (no title/abstract)."""
-    if not (record.get("title") or record.get("abstract") or record.get("abstractNote")):
+    """The paper a JSON object describes, or None when it describes none: no title, no
+    abstract, nothing else that identifies a work (a legal case without a title is one)."""
+    if not _describes_a_work(record):
         return None
     if is_zotero_item(record):
         paper = zotero_item(record, source)
+        fmt, kind = "zotero", str(record.get("itemType"))
+        key = str(record.get("citationKey") or record.get("key") or "")
     elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
         paper = _arxiv(record, source)
+        fmt, kind, key = "arxiv", "", str(record.get("id") or "")
     elif (
         "container-title" in record
         or "issued" in record
@@ -211,10 +322,16 @@ def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
         # CSL's own upper-case variables: a web page or an undated item has no other mark
         or "DOI" in record
         or "URL" in record
+        or "authority" in record
+        or str(record.get("type") or "") in CSL_TYPES
     ):
         paper = _csl(record, source)
+        fmt, kind, key = "csl-json", str(record.get("type") or ""), str(record.get("id") or "")
     else:
         paper = _plain(record, source)
+        fmt, kind = "json", str(record.get("entry_type") or "")
+        key = str(record.get("id") or record.get("citation_key") or "")
+    paper = _kept(paper, record, fmt, kind, key)
     extra = sum((as_strings(record.get(k)) for k in ("topics", "hardware")), ())
     if extra:
         paper = replace(paper, keywords=tuple(dict.fromkeys(paper.keywords + extra)))
