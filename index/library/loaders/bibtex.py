@@ -442,7 +442,7 @@ def parse_bibtex(
                 record.line,
             )
         )
-    by_key = {key: r for key, r in (shared.records.items() if shared else ())}
+    by_key = dict(shared.records) if shared else {}
     by_key.update((r.key.lower(), r) for r in records if r.key)
     linked: dict[str, SourceRecord | None] = {}
     result.papers = [

@@ -17,9 +17,9 @@ from typing import Any
 from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
+from index.library.loaders.untitled import untitled_title
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
 from index.library.normalize import clean_text, latex_to_unicode
-from index.library.loaders.untitled import untitled_title
 from index.models import Name, Paper, Source, SourceRecord, json_fields, replace
 
 __all__ = ["as_strings", "record_to_paper"]

@@ -20,8 +20,8 @@ from typing import Any
 
 from index.library.attachments import parse_ris_links
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
-from index.library.normalize import clean_text, latex_to_unicode
 from index.library.loaders.untitled import untitled_title
+from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Name, Paper, Source, SourceRecord, replace
 
 __all__ = ["load_ris", "looks_like_ris"]
