@@ -201,5 +201,8 @@ def bib_entry(paper: Paper, key: str, dialect: str = "bibtex") -> str:
 
 
 def bib_entries(papers: Iterable[Paper], keys: dict[str, str], dialect: str = "bibtex") -> str:
-    """Several entries, a blank line apart, in the order given."""
-    return "\n\n".join(bib_entry(paper, keys[paper.id], dialect) for paper in papers)
+    """Several entries, a blank line apart, in the order given: a paper read from a .bib
+    file is copied as the file has it (`bibcopy`), with the @strings and parents it needs."""
+    from index.citations.bibcopy import copied_bibliography
+
+    return copied_bibliography(papers, keys, lambda paper, key: bib_entry(paper, key, dialect))

@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from bibtexparser import model
     from bibtexparser.library import Library as BibLibrary
 
-__all__ = ["BibResult", "load_bibtex", "parse_bibtex", "person_name", "split_names"]
+__all__ = [
+    "BibResult",
+    "load_bibtex",
+    "parse_bibtex",
+    "person_name",
+    "resolve_value",
+    "split_names",
+]
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CONCAT = re.compile(r"\s*#\s*")
@@ -132,6 +139,11 @@ def _resolve(
             undefined.add(piece)
             pieces.append(piece)  # keep the literal: better than losing the value
     return "".join(pieces)
+
+
+def resolve_value(raw: str, strings: Mapping[str, str]) -> str:
+    """A field value as written (`SourceRecord.fields`) with its macros and `#` resolved."""
+    return _resolve(raw, strings, set())
 
 
 def _keywords(value: str) -> tuple[str, ...]:
