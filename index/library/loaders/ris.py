@@ -115,13 +115,22 @@ def _links(record: Mapping[str, Any]) -> list[str]:
     return values
 
 
+_SLASHED = re.compile(r"^\s*\d{4}/(\d{1,2})(?:/|$)")
+
+
+def _slashed_month(*dates: str | None) -> int | None:
+    """The month of RIS's own date form, `2010/08/01/online` (`find_month` reads ISO)."""
+    for date in dates:
+        match = _SLASHED.match(date or "")
+        if match and 1 <= int(match.group(1)) <= 12:
+            return int(match.group(1))
+    return None
+
+
 def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     names = _names(record, "authors", "first_authors")
-    editors = (
-        _names(record, "secondary_authors")
-        if record.get("type_of_reference") in ("CHAP", "CONF", "CPAPER", "BOOK", "EDBOOK")
-        else ()
-    )
+    # A2 is the secondary author: an editor in every type paperscope reads as a paper.
+    editors = _names(record, "secondary_authors")
     entry_type = _TYPES.get(str(record.get("type_of_reference") or ""), "misc")
     title = _first(record, "title", "primary_title")
     container = _first(record, *_CONTAINER_KEYS)
@@ -138,7 +147,7 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
         names=names,
         editors=editors,
         year=find_year(date, _first(record, "date")),
-        month=find_month(_first(record, "date")),
+        month=_slashed_month(_first(record, "date"), date) or find_month(_first(record, "date")),
         venue=container,
         entry_type=entry_type,
         booktitle=container if entry_type in ("inproceedings", "incollection") else None,
