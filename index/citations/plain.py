@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from index.author_lists import author_list
+from index.citations.bibtex import bib_pages
 from index.citations.fields import (
     arxiv_url,
     best_link,
@@ -22,7 +23,6 @@ from index.citations.fields import (
     paper_names,
     venue_name,
 )
-from index.citations.bibtex import bib_pages
 from index.citations.record_facts import facts
 from index.models import Name, Paper
 
