@@ -49,8 +49,8 @@ def copied_bibliography(
 
     Args:
         papers: in the order they are written.
-        keys: citation keys by paper id; a copied entry keeps its own key unless it has
-            none or another copied entry already took it (two files, one key).
+        keys: citation keys by paper id (the user's own key for a paper from a .bib
+            file, unless two files use one key; the key a manuscript cites it by).
         rebuild: writes a paper with no BibTeX record (`bibtex.bib_entry` in a dialect).
     """
     strings: dict[str, tuple[str, str]] = {}
@@ -66,7 +66,7 @@ def copied_bibliography(
             used.add(key.casefold())
             entries.append(rebuild(paper, key))
             continue
-        key = record.key if record.key and record.key.casefold() not in used else keys[paper.id]
+        key = keys[paper.id]
         used.add(key.casefold())
         copied.append(record)
         entries.append(_with_key(record, key))
