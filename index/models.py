@@ -8,7 +8,7 @@ dragging a live Whoosh searcher (which dies when it is closed) along with it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import Any, Literal
@@ -93,12 +93,14 @@ class SourceRecord:
         type: the entry type as the source spells it ("collection" for `@Collection`,
             "legal_case", "CASE", "journalArticle").
         key: the source's own key or id ("" when it had none).
-        fields: (name, value) pairs in source order, names as written. BibTeX: each value's
+        fields: (name, value) pairs in source order, names as written (stored packed in
+            one string, `packed`; build a record with `SourceRecord.of`). BibTeX: each value's
             text as written, delimiters, macros and `#` included (`{Foo}`, `"Bar"`,
             `acm # { Press}`), before LaTeX is decoded. RIS: one pair per tag line, repeated
             tags repeated. JSON formats (CSL-JSON, Zotero, arXiv): a string as itself,
             any other value (names, dates, numbers) as compact JSON text, so it keeps its
-            structure (`json_fields`, `SourceRecord.item`).
+            structure (`json_fields`, `SourceRecord.item`). paperscope's own JSON records
+            keep only the members `Paper` has no field for.
         source: the file and line it was read from.
         strings: BibTeX only: the `@string` macros the entry uses, (name as defined,
             value as written), so a copied entry still compiles.
@@ -111,15 +113,48 @@ class SourceRecord:
     format: str
     type: str
     key: str
-    fields: tuple[tuple[str, str], ...]
+    # The fields packed into one string, `name NUL value NUL name NUL value`: a library of
+    # 100,000 records unpickles (a warm start) in half the time it takes as pairs of
+    # strings. Build with `SourceRecord.of`; read with `fields` and `get`.
+    packed: str = ""
     source: Source | None = None
     strings: tuple[tuple[str, str], ...] = ()
     parents: tuple[SourceRecord, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        format: str,
+        type: str,
+        key: str,
+        fields: Iterable[tuple[str, str]],
+        source: Source | None = None,
+        strings: tuple[tuple[str, str], ...] = (),
+        parents: tuple[SourceRecord, ...] = (),
+    ) -> SourceRecord:
+        """A record from its (name, value) pairs (a NUL in a value, never seen in a real
+        file, becomes U+FFFD: it is the packing's separator)."""
+        packed = "\0".join(part.replace("\0", "\ufffd") for pair in fields for part in pair)
+        return cls(format, type, key, packed, source, strings, parents)
+
+    @property
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """(name, value) pairs in source order (see the class's docstring)."""
+        if not self.packed:
+            return ()
+        parts = self.packed.split("\0")
+        return tuple(zip(parts[::2], parts[1::2]))
 
     def get(self, name: str) -> str | None:
         """The first value of field `name` (case-insensitive), as stored, or None."""
         folded = name.casefold()
         return next((value for key, value in self.fields if key.casefold() == folded), None)
+
+    def replace_fields(self, fields: Iterable[tuple[str, str]]) -> SourceRecord:
+        """The same record with other fields."""
+        return SourceRecord.of(
+            self.format, self.type, self.key, fields, self.source, self.strings, self.parents
+        )
 
     def item(self) -> dict[str, Any]:
         """A JSON format's record as the object it was read from (CSL-JSON's item)."""
@@ -155,12 +190,14 @@ class SourceRecord:
         else:
             pairs = tuple((str(k), str(v)) for k, v in raw)
         source = data.get("source")
-        return cls(
+        return cls.of(
             format=str(data.get("format") or ""),
             type=str(data.get("type") or ""),
             key=str(data.get("key") or ""),
             fields=pairs,
-            source=Source(source["path"], source.get("line")) if source else None,
+            source=Source(str(source.get("path") or ""), source.get("line"))
+            if isinstance(source, Mapping)
+            else None,
             strings=tuple((str(k), str(v)) for k, v in (data.get("strings") or {}).items()),
             parents=tuple(cls.from_dict(p) for p in data.get("parents") or ()),
         )
@@ -181,9 +218,9 @@ _JSON_WORDS = frozenset({"true", "false", "null"})
 def json_fields(item: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """A JSON object's members as a record's fields, in order.
 
-    A string is kept as itself (an abstract costs no second copy in JSON quoting: the
-    loader can share the paper's own string), anything else, and a string that would read
-    as JSON, as compact JSON text; `json_value` reverses it.
+    A string is kept as itself (readable in `show --json`, no JSON quoting to undo),
+    anything else, and a string that would read as JSON, as compact JSON text;
+    `json_value` reverses it.
     """
     return tuple(
         (

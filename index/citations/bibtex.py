@@ -20,7 +20,7 @@ from index.citations.fields import (
     page_range,
     paper_names,
 )
-from index.citations.record_facts import facts
+from index.citations.record_facts import edited_volume, facts
 from index.models import Name, Paper
 
 _LATEX_SPECIALS = {
@@ -144,7 +144,7 @@ def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
     paper_kind = kind(paper)
     biblatex = dialect == "biblatex"
     extra = facts(paper)
-    edited = bool(paper.editors) and tuple(paper.names) == tuple(paper.editors)
+    edited = edited_volume(paper)
     fields: list[tuple[str, str | None]] = [
         # An edited volume's editors are its editors, not its authors.
         ("author", None if edited else bibtex_names(paper)),

@@ -16,7 +16,7 @@ from typing import Any
 
 from index.citations.bibtex import file_field
 from index.citations.csljson import csl_item, csl_name
-from index.citations.record_facts import facts
+from index.citations.record_facts import edited_volume, facts
 from index.models import Paper
 
 __all__ = ["csl_export", "full_csl_item"]
@@ -52,7 +52,7 @@ def full_csl_item(paper: Paper, key: str) -> dict[str, Any]:
     issued = item.get("issued", {}).get("date-parts")
     if extra.day and issued and len(issued[0]) == 2:
         issued[0].append(extra.day)
-    edited = bool(paper.editors) and tuple(paper.names) == tuple(paper.editors)
+    edited = edited_volume(paper)
     if edited:  # an edited volume: its editors are not its authors
         item.pop("author", None)
     return item

@@ -38,7 +38,7 @@ from index.citations.fields import (
     page_range,
     split_name,
 )
-from index.citations.record_facts import facts
+from index.citations.record_facts import edited_volume, facts
 from index.models import Name, Paper
 
 __all__ = ["hayagriva_entries", "hayagriva_entry", "hayagriva_yaml"]
@@ -200,7 +200,7 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     if paper.title.strip():
         entry["title"] = formattable(cited_title(paper))
     extra = facts(paper)
-    edited = bool(paper.editors) and tuple(paper.names) == tuple(paper.editors)
+    edited = edited_volume(paper)
     if paper.authors and not edited:  # an edited volume's editors are not its authors
         entry["author"] = _authors(paper)
     if paper.year is not None:

@@ -19,7 +19,7 @@ from index.library.loaders.csl_fields import csl_names, rich_text
 from index.library.normalize import latex_to_unicode
 from index.models import Name, Paper, SourceRecord, json_value
 
-__all__ = ["Facts", "bib_value", "facts"]
+__all__ = ["Facts", "bib_value", "edited_volume", "facts"]
 
 
 @dataclass(frozen=True)
@@ -177,3 +177,23 @@ def facts(paper: Paper) -> Facts:
             if value and not found.get(name):
                 found[name] = value
     return Facts(**found)
+
+
+_AUTHOR_NAMES = frozenset({"author", "AU", "A1"})
+
+
+def edited_volume(paper: Paper) -> bool:
+    """Whether the paper's people are its editors only (an edited volume, `@collection`).
+
+    The loaders cite such a work by its editors, so its `names` are its editors; a writer
+    must then write them as editors and not again as authors. A work whose source names
+    an author (the same person may also be its editor) is not one.
+    """
+    if not paper.editors or tuple(paper.names) != tuple(paper.editors):
+        return False
+    for record in paper.records:
+        if any(name in _AUTHOR_NAMES or name.casefold() == "author" for name, _ in record.fields):
+            return False
+        if record.format == "zotero" and '"creatorType":"author"' in (record.get("creators") or ""):
+            return False
+    return True

@@ -265,7 +265,8 @@ def _record_to_paper(record: Record, shown: str, raw: SourceRecord | None = None
         attachments=parse_file_field(values["file"], Path(shown).parent)
         if values.get("file")
         else (),
-        sources=(Source(shown, record.line),),
+        # The record's own Source object: one copy in memory and in the cache.
+        sources=(raw.source if raw is not None and raw.source else Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
         records=(raw,) if raw is not None else (),
     )
@@ -400,7 +401,7 @@ def parse_bibtex(
         found: set[str] = set()
         raw_fields = tuple((f.key, str(f.value).strip()) for f in entry.fields)
         values = {key.lower(): _resolve(value, strings, used, found) for key, value in raw_fields}
-        raw = SourceRecord(
+        raw = SourceRecord.of(
             "bibtex",
             entry.entry_type,
             entry.key.strip(),

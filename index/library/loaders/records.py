@@ -290,17 +290,28 @@ def _describes_a_work(record: Mapping[str, Any]) -> bool:
     return any(record.get(name) for name in _IDENTIFYING)
 
 
+_PAPER_FIELDS = frozenset(Paper.__dataclass_fields__)
+
+
 def _kept(paper: Paper, record: Mapping[str, Any], fmt: str, kind: str, key: str) -> Paper:
     """`paper` with the record it was read from, every member in order.
 
-    A member whose text is the paper's own abstract or title is stored as the paper's
-    string object, so the record costs no second copy of it (in memory and in the cache,
-    where pickle stores a shared string once).
+    A record in paperscope's own field names (`list --json`, `export --format jsonl`)
+    keeps only the members `Paper` has no field for: the others are the paper itself, and
+    a second copy of every abstract would double a big JSONL library's memory and cache.
     """
-    shared = {paper.abstract: paper.abstract, paper.title: paper.title}
-    fields = tuple((name, shared.get(value, value)) for name, value in json_fields(record))
-    kept = SourceRecord(fmt, kind, key, fields, paper.sources[0] if paper.sources else None)
-    return replace(paper, records=(kept,))
+    earlier: tuple[SourceRecord, ...] = ()
+    if fmt == "json":
+        # A paperscope export carries the records its papers were read from: kept, so a
+        # .bib entry exported to JSON Lines and read back is still copied as written.
+        given = record.get("records")
+        if isinstance(given, list):
+            earlier = tuple(SourceRecord.from_dict(r) for r in given if isinstance(r, Mapping))
+        record = {name: value for name, value in record.items() if name not in _PAPER_FIELDS}
+    kept = SourceRecord.of(
+        fmt, kind, key, json_fields(record), paper.sources[0] if paper.sources else None
+    )
+    return replace(paper, records=(*earlier, kept))
 
 
 def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:

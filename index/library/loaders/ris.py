@@ -215,7 +215,7 @@ def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
             pairs = tagged[number]
             kind = pairs[0][1] if pairs and pairs[0][0] == "TY" else ""
             key = next((value for tag, value in pairs if tag == "ID"), "")
-            kept = SourceRecord("ris", kind, key, pairs, paper.sources[0])
+            kept = SourceRecord.of("ris", kind, key, pairs, paper.sources[0])
             paper = replace(paper, records=(kept,))
         if paper.title_inferred and (paper.names or paper.venue or paper.year):
             shown_title = untitled_title(

@@ -391,4 +391,4 @@ def _record(item: ZoteroItem, source: Source, abstract: str) -> SourceRecord:
         data["attachments"] = [a.path for a in item.attachments]
     if item.bbt_key:
         data["citationKey"] = item.bbt_key
-    return SourceRecord("zotero", item.item_type, item.key, json_fields(data), source)
+    return SourceRecord.of("zotero", item.item_type, item.key, json_fields(data), source)
