@@ -243,6 +243,32 @@ _BY_KIND = frozenset(
 )
 
 
+# Other formats' types whose BibLaTeX (or BibTeX) type says more than the kind of work.
+_FROM_SOURCE_TYPE = {
+    "collection": "collection",
+    "patent": "patent",
+    "PAT": "patent",
+    "software": "software",
+    "COMP": "software",
+    "computerProgram": "software",
+    "dataset": "dataset",
+    "DATA": "dataset",
+    "manuscript": "unpublished",
+    "UNPB": "unpublished",
+    "periodical": "periodical",
+    "entry-encyclopedia": "inreference",
+    "entry-dictionary": "inreference",
+    "encyclopediaArticle": "inreference",
+    "dictionaryEntry": "inreference",
+    "webpage": "online",
+    "post-weblog": "online",
+    "ELEC": "online",
+    "BLOG": "online",
+    "pamphlet": "booklet",
+    "PAMP": "booklet",
+}
+
+
 def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
     """The entry type the venue calls for; a specific type from the source is kept."""
     paper_kind = kind(paper)
@@ -250,6 +276,12 @@ def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
     own = _BIBLATEX_OWN if dialect == "biblatex" else _BIBTEX_OWN
     if known in own and known not in _BY_KIND:
         return known
+    source_type = next(
+        (r.type for r in paper.records if r.format in ("csl-json", "ris", "zotero")), ""
+    )
+    specific = _FROM_SOURCE_TYPE.get(source_type)
+    if specific in own:  # a CSL `collection`, a RIS `PAT`, a Zotero `manuscript`...
+        return specific
     if paper_kind in ("thesis", "report") and dialect != "biblatex":
         specific = ("mastersthesis", "phdthesis", "techreport")
         return known if known in specific else _BIBTEX_TYPES[paper_kind]

@@ -31,6 +31,7 @@ from index.library.identifiers import (
 )
 from index.library.loaders.bibinherit import Record, SharedParents, inherit, named_parents
 from index.library.loaders.bibnames import parse_names
+from index.library.loaders.untitled import untitled_title
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Paper, Source, SourceRecord
 
@@ -224,9 +225,15 @@ def _record_to_paper(record: Record, shown: str, raw: SourceRecord | None = None
     volume, doi = volume_and_doi(_unpunctuated(text("volume")), bare_doi(text("doi")))
     published_at = _address_only(values.get("howpublished"))
     url = text("url") or published_at
+    shown_title = title or untitled_title(
+        names or editors,
+        container or journal or text("howpublished", "institution", "school"),
+        find_year(year_text, text("date")),
+        record.entry_type,
+    )
     return Paper(
         id=record.key,
-        title=title or "(untitled)",
+        title=shown_title or "(untitled)",
         title_inferred=not title,
         authors=tuple(str(name) for name in names),
         names=names,

@@ -104,7 +104,6 @@ def test_a_multi_part_page_range_keeps_every_part_in_every_format() -> None:
 def test_a_csl_collection_exports_as_a_collection_with_editors_only() -> None:
     item = {**BOOK, "type": "collection", "id": "coll"}
     (paper,), _, _ = load_json(json.dumps([item]), "c.json")
-    paper = replace(paper, entry_type="collection")
     text = _export([paper], "biblatex")
     (entry,) = bibtexparser.parse_string(text).entries
     assert entry.entry_type == "collection"
