@@ -323,7 +323,12 @@ def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
         paper = zotero_item(record, source)
         fmt, kind = "zotero", str(record.get("itemType"))
         key = str(record.get("citationKey") or record.get("key") or "")
-    elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
+    elif (
+        "authors_parsed" in record
+        or "journal-ref" in record
+        # arXiv's categories are one string; paperscope's own records have a list
+        or isinstance(record.get("categories"), str)
+    ):
         paper = _arxiv(record, source)
         fmt, kind, key = "arxiv", "", str(record.get("id") or "")
     elif (
