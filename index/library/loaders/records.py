@@ -297,8 +297,9 @@ def _kept(paper: Paper, record: Mapping[str, Any], fmt: str, kind: str, key: str
     """`paper` with the record it was read from, every member in order.
 
     A record in paperscope's own field names (`list --json`, `export --format jsonl`)
-    keeps only the members `Paper` has no field for: the others are the paper itself, and
-    a second copy of every abstract would double a big JSONL library's memory and cache.
+    keeps only the members `Paper` has no field for, and is not kept when there are none:
+    the others are the paper itself, and a second copy of every abstract would double a
+    big JSONL library's memory and cache.
     """
     earlier: tuple[SourceRecord, ...] = ()
     if fmt == "json":
@@ -308,6 +309,8 @@ def _kept(paper: Paper, record: Mapping[str, Any], fmt: str, kind: str, key: str
         if isinstance(given, list):
             earlier = tuple(SourceRecord.from_dict(r) for r in given if isinstance(r, Mapping))
         record = {name: value for name, value in record.items() if name not in _PAPER_FIELDS}
+        if not record:  # nothing but the paper itself: no record (no cost on a big JSONL)
+            return replace(paper, records=earlier) if earlier else paper
     kept = SourceRecord.of(
         fmt, kind, key, json_fields(record), paper.sources[0] if paper.sources else None
     )
