@@ -113,9 +113,9 @@ class SourceRecord:
     format: str
     type: str
     key: str
-    # The fields packed into one string, `name NUL value NUL name NUL value`: a library of
-    # 100,000 records unpickles (a warm start) in half the time it takes as pairs of
-    # strings. Build with `SourceRecord.of`; read with `fields` and `get`.
+    # The fields packed into one string, `name NUL value NUL name NUL value`: the library
+    # cache of a 3,670-entry .bib unpickles in 69 ms so, 143 ms with a tuple of string
+    # pairs (50 ms with no records). Build with `SourceRecord.of`; read `fields`, `get`.
     packed: str = ""
     source: Source | None = None
     strings: tuple[tuple[str, str], ...] = ()
