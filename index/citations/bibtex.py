@@ -279,9 +279,9 @@ def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
     source_type = next(
         (r.type for r in paper.records if r.format in ("csl-json", "ris", "zotero")), ""
     )
-    specific = _FROM_SOURCE_TYPE.get(source_type)
-    if specific in own:  # a CSL `collection`, a RIS `PAT`, a Zotero `manuscript`...
-        return specific
+    from_source = _FROM_SOURCE_TYPE.get(source_type)
+    if from_source is not None and from_source in own:  # a CSL collection, a RIS PAT...
+        return from_source
     if paper_kind in ("thesis", "report") and dialect != "biblatex":
         specific = ("mastersthesis", "phdthesis", "techreport")
         return known if known in specific else _BIBTEX_TYPES[paper_kind]
