@@ -10,7 +10,7 @@ are in `_NAMES`; a fact a format cannot hold is listed there as `()` and counted
     python benchmarks/export_fields.py FILE... [--paperscope CMD] [--json]
 
 `--paperscope` runs another build (say a checkout of the commit before) for the baseline:
-`--paperscope "python -m tui.entry"` with PYTHONPATH set to it.
+`--paperscope "python -m tui"` with PYTHONPATH set to it.
 """
 
 from __future__ import annotations

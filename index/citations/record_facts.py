@@ -14,9 +14,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from index.library.loaders.bibnames import parse_names
-from index.library.loaders.csl_fields import csl_names, rich_text
-from index.library.normalize import latex_to_unicode
 from index.models import Name, Paper, SourceRecord, json_value
 
 __all__ = ["Facts", "bib_value", "edited_volume", "facts"]
@@ -44,6 +41,7 @@ def bib_value(record: SourceRecord, name: str) -> str | None:
     if raw is None:
         return None
     from index.library.loaders.bibtex import resolve_value
+    from index.library.normalize import latex_to_unicode
 
     strings = {macro.lower(): value.strip()[1:-1] for macro, value in record.strings}
     return latex_to_unicode(resolve_value(raw, strings), full=True) or None
@@ -53,6 +51,8 @@ _ISO_DAY = re.compile(r"^\s*\d{4}-\d{2}-(\d{2})")
 
 
 def _from_bibtex(record: SourceRecord) -> dict[str, Any]:
+    from index.library.loaders.bibnames import parse_names
+
     def value(*names: str) -> str | None:
         for name in names:
             found = bib_value(record, name)
@@ -82,6 +82,10 @@ def _from_bibtex(record: SourceRecord) -> dict[str, Any]:
 
 
 def _from_csl(item: dict[str, Any]) -> dict[str, Any]:
+    # The loaders' helpers, imported when a record is read: the app's start and a search on
+    # a current index import this module but never decode LaTeX (~8 ms to import).
+    from index.library.loaders.csl_fields import csl_names, rich_text
+
     def text(name: str) -> str | None:
         return rich_text(item.get(name)) or None
 
