@@ -190,7 +190,7 @@ class Converter:
         return str(self._text.latex_to_text(latex, latex_context=self._parsing))
 
 
-class _MathScripts(LatexNodes2Text):  # type: ignore[misc]
+class _MathScripts(LatexNodes2Text):
     """pylatexenc's text, with math's sub- and superscripts as a reader writes them.
 
     `CrO$_2$` is "CrO₂" and `$10^{-3}$` "10⁻³" (`index.library.math_scripts`), not the
