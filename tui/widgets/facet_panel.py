@@ -4,7 +4,7 @@ A `Tree` (Line API, so no widget per value) holds one section per facet. The pan
 rebuilt from each `SearchResult`; what the user had expanded and where the cursor was
 survive the rebuild, because counts change on every keystroke. `l`/right unfolds a
 section or a hardware group and `h`/left folds it (or goes to its parent); venues and
-authors end with "more…", which shows the next values and, past the ones the engine
+authors (and years, newest first) end with "more…", which shows the next values and, past the ones the engine
 listed, asks it for more (`ValuesWanted`), as far as the last value; a name too long for the panel is cut at a word,
 the panel widens while it has the focus (see app.tcss), and `cursor_hint` gives the
 cursor's value whole, with its query id, for the line under the panel (facet_column).
@@ -54,6 +54,11 @@ LONG = ("venue", "author", "keyword")
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
 MORE = "\x00more"  # the value of a section's "more…" line
 NONE = "\x00none"  # the value of the line an empty section shows instead of its values
+EMPTY = "\x00empty"  # the value of the one line a section with nothing in the library is
+# Sections that fold to one line when no paper of the library has any of their values.
+VOCABULARY = ("topic", "hardware")
+NO_TOPIC = "none"  # the engine's value for papers without a topic (index.search.bitsets)
+_EMPTY_SAID = (": none in this library", ": none in library", ": none")  # widest that fits
 _TOGGLE = Style.from_meta({"toggle": True})  # as `Tree` marks its ▶ so a click on it folds
 
 
@@ -120,7 +125,14 @@ class FacetPanel(Tree[NodeData]):
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
         if self.cursor_line < 0 and self.last_line >= 1:
-            self.cursor_line = 1
+            values = (
+                line
+                for line in range(self.last_line + 1)
+                if (node := self.get_node_at_line(line)) is not None
+                and node.data is not None
+                and node.data[1] not in (None, EMPTY, NONE, MORE)
+            )
+            self._move_cursor(next(values, 1))
 
     def process_label(self, label: str | Text) -> Text:
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
@@ -157,6 +169,12 @@ class FacetPanel(Tree[NodeData]):
             values = list(facets.get(facet, ()))
             if facet in OPTIONAL and not values:
                 continue
+            if facet in VOCABULARY and not any(v.value != NO_TOPIC or v.selected for v in values):
+                # The engine lists every value some paper has: none here means the library
+                # is about something else (law, psychology). One line, not an open
+                # section, so Year, Venue and Author still fit a small terminal.
+                self.root.add_leaf(Text(title), data=(facet, EMPTY))
+                continue
             more, cut = 0, False
             if facet in LONG:
                 everything = values
@@ -183,11 +201,18 @@ class FacetPanel(Tree[NodeData]):
             if facet == "year":  # newest first, "no year" last
                 # Only the years that have matches (or are chosen): a query on a library
                 # spanning decades listed every empty year above the ones with papers.
-                values = sorted(
+                years = sorted(
                     (v for v in values if v.count > 0 or v.selected),
                     key=lambda v: (v.value != "0", v.value),
                     reverse=True,
                 )
+                # The newest first page, the rest behind "more…": a lab's library spans
+                # seventy years, and Venue and Author were three screens further down.
+                # "no year" stays listed, last: it is how to find the papers without one.
+                dated = [v for v in years if v.value != "0"]
+                kept = set(map(id, self._top(dated, self._shown.get(facet, PAGE_OF_VALUES))))
+                values = [v for v in years if id(v) in kept or v.value == "0"]
+                more = len(dated) - len(kept)
             self._add_values(section, values, expanded)
             if more > 0 or cut:
                 # A cut list has more than the engine listed: its number is not known yet.
@@ -239,6 +264,10 @@ class FacetPanel(Tree[NodeData]):
             return Text(f"enter: more {title.lower()} values", style="italic")
         if value == NONE:
             return Text(f"{title}: none among the papers that match", style="italic")
+        if value == EMPTY:
+            text = Text(title, style="bold")
+            text.append("\nnone in the whole library", style="italic")
+            return text
         count = self._counts.get(node.data)
         if count is None:
             return None
@@ -269,8 +298,12 @@ class FacetPanel(Tree[NodeData]):
             return
         if not node.is_expanded:
             node.expand()
+            if node.children:  # show what unfolded, as far as the cursor stays in view
+                self._tree_lines  # noqa: B018 - number the new lines first
+                self.scroll_to_line(node.children[-1].line, animate=False)
+                self.scroll_to_line(node.line, animate=False)
         elif node.children:
-            self.cursor_line = node.children[0].line
+            self._move_cursor(node.children[0].line)
 
     def action_fold(self) -> None:
         """Fold the section or group under the cursor; elsewhere, go to the one it is in."""
@@ -280,7 +313,13 @@ class FacetPanel(Tree[NodeData]):
         if node.allow_expand and node.is_expanded:
             node.collapse()
         elif node.parent is not None and node.parent is not self.root:
-            self.cursor_line = node.parent.line
+            self._move_cursor(node.parent.line)
+
+    def _move_cursor(self, line: int) -> None:
+        """Put the cursor on `line` and scroll it into view (setting `cursor_line` alone
+        does not: going into the GPU group left the cursor below the panel's edge)."""
+        self.cursor_line = line
+        self.scroll_to_line(line, animate=False)
 
     def _add_values(
         self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]
@@ -315,6 +354,8 @@ class FacetPanel(Tree[NodeData]):
 
     def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
         """A value as "○ Name      12": the name cut to fit, the count right-aligned."""
+        if node.data is not None and node.data[1] == EMPTY:
+            return self._empty_label(node.data[0], style)
         value = self._counts.get(node.data) if node.data else None
         if value is None:
             return super().render_label(node, base_style, style)
@@ -330,6 +371,18 @@ class FacetPanel(Tree[NodeData]):
         if node.allow_expand:
             icon_text = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
             return Text.assemble((icon_text, base_style + _TOGGLE), text)
+        return text
+
+    def _empty_label(self, facet: str, style: Style) -> Text:
+        """ "Topics: none in this library", said as fully as the panel's width allows."""
+        title = dict(SECTIONS)[facet]
+        room = self.scrollable_content_region.width
+        said = next(
+            (s for s in _EMPTY_SAID if cell_len(title) + cell_len(s) <= room), _EMPTY_SAID[-1]
+        )
+        text = Text(title, style="bold")
+        text.append(said, style="italic")
+        text.stylize(style)
         return text
 
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
@@ -402,7 +455,7 @@ class FacetPanel(Tree[NodeData]):
         facet, value = data
         if value is None:
             event.node.toggle()
-        elif value == NONE:
+        elif value in (NONE, EMPTY):
             return
         elif value == MORE:
             shown = self._shown.get(facet, PAGE_OF_VALUES) + PAGE_OF_VALUES
