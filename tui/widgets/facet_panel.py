@@ -121,6 +121,15 @@ class FacetPanel(Tree[NodeData]):
         self._sections_seen: set[str] = set()
         self._cuts: dict[tuple[int, int], frozenset[str]] = {}  # see `_shared_cuts`
         self._shown_built: dict[str, int] = {}  # `_shown` when the tree was last built
+        self._page = PAGE_OF_VALUES  # values a long section lists at first (`_fitting_page`)
+        # Long section -> (values it could list, lines below them, cut by the engine).
+        self._sizes: dict[str, tuple[int, int, bool]] = {}
+
+    def on_resize(self) -> None:
+        """A new height may list more or fewer values per long section (`_fitting_page`):
+        the first result is often drawn before the panel has a size at all."""
+        if self._built and self._fitting_page() != self._page:
+            self.show_facets(self._facets, self._more_values, force=True)
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
@@ -142,18 +151,22 @@ class FacetPanel(Tree[NodeData]):
         self,
         facets: Mapping[str, Sequence[FacetCount]],
         more_values: frozenset[str] = frozenset(),
+        *,
+        force: bool = False,
     ) -> None:
         """Rebuild the sections from a result's counts, keeping expansion and the cursor.
 
         Args:
             more_values: facets whose lists the engine cut at its top values
                 (`SearchResult.more_values`): their "more…" can ask for the rest.
+            force: rebuild even if nothing changed (the panel's height did).
         """
-        if self._built and (facets, more_values, self._shown) == (
+        unchanged = (facets, more_values, self._shown) == (
             self._facets,
             self._more_values,
             self._shown_built,
-        ):
+        )
+        if self._built and unchanged and not force:
             # Typing on in a narrow search often brings the counts shown already: a new
             # tree would repaint every line of the panel for nothing.
             return
@@ -162,7 +175,31 @@ class FacetPanel(Tree[NodeData]):
         self._more_values = more_values
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
+        self._add_sections(facets, more_values, expanded)
+        page = self._fitting_page()
+        if page != self._page:  # fewer (or again more) values, so every section shows
+            self._page = page
+            expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
+            self._add_sections(facets, more_values, expanded)
+        self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
+        if cursor is not None:
+            # A new tree has no line numbers until it is laid out, and `move_cursor` on a
+            # node without one resets the cursor: number the lines first.
+            self._tree_lines  # noqa: B018 - the property builds the lines
+            node = next((node for node in self._walk() if node.data == cursor), None)
+            if node is not None:
+                self.cursor_line = node.line
+        self.post_message(self.Rebuilt())
+
+    def _add_sections(
+        self,
+        facets: Mapping[str, Sequence[FacetCount]],
+        more_values: frozenset[str],
+        expanded: set[NodeData],
+    ) -> None:
+        """The tree's sections and values, `self._page` values to a long section."""
         self.clear()
+        self._sizes = {}
         self._cuts = {}
         self._counts = {}
         for facet, title in SECTIONS:
@@ -178,9 +215,11 @@ class FacetPanel(Tree[NodeData]):
             more, cut = 0, False
             if facet in LONG:
                 everything = values
-                values = self._top(values, self._shown.get(facet, PAGE_OF_VALUES))
-                more = sum(1 for v in everything if v.count > 0 or v.selected) - len(values)
+                values = self._top(values, self._shown.get(facet, self._page))
+                listable = sum(1 for v in everything if v.count > 0 or v.selected)
+                more = listable - len(values)
                 cut = facet in more_values
+                self._sizes[facet] = (listable, 0, cut)
             heading = Text(title, style="bold")
             if facet == "year" and values:
                 ordered = sorted((v for v in values if v.value != "0"), key=lambda v: v.value)
@@ -210,9 +249,10 @@ class FacetPanel(Tree[NodeData]):
                 # seventy years, and Venue and Author were three screens further down.
                 # "no year" stays listed, last: it is how to find the papers without one.
                 dated = [v for v in years if v.value != "0"]
-                kept = set(map(id, self._top(dated, self._shown.get(facet, PAGE_OF_VALUES))))
+                kept = set(map(id, self._top(dated, self._shown.get(facet, self._page))))
                 values = [v for v in years if id(v) in kept or v.value == "0"]
                 more = len(dated) - len(kept)
+                self._sizes[facet] = (len(dated), len(years) - len(dated), False)
             self._add_values(section, values, expanded)
             if more > 0 or cut:
                 # A cut list has more than the engine listed: its number is not known yet.
@@ -221,15 +261,48 @@ class FacetPanel(Tree[NodeData]):
             if not section.children:  # an open section with no line under it looked broken
                 section.add_leaf(Text("  (none)", style="italic"), data=(facet, NONE))
         self._built = True
-        self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
-        if cursor is not None:
-            # A new tree has no line numbers until it is laid out, and `move_cursor` on a
-            # node without one resets the cursor: number the lines first.
-            self._tree_lines  # noqa: B018 - the property builds the lines
-            node = next((node for node in self._walk() if node.data == cursor), None)
-            if node is not None:
-                self.cursor_line = node.line
-        self.post_message(self.Rebuilt())
+
+    def _fitting_page(self) -> int:
+        """How many values the year, venue, author and source-tag sections list before
+        their "more…": the most (eight at most, three at least) that brings the heading
+        and first value of as many of those sections as can be into the panel (issue 47:
+        at 80x24 Author and Source tags were below its edge).
+
+        Counted from the tree just built: the lines above the first of them, and how many
+        values each could list (`_sizes`).
+        """
+        height = self.scrollable_content_region.height
+        sections = [n for n in self.root.children if n.data and n.data[0] in self._sizes]
+        if height <= 0 or len(sections) < 2:
+            return PAGE_OF_VALUES
+        self._tree_lines  # noqa: B018 - number the lines
+        best, best_seen = PAGE_OF_VALUES, -1
+        for page in range(PAGE_OF_VALUES, 2, -1):
+            line, seen = sections[0].line, 0
+            for section in sections:
+                assert section.data is not None
+                if line + 1 < height:  # its heading and first value are in view
+                    seen += 1
+                listable, extra, cut = self._sizes[section.data[0]]
+                shown = min(listable, self._shown.get(section.data[0], page))
+                more = 1 if listable > shown or cut else 0
+                line += 1 + (max(1, shown + extra + more) if section.is_expanded else 0)
+            if seen > best_seen:
+                best, best_seen = page, seen
+        return best
+        self._tree_lines  # noqa: B018 - number the lines
+        first = sections[0].line
+        for page in range(PAGE_OF_VALUES, 2, -1):
+            line = first
+            for section in sections[:-1]:
+                assert section.data is not None
+                listable, extra, cut = self._sizes[section.data[0]]
+                shown = min(listable, self._shown.get(section.data[0], page))
+                more = 1 if listable > shown or cut else 0
+                line += 1 + (max(1, shown + extra + more) if section.is_expanded else 0)
+            if line + 1 < height:
+                return page
+        return PAGE_OF_VALUES
 
     def _invalidate(self) -> None:
         """Forget the drawn lines without asking the screen for a new layout.
@@ -458,7 +531,7 @@ class FacetPanel(Tree[NodeData]):
         elif value in (NONE, EMPTY):
             return
         elif value == MORE:
-            shown = self._shown.get(facet, PAGE_OF_VALUES) + PAGE_OF_VALUES
+            shown = self._shown.get(facet, self._page) + PAGE_OF_VALUES
             self._shown[facet] = shown
             listed = sum(1 for v in self._facets.get(facet, ()) if v.count > 0 or v.selected)
             if facet in self._more_values and shown > listed:
