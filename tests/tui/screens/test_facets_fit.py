@@ -38,6 +38,12 @@ def _law_library() -> list[Paper]:
     return list(tag_papers(papers, load_taxonomy()))
 
 
+def _cursor(panel: FacetPanel) -> tuple[str, str | None]:
+    node = panel.cursor_node
+    assert node is not None and node.data is not None
+    return node.data
+
+
 def _visible(panel: FacetPanel) -> bool:
     top = panel.scroll_offset.y
     return top <= panel.cursor_line < top + panel.scrollable_content_region.height
@@ -47,6 +53,7 @@ async def test_a_library_with_no_labels_folds_topics_and_hardware(tmp_path: Path
     app = app_with(tmp_path, _law_library())
     async with app.run_test(size=NARROW) as pilot:
         await settle(pilot)
+        assert app.library is not None
         assert not any(p.topics or p.hardware for p in app.library.papers)
         text = screen_text(app)
         assert "Topics: none" in text and "Hardware: none" in text
@@ -59,9 +66,9 @@ async def test_a_library_with_no_labels_folds_topics_and_hardware(tmp_path: Path
         # and the wider panel (it has the focus) says it in full.
         await pilot.press("f")
         panel = app.main_screen.query_one(FacetPanel)
-        assert panel.cursor_node is not None and panel.cursor_node.data == ("year", "1993")
+        assert _cursor(panel) == ("year", "1993")
         await pilot.press("k", "k", "k")  # the Year heading, then the folded lines
-        assert panel.cursor_node is not None and panel.cursor_node.data[0] == "topic"
+        assert _cursor(panel)[0] == "topic"
         await pilot.press("enter")
         await settle(pilot)
         assert shown(app).request.topics == frozenset()
