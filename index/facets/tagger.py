@@ -62,12 +62,9 @@ class _Matcher:
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
         for facet_rules in self.rules.values():
             for rules in facet_rules:
-                for rule in (
-                    *(r for r, _ in rules.weighted),
-                    *rules.models,
-                    *rules.context,
-                    *rules.negatives,
-                ):
+                # Not the context rules: they run only where a model name matched, and
+                # their frequent words ("hardware", "servers") would slow every paper's scan.
+                for rule in (*(r for r, _ in rules.weighted), *rules.models, *rules.negatives):
                     self._index(rule)
         self.scanner = AnchorScanner(self.by_anchor)
         self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
@@ -133,7 +130,7 @@ class _Matcher:
                 if negated is None:
                     negated = [s for n in rules.negatives if n in candidates for s in n.spans(doc)]
                 named = [h for r in rules.models if r in candidates for h in r.found(doc, negated)]
-                context = _context(rules, doc, candidates) if named else None
+                context = _context(rules, doc) if named else None
                 if named and context:
                     evidence.add(named, STRONG)
                     evidence.context = context
@@ -146,14 +143,16 @@ class _Matcher:
         return found
 
 
-def _context(rules: _ValueRules, doc: Text, candidates: set[Rule]) -> str | None:
+def _context(rules: _ValueRules, doc: Text) -> str | None:
     """The first of the value's context phrases the paper holds (None: the paper is about
-    something else, and the model names it holds are some other thing's names)."""
+    something else, and the model names it holds are some other thing's names).
+
+    The rules are not in the anchor scan: `Text.positions` finds their anchors on demand.
+    """
     for rule in rules.context:
-        if rule in candidates:
-            found = rule.found(doc, [], limit=1)
-            if found:
-                return found[0]
+        found = rule.found(doc, [], limit=1)
+        if found:
+            return found[0]
     return None
 
 
