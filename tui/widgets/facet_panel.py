@@ -27,6 +27,7 @@ from textual.widgets.tree import TreeNode
 
 from index.models import FacetCount
 from tui.messages import FacetToggled
+from tui.view.facet_pages import MOST, SectionSize, fitting_page
 from tui.view.facets import facet_query
 from tui.widgets.render import clean, sparkline
 
@@ -47,7 +48,7 @@ SECTIONS = (
 )
 # Sections left out while they have no values (a library without tags, no saved searches).
 OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
-PAGE_OF_VALUES = 8  # venues and authors shown at first, and added by each "more…"
+PAGE_OF_VALUES = MOST  # long sections' values shown at most at first, added by "more…"
 # Sections that list their most frequent values first, the rest behind "more…".
 LONG = ("venue", "author", "keyword")
 
@@ -263,33 +264,20 @@ class FacetPanel(Tree[NodeData]):
         self._built = True
 
     def _fitting_page(self) -> int:
-        """How many values the year, venue, author and source-tag sections list before
-        their "more…": the most (eight at most, three at least) that brings the heading
-        and first value of as many of those sections as can be into the panel (issue 47:
-        at 80x24 Author and Source tags were below its edge).
-
-        Counted from the tree just built: the lines above the first of them, and how many
-        values each could list (`_sizes`).
-        """
-        height = self.scrollable_content_region.height
+        """How many values the long sections list at first (`tui.view.facet_pages`),
+        counted from the tree just built and the panel's height."""
         sections = [n for n in self.root.children if n.data and n.data[0] in self._sizes]
-        if height <= 0 or len(sections) < 2:
+        if not sections:
             return PAGE_OF_VALUES
         self._tree_lines  # noqa: B018 - number the lines
-        best, best_seen = PAGE_OF_VALUES, -1
-        for page in range(PAGE_OF_VALUES, 2, -1):
-            line, seen = sections[0].line, 0
-            for section in sections:
-                assert section.data is not None
-                if line + 1 < height:  # its heading and first value are in view
-                    seen += 1
-                listable, extra, cut = self._sizes[section.data[0]]
-                shown = min(listable, self._shown.get(section.data[0], page))
-                more = 1 if listable > shown or cut else 0
-                line += 1 + (max(1, shown + extra + more) if section.is_expanded else 0)
-            if seen > best_seen:
-                best, best_seen = page, seen
-        return best
+        sizes = [
+            SectionSize(facet, *self._sizes[facet], expanded=node.is_expanded)
+            for node in sections
+            if node.data is not None
+            for facet in (node.data[0],)
+        ]
+        height = self.scrollable_content_region.height
+        return fitting_page(sizes, sections[0].line, height, self._shown)
         self._tree_lines  # noqa: B018 - number the lines
         first = sections[0].line
         for page in range(PAGE_OF_VALUES, 2, -1):
