@@ -188,7 +188,9 @@ class FacetPanel(Tree[NodeData]):
             # node without one resets the cursor: number the lines first.
             self._tree_lines  # noqa: B018 - the property builds the lines
             node = next((node for node in self._walk() if node.data == cursor), None)
-            if node is not None:
+            if node is not None and self.has_focus:  # new counts may move its line
+                self._move_cursor(node.line)
+            elif node is not None:
                 self.cursor_line = node.line
         self.post_message(self.Rebuilt())
 
