@@ -488,6 +488,8 @@ class SearchRequest:
     categories: frozenset[str] = frozenset()  # arXiv categories ("hep-ph")
     collections: frozenset[str] = frozenset()  # Zotero collections ("Thesis/Chapter 2")
     year_range: tuple[int | None, int | None] | None = None  # inclusive; from --year A..B
+    # Only these papers (ids), for the marked-only view: its hits and its facet counts.
+    within: frozenset[str] | None = None
     sort: SortOrder = "relevance"
     limit: int = 50
     as_you_type: bool = False  # the last, unfinished word matches as a prefix
