@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from index.atomic import open_descriptor
 from index.text_safety import for_terminal
 from tui.cli.context import UserError
 
@@ -51,6 +52,8 @@ def prepare_output(
     Returns:
         "created the folder X" when one was made (for a notice), else None.
     """
+    if open_descriptor(path) is not None:
+        return None  # `/dev/stdout`: written through the descriptor, never replaced
     if path.is_dir():
         raise UserError(f"{path}: is a folder; give a file name")
     folder = path.parent
