@@ -14,14 +14,14 @@ from pathlib import Path
 
 from index.atomic import open_descriptor
 from index.text_safety import for_terminal
-from tui.cli.context import UserError
+from tui.cli.context import UserError, is_terminal
 
-__all__ = ["interactive", "prepare_output"]
+__all__ = ["interactive", "is_terminal", "prepare_output"]
 
 
 def interactive() -> bool:
     """Whether a person can answer a question: stdin and stderr are both a terminal."""
-    return sys.stdin.isatty() and sys.stderr.isatty()
+    return is_terminal(sys.stdin) and is_terminal(sys.stderr)
 
 
 def _ask(question: str) -> str:
