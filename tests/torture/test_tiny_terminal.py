@@ -19,6 +19,17 @@ PAPER = Paper(
     abstract="Quokka pipelines scheduled on many devices. " * 20,
     sources=(Source("x.bib"),),
 )
+# Papers like it: the detail lists them, in the option list that broke the layout at 1x1.
+SIMILAR = [
+    Paper(
+        id=f"wombat{n}",
+        title=f"Wombat pipelines {n}",
+        year=2021,
+        abstract="Wombat and quokka pipelines scheduled on many devices. " * 10,
+        sources=(Source("x.bib"),),
+    )
+    for n in range(3)
+]
 
 
 def assert_one_line(app: PaperscopeApp, width: int, height: int) -> None:
@@ -33,12 +44,13 @@ def assert_one_line(app: PaperscopeApp, width: int, height: int) -> None:
 
 
 async def test_too_small_then_usable_again_in_the_detail_and_a_dialog(tmp_path: Path) -> None:
-    app = app_with(tmp_path, [PAPER])
+    app = app_with(tmp_path, [PAPER, *SIMILAR])
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await search(pilot, "quokka")
         await pilot.press("enter")  # the detail, with its option lists
         await settle(pilot)
+        assert "Wombat pipelines" in screen_text(app)  # the similar papers
         for width, height in [(1, 1), (10, 3), (30, 8)]:
             await pilot.resize_terminal(width, height)
             await settle(pilot)
