@@ -151,10 +151,12 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
     @property
     def load_warnings(self) -> tuple[LoadWarning, ...]:
         """The library's load problems: as loaded, or as its index recorded them when the
-        app serves a current index without loading the library (tui.cli.run_app)."""
+        app serves a current index without loading the library (tui.cli.run_app); and a
+        changed file's problems while its previous papers are kept (tui.library_host)."""
         if self.library is not None:
-            return self.library.warnings
-        return tuple(getattr(getattr(self.engine, "opened", None), "warnings", ()))
+            return self.library.warnings + self.reload_problems
+        opened = getattr(self.engine, "opened", None)
+        return tuple(getattr(opened, "warnings", ())) + self.reload_problems
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
