@@ -1,8 +1,10 @@
 """Atomic file writes: a crash mid-write leaves the old file, never half a new one.
 
-Writes land where the user means: a symlink is followed and its *target* replaced (the
-link into a synced folder stays a link); a FIFO or character device (`/dev/stdout`,
-`/dev/full`) is written directly, since renaming a file over it would replace the device
+Writes land where the user means: `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` are written
+through the descriptor this process already has open (`>> log` appends, a pipe gets the
+text), never through the file or pipe the name resolves to; a symlink is followed and its
+*target* replaced (the link into a synced folder stays a link); a FIFO or character device
+(`/dev/full`) is written directly, since renaming a file over it would replace the device
 node; any other kind of file (a folder, a socket) is refused. A full disk or a read-only
 folder raises `OSError` like any other failed write: the caller reports it, never "saved".
 The temporary files a killed write leaves behind are named so `clean_stale_temps` can
@@ -16,14 +18,37 @@ import os
 import re
 import secrets
 import stat
+import sys
 import time
 from pathlib import Path
 
-__all__ = ["STALE_AFTER", "clean_stale_temps", "write_bytes_atomic", "write_text_atomic"]
+__all__ = [
+    "STALE_AFTER",
+    "clean_stale_temps",
+    "open_descriptor",
+    "write_bytes_atomic",
+    "write_text_atomic",
+]
 
 # A temp file this old (seconds) belongs to no write still running: a write takes moments.
 STALE_AFTER = 60.0
 _TEMP = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")
+_DESCRIPTOR = re.compile(r"/dev/(?:std(in|out|err)|fd/(\d+))|/proc/self/fd/(\d+)")
+_STANDARD = {"in": 0, "out": 1, "err": 2}
+
+
+def open_descriptor(path: Path | str) -> int | None:
+    """The descriptor a name such as `/dev/stdout` or `/dev/fd/3` stands for, else None.
+
+    Such a name is a link to whatever the descriptor is open on: resolving it and
+    replacing the file found there would truncate a `>> log` and fail on a pipe (whose
+    name, `pipe:[123]`, is no path), so these are written through the descriptor itself.
+    """
+    match = _DESCRIPTOR.fullmatch(str(path))
+    if match is None:
+        return None
+    standard, fd, proc_fd = match.groups()
+    return _STANDARD[standard] if standard else int(fd or proc_fd)
 
 
 def write_text_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
@@ -46,6 +71,10 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     Raises:
         OSError: the write failed; the previous file, if any, is unchanged.
     """
+    fd = open_descriptor(path)
+    if fd is not None:
+        _write_descriptor(fd, data)
+        return
     path = Path(os.path.realpath(Path(path).expanduser()))  # a symlink's target is replaced
     try:
         info: os.stat_result | None = path.stat()
@@ -80,15 +109,30 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write to an open descriptor, after what Python's own streams on it hold."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and stream.fileno() == fd:
+                stream.flush()
+        except (OSError, ValueError):  # a stream without a descriptor (a test's capture)
+            continue
+    _write_all(fd, data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
 def _write_direct(path: Path, data: bytes) -> None:
     """Write to a device or FIFO in place (non-blocking open: a FIFO with no reader fails)."""
     fd = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         os.set_blocking(fd, True)
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(fd, data)
     finally:
         os.close(fd)
 

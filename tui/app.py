@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -39,6 +39,7 @@ from tui.first_start import FirstStart
 from tui.library_host import LibraryHost
 from tui.messages import IndexFailed, IndexPreview, IndexProgress, IndexReady
 from tui.screens.main import MainScreen
+from tui.screens.too_small import follow_size
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.services.keymap import check_keymap
 from tui.services.load_warnings import count_line
@@ -158,10 +159,12 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
     @property
     def load_warnings(self) -> tuple[LoadWarning, ...]:
         """The library's load problems: as loaded, or as its index recorded them when the
-        app serves a current index without loading the library (tui.cli.run_app)."""
+        app serves a current index without loading the library (tui.cli.run_app); and a
+        changed file's problems while its previous papers are kept (tui.library_host)."""
         if self.library is not None:
-            return self.library.warnings
-        return tuple(getattr(getattr(self.engine, "opened", None), "warnings", ()))
+            return self.library.warnings + self.reload_problems
+        opened = getattr(self.engine, "opened", None)
+        return tuple(getattr(opened, "warnings", ())) + self.reload_problems
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
@@ -177,6 +180,7 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         self.set_keymap(keymap)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.push_screen(self.main_screen)
+        follow_size(self, self.size)  # started in a terminal too small for it
         for warning in self._warnings:
             self.notify(warning, title="Settings", severity="warning", markup=False, timeout=10)
         self.notify_load_problems()
@@ -184,6 +188,10 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
             self.build_index()
         else:
             self._library_ready()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below a usable size, one line says so instead of the layout (tui.screens.too_small)."""
+        follow_size(self, event.size)
 
     def notify_load_problems(self) -> None:
         """Say how many problems the library's files have, and where they are listed."""

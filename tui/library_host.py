@@ -85,9 +85,15 @@ class UserDataChanged(Message):
 
 @dataclass
 class SourceProblem(Message):
-    """A changed source could not be used (yet); the previous papers are kept."""
+    """A changed source could not be used (yet); the previous papers are kept.
+
+    `warnings`: the problems as "Load problems" lists them until the file reads cleanly;
+    `announce`: whether to say so (once per problem, not at every save that keeps it).
+    """
 
     text: str
+    warnings: tuple[LoadWarning, ...] = ()
+    announce: bool = True
 
 
 @dataclass
@@ -123,6 +129,9 @@ class LibraryHost:
         self.notes_dir = notes_dir(data_dir)
         self._layer_lock = threading.Lock()
         self._retired: list[SearchEngine] = []
+        # A changed file's new problems while its previous papers are kept (a save caught
+        # half-way): "Load problems" lists them with the library's own (app.load_warnings).
+        self.reload_problems: tuple[LoadWarning, ...] = ()
         app.papers.extras = self.detail_rows
         return [w for w in (self.annotations.warning, self.saved_searches.warning) if w]
 
@@ -256,7 +265,7 @@ class LibraryHost:
             # Edited since the index was built: read as a start would have, problems and
             # all. `sources` stays as it was before, so an edit made meanwhile is seen next.
             try:
-                library, _ = self._read_again(library, self._outdated, at_start=True)
+                library, _, _ = self._read_again(library, self._outdated, at_start=True)
             except Exception as error:
                 app.post_message(SourceProblem(f"reloading the library failed: {error}"))
         while not stop.wait(self.watch_interval):
@@ -272,26 +281,28 @@ class LibraryHost:
                 sources = now  # Zotero's bookkeeping, or a problem retried at the next change
                 if not changed:
                     continue
-                library, problem = self._read_again(library, changed, at_start=False)
-                if problem is not None and problem != reported:
-                    app.post_message(SourceProblem(problem))
+                library, problem, found = self._read_again(library, changed, at_start=False)
+                if problem is not None:
+                    app.post_message(SourceProblem(problem, found, announce=problem != reported))
                 reported = problem
             except Exception as error:
                 app.post_message(SourceProblem(f"reloading the library failed: {error}"))
 
     def _read_again(
         self, library: Library, changed: set[str], *, at_start: bool
-    ) -> tuple[Library, str | None]:
+    ) -> tuple[Library, str | None, tuple[LoadWarning, ...]]:
         """`changed` read again and served, the status saying so meanwhile: (the library
-        now served, the problem that kept `library` instead)."""
+        now served, the problem that kept `library` instead, and the problems found)."""
         app: Any = self
         app.post_message(LibraryUpdating(tuple(sorted(changed))))
         try:
             with collector_paused():
-                new_library, problem = self._reload(library, changed, keep_on_problem=not at_start)
+                new_library, problem, found = self._reload(
+                    library, changed, keep_on_problem=not at_start
+                )
                 if new_library is None or self._stop_watching.is_set():
-                    return library, problem
-                return self._serve(library, new_library, changed, announce=not at_start), None
+                    return library, problem, found
+                return self._serve(library, new_library, changed, announce=not at_start), None, ()
         finally:
             app.post_message(LibraryUpdating(()))
 
@@ -340,9 +351,12 @@ class LibraryHost:
             app.main_screen.refresh_marks()
 
     def on_source_problem(self, message: SourceProblem) -> None:
-        """Say once what stopped a reload (the previous papers stay)."""
+        """Say once what stopped a reload (the previous papers stay); "Load problems" lists
+        it, as after a start, until the file reads cleanly."""
         app: Any = self
-        app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
+        self.reload_problems = message.warnings
+        if message.announce:
+            app.notify(message.text, title="Library", severity="warning", markup=False, timeout=10)
 
     def _served_papers_of(self, new_library: Library, changed: set[str]) -> tuple[Paper, ...]:
         """The served index's papers that `describe_changes` needs for `changed`: those the
@@ -366,9 +380,10 @@ class LibraryHost:
 
     def _reload(
         self, old: Library, changed: set[str], keep_on_problem: bool = True
-    ) -> tuple[Library | None, str | None]:
+    ) -> tuple[Library | None, str | None, tuple[LoadWarning, ...]]:
         """The library read again, or why it is not used (a changed file now fails to
-        parse, when `keep_on_problem`: a save caught half-way)."""
+        parse, when `keep_on_problem`: a save caught half-way) and its new problems, as
+        "Load problems" lists them meanwhile."""
         from index import load_library
 
         app: Any = self
@@ -376,7 +391,7 @@ class LibraryHost:
             self.corpus, app.taxonomy, cache_dir=Path(app.settings.cache_dir) / "library"
         )
         if not keep_on_problem:
-            return library, None
+            return library, None, ()
         touched = {os.path.realpath(name) for name in changed}
 
         def problems(warnings: Sequence[LoadWarning]) -> Counter[tuple[str, str]]:
@@ -393,11 +408,18 @@ class LibraryHost:
         ]
         if fresh:
             first = fresh[0]
-            return None, (
-                f"{first} — keeping the papers read before; reading "
-                f"{os.path.basename(first.path)} again when it changes"
+            kept = tuple(
+                replace(w, message=f"{w.message} (the papers read before are kept)") for w in fresh
             )
-        return library, None
+            return (
+                None,
+                (
+                    f"{first} — keeping the papers read before; reading "
+                    f"{os.path.basename(first.path)} again when it changes"
+                ),
+                kept,
+            )
+        return library, None, ()
 
     def _open(self, library: Library) -> SearchEngine:
         """The engine on the reloaded library, with the user's layer already applied."""
@@ -424,6 +446,7 @@ class LibraryHost:
             return
         previous = app.engine
         problems = [str(w) for w in app.load_warnings]
+        self.reload_problems = ()  # the files read cleanly: their problems are the library's
         app.engine = message.engine
         app.library = message.library
         extras = app.papers.extras

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -104,12 +105,20 @@ def build_schema() -> fields.Schema:
     )
 
 
-def paper_digest(paper: Paper, stored: str | None = None) -> bytes:
-    """Changes whenever anything about the paper changes (its JSON holds every field).
+# A source's position in its file, as `paper_json` writes it (path, line, paragraph in that
+# order, no spaces); a string value cannot hold an unescaped `"`, so only a Source matches.
+_POSITION = re.compile(r',"line":(?:\d+|null),"paragraph":(?:\d+|null)\}')
 
+
+def paper_digest(paper: Paper, stored: str | None = None) -> bytes:
+    """Changes whenever anything about the paper changes but where it sits in its file.
+
+    Its JSON holds every field; the line and paragraph of each source are left out: an
+    entry deleted above moves every later one, and they are no different papers for it
+    (index.search.positions records where they are now).
     `stored` is `paper_json(paper)` when the caller has it already (the build does).
     """
-    text = paper_json(paper) if stored is None else stored
+    text = _POSITION.sub("}", paper_json(paper) if stored is None else stored)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
 
 

@@ -38,6 +38,7 @@ from index.search.key_lookup import KeyLookup
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
+from index.search.positions import Positions, placed, read_positions
 from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, top_rows
 from index.search.spelling import correct, saved_lexicon
@@ -101,6 +102,8 @@ class SearchEngine(Generic[OpenedT]):
         # Papers decoded from stored fields, by id (no library given, or a stale index
         # served while another process rebuilds it).
         self._stored = Lru(STORED_CACHE)
+        # Where the papers of an updated file now are (index.search.positions), on first use.
+        self._positions: Positions | None = None
         self._hierarchy = taxonomy.implied_by()
         self.lexicon = saved_lexicon(opened.path)
         self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
@@ -403,6 +406,9 @@ class SearchEngine(Generic[OpenedT]):
             paper = self._stored.fetch(paper_id)
             if paper is None:
                 paper = Paper.from_dict(json.loads(searcher.stored_fields(docnum)["paper"]))
+                if self._positions is None:  # read on the first decode (benign race)
+                    self._positions = read_positions(self.opened.path)
+                paper = placed(paper, self._positions)
                 self._stored.store(paper_id, paper)
         return paper
 

@@ -28,6 +28,7 @@ from index.search.facet_build import updated_facet_masks
 from index.search.facet_store import index_key, read_facet_masks, write_facet_masks
 from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
 from index.search.parser import QueryBuilder
+from index.search.positions import read_positions, updated_positions, write_positions
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
 from index.search.stored_postings import StoredPostings, write_stored_postings
@@ -304,6 +305,16 @@ def update_in_place(
     except BaseException:
         writer.cancel()
         raise
+    rewritten = {paper.id for paper in papers}
+    write_positions(
+        folder,
+        updated_positions(
+            read_positions(folder),
+            (paper for paper in touched if paper.id not in rewritten),
+            rewritten,
+            wanted,
+        ),
+    )
     add_words(folder, papers)
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
         add_terms(folder, reader, map(document, papers), PREFIX_CAP)
@@ -316,7 +327,6 @@ def update_in_place(
         else:
             write_facet_masks(folder, reader)
         known = saved_keys(folder)
-        rewritten = {paper.id for paper in papers}
         write_paper_keys(
             folder,
             reader,

@@ -20,7 +20,13 @@ from index.library.load import load_library
 from index.library.loaders import files as files_module
 from index.library.loaders.guards import MAX_ABSTRACT_CHARS, MAX_AUTHORS
 from index.text_safety import for_terminal
-from tests.torture.hostile import EVIL_NAME, GOOD_WORD, assert_terminal_safe, write_hostile_corpus
+from tests.torture.hostile import (
+    EVIL_NAME,
+    GOOD_BIB,
+    GOOD_WORD,
+    assert_terminal_safe,
+    write_hostile_corpus,
+)
 from tests.tui.cli.commands import run_paperscope_bytes
 
 REPO = Path(__file__).resolve().parents[2]
@@ -191,3 +197,23 @@ def test_cli_output_is_terminal_safe_and_complete(
         warned = done.stderr.decode("utf-8")
         assert for_terminal(str(root / EVIL_NAME), one_line=True) in warned
         assert "nested too deeply" in warned and "huge.json" in warned
+
+
+@pytest.mark.parametrize("named", ["the data folder", "zotero.sqlite"])
+def test_a_zotero_database_that_is_a_folder_is_said_to_be_one(
+    named: str, tmp_path: Path, taxonomy: Taxonomy
+) -> None:
+    """Issue 46: it was "folder holds no supported files", which names no cause."""
+    data = tmp_path / "Zotero"
+    (data / "zotero.sqlite").mkdir(parents=True)
+    (data / "storage" / "ABCD1234").mkdir(parents=True)
+    (data / "storage" / "ABCD1234" / "page.html").write_text("<p>a snapshot</p>")
+    good = tmp_path / "good.bib"
+    good.write_text(GOOD_BIB, encoding="utf-8")
+    library = load_library(
+        [data if named == "the data folder" else data / "zotero.sqlite", good], taxonomy
+    )
+    assert [str(w) for w in library.warnings] == [
+        f"{data / 'zotero.sqlite'}: is a folder, not Zotero's database (a zotero.sqlite file); skipped"
+    ]
+    assert len(library.papers) == 1  # the snapshot in storage/ is no paper

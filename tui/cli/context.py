@@ -6,10 +6,11 @@ only when nothing at all can be used does a command stop with a `UserError`.
 
 from __future__ import annotations
 
+import io
 import sys
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from index.facets.taxonomy import Taxonomy, TaxonomyError, load_taxonomy
 from index.text_safety import for_terminal
@@ -27,6 +28,15 @@ if TYPE_CHECKING:
     from tui.services.saved_searches import SavedSearches
 
 
+def is_terminal(stream: TextIO | None) -> bool:
+    """Whether `stream` is a terminal; a stream the shell closed (`<&-`: Python's `None`)
+    is none."""
+    try:
+        return stream is not None and stream.isatty()
+    except ValueError:  # closed by the program
+        return False
+
+
 class UserError(Exception):
     """A problem the user can fix; printed as one line, exit code 2."""
 
@@ -39,8 +49,20 @@ class CliContext:
         self.taxonomy_file = taxonomy
         # `paperscope check` prints every warning itself, on stdout.
         self.print_warnings = True
+        # `pick` into a program (Vim's `:r !`, which reads stderr too) prints no warning:
+        # the app shows the problems and `paperscope check` lists them.
+        self.quiet = False
+
+    def progress_stream(self) -> TextIO:
+        """Where load and index progress go: stderr, unless `quiet` and stderr is captured
+        too (Vim's `:r !` would paste "reading the papers…" above the citation)."""
+        if self.quiet and not is_terminal(sys.stderr):
+            return io.StringIO()
+        return sys.stderr
 
     def warn(self, message: str) -> None:
+        if self.quiet:
+            return
         print(f"paperscope: warning: {for_terminal(message, one_line=True)}", file=sys.stderr)
 
     @cached_property
@@ -65,7 +87,7 @@ class CliContext:
         # Imported here: a search on a current index never loads the library.
         from index.library.load import load_library
 
-        notice = LoadNotice(sys.stderr)
+        notice = LoadNotice(self.progress_stream())
         try:
             library = load_library(
                 self.corpus, self.taxonomy, cache_dir=paths.cache_dir() / "library", progress=notice
@@ -170,7 +192,7 @@ class CliContext:
         from index import open_engine
         from index.store.generations import IndexUnavailable
 
-        bar = ProgressBar("indexing", sys.stderr, finishing="writing the index…")
+        bar = ProgressBar("indexing", self.progress_stream(), finishing="writing the index…")
         try:
             engine = open_engine(
                 self.library, self.taxonomy, paths.cache_dir(), rebuild=rebuild, progress=bar

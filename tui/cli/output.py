@@ -12,15 +12,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from index.atomic import open_descriptor
 from index.text_safety import for_terminal
-from tui.cli.context import UserError
+from tui.cli.context import UserError, is_terminal
 
-__all__ = ["interactive", "prepare_output"]
+__all__ = ["interactive", "is_terminal", "prepare_output"]
 
 
 def interactive() -> bool:
     """Whether a person can answer a question: stdin and stderr are both a terminal."""
-    return sys.stdin.isatty() and sys.stderr.isatty()
+    return is_terminal(sys.stdin) and is_terminal(sys.stderr)
 
 
 def _ask(question: str) -> str:
@@ -51,6 +52,8 @@ def prepare_output(
     Returns:
         "created the folder X" when one was made (for a notice), else None.
     """
+    if open_descriptor(path) is not None:
+        return None  # `/dev/stdout`: written through the descriptor, never replaced
     if path.is_dir():
         raise UserError(f"{path}: is a folder; give a file name")
     folder = path.parent

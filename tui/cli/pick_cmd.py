@@ -1,7 +1,8 @@
 """`paperscope pick [QUERY]`: choose papers in the app, print their citation on stdout.
 
 Textual draws on stderr and reads stdin; stdout only gets the result, so the command can
-sit inside `$(...)`, `:r !...` in Vim or a tmux popup. Where stdin or stderr is not the
+sit inside `$(...)`, `:r !...` in Vim or a tmux popup; there, no warning is printed on
+either stream (Vim pastes both), the app shows them. Where stdin or stderr is not the
 terminal (Vim sends both output streams to a file), the app is given the controlling
 terminal, `/dev/tty`, as fzf does; with no terminal at all (Emacs' `shell-command`), it says
 so instead of drawing into a pipe.
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from tui.cli.cite_cmds import resolve_style
-from tui.cli.context import CliContext, UserError
+from tui.cli.context import CliContext, UserError, is_terminal
 from tui.startup import resume_collector
 
 
@@ -50,7 +51,7 @@ def terminal() -> Iterator[None]:
     try:
         tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
     except OSError:
-        if sys.stdin.isatty() and sys.stderr.isatty():
+        if is_terminal(sys.stdin) and is_terminal(sys.stderr):
             yield
             return
         raise UserError(
@@ -87,6 +88,15 @@ def pick_command(context: CliContext, args: argparse.Namespace) -> int:
     from tui.pick_mode import PickApp
     from tui.services.config import AppSettings
 
+    # `<&-`: /dev/tty would be opened as descriptor 0 and Textual finds no sys.stdin.
+    if sys.stdin is None:
+        raise UserError(
+            "pick: standard input is closed (<&-); run it with stdin open, "
+            "from a terminal or an editor"
+        )
+    # Output to a program: a warning on stderr would land in the user's text (Vim's `:r !`
+    # reads both streams). The app shows load problems and style warnings instead.
+    context.quiet = not is_terminal(sys.stdout)
     style = resolve_style(context, args.style)
     # Exported COLUMNS and LINES win over the terminal's own size in Rich and Textual (and
     # never follow a resize); with stdout redirected they may describe another terminal.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from tui.cli.context import CliContext, UserError
+from tui.cli.context import CliContext, UserError, is_terminal
 from tui.services.load_warnings import summary_lines
 from tui.services.processes import start_load_workers, start_worker_support
 from tui.startup import resume_collector
@@ -25,7 +25,7 @@ def run_app(context: CliContext) -> int:
     """
     # Without a terminal Textual would write escape codes into the file and wait for keys
     # that never come: say what to run instead, before loading anything.
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
         raise UserError(
             "the app needs a terminal (stdin and stdout); for scripts use a command: "
             "paperscope list, search QUERY, show ID, cite ID (see --help)"

@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from index.text_safety import for_terminal
 from tui.widgets.key_list import KeyList
-from tui.widgets.render import Body
+from tui.widgets.render import Body, literal
 from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = [
@@ -83,7 +83,7 @@ def _facet_ids(taxonomy: object) -> Table:
     for prefix, facet in (("topic", "topics"), ("hw", "hardware")):
         for value in getattr(taxonomy, facet, ()):
             indent = "  " if value.parent else ""
-            grid.add_row(f"{indent}{prefix}:{value.id}", Text(value.label))
+            grid.add_row(literal(f"{indent}{prefix}:{value.id}"), literal(value.label))
     return grid
 
 
@@ -183,10 +183,12 @@ class StylePicker(ModalScreen[str | None]):
         with Vertical(id="style-picker") as box:
             box.border_title = "Citation style"
             yield KeyList(
-                *(Option(Text(label), id=style) for style, label in self._styles), id="style-list"
+                *(Option(literal(label, one_line=True), id=style) for style, label in self._styles),
+                id="style-list",
             )
             yield Static(
-                Text(self._about, "dim", no_wrap=True, overflow="ellipsis"), id="style-about"
+                literal(self._about, "dim", one_line=True, no_wrap=True, overflow="ellipsis"),
+                id="style-about",
             )
             yield Static(id="style-preview")
         yield SteadyFooter()
@@ -203,7 +205,7 @@ class StylePicker(ModalScreen[str | None]):
             text = self._preview(event.option.id or "")
         except Exception as error:  # a broken style must not break the picker
             text = f"(cannot preview: {error})"
-        self.query_one("#style-preview", Static).update(Text(text))
+        self.query_one("#style-preview", Static).update(literal(text))
 
     @on(OptionList.OptionSelected)
     def _choose(self, event: OptionList.OptionSelected) -> None:
@@ -253,8 +255,8 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog") as box:
-            box.border_title = self._title
-            yield Static(Text(self._question), id="confirm-question")
+            box.border_title = literal(self._title, one_line=True)
+            yield Static(literal(self._question), id="confirm-question")
             yield Static(Text("y: yes   n or esc: no", "dim"))
         yield SteadyFooter()
 

@@ -27,6 +27,7 @@ from textual.widgets import Input, Static
 from index.citations import STYLES
 from index.citations.export import FILE_FORMATS, export_label, extension_for, format_for_path
 from tui.widgets.ordered_input import OrderedInput
+from tui.widgets.render import literal
 from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["CYCLE", "ExportDialog", "MissingFolder", "export_target"]
@@ -145,7 +146,7 @@ class ExportDialog(ModalScreen["tuple[Path, str] | None"]):
         self.query_one("#export-format", Static).update(line)
 
     def _say(self, message: str) -> None:
-        self.query_one("#export-message", Static).update(Text(message))
+        self.query_one("#export-message", Static).update(literal(message))
 
     @on(Input.Changed)
     def _typed(self) -> None:

@@ -9,11 +9,9 @@ which in its notice. The data lives in the app (tui.library_host).
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +20,7 @@ from textual.binding import Binding
 from index.models import READING_STATUSES, Paper
 from tui.services.annotations import normalize_tag
 from tui.services.notes import create_note, editor_command
+from tui.services.opener import OpenOutcome, no_opener_reason, open_file, system_opener
 
 if TYPE_CHECKING:
     from tui.host import LibraryHostView
@@ -77,20 +76,6 @@ def launch_editor(app: LibraryHostView, command: Sequence[str], path: Path) -> s
         return f"could not start {command[0]}: {error.strerror or error}"
     if done.returncode != 0:
         return f"{command[0]} exited with status {done.returncode}"
-    return None
-
-
-def system_opener(
-    environ: Mapping[str, str] | None = None, which: Callable[[str], str | None] = shutil.which
-) -> str | None:
-    """The program that opens a file as the desktop would, or None (none, or over SSH)."""
-    env = os.environ if environ is None else environ
-    if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
-        return None  # it would open on the remote machine's desktop, if anywhere
-    for program in ("open",) if sys.platform == "darwin" else ("xdg-open", "gio"):
-        found = which(program)
-        if found:
-            return found
     return None
 
 
@@ -234,25 +219,32 @@ class PaperLayerActions:
             return
         path = present[0]
         opener = system_opener()
-        app = self._host
         if opener is None:
             # Over SSH or with no desktop: the path is what the user can use.
             # The copy says itself whether it landed; this says why it was needed.
-            self._notify(f"No program here opens files: {path}")
-            app.copy_text_to_clipboard(path, "the file's path")
+            self._notify(f"No program here opens files ({no_opener_reason()}): {path}")
+            self._host.copy_text_to_clipboard(path, "the file's path")
             return
-        try:
-            subprocess.Popen(
-                [opener, path],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        except OSError as error:
-            self._notify(
-                f"{opener} failed: {error.strerror or error}; the file is {path}",
-                severity="warning",
-            )
+        self._open_in_background(opener, path)
+
+    def _open_in_background(self, opener: str, path: str) -> None:
+        """Run the opener in a worker and say what it did once it has said (tui.services.opener)."""
+        app = self.app  # type: ignore[attr-defined]
+
+        def run() -> None:
+            outcome = open_file(opener, path)
+            app.call_from_thread(self._opened, outcome, path)
+
+        app.run_worker(
+            run, thread=True, group="open", description="open a file", exit_on_error=False
+        )
+
+    def _opened(self, outcome: OpenOutcome, path: str) -> None:
+        """ "Opened X", or why not and the path copied instead, as `O` promises."""
+        if outcome.opened:
+            self._notify(f"Opened {os.path.basename(path)}")
             return
-        self._notify(f"Opening {os.path.basename(path)}")
+        self._notify(
+            f"Could not open {os.path.basename(path)}: {outcome.reason}", severity="warning"
+        )
+        self._host.copy_text_to_clipboard(path, "the file's path")

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from tui.widgets.key_list import KeyList
 from tui.widgets.ordered_input import OrderedInput
+from tui.widgets.render import clean, literal
 from tui.widgets.steady_footer import SteadyFooter
 
 __all__ = ["CLEAR", "SavedSearchesDialog", "StatusPicker", "TagSuggester", "TextDialog"]
@@ -82,9 +83,14 @@ class TextDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="library-dialog") as box:
-            box.border_title = self._title
-            yield Static(Text(self._help), classes="help")
-            yield OrderedInput(self._value, suggester=self._suggester, id="library-dialog-input")
+            box.border_title = literal(self._title, one_line=True)
+            yield Static(literal(self._help), classes="help")
+            # A name with an escape sequence is offered in its visible form (ESC as ␛).
+            yield OrderedInput(
+                clean(self._value, one_line=True),
+                suggester=self._suggester,
+                id="library-dialog-input",
+            )
         yield SteadyFooter()  # the dialog's own keys, not those of the screen under it
 
     def on_mount(self) -> None:
@@ -137,7 +143,7 @@ class SavedSearchesDialog(ModalScreen[tuple[str, str] | None]):
             options = []
             for number, (name, count) in enumerate(self._rows, 1):
                 label = Text(f"{number if number <= 9 else ' '}  ")
-                label.append(name)  # literal: a name is the user's text
+                label.append_text(literal(name, one_line=True))  # the user's text
                 label.append(f"  {count if count is not None else '…'}", style="dim")
                 options.append(Option(label, id=name))
             yield KeyList(*options, id="saved-dialog-list")
@@ -217,9 +223,9 @@ class StatusPicker(ModalScreen[str | None]):
             for status, count in self._now.items()
         )
         with Vertical(classes="library-dialog", id="status-dialog") as box:
-            box.border_title = f"Reading status for {self._what}"
+            box.border_title = literal(f"Reading status for {self._what}", one_line=True)
             yield Static(
-                Text(f"Now: {now}. 1-4 or enter sets it, c clears it, esc cancels."),
+                literal(f"Now: {now}. 1-4 or enter sets it, c clears it, esc cancels."),
                 classes="help",
             )
             options = []

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from index.models import Library
+from index.models import Library, Paper, Source
 
 __all__ = [
     "NO_PAPER_CHANGED",
@@ -122,8 +123,16 @@ class ZoteroContent:
         return out
 
 
-def _by_source(library: Library) -> dict[str, dict[str, object]]:
-    out: dict[str, dict[str, object]] = {}
+def _content(paper: Paper) -> Paper:
+    """The paper but where it sits in its files: an entry deleted above one moves it down
+    the file, and it is no changed paper for that (issue 46: "6314 changed")."""
+    if all(s.line is None and s.paragraph is None for s in paper.sources):
+        return paper
+    return replace(paper, sources=tuple(Source(s.path) for s in paper.sources))
+
+
+def _by_source(library: Library) -> dict[str, dict[str, Paper]]:
+    out: dict[str, dict[str, Paper]] = {}
     for paper in library.papers:
         for source in paper.sources:
             out.setdefault(os.path.realpath(source.path), {})[paper.id] = paper
@@ -138,7 +147,7 @@ def describe_changes(old: Library, new: Library, files: Iterable[str]) -> list[s
         was, now = before.get(name, {}), after.get(name, {})
         added = len(set(now) - set(was))
         removed = len(set(was) - set(now))
-        edited = sum(1 for key in set(now) & set(was) if now[key] != was[key])
+        edited = sum(1 for key in set(now) & set(was) if _content(now[key]) != _content(was[key]))
         parts = []
         if added or removed:
             parts.append(f"+{added}, -{removed} papers")

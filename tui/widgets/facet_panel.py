@@ -29,7 +29,7 @@ from index.models import FacetCount
 from tui.messages import FacetToggled
 from tui.view.facet_pages import MOST, SectionSize, fitting_page
 from tui.view.facets import facet_query
-from tui.widgets.render import clean, sparkline
+from tui.widgets.render import clean, literal, sparkline
 
 __all__ = ["PAGE_OF_VALUES", "SECTIONS", "FacetPanel"]
 
@@ -146,7 +146,7 @@ class FacetPanel(Tree[NodeData]):
 
     def process_label(self, label: str | Text) -> Text:
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
-        return Text(label) if isinstance(label, str) else label
+        return literal(label) if isinstance(label, str) else label
 
     def show_facets(
         self,
@@ -340,7 +340,7 @@ class FacetPanel(Tree[NodeData]):
         if facet == "saved":
             text.append("enter recalls it", style="italic")
         elif query is not None:
-            text.append(query, style="underline")
+            text.append(clean(query, one_line=True), style="underline")  # a tag is the user's
         else:
             text.append("(chosen here only)", style="italic")
         papers = "paper" if count.count == 1 else "papers"

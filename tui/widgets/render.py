@@ -10,6 +10,7 @@ and `index.text_safety.for_terminal` shows control characters as visible symbols
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -19,7 +20,16 @@ from index.author_lists import author_list
 from index.models import Paper, Snippet
 from index.text_safety import for_terminal
 
-__all__ = ["Body", "Labeler", "clean", "meta_line", "short_authors", "snippet_text", "sparkline"]
+__all__ = [
+    "Body",
+    "Labeler",
+    "clean",
+    "literal",
+    "meta_line",
+    "short_authors",
+    "snippet_text",
+    "sparkline",
+]
 
 Labeler = Callable[[str, str], str]
 """(facet, id) -> the human label, e.g. ("hardware", "nvidia-gpu") -> "NVIDIA GPU"."""
@@ -33,6 +43,22 @@ def clean(text: str, *, one_line: bool = False) -> str:
         one_line: also fold newlines and tabs into spaces (for list rows).
     """
     return for_terminal(text, one_line=one_line)
+
+
+def literal(text: str, style: str | Style = "", *, one_line: bool = False, **options: Any) -> Text:
+    """Text from anywhere but this program's own strings, as a widget's content: the one
+    way a name, label, message or field becomes `Text`.
+
+    `Text(name)` alone keeps markup as characters but lets an escape sequence through: a
+    saved search named `ESC ]0;...` retitled the terminal from the `W` list (issue 46).
+
+    Args:
+        text: a saved-search name, a style's title, a file name, a message quoting one.
+        style: the style of the whole text.
+        one_line: fold newlines and tabs into spaces (list rows).
+        options: what else `Text` takes (`no_wrap`, `overflow`).
+    """
+    return Text(clean(text, one_line=one_line), style=style, **options)
 
 
 _SPARK = "▁▂▃▄▅▆▇█"

@@ -37,6 +37,8 @@ SUPPORTED_SUFFIXES = (".txt", ".bib", ".bibtex", ".json", ".jsonl", ".ndjson", "
 SIDECAR_SUFFIX = ".meta.json"
 # A folder holding this file is a Zotero data folder: its library is read, not its files.
 ZOTERO_DATABASE = "zotero.sqlite"
+# A folder where Zotero's database file should be: said as such, not "no supported files".
+ZOTERO_FOLDER = "is a folder, not Zotero's database (a zotero.sqlite file); skipped"
 _MAX_BYTES = 50 * 1024 * 1024  # a bigger "abstract list" is surely the wrong file
 
 
@@ -68,6 +70,10 @@ def _walk(root: Path, warnings: list[LoadWarning]) -> list[Path]:
 
     for folder, subfolders, names in os.walk(root, onerror=unreadable, followlinks=False):
         subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        if ZOTERO_DATABASE in subfolders:  # a Zotero data folder whose database is a folder
+            warnings.append(LoadWarning(str(Path(folder) / ZOTERO_DATABASE), ZOTERO_FOLDER))
+            subfolders[:] = []
+            names = []
         if ZOTERO_DATABASE in names:
             subfolders[:] = []
             names = [ZOTERO_DATABASE]
@@ -121,9 +127,12 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[LoadWarning]]:
             else:
                 warnings.append(LoadWarning(str(path), f"cannot be read ({_why(error)})"))
             continue
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(mode) and path.name == ZOTERO_DATABASE:
+            warnings.append(LoadWarning(str(path), ZOTERO_FOLDER))
+        elif stat.S_ISDIR(mode):
+            before = len(warnings)
             files = _walk(path, warnings)
-            if not files:
+            if not files and not any(w.message == ZOTERO_FOLDER for w in warnings[before:]):
                 warnings.append(
                     LoadWarning(
                         str(path),
