@@ -108,6 +108,8 @@ def build_schema() -> fields.Schema:
 # A source's position in its file, as `paper_json` writes it (path, line, paragraph in that
 # order, no spaces); a string value cannot hold an unescaped `"`, so only a Source matches.
 _POSITION = re.compile(r',"line":(?:\d+|null),"paragraph":(?:\d+|null)\}')
+# The same for a source record's own source (`SourceRecord.to_dict`: path and line only).
+_RECORD_POSITION = re.compile(r'("source":\{"path":"(?:[^"\\]|\\.)*"),"line":(?:\d+|null)\}')
 
 
 def paper_digest(paper: Paper, stored: str | None = None) -> bytes:
@@ -119,6 +121,7 @@ def paper_digest(paper: Paper, stored: str | None = None) -> bytes:
     `stored` is `paper_json(paper)` when the caller has it already (the build does).
     """
     text = _POSITION.sub("}", paper_json(paper) if stored is None else stored)
+    text = _RECORD_POSITION.sub(r"\1}", text)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
 
 

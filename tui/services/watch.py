@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from index.models import Library, Paper, Source
+from index.models import Library, Paper, Source, SourceRecord
 
 __all__ = [
     "NO_PAPER_CHANGED",
@@ -125,10 +125,24 @@ class ZoteroContent:
 
 def _content(paper: Paper) -> Paper:
     """The paper but where it sits in its files: an entry deleted above one moves it down
-    the file, and it is no changed paper for that (issue 46: "6314 changed")."""
-    if all(s.line is None and s.paragraph is None for s in paper.sources):
+    the file, and it is no changed paper for that (issue 46: "6314 changed"). Its source
+    records say where they were read too (and their crossref parents)."""
+    if all(s.line is None and s.paragraph is None for s in paper.sources) and not paper.records:
         return paper
-    return replace(paper, sources=tuple(Source(s.path) for s in paper.sources))
+    return replace(
+        paper,
+        sources=tuple(Source(s.path) for s in paper.sources),
+        records=tuple(_unplaced(record) for record in paper.records),
+    )
+
+
+def _unplaced(record: SourceRecord) -> SourceRecord:
+    """The record without the line it was read at, its parents' neither."""
+    return replace(
+        record,
+        source=Source(record.source.path) if record.source is not None else None,
+        parents=tuple(_unplaced(parent) for parent in record.parents),
+    )
 
 
 def _by_source(library: Library) -> dict[str, dict[str, Paper]]:
