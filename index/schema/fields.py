@@ -19,6 +19,7 @@ from typing import Any
 from whoosh import columns, fields
 from whoosh.analysis import IDAnalyzer
 
+from index.library.identifiers import normal_url
 from index.models import Paper
 from index.schema.analysis import (
     AUTHOR_GAP,
@@ -36,7 +37,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9  # 9: key_folded, url
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -95,6 +96,11 @@ def build_schema() -> fields.Schema:
         # The citation key from the user's own file, exact and case-sensitive as written
         # (`key:westfahl:space`, `key:Smith_2020`): what their documents already cite.
         key=fields.ID(),
+        # The same key in lower case: found whole, by prefix and fuzzily in any case
+        # (`xien2003`, `XieN20*`), as fzf-bibtex users find theirs.
+        key_folded=fields.ID(),
+        # The paper's URL as compared (index.library.identifiers.normal_url): a pasted link.
+        url=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
@@ -175,4 +181,7 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         doc["arxiv"] = paper.arxiv
     if paper.citation_key:
         doc["key"] = paper.citation_key
+        doc["key_folded"] = paper.citation_key.lower()
+    if paper.url:
+        doc["url"] = normal_url(paper.url)
     return doc

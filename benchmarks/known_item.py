@@ -1,0 +1,242 @@
+"""Known-item search: does what a person types to find a paper they know find it first?
+
+Issue 47: a researcher looking for one paper types or pastes its DOI (bare, `doi:`, a
+resolver URL copied from a sentence), its arXiv id (bare, versioned, `arXiv:`, an abs or
+pdf URL), their citation key (whole, a prefix, in lower case), a few title words with a
+typo, the first author and the year, or an author and a title word. This draws papers at
+random (seeded) from each file you name, loads each file as its own library (as a user
+would open it), generates those queries and reports, per kind, the share of queries whose
+paper is the first hit (success@1) and among the first five (success@5), and the median
+and slowest search times.
+
+    python benchmarks/known_item.py FILE.bib [FILE ...] [--per-file 60] [--seed 1]
+        [--code SNAPSHOT] [--json]
+
+`--code` measures another copy of the code (a folder holding `index/` and `assets/`,
+e.g. `git archive main index assets | tar -x -C SNAPSHOT`): the baseline for a change.
+Every search is submitted (not as you type), with the engine's caches emptied before it,
+as a fresh query is. Times are wall milliseconds on a shared machine: compare runs made
+together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GOALS = {"identifier": (1, 1.0), "key": (1, 1.0), "title-typo": (5, 0.9), "author-year": (5, 0.9)}
+# Words nobody types to find a title.
+_SKIP = {"a", "an", "and", "the", "of", "in", "on", "for", "to", "with", "by", "from", "at"}
+
+
+def typo(word: str, rng: random.Random) -> str:
+    """One edit a typist makes, never to the first letter: drop, double, swap or replace."""
+    i = rng.randrange(1, len(word))
+    kind = rng.choice(("drop", "swap", "replace", "insert"))
+    if kind == "drop":
+        return word[:i] + word[i + 1 :]
+    if kind == "swap" and i < len(word) - 1 and word[i] != word[i + 1]:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if kind == "insert":
+        return word[:i] + word[i - 1] + word[i:]
+    letters = [c for c in "aeiourstnl" if c != word[i]]
+    return word[:i] + rng.choice(letters) + word[i + 1 :]
+
+
+def title_words(title: str) -> list[str]:
+    return "".join(c if c.isalnum() else " " for c in title).split()
+
+
+def family(paper: Any) -> str | None:
+    """The first author's family name as a person types it."""
+    if paper.names:
+        first = paper.names[0]
+        name = first.family or first.literal
+    elif paper.authors:
+        name = paper.authors[0].split()[-1]
+    else:
+        return None
+    words = [w for w in title_words(name) if len(w) > 1]
+    return words[-1] if words else None
+
+
+def queries_for(paper: Any, rng: random.Random) -> list[tuple[str, str, str]]:
+    """(group, kind, query) pairs a person might type to find `paper`."""
+    found: list[tuple[str, str, str]] = []
+    if paper.doi and paper.doi.startswith("10."):  # some files hold other things there
+        doi = paper.doi
+        found += [
+            ("identifier", "doi bare", doi),
+            ("identifier", "doi: prefixed", f"doi:{doi}"),
+            ("identifier", "doi.org URL", f"https://doi.org/{doi}"),
+            ("identifier", "dx.doi.org URL, case, stop", f"HTTP://DX.DOI.ORG/{doi.upper()}."),
+        ]
+    if paper.arxiv:
+        arxiv = paper.arxiv
+        found += [
+            ("identifier", "arXiv bare", arxiv),
+            ("identifier", "arXiv versioned", f"{arxiv}v2"),
+            ("identifier", "arXiv: prefixed", f"arXiv:{arxiv}"),
+            ("identifier", "arXiv abs URL", f"https://arxiv.org/abs/{arxiv}"),
+            ("identifier", "arXiv pdf URL", f"https://arxiv.org/pdf/{arxiv}v1.pdf"),
+        ]
+    key = paper.citation_key
+    if key:
+        found += [("key", "key whole", key), ("key", "key lower case", key.lower())]
+        if len(key) >= 6:
+            found.append(("key", "key prefix*", key[: max(4, len(key) * 2 // 3)] + "*"))
+    words = [w for w in title_words(paper.title) if w.lower() not in _SKIP]
+    if len(words) >= 2 and not paper.title_inferred:
+        size = min(len(words), rng.randint(2, 4))
+        start = rng.randrange(0, len(words) - size + 1)
+        fragment = words[start : start + size]
+        long = [i for i, w in enumerate(fragment) if len(w) >= 5 and w.isalpha()]
+        if long:
+            i = rng.choice(long)
+            fragment[i] = typo(fragment[i], rng)
+            found.append(("title-typo", "title fragment, one typo", " ".join(fragment).lower()))
+    name = family(paper)
+    if name and paper.year:
+        found.append(("author-year", "first author + year", f"{name} {paper.year}"))
+    if name and words:
+        word = max(words, key=len)
+        found.append(("author-word", "author + title word", f"{name} {word}".lower()))
+    return found
+
+
+def _handle(paper: Any, kind: str) -> str | None:
+    """The identifier a query of `kind` names, folded: what papers may share."""
+    value = (
+        paper.citation_key
+        if "key" in kind
+        else paper.arxiv
+        if "arxiv" in kind.lower()
+        else paper.doi
+    )
+    return value.lower() if value else None
+
+
+def measure_file(path: Path, per_file: int, seed: int, work: Path) -> list[dict[str, Any]]:
+    """Every generated query of `per_file` random papers of one file, with its outcome."""
+    from index import load_library, load_taxonomy, open_engine
+    from index.models import SearchRequest
+
+    taxonomy = load_taxonomy()
+    library = load_library([path], taxonomy)
+    engine = open_engine(library, taxonomy, work / path.stem, rebuild=True)
+    rng = random.Random(f"{seed}:{path.name}")
+    papers = sorted(library.papers, key=lambda p: p.id)
+    # Papers with identifiers are the rare ones in most files: half the draw is from them.
+    with_ids = [p for p in papers if p.doi or p.arxiv]
+    drawn = rng.sample(papers, min(per_file, len(papers)))
+    drawn += rng.sample(with_ids, min(per_file // 2, len(with_ids)))
+    sharing: dict[tuple[str, str | None], int] = defaultdict(int)
+    for other in papers:
+        for kind in ("doi", "arxiv", "key"):
+            sharing[("key" if kind == "key" else "identifier", _handle(other, kind))] += 1
+    rows = []
+    try:
+        for paper in drawn:
+            for group, kind, query in queries_for(paper, rng):
+                engine.forget_cached()
+                started = time.perf_counter()
+                result = engine.search(SearchRequest(query=query, limit=5, counts=True))
+                elapsed = (time.perf_counter() - started) * 1000
+                ids = [hit.paper.id for hit in result.hits]
+                rank = ids.index(paper.id) + 1 if paper.id in ids else None
+                # Papers sharing the identifier or key (a book's chapters share its DOI)
+                # are as right as the one drawn: any of them first is a success.
+                shared = sharing.get((group, _handle(paper, kind)), 1)
+                if rank is not None and rank <= shared:
+                    rank = 1
+                rows.append(
+                    {
+                        "file": path.name,
+                        "group": group,
+                        "kind": kind,
+                        "query": query,
+                        "paper": paper.id,
+                        "rank": rank,
+                        "total": result.total,
+                        "ms": elapsed,
+                    }
+                )
+    finally:
+        engine.close()
+    return rows
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per kind: queries, success@1, success@5, median and slowest ms."""
+    by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_kind[f"{row['group']}: {row['kind']}"].append(row)
+        by_kind[f"{row['group']} (all)"].append(row)
+    by_kind["all"] = rows
+    table = {}
+    for kind in sorted(by_kind):
+        found = by_kind[kind]
+        times = sorted(r["ms"] for r in found)
+        table[kind] = {
+            "n": len(found),
+            "at1": sum(r["rank"] == 1 for r in found) / len(found),
+            "at5": sum(r["rank"] is not None for r in found) / len(found),
+            "median_ms": statistics.median(times),
+            "p95_ms": times[min(len(times) - 1, int(len(times) * 0.95))],
+            "max_ms": times[-1],
+        }
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--per-file", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--code", type=Path, default=ROOT, help="the code to measure")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true", help="list the queries that missed")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.code.resolve()))
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="known-item-") as work:
+        for path in args.files:
+            print(f"{path.name}…", file=sys.stderr)
+            rows += measure_file(path, args.per_file, args.seed, Path(work))
+    table = summary(rows)
+    if args.json:
+        print(json.dumps({"code": str(args.code), "summary": table, "rows": rows}, indent=1))
+        return
+    print(f"code: {args.code}")
+    print(f"{'kind':44} {'n':>5} {'@1':>6} {'@5':>6} {'median':>8} {'p95':>7} {'max':>7}")
+    for kind, row in table.items():
+        print(
+            f"{kind:44} {row['n']:5} {row['at1']:6.0%} {row['at5']:6.0%} "
+            f"{row['median_ms']:6.1f}ms {row['p95_ms']:5.0f}ms {row['max_ms']:5.0f}ms"
+        )
+    for group, (k, goal) in GOALS.items():
+        row = table.get(f"{group} (all)")
+        if row is not None:
+            got = row["at1"] if k == 1 else row["at5"]
+            print(f"goal {group} @{k} >= {goal:.0%}: {got:.0%} {'ok' if got >= goal else 'MISSED'}")
+    if args.misses:
+        for row in rows:
+            if row["rank"] != 1:
+                print(
+                    f"miss {row['kind']:28} rank={row['rank']} total={row['total']} "
+                    f"{row['query']!r} ({row['file']}: {row['paper']})"
+                )
+
+
+if __name__ == "__main__":
+    main()
