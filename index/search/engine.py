@@ -36,6 +36,7 @@ from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
+from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
@@ -379,25 +380,30 @@ class SearchEngine(Generic[OpenedT]):
         self, result: SearchResult, unknown: set[str], started: float
     ) -> SearchResult | None:
         """What the query finds with its words made fuzzy, when as written it found
-        nothing and no "did you mean" finds something: typo tolerance without `~`.
+        nothing: typo tolerance without `~`, which a stranger has no reason to know.
 
-        The unknown words first (`lerners` -> `lerners~`), then every bare word (a typo
-        can make another real word). The status says what was searched.
+        The unknown words first (`lerners` -> `lerners~`; two letters swapped are put
+        back, `huamn` -> `human`), then every bare word (a typo can make another real
+        word), then a citation key with a typo (`key:hofetal13~`). The notice says what
+        was searched; None when nothing could be tried.
         """
         request = result.request
-        tried = {request.query}
+        query = request.query.strip()
+        tried = {query}
         fixed = {w: t for w in unknown if (t := self._transposed(w)) is not None}
         texts = [
-            with_fuzzy(request.query, words, edits=lambda w: allowed_edits(len(w)), fixed=fixed)
+            with_fuzzy(query, words, edits=lambda w: allowed_edits(len(w)), fixed=fixed)
             for words in (unknown or None, None)
         ]
-        name = paper_name(request.query)
+        name = paper_name(query)
         if name is not None and not name.isalpha() and len(name) >= 4:
             texts.append(f"key:{name}~")  # a citation key with a typo (`hofetal13`)
+        searched: list[str] = []
         for text in texts:
             if text is None or text in tried:
                 continue
             tried.add(text)
+            searched.append(text)
             found = self._search(replace(request, query=text, as_you_type=False), fallbacks=False)
             if found.total:
                 said = f"No exact match: showing results for {text}"
@@ -408,7 +414,10 @@ class SearchEngine(Generic[OpenedT]):
                     correction=result.correction,
                     elapsed_ms=(time.perf_counter() - started) * 1000,
                 )
-        return None
+        if not searched:
+            return None
+        said = f"{FUZZY_TRIED} ({searched[0]})"
+        return replace(result, notice=f"{result.notice}; {said}" if result.notice else said)
 
     def _counts(
         self,

@@ -22,7 +22,7 @@ from whoosh.reading import IndexReader
 from index.library.identifiers import isbn_key, normal_url
 from index.library.lookup import paper_name
 
-__all__ = ["Identifier", "Known", "completions", "identify", "known_papers"]
+__all__ = ["FUZZY_TRIED", "Identifier", "Known", "completions", "identify", "known_papers"]
 
 # What a sentence puts around a pasted identifier: quotes, brackets, its full stop.
 _TRAILING = ".,;:!?)]}>'\"\u201d\u2019"
@@ -40,6 +40,8 @@ _ARXIV = re.compile(
     re.IGNORECASE,
 )
 _URL = re.compile(r"https?://\S+", re.IGNORECASE)
+# How a result's notice starts when a query that found nothing found nothing fuzzily either.
+FUZZY_TRIED = "Fuzzy words found nothing either"
 # Letters a citation key's prefix needs before it is looked for (`XieN*`).
 KEY_PREFIX = 3
 # Keys one prefix may complete to; papers a prefix puts first at most.
