@@ -70,7 +70,18 @@ def family(paper: Any) -> str | None:
     return words[-1] if words else None
 
 
-def queries_for(paper: Any, rng: random.Random) -> list[tuple[str, str, str]]:
+def unique_prefix(key: str, keys: list[str]) -> str:
+    """The prefix of `key` a person types before the list shows one paper: at least
+    two thirds of it (and four letters), longer until no other key (folded) starts so."""
+    folded = key.lower()
+    for end in range(max(4, len(key) * 2 // 3), len(key)):
+        start = folded[:end]
+        if sum(k.startswith(start) for k in keys) == 1:
+            return key[:end]
+    return key
+
+
+def queries_for(paper: Any, rng: random.Random, keys: list[str]) -> list[tuple[str, str, str]]:
     """(group, kind, query) pairs a person might type to find `paper`."""
     found: list[tuple[str, str, str]] = []
     if paper.doi and paper.doi.startswith("10."):  # some files hold other things there
@@ -94,8 +105,9 @@ def queries_for(paper: Any, rng: random.Random) -> list[tuple[str, str, str]]:
     if key:
         found += [("key", "key whole", key), ("key", "key lower case", key.lower())]
         if len(key) >= 6:
-            found.append(("key", "key prefix*", key[: max(4, len(key) * 2 // 3)] + "*"))
-    words = [w for w in title_words(paper.title) if w.lower() not in _SKIP]
+            found.append(("key", "key prefix*", unique_prefix(key, keys) + "*"))
+    # A lone letter (the "s" of "children's") is no word anyone types.
+    words = [w for w in title_words(paper.title) if w.lower() not in _SKIP and len(w) > 1]
     if len(words) >= 2 and not paper.title_inferred:
         size = min(len(words), rng.randint(2, 4))
         start = rng.randrange(0, len(words) - size + 1)
@@ -140,6 +152,7 @@ def measure_file(path: Path, per_file: int, seed: int, work: Path) -> list[dict[
     with_ids = [p for p in papers if p.doi or p.arxiv]
     drawn = rng.sample(papers, min(per_file, len(papers)))
     drawn += rng.sample(with_ids, min(per_file // 2, len(with_ids)))
+    keys = [p.citation_key.lower() for p in papers if p.citation_key]
     sharing: dict[tuple[str, str | None], int] = defaultdict(int)
     for other in papers:
         for kind in ("doi", "arxiv", "key"):
@@ -147,7 +160,7 @@ def measure_file(path: Path, per_file: int, seed: int, work: Path) -> list[dict[
     rows = []
     try:
         for paper in drawn:
-            for group, kind, query in queries_for(paper, rng):
+            for group, kind, query in queries_for(paper, rng, keys):
                 engine.forget_cached()
                 started = time.perf_counter()
                 result = engine.search(SearchRequest(query=query, limit=5, counts=True))

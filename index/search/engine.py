@@ -12,6 +12,7 @@ library's words as written (index.search.spelling).
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -391,9 +392,12 @@ class SearchEngine(Generic[OpenedT]):
         query = request.query.strip()
         tried = {query}
         fixed = {w: t for w in unknown if (t := self._transposed(w)) is not None}
+        # Last, without its one- and two-letter words: `c programming` (from "The C++
+        # Programming Language") holds a letter no field keeps.
+        short = {w.lower() for w in re.findall(r"\w+", query) if len(w) <= 2}
         texts = [
-            with_fuzzy(query, words, edits=lambda w: allowed_edits(len(w)), fixed=fixed)
-            for words in (unknown or None, None)
+            with_fuzzy(query, words, edits=lambda w: allowed_edits(len(w)), fixed=fixed, drop=drop)
+            for words, drop in ((unknown or None, None), (unknown or None, short), (None, short))
         ]
         name = paper_name(query)
         if name is not None and not name.isalpha() and len(name) >= 4:

@@ -88,9 +88,9 @@ def identify(text: str) -> tuple[Identifier, ...]:
         if lowered.startswith(name):
             value = _trimmed(token[len(name) :])
             if name == "doi:":
-                value = _DOI_URL.sub("", value, count=1)
+                value = unquote(_DOI_URL.sub("", value, count=1))
                 if _DOI.fullmatch(value):
-                    return (Identifier("DOI", "doi", unquote(value).lower()),)
+                    return (Identifier("DOI", "doi", value.lower()),)
                 if _DOI_PREFIX.fullmatch(value.rstrip("*")):
                     bare = value.rstrip("*").lower()
                     return (Identifier("DOI", "doi", bare if "/" in bare else bare + "/", True),)
@@ -106,9 +106,9 @@ def identify(text: str) -> tuple[Identifier, ...]:
             return ()
     if " " in token:
         return ()
-    doi = _DOI_URL.sub("", token, count=1) if _DOI_URL.match(token) else token
+    doi = unquote(_DOI_URL.sub("", token, count=1)) if _DOI_URL.match(token) else token
     if _DOI.fullmatch(doi):
-        return (Identifier("DOI", "doi", unquote(doi).lower()),)
+        return (Identifier("DOI", "doi", doi.lower()),)
     arxiv = _ARXIV_URL.sub("", token, count=1) if _ARXIV_URL.match(token) else token
     found = _ARXIV.fullmatch(arxiv)
     # An old-style id bare needs its slash and digits: `hep-th/9901001`.

@@ -274,6 +274,8 @@ def positive_words(text: str, last: str | None = None, keep_fuzzy: bool = False)
 # already a prefix, pattern or fuzzy word, not an operator (upper case), not hyphenated.
 _BARE_WORD = re.compile(r"(?<![\w:~*?'.-])(?<!NOT )([^\W\d_]{4,})(?![\w:~*?'-])")
 
+_SHORT_WORD = re.compile(r"(?<![\w:~*?'.-])(?<!NOT )([^\W\d_]{1,2})(?![\w:~*?'-])")
+
 
 def with_fuzzy(
     text: str,
@@ -281,11 +283,14 @@ def with_fuzzy(
     limit: int = 4,
     edits: Callable[[str], int] = lambda word: 1,
     fixed: Mapping[str, str] | None = None,
+    drop: set[str] | None = None,
 ) -> str | None:
     """`text` with its bare words (those in `words`, folded; every one when None) made
     fuzzy (`lerners` -> `lerners~`, `meomry` -> `meomry~2` when `edits` allows two),
     outside quotes; None when no word changed. A word in `fixed` (two letters swapped,
-    which edit distance counts twice: `huamn`) is replaced by the real word it gives.
+    which edit distance counts twice: `huamn`) is replaced by the real word it gives. A
+    short word in `drop` (folded) is left out: `c programming` pasted from "The C++
+    Programming Language" holds a letter no index keeps.
 
     The engine retries a query that found nothing this way (typo tolerance): a stranger
     has no reason to know `~`. At most `limit` words (the longest first) are made fuzzy,
@@ -300,7 +305,16 @@ def with_fuzzy(
         if match.group(1) not in OPERATORS and (words is None or match.group(1).lower() in words)
     ]
     chosen = set(sorted(dict.fromkeys(found), key=len, reverse=True)[:limit])
-    if not chosen:
+    if drop:
+        parts = [
+            _SHORT_WORD.sub(lambda m: "" if m.group(1).lower() in drop else m.group(0), part)
+            if i % 2 == 0
+            else part
+            for i, part in enumerate(parts)
+        ]
+        if not " ".join(parts).split():
+            return None
+    elif not chosen:
         return None
 
     def fuzzy(match: re.Match[str]) -> str:
@@ -312,6 +326,8 @@ def with_fuzzy(
         most = edits(word)
         return word if most < 1 else f"{word}~" if most == 1 else f"{word}~{most}"
 
-    return "".join(
-        _BARE_WORD.sub(fuzzy, part) if i % 2 == 0 else part for i, part in enumerate(parts)
+    return " ".join(
+        "".join(
+            _BARE_WORD.sub(fuzzy, part) if i % 2 == 0 else part for i, part in enumerate(parts)
+        ).split()
     )
