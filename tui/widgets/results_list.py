@@ -319,7 +319,7 @@ class ResultsList(ScrollView, can_focus=True):
         year = str(paper.year) if paper.year else "n.d."
         venue = clean(paper.venue, one_line=True) if paper.venue else ""
         room = max(10, width - 3)
-        key_w = min(20, max(10, room // 6)) if room >= 50 else 0
+        key_w = min(20, max(10, room // 6)) if room >= 36 else 0
         author_w = min(24, max(12, room // 5)) if room >= 60 else 0
         venue_w = min(28, room // 4) if room >= 100 else 0
         title_w = room - 5 - sum(w + 1 for w in (key_w, author_w, venue_w) if w)
