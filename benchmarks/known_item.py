@@ -10,10 +10,12 @@ paper is the first hit (success@1) and among the first five (success@5), and the
 and slowest search times.
 
     python benchmarks/known_item.py FILE.bib [FILE ...] [--per-file 60] [--seed 1]
-        [--code SNAPSHOT] [--json]
+        [--code BASELINE --code NEW] [--json] [--misses]
 
-`--code` measures another copy of the code (a folder holding `index/` and `assets/`,
-e.g. `git archive main index assets | tar -x -C SNAPSHOT`): the baseline for a change.
+`--code` names a copy of the code to measure (a folder holding `index/` and `assets/`,
+e.g. `git archive main index assets | tar -x -C SNAPSHOT`); given twice, the first is the
+baseline and each file is measured by both in turn, in fresh interpreters, and the table
+gives the median time's ratio.
 Every search is submitted (not as you type), with the engine's caches emptied before it,
 as a fresh query is. Times are wall milliseconds on a shared machine: compare runs made
 together.
@@ -25,6 +27,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -211,39 +214,82 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return table
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--per-file", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--code", type=Path, default=ROOT, help="the code to measure")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--misses", action="store_true", help="list the queries that missed")
-    args = parser.parse_args()
-    sys.path.insert(0, str(args.code.resolve()))
-    rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="known-item-") as work:
-        for path in args.files:
-            print(f"{path.name}…", file=sys.stderr)
-            rows += measure_file(path, args.per_file, args.seed, Path(work))
-    table = summary(rows)
-    if args.json:
-        print(json.dumps({"code": str(args.code), "summary": table, "rows": rows}, indent=1))
-        return
-    print(f"code: {args.code}")
-    print(f"{'kind':44} {'n':>5} {'@1':>6} {'@5':>6} {'median':>8} {'p95':>7} {'max':>7}")
-    for kind, row in table.items():
-        print(
-            f"{kind:44} {row['n']:5} {row['at1']:6.0%} {row['at5']:6.0%} "
-            f"{row['median_ms']:6.1f}ms {row['p95_ms']:5.0f}ms {row['max_ms']:5.0f}ms"
-        )
+def measure_in_child(code: Path, path: Path, per_file: int, seed: int) -> list[dict[str, Any]]:
+    """One file measured by a fresh interpreter running `code`: two copies of `index` cannot
+    share a process."""
+    command = [sys.executable, __file__, str(path), "--code", str(code), "--per-file"]
+    command += [str(per_file), "--seed", str(seed), "--rows"]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    rows: list[dict[str, Any]] = json.loads(done.stdout)
+    return rows
+
+
+def print_table(tables: dict[str, dict[str, dict[str, Any]]]) -> None:
+    """Per kind: each code's success@1, @5 and median; the last against the first."""
+    names = list(tables)
+    head = f"{'kind':40} {'n':>5}"
+    for name in names:
+        head += f" | {name[:22]:>22}"
+    print(head + (" | median ratio" if len(names) > 1 else ""))
+    print(f"{'':46}" + " | @1    @5    median".rjust(25) * len(names))
+    for kind, first in tables[names[0]].items():
+        line = f"{kind:40} {first['n']:5}"
+        for name in names:
+            row = tables[name][kind]
+            line += f" | {row['at1']:4.0%}  {row['at5']:4.0%} {row['median_ms']:6.1f}ms"
+        if len(names) > 1:
+            ratio = tables[names[-1]][kind]["median_ms"] / max(first["median_ms"], 0.01)
+            line += f" | {ratio:5.2f}"
+        print(line)
+    for name in names:
+        p95 = tables[name]["all"]["p95_ms"]
+        top = tables[name]["all"]["max_ms"]
+        print(f"{name}: p95 {p95:.0f} ms, slowest {top:.0f} ms")
+    table = tables[names[-1]]
     for group, (k, goal) in GOALS.items():
         row = table.get(f"{group} (all)")
         if row is not None:
             got = row["at1"] if k == 1 else row["at5"]
             print(f"goal {group} @{k} >= {goal:.0%}: {got:.0%} {'ok' if got >= goal else 'MISSED'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--per-file", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--code",
+        type=Path,
+        action="append",
+        help="a copy of the code to measure (repeat: the first is the baseline; default this one)",
+    )
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rows", action="store_true", help=argparse.SUPPRESS)  # a child's
+    parser.add_argument("--misses", action="store_true", help="list the last code's misses")
+    args = parser.parse_args()
+    codes = [code.resolve() for code in args.code or [ROOT]]
+    if args.rows:  # a child: one code, rows as JSON on stdout
+        sys.path.insert(0, str(codes[0]))
+        with tempfile.TemporaryDirectory(prefix="known-item-") as work:
+            rows = []
+            for path in args.files:
+                rows += measure_file(path, args.per_file, args.seed, Path(work))
+        print(json.dumps(rows))
+        return
+    found: dict[str, list[dict[str, Any]]] = {str(code): [] for code in codes}
+    for path in args.files:
+        # Each file by every code in turn: the machine's load changes less between them.
+        for code in codes:
+            print(f"{path.name} ({code})…", file=sys.stderr)
+            found[str(code)] += measure_in_child(code, path, args.per_file, args.seed)
+    tables = {name: summary(rows) for name, rows in found.items()}
+    if args.json:
+        print(json.dumps({"summary": tables, "rows": found}, indent=1))
+        return
+    print_table(tables)
     if args.misses:
-        for row in rows:
+        for row in found[str(codes[-1])]:
             if row["rank"] != 1:
                 print(
                     f"miss {row['kind']:28} rank={row['rank']} total={row['total']} "
