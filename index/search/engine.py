@@ -348,7 +348,7 @@ class SearchEngine(Generic[OpenedT]):
                 # adds for highlighting); a fuzzy word is kept as written.
                 typed = positive_words(parsed.text, keep_fuzzy=True)
                 words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
-                unknown = unknown_words(searcher.reader(), words)
+                unknown = unknown_words(searcher.reader(), words, prefixes=False)
                 key = ("correction", parsed.terms, request)
                 known = self._corrections.fetch(key)  # "" means: no suggestion
                 if known is None:

@@ -159,14 +159,17 @@ MAX_CORRECTED = 2
 MAX_TRIED = 4
 
 
-def unknown_words(reader: IndexReader, words: Iterable[str]) -> list[str]:
-    """The words (not fuzzy ones) found in no field a bare word searches."""
+def unknown_words(reader: IndexReader, words: Iterable[str], prefixes: bool = True) -> list[str]:
+    """The words (not fuzzy ones) found in no field a bare word searches; with
+    `prefixes`, a word that begins a title word or name counts as found (it may be one
+    being typed), else it does not (`negativ` is no word, though "negative" starts so)."""
     unknown = []
     for word in words:
         checkpoint()  # a superseded search stops here (index.cancel)
         if "~" in word:  # fuzzy: the search already looked near it; kept as typed
             continue
-        if not any(reader.doc_frequency(f, w) for f, w in _fields_of(word)):
+        fields = _fields_of(word) if prefixes else _fields_of(word)[:-1]
+        if not any(reader.doc_frequency(f, w) for f, w in fields):
             unknown.append(word)
     return unknown
 
@@ -265,7 +268,7 @@ def correct(
     typo but a paste of made-up words: none is offered.
     """
     words = list(words)
-    unknown = unknown_words(reader, words)
+    unknown = unknown_words(reader, words, prefixes=False)  # the words are finished
     if not unknown or len(unknown) > MAX_CORRECTED:
         return None
     context = _name_like(reader, [w for w in words if w not in unknown and "~" not in w])

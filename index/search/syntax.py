@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from whoosh import query as wq
 
+from index.schema.analysis import PROSE_STOP_WORDS
 from index.schema.fields import TEXT_FIELDS
 
 # Years as the query (`year:2020..2024`) and the command line (`--year 2020..2024`) write
@@ -302,7 +303,10 @@ def with_fuzzy(
         for i, part in enumerate(parts)
         if i % 2 == 0
         for match in _BARE_WORD.finditer(part)
-        if match.group(1) not in OPERATORS and (words is None or match.group(1).lower() in words)
+        if match.group(1) not in OPERATORS
+        # A stop word is no requirement as typed; made fuzzy it would be one (`when~`).
+        and match.group(1).lower() not in PROSE_STOP_WORDS
+        and (words is None or match.group(1).lower() in words)
     ]
     chosen = set(sorted(dict.fromkeys(found), key=len, reverse=True)[:limit])
     if drop:

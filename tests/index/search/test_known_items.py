@@ -164,6 +164,16 @@ def test_two_swapped_letters_are_put_back(engine: SearchEngine) -> None:
     assert result.notice == "No exact match: showing results for language models"
 
 
+def test_a_word_cut_short_is_a_typo_once_the_query_is_submitted(engine: SearchEngine) -> None:
+    """`attenti` begins a title word, so it finds papers while typed; submitted, it is an
+    unknown word: made fuzzy, and corrected. The stop word `for` stays as typed."""
+    assert ranked(engine, "sparse attenti", as_you_type=True) == ["sas"]
+    result = engine.search(SearchRequest("sparse attenti for"))
+    assert result.notice == "No exact match: showing results for sparse attenti~2 for"
+    assert [hit.paper.id for hit in result.hits] == ["sas"]
+    assert result.correction == "sparse attention for"
+
+
 def test_a_correction_is_a_name_among_names(engine: SearchEngine) -> None:
     """`lerners jane`: Jane is a name, so the word near Lerner is taken as a name."""
     assert engine.search(SearchRequest("lerners jane")).correction == "lerner jane"
@@ -191,6 +201,7 @@ def test_a_word_being_typed_is_not_retried(engine: SearchEngine) -> None:
     ("text", "words", "drop", "expected"),
     [
         ("few-shot lerners", None, None, "few-shot lerners~"),
+        ("when negativ reviews", None, None, "when negativ~ reviews~"),
         ("betwen subject", {"betwen"}, None, "betwen~ subject"),
         (
             '"exact phrase" -cache NOT memory title:abcd AND word',
