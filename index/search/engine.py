@@ -37,7 +37,7 @@ from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
-from index.search.known_items import FUZZY_TRIED
+from index.search.known_items import FUZZY_TRIED, identify
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
@@ -390,6 +390,8 @@ class SearchEngine(Generic[OpenedT]):
         """
         request = result.request
         query = request.query.strip()
+        if identify(query):  # a DOI no paper has is no typo: the results say so
+            return None
         tried = {query}
         fixed = {w: t for w in unknown if (t := self._transposed(w)) is not None}
         # Last, without its one- and two-letter words: `c programming` (from "The C++

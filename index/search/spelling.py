@@ -243,7 +243,8 @@ def _candidates(
                 )
                 ranked[found] = min(ranked.get(found, key), key)
     if lexicon is not None:
-        for found in lexicon.near(word, maxdist)[:NEAR_CAP]:
+        # The arguments as the fuzzy search passes them: one cached walk serves both.
+        for found in lexicon.near(word, maxdist, FIXED_PREFIX)[:NEAR_CAP]:
             if found != word:
                 key = (distance(word, found), 1 if name_like else 0, -lexicon.counts[found])
                 ranked[found] = min(ranked.get(found, key), key)
