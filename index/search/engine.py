@@ -403,7 +403,8 @@ class SearchEngine(Generic[OpenedT]):
         ]
         name = paper_name(query)
         if name is not None and not name.isalpha() and len(name) >= 4:
-            texts.append(f"key:{name}~")  # a citation key with a typo (`hofetal13`)
+            # A citation key with a typo (`hofetal13`, `key:hofetal13`).
+            texts.append(f"key:{name.removeprefix('key:').rstrip('~*')}~")
         searched: list[str] = []
         for text in texts:
             if text is None or text in tried:
