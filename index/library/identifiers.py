@@ -15,7 +15,9 @@ import re
 __all__ = [
     "bare_doi",
     "find_arxiv",
+    "find_isbn",
     "find_month",
+    "find_pmid",
     "find_year",
     "isbn_key",
     "normal_url",
@@ -170,6 +172,21 @@ def _isbn13(digits: str) -> str | None:
         digits = digits[:12]
     check = (10 - sum((3 if i % 2 else 1) * int(c) for i, c in enumerate(digits)) % 10) % 10
     return digits + str(check)
+
+
+def find_isbn(value: str | None) -> str | None:
+    """The first valid ISBN among a field's values (`978-0-..., 0-306-...`), as ISBN-13."""
+    for part in re.split(r"[,;]|\s(?=\d{3})", value or ""):
+        key = isbn_key(re.sub(r"(?i)^\s*isbn(?:-1[03])?:?", "", part).strip())
+        if key is not None:
+            return key
+    return None
+
+
+def find_pmid(value: str | None) -> str | None:
+    """A PubMed id (digits, `PMID: 123` or `pmid:123`), or None."""
+    found = re.fullmatch(r"\s*(?:pmid:?\s*)?(\d{1,9})\s*", value or "", re.IGNORECASE)
+    return found.group(1) if found else None
 
 
 def isbn_key(value: str) -> str | None:

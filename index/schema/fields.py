@@ -37,7 +37,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
-SCHEMA_VERSION = 9  # 9: key_folded, url
+SCHEMA_VERSION = 9  # 9: key_folded, url, isbn, pmid
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -101,6 +101,9 @@ def build_schema() -> fields.Schema:
         key_folded=fields.ID(),
         # The paper's URL as compared (index.library.identifiers.normal_url): a pasted link.
         url=fields.ID(),
+        # ISBN-13 digits and PubMed id (index.library.identifiers): a pasted one finds it.
+        isbn=fields.ID(),
+        pmid=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
@@ -184,4 +187,8 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         doc["key_folded"] = paper.citation_key.lower()
     if paper.url:
         doc["url"] = normal_url(paper.url)
+    if paper.isbn:
+        doc["isbn"] = paper.isbn
+    if paper.pmid:
+        doc["pmid"] = paper.pmid
     return doc

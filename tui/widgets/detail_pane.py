@@ -130,6 +130,8 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
             ("Id", None if paper.citation_key else paper.id),
             ("DOI", paper.doi),
             ("arXiv", paper.arxiv),
+            ("ISBN", paper.isbn),
+            ("PMID", paper.pmid),
             ("URL", paper.url),
         )
         if value

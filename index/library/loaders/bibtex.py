@@ -25,7 +25,9 @@ from index.library.attachments import parse_file_field
 from index.library.identifiers import (
     bare_doi,
     find_arxiv,
+    find_isbn,
     find_month,
+    find_pmid,
     find_year,
     volume_and_doi,
 )
@@ -248,6 +250,8 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         else (),
         sources=(Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
+        isbn=find_isbn(text("isbn")),
+        pmid=find_pmid(text("pmid")),
     )
 
 

@@ -35,6 +35,7 @@ PAPERS = (
     Paper(id="accelopt", title="Self-Improving Agents for Accelerators", arxiv="2511.15915"),
     Paper(id="strings", title="Strings and Branes", arxiv="hep-th/9901001", year=1999),
     Paper(id="slapo", title="A Schedule Language", url="https://github.com/awslabs/slapo/"),
+    Paper(id="book", title="Cataloguing Books", isbn="9780306406157", pmid="4160180"),
     Paper(
         id="xie-2003",
         title="Watching Over Data Arrays",
@@ -121,6 +122,10 @@ def test_words_and_numbers_are_no_identifiers(text: str) -> None:
         ("https://arxiv.org/pdf/2511.15915v1.pdf", "accelopt"),
         ("hep-th/9901001", "strings"),
         ("https://github.com/awslabs/slapo", "slapo"),
+        ("0-306-40615-2", "book"),
+        ("978-0-306-40615-7", "book"),
+        ("9780306406157", "book"),
+        ("pmid:4160180", "book"),
         ("xien2003:woda", "xie-2003"),
         ("XIEN2003:WODA", "xie-2003"),
         ("XieN20*", "xie-2003"),
