@@ -12,7 +12,6 @@ library's words as written (index.search.spelling).
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,7 +25,6 @@ from whoosh.searching import Searcher
 
 from index.cancel import cancellable
 from index.facets.taxonomy import Taxonomy
-from index.library.lookup import paper_name
 from index.models import FacetCount, Hit, Library, Paper, SearchRequest, SearchResult, Snippet
 from index.search.bitsets import (
     Lru,
@@ -37,23 +35,18 @@ from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
-from index.search.known_items import FUZZY_TRIED, identify
+from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, top_rows
-from index.search.spelling import (
-    allowed_edits,
-    correct,
-    saved_lexicon,
-    transposed,
-    unknown_words,
-)
+from index.search.spelling import correct, saved_lexicon, transposed, unknown_words
 from index.search.stored_postings import StoredPostings
-from index.search.syntax import is_wildcard, positive_words, with_fuzzy
+from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.term_scores import TermScores
+from index.search.typos import FOUND, retries
 from index.search.user_layer import (
     LayerMasks,
     NoteMasks,
@@ -380,40 +373,15 @@ class SearchEngine(Generic[OpenedT]):
     def _fuzzy_retry(
         self, result: SearchResult, unknown: set[str], started: float
     ) -> SearchResult | None:
-        """What the query finds with its words made fuzzy, when as written it found
-        nothing: typo tolerance without `~`, which a stranger has no reason to know.
-
-        The unknown words first (`lerners` -> `lerners~`; two letters swapped are put
-        back, `huamn` -> `human`), then every bare word (a typo can make another real
-        word), then a citation key with a typo (`key:hofetal13~`). The notice says what
-        was searched; None when nothing could be tried.
-        """
+        """What the query finds retried with fuzzy words (index.search.typos), when as
+        written it found nothing; the notice says what was searched. None when nothing
+        could be tried."""
         request = result.request
-        query = request.query.strip()
-        if identify(query):  # a DOI no paper has is no typo: the results say so
-            return None
-        tried = {query}
-        fixed = {w: t for w in unknown if (t := self._transposed(w)) is not None}
-        # Last, without its one- and two-letter words: `c programming` (from "The C++
-        # Programming Language") holds a letter no field keeps.
-        short = {w.lower() for w in re.findall(r"\w+", query) if len(w) <= 2}
-        texts = [
-            with_fuzzy(query, words, edits=lambda w: allowed_edits(len(w)), fixed=fixed, drop=drop)
-            for words, drop in ((unknown or None, None), (unknown or None, short), (None, short))
-        ]
-        name = paper_name(query)
-        if name is not None and not name.isalpha() and len(name) >= 4:
-            # A citation key with a typo (`hofetal13`, `key:hofetal13`).
-            texts.append(f"key:{name.removeprefix('key:').rstrip('~*')}~")
-        searched: list[str] = []
+        texts = retries(request.query, unknown, self._transposed)
         for text in texts:
-            if text is None or text in tried:
-                continue
-            tried.add(text)
-            searched.append(text)
             found = self._search(replace(request, query=text, as_you_type=False), fallbacks=False)
             if found.total:
-                said = f"No exact match: showing results for {text}"
+                said = f"{FOUND} {text}"
                 return replace(
                     found,
                     request=request,
@@ -421,9 +389,9 @@ class SearchEngine(Generic[OpenedT]):
                     correction=result.correction,
                     elapsed_ms=(time.perf_counter() - started) * 1000,
                 )
-        if not searched:
+        if not texts:
             return None
-        said = f"{FUZZY_TRIED} ({searched[0]})"
+        said = f"{FUZZY_TRIED} ({texts[0]})"
         return replace(result, notice=f"{result.notice}; {said}" if result.notice else said)
 
     def _counts(
