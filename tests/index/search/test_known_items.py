@@ -15,6 +15,7 @@ from index.models import Library, Paper, SearchRequest
 from index.search.engine import SearchEngine
 from index.search.known_items import Identifier, identify
 from index.search.syntax import with_fuzzy
+from index.search.typos import retries
 from tests.fixtures.search.generate import TAXONOMY
 
 PAPERS = (
@@ -222,3 +223,17 @@ def test_which_words_are_made_fuzzy(
     text: str, words: set[str] | None, drop: set[str] | None, expected: str | None
 ) -> None:
     assert with_fuzzy(text, words, drop=drop) == expected
+
+
+def test_the_retries_in_order() -> None:
+    swapped = {"huamn": "human"}.get
+    assert retries("huamn memry c", {"huamn", "memry"}, swapped) == [
+        "human memry~ c",  # the unknown words: a swapped pair put back, the rest fuzzy
+        "human memry~",  # without the letter no field keeps (every word: the same)
+    ]
+    assert retries("pipeline trainng", {"trainng"}, swapped) == [
+        "pipeline trainng~2",
+        "pipeline~2 trainng~2",  # a typo can make another real word
+    ]
+    assert retries("hofetal13", set(), swapped) == ["key:hofetal13~"]
+    assert retries("https://doi.org/10.1/x", {"https"}, swapped) == []  # no typo
