@@ -301,6 +301,9 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the last code's misses")
     args = parser.parse_args()
     codes = [code.resolve() for code in args.code or [ROOT]]
+    for code in codes:
+        if not (code / "index" / "__init__.py").is_file():
+            parser.error(f"--code {code}: no index/ package there")
     if args.rows:  # a child: one code, rows as JSON on stdout
         sys.path.insert(0, str(codes[0]))
         with tempfile.TemporaryDirectory(prefix="known-item-") as work:
