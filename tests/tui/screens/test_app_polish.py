@@ -116,7 +116,7 @@ async def test_a_result_row_aligns_its_lines_and_keeps_spaces_around_a_highlight
         lines = [widget.render_line(y) for y in range(4)]
         assert [line.text.rstrip() for line in lines] == [
             "▌  PipeFill: Using GPUs During Bubbles",  # the cursor's bar on every line of the card
-            "▌  Daiyaan Arfeen · 2024 · MLSys",
+            "▌  pipefill · Daiyaan Arfeen · 2024 · MLSys",  # no citation key: the id
             "▌   Training",
             "▌  …can use GPUs in training",
         ]
