@@ -380,7 +380,7 @@ class QueryBuilder:
             if not found or not found[0].prefix:
                 return q
             values = completions(reader, "doi", found[0].value, DOI_CAP)
-        elif text.endswith("*") and "*" not in text.rstrip("*"):
+        elif text.endswith("*"):
             values = completions(reader, "key_folded", text.rstrip("*").lower(), KEY_CAP)
         elif text.endswith("~") and len(text) > 1:
             word = text.rstrip("~").lower()

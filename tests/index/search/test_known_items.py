@@ -37,6 +37,8 @@ PAPERS = (
     Paper(id="strings", title="Strings and Branes", arxiv="hep-th/9901001", year=1999),
     Paper(id="slapo", title="A Schedule Language", url="https://github.com/awslabs/slapo/"),
     Paper(id="book", title="Cataloguing Books", isbn="9780306406157", pmid="4160180"),
+    Paper(id="ijcai", title="Heuristic Methods", citation_key="ijcai73*524"),
+    Paper(id="ijcai-other", title="Other Heuristic Methods", citation_key="ijcai73*500"),
     Paper(
         id="xie-2003",
         title="Watching Over Data Arrays",
@@ -132,6 +134,7 @@ def test_words_and_numbers_are_no_identifiers(text: str) -> None:
         ("XieN20*", "xie-2003"),
         ("key:XieN2003*", "xie-2003"),
         ("key:xien2003:wodb~", "xie-2003"),
+        ("ijcai73*52*", "ijcai"),  # a key holding a `*`, by prefix
     ],
 )
 def test_an_identifier_or_key_goes_to_its_paper(
