@@ -165,9 +165,8 @@ def known_papers(text: str, reader: IndexReader, typing: bool = False) -> Known:
         if ID_PATTERN.match(name):
             exact.append(wq.Term("id", name))
         stem = folded.rstrip("*")
-        if (folded.endswith("*") or typing) and len(
-            stem
-        ) >= KEY_PREFIX:  # a key may hold a `*` (`ijcai73*524`)
+        # Only the last `*` is the prefix's: a key may hold one (`ijcai73*524`).
+        if (folded.endswith("*") or typing) and len(stem) >= KEY_PREFIX:
             prefixed += [
                 wq.Term("key_folded", k) for k in completions(reader, "key_folded", stem, KEY_CAP)
             ]
