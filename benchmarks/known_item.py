@@ -282,7 +282,7 @@ def print_table(tables: dict[str, dict[str, dict[str, Any]]]) -> None:
         row = table.get(f"{group} (all)")
         if row is not None:
             got = row["at1"] if k == 1 else row["at5"]
-            print(f"goal {group} @{k} >= {goal:.0%}: {got:.0%} {'ok' if got >= goal else 'MISSED'}")
+            print(f"goal {group} @{k} >= {goal:.0%}: {got:.1%} {'ok' if got >= goal else 'MISSED'}")
 
 
 def main() -> None:
