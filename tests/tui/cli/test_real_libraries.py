@@ -108,7 +108,12 @@ def test_the_key_query_finds_a_key_in_any_case_and_by_prefix(tmp_path: Path, cap
         assert main([*corpus, "search", query, "--json"]) == 0
         hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert [hit["id"] for hit in hits] == [expected], query
+    # A key with a typo is found fuzzily, and stderr says so; no key near: nothing.
     assert main([*corpus, "search", "key:doe:79", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["id"] for line in out.splitlines()] == ["doe-78"]
+    assert "No exact match: showing results for key:doe:79~" in err
+    assert main([*corpus, "search", "key:zzz:00", "--json"]) == 0
     assert capsys.readouterr().out == ""
 
 
