@@ -377,6 +377,12 @@ class SearchEngine(Generic[OpenedT]):
         written it found nothing; the notice says what was searched. None when nothing
         could be tried."""
         request = result.request
+        if not unknown and request.filter_count:
+            # Every word is known: if they find papers without the selected filters, the
+            # filters leave none, and near words would only mislead.
+            alone = SearchRequest(request.query, limit=0, counts=False)
+            if self._search(alone, fallbacks=False).total:
+                return None
         texts = retries(request.query, unknown, self._transposed)
         for text in texts:
             found = self._search(replace(request, query=text, as_you_type=False), fallbacks=False)

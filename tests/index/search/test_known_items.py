@@ -195,6 +195,12 @@ def test_a_correction_that_finds_nothing_is_not_offered(engine: SearchEngine) ->
     assert result.correction is None
 
 
+def test_filters_that_leave_nothing_are_no_typo(engine: SearchEngine) -> None:
+    """`language` finds papers, none of 1999: that is the filter's doing, not a typo."""
+    result = engine.search(SearchRequest("language", years=frozenset({1999})))
+    assert result.total == 0 and result.notice is None
+
+
 def test_nothing_found_even_fuzzily_says_what_was_tried(engine: SearchEngine) -> None:
     result = engine.search(SearchRequest("qqzzxv"))
     assert result.total == 0
