@@ -335,6 +335,9 @@ class Paper:
     merge_reasons: tuple[str, ...] = ()
     citation_key: str | None = None  # the source's own key (BibTeX), when it had one
     note: str | None = None  # curated remark, e.g. why a title is inferred
+    # ISBN-13 digits and PubMed id, when the source gives them: a pasted one finds the paper.
+    isbn: str | None = None
+    pmid: str | None = None
     topics: tuple[Label, ...] = ()  # set by the tagger
     hardware: tuple[Label, ...] = ()  # set by the tagger, parents included
     # What each source said, field for field (merged papers keep every source's record).

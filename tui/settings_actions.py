@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 from textual.theme import Theme
 
 from index.citations.keyformats import is_key_style
+from index.library.lookup import handle
 from tui.services.config import Config, ConfigNotWritable, save_config
 from tui.services.user_data import describe_os_error
 
@@ -43,7 +44,7 @@ class SettingsActions:
                 app.papers.format([paper], resolved) if paper else "(highlight a paper to preview)"
             )
 
-        about = f"Preview: {paper.id} · {paper.title}" if paper else "No paper to preview"
+        about = f"Preview: {handle(paper)} · {paper.title}" if paper else "No paper to preview"
         app.push_screen(
             StylePicker(app.style_book.choices(), app.config.style, preview, about),
             self._style_picked,

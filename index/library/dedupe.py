@@ -194,6 +194,8 @@ def merge_group(papers: Sequence[Paper], reasons: Sequence[str] = ()) -> Paper:
             "url",
             "citation_key",
             "note",
+            "isbn",
+            "pmid",
         ):
             if updates.get(name, getattr(merged, name)) is None and getattr(paper, name):
                 updates[name] = getattr(paper, name)

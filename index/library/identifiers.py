@@ -12,7 +12,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bare_doi", "find_arxiv", "find_month", "find_year", "volume_and_doi"]
+__all__ = [
+    "bare_doi",
+    "find_arxiv",
+    "find_isbn",
+    "find_month",
+    "find_pmid",
+    "find_year",
+    "isbn_key",
+    "normal_url",
+    "volume_and_doi",
+]
 
 _DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
@@ -42,6 +52,7 @@ _MONTH_NAMES = {
     "sept": 9,
 }
 _ISO_MONTH = re.compile(r"(?<!\d)\d{4}-(\d{2})(?:-\d{2})?(?!\d)")
+_ISBN = re.compile(r"(?:97[89])?\d{9}[\dX]", re.IGNORECASE)
 
 
 def bare_doi(value: str | None) -> str | None:
@@ -135,3 +146,50 @@ def find_month(*values: str | None) -> int | None:
             if word in _MONTH_NAMES:
                 return _MONTH_NAMES[word]
     return None
+
+
+def normal_url(url: str) -> str:
+    """A URL as compared: no scheme, no `www.`, no trailing slash, lower case."""
+    text = re.sub(r"^https?://(?:www\.)?", "", url.strip(), flags=re.IGNORECASE)
+    return text.rstrip("/").lower()
+
+
+def _isbn13(digits: str) -> str | None:
+    """The ISBN-13 of a valid ISBN-10 or ISBN-13 (digits only), else None."""
+    digits = digits.upper()
+    if len(digits) == 10:
+        if "X" in digits[:9]:
+            return None
+        total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(digits))
+        if total % 11:
+            return None
+        digits = "978" + digits[:9]
+    elif "X" in digits or len(digits) != 13:
+        return None
+    else:
+        if sum((3 if i % 2 else 1) * int(c) for i, c in enumerate(digits)) % 10:
+            return None
+        digits = digits[:12]
+    check = (10 - sum((3 if i % 2 else 1) * int(c) for i, c in enumerate(digits)) % 10) % 10
+    return digits + str(check)
+
+
+def find_isbn(value: str | None) -> str | None:
+    """The first valid ISBN among a field's values (`978-0-..., 0-306-...`), as ISBN-13."""
+    for part in re.split(r"[,;]|\s(?=\d{3})", value or ""):
+        key = isbn_key(re.sub(r"(?i)^\s*isbn(?:-1[03])?:?", "", part).strip())
+        if key is not None:
+            return key
+    return None
+
+
+def find_pmid(value: str | None) -> str | None:
+    """A PubMed id (digits, `PMID: 123` or `pmid:123`), or None."""
+    found = re.fullmatch(r"\s*(?:pmid:?\s*)?(\d{1,9})\s*", value or "", re.IGNORECASE)
+    return found.group(1) if found else None
+
+
+def isbn_key(value: str) -> str | None:
+    """An ISBN as indexed: its ISBN-13 digits (an ISBN-10 converted), or None."""
+    digits = re.sub(r"[\s-]", "", value)
+    return _isbn13(digits) if _ISBN.fullmatch(digits) else None

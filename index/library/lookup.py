@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from index.models import Paper
 
-__all__ = ["PaperLookup", "closest", "paper_name", "unknown_paper_message"]
+__all__ = ["PaperLookup", "closest", "handle", "paper_name", "unknown_paper_message"]
 
 # What an id or a citation key can look like: one token, no quotes or parentheses (BibTeX
 # keys hold colons, dots, slashes and more, so nothing else is excluded).
@@ -31,6 +31,13 @@ def paper_name(text: str) -> str | None:
     """
     name = text.strip()
     return name if _NAME.fullmatch(name) else None
+
+
+def handle(paper: Paper) -> str:
+    """The name to show a paper by: the user's own citation key, which their documents
+    cite and citar, fzf-bibtex and telescope-bibtex show; paperscope's id only for a
+    paper without one. `PaperLookup.find` finds a paper by either."""
+    return paper.citation_key or paper.id
 
 
 def closest(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from whoosh import columns, fields
 from whoosh.analysis import IDAnalyzer
 
+from index.library.identifiers import normal_url
 from index.models import Paper, SourceRecord
 from index.schema.analysis import (
     AUTHOR_GAP,
@@ -37,7 +38,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10  # 9: key_folded, url, isbn, pmid; 10: sub- and superscripts folded
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -96,6 +97,14 @@ def build_schema() -> fields.Schema:
         # The citation key from the user's own file, exact and case-sensitive as written
         # (`key:westfahl:space`, `key:Smith_2020`): what their documents already cite.
         key=fields.ID(),
+        # The same key in lower case: found whole, by prefix and fuzzily in any case
+        # (`xien2003`, `XieN20*`), as fzf-bibtex users find theirs.
+        key_folded=fields.ID(),
+        # The paper's URL as compared (index.library.identifiers.normal_url): a pasted link.
+        url=fields.ID(),
+        # ISBN-13 digits and PubMed id (index.library.identifiers): a pasted one finds it.
+        isbn=fields.ID(),
+        pmid=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
         source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
@@ -189,4 +198,11 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         doc["arxiv"] = paper.arxiv
     if paper.citation_key:
         doc["key"] = paper.citation_key
+        doc["key_folded"] = paper.citation_key.lower()
+    if paper.url:
+        doc["url"] = normal_url(paper.url)
+    if paper.isbn:
+        doc["isbn"] = paper.isbn
+    if paper.pmid:
+        doc["pmid"] = paper.pmid
     return doc

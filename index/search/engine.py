@@ -35,17 +35,19 @@ from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
 from index.search.key_lookup import KeyLookup
+from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.positions import Positions, placed, read_positions
 from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, top_rows
-from index.search.spelling import correct, saved_lexicon
+from index.search.spelling import correct, saved_lexicon, transposed, unknown_words
 from index.search.stored_postings import StoredPostings
 from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.term_scores import TermScores
+from index.search.typos import FOUND, retries
 from index.search.user_layer import (
     LayerMasks,
     NoteMasks,
@@ -280,13 +282,21 @@ class SearchEngine(Generic[OpenedT]):
         with cancellable(cancelled):
             return self._search(request)
 
-    def _search(self, request: SearchRequest) -> SearchResult:
+    def _search(self, request: SearchRequest, fallbacks: bool = True) -> SearchResult:
+        """`fallbacks`: offer a correction and retry fuzzily when nothing is found (not
+        for the searches those make themselves)."""
         started = time.perf_counter()
         with self._layer_lock:
             layer, generation = self._layer, self._layer_generation
         cached = self._results.fetch((request, generation))
         if cached is not None:
             return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
+
+        def finds(query: str) -> bool:
+            """Whether `query`, with this request's filters, finds a paper."""
+            other = replace(request, query=query, as_you_type=False, counts=False, limit=0)
+            return self._search(other, fallbacks=False).total > 0
+
         with self._searcher() as searcher:
             with self._parse_lock:
                 parsed = self._builder.parse(request.query, searcher.reader(), request.as_you_type)
@@ -330,15 +340,17 @@ class SearchEngine(Generic[OpenedT]):
             # Not while the last word is still being typed: it is a prefix of the word the
             # user means, and every zero-result keystroke paid for a correction.
             typing = request.as_you_type and not request.query.endswith(" ")
-            if total == 0 and parsed.query is not None and not typing:
-                key = ("correction", parsed.terms)
+            unknown: list[str] = []
+            if total == 0 and parsed.query is not None and not typing and fallbacks:
+                # The words as typed (not the fuzzy words' expansions that `terms`
+                # adds for highlighting); a fuzzy word is kept as written.
+                typed = positive_words(parsed.text, keep_fuzzy=True)
+                words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
+                unknown = unknown_words(searcher.reader(), words, prefixes=False)
+                key = ("correction", parsed.terms, request)
                 known = self._corrections.fetch(key)  # "" means: no suggestion
                 if known is None:
-                    # The words as typed (not the fuzzy words' expansions that `terms`
-                    # adds for highlighting); a fuzzy word is kept as written.
-                    typed = positive_words(parsed.text, keep_fuzzy=True)
-                    words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
-                    known = correct(searcher.reader(), self.lexicon, words) or ""
+                    known = correct(searcher.reader(), self.lexicon, words, finds) or ""
                     self._corrections.store(key, known)
                 correction = known or None
         result = SearchResult(
@@ -354,8 +366,44 @@ class SearchEngine(Generic[OpenedT]):
             library_size=self.size,
             more_values=more_values,
         )
+        if total == 0 and fallbacks and parsed.query is not None and not typing:
+            result = self._fuzzy_retry(result, set(unknown), started) or result
         self._results.store((request, generation), result)
         return result
+
+    def _transposed(self, word: str) -> str | None:
+        with self._searcher() as searcher:
+            return transposed(searcher.reader(), self.lexicon, word)
+
+    def _fuzzy_retry(
+        self, result: SearchResult, unknown: set[str], started: float
+    ) -> SearchResult | None:
+        """What the query finds retried with fuzzy words (index.search.typos), when as
+        written it found nothing; the notice says what was searched. None when nothing
+        could be tried."""
+        request = result.request
+        if not unknown and request.filter_count:
+            # Every word is known: if they find papers without the selected filters, the
+            # filters leave none, and near words would only mislead.
+            alone = SearchRequest(request.query, limit=0, counts=False)
+            if self._search(alone, fallbacks=False).total:
+                return None
+        texts = retries(request.query, unknown, self._transposed)
+        for text in texts:
+            found = self._search(replace(request, query=text, as_you_type=False), fallbacks=False)
+            if found.total:
+                said = f"{FOUND} {text}"
+                return replace(
+                    found,
+                    request=request,
+                    notice=f"{said}; {found.notice}" if found.notice else said,
+                    correction=result.correction,
+                    elapsed_ms=(time.perf_counter() - started) * 1000,
+                )
+        if not texts:
+            return None
+        said = f"{FUZZY_TRIED} ({texts[0]})"
+        return replace(result, notice=f"{result.notice}; {said}" if result.notice else said)
 
     def _counts(
         self,

@@ -31,7 +31,6 @@ from whoosh.qparser import (
 from whoosh.reading import IndexReader
 
 from index.cancel import checkpoint
-from index.library.lookup import paper_name
 from index.schema.analysis import PROSE_STOP_WORDS, fold_word, stem_analyzer
 from index.schema.fields import (
     MAX_GRAM,
@@ -40,6 +39,14 @@ from index.schema.fields import (
     build_schema,
     cached_stem,
     fold_analyzer,
+)
+from index.search.known_items import (
+    DOI_CAP,
+    KEY_CAP,
+    Identifier,
+    completions,
+    identify,
+    known_papers,
 )
 from index.search.prefixes import PrefixExpander
 from index.search.query_caps import FUZZY_WORD, MAX_QUERY_CHARS, cap_query
@@ -90,8 +97,10 @@ class Parsed:
     # The query nodes that stand for a typed prefix -> (prefix, fields), so the engine can
     # check a short one against a few candidates' text (index.search.prefixes.verified).
     prefixes: dict[wq.Query, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    # The documents whose id or citation key is the whole query, as written: ranked first.
+    # The documents the whole query names (its id, citation key, DOI, ...): ranked first.
     exact: tuple[int, ...] = ()
+    # What the whole query was read as (a DOI, an arXiv id, ...: index.search.known_items).
+    identifiers: tuple[Identifier, ...] = ()
     # Fuzzy words whose edits were cut (by their length), with what to tell the user.
     fuzzy_cuts: dict[str, str] = field(default_factory=dict)
     # Wildcard words searched for their most frequent terms only: (searched, fitting,
@@ -131,18 +140,6 @@ class Parsed:
         return ("Wildcards capped: " + "; ".join(cuts)) if cuts else None
 
 
-def exact_papers(text: str, reader: IndexReader) -> tuple[int, ...]:
-    """The documents whose id or citation key is `text` (see `lookup.paper_name`)."""
-    name = paper_name(text)
-    if name is None:
-        return ()
-    found: set[int] = set()
-    for fieldname in ("id", "key"):
-        if (fieldname, name) in reader:
-            found.update(reader.postings(fieldname, name).all_ids())
-    return tuple(sorted(found))
-
-
 def searched_words(words: Iterable[str], q: wq.Query) -> tuple[str, ...]:
     """The query's words to highlight, less the stop words the search ignored.
 
@@ -159,10 +156,6 @@ def searched_words(words: Iterable[str], q: wq.Query) -> tuple[str, ...]:
         elif isinstance(node, wq.Phrase):
             searched.update(str(word) for word in node.words)
     return tuple(word for word in words if word not in PROSE_STOP_WORDS or word in searched)
-
-
-def _named(name: str) -> wq.Query:
-    return wq.Or([wq.Term("id", name.strip()), wq.Term("key", name.strip())])
 
 
 def _or_year(q: wq.Query, word: object, fields: tuple[str, ...]) -> wq.Query:
@@ -236,7 +229,8 @@ class QueryBuilder:
             return Parsed(None, text=text, notice=capped)
         prepared = quote_key(RANGE.sub(year_range, stripped))
         typing = as_you_type and text == text.rstrip()
-        result = Parsed(None, text=prepared, exact=exact_papers(stripped, reader))
+        known = known_papers(stripped, reader, typing)
+        result = Parsed(None, text=prepared, exact=known.first, identifiers=known.identifiers)
         problem = mistake(prepared)
         unclosed = prepared.count('"') % 2 == 1
         typed_phrase = unclosed and typing and problem is None and close_typed_phrase(prepared)
@@ -252,10 +246,11 @@ class QueryBuilder:
                 problem = find_error(q)
             except Exception as error:  # the parser's own failures are syntax errors too
                 problem = str(error) or type(error).__name__
-        if result.exact and (q is None or problem is not None or q is wq.NullQuery):
-            # `Doe:78` is no field query, but it is a paper's key: that paper, no notice.
+        if known.query is not None and (q is None or problem is not None or q is wq.NullQuery):
+            # `Doe:78` is no field query, but it is a paper's key; a pasted DOI URL is no
+            # field `https:`: that paper, no notice.
             result.forget_marks()
-            result.query = _named(stripped)
+            result.query = known.query
             return result
         if q is None or problem is not None or q is wq.NullQuery:
             # Id-like values (`year:abc`) are dropped; field names are not words to find.
@@ -294,8 +289,8 @@ class QueryBuilder:
             )
         result.terms = searched_words(positive_words(result.marked or prepared, result.last), q)
         result.query = self._rewrite(q, reader, result)
-        if result.exact:
-            result.query = wq.Or([_named(stripped), result.query])
+        if known.query is not None:
+            result.query = wq.Or([known.query, result.query])
         if capped:
             result.notice = f"{result.notice}; {capped}" if result.notice else capped
         for cut in (result.fuzzy_notice(), result.wildcard_notice()):
@@ -361,6 +356,8 @@ class QueryBuilder:
             return self.prefix_words(q.subqueries[0].text, fields, reader, result)
         if isinstance(q, wq.Prefix) and q.fieldname in TEXT_FIELDS:
             return self.prefix_words(q.text, (q.fieldname,), reader, result)
+        if isinstance(q, wq.Term) and q.fieldname in ("key", "doi"):
+            return self._identifier(q, reader)
         if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
             values = self.children[q.text]
             return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
@@ -373,6 +370,30 @@ class QueryBuilder:
         if q.is_leaf():
             return q
         return q.apply(lambda child: self._rewrite(child, reader, result))
+
+    def _identifier(self, q: wq.Term, reader: IndexReader) -> wq.Query:
+        """`key:` in any case, a prefix (`key:XieN20*`) or fuzzy (`key:xien2030~`), as
+        fzf-bibtex users find keys; `doi:10.1145`, a publisher's prefix, every DOI under it."""
+        text = str(q.text)
+        if q.fieldname == "doi":
+            found = identify(f"doi:{text}")
+            if not found or not found[0].prefix:
+                return q
+            values = completions(reader, "doi", found[0].value, DOI_CAP)
+        elif text.endswith("*"):
+            values = completions(reader, "key_folded", text.rstrip("*").lower(), KEY_CAP)
+        elif text.endswith("~") and len(text) > 1:
+            word = text.rstrip("~").lower()
+            edits = allowed_edits(len(word))
+            values = (
+                words_within(reader, "key_folded", word, edits, 1, FUZZY_CAP) if edits else [word]
+            )
+        else:
+            return wq.Or([q, wq.Term("key_folded", text.lower())])
+        terms = [wq.Term("doi" if q.fieldname == "doi" else "key_folded", v) for v in values]
+        if not terms:
+            return wq.NullQuery
+        return terms[0] if len(terms) == 1 else wq.Or(terms)
 
     def _fuzzy_stemmed(self, q: wq.FuzzyTerm, result: Parsed) -> wq.Query:
         """`quantizaton~` on a stemmed field: the stems of the surface words near it.

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import cached_property, lru_cache
+from itertools import islice, product
 from pathlib import Path
 
 from whoosh.reading import IndexReader
@@ -154,67 +155,131 @@ MAX_SUGGEST_CHARS = 32
 # Unknown words one correction tries to fix: a paste of many made-up words is no typo, and
 # each costs an automaton.
 MAX_CORRECTED = 2
+# Candidate "did you mean" queries checked (each is a search) before none is offered.
+MAX_TRIED = 4
 
 
-def field_suggestion(reader: IndexReader, fieldname: str, word: str) -> str | None:
-    """The closest, most frequent of a field's words near `word` (an unstemmed field)."""
-    maxdist = allowed_edits(len(word))
-    if not maxdist:
-        return None
-    found = [
-        w
-        for w in words_within(reader, fieldname, word, maxdist, NAME_PREFIX, NEAR_CAP)
-        if w != word
-    ]
-    if not found:
-        return None
-    return min(found, key=lambda w: (distance(word, w), -reader.doc_frequency(fieldname, w), w))
-
-
-def correct(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str]) -> str | None:
-    """A "did you mean" query: each word found nowhere replaced by the likeliest real word.
-
-    Names and short names are unstemmed fields: their own words near a word are real
-    names (`field_suggestion`). Everything else comes from the surface words, never from the stems
-    ("pipelne" -> "pipeline", not "pipelin"). More than `MAX_CORRECTED` unknown words is
-    no typo but a paste of made-up words: a query fixing only some would still find
-    nothing, so none is offered (and no edit-distance walk is paid for).
-    """
-    words = list(words)
+def unknown_words(reader: IndexReader, words: Iterable[str], prefixes: bool = True) -> list[str]:
+    """The words (not fuzzy ones) found in no field a bare word searches; with
+    `prefixes`, a word that begins a title word or name counts as found (it may be one
+    being typed), else it does not (`negativ` is no word, though "negative" starts so)."""
     unknown = []
     for word in words:
         checkpoint()  # a superseded search stops here (index.cancel)
         if "~" in word:  # fuzzy: the search already looked near it; kept as typed
             continue
-        if not any(
-            reader.doc_frequency(f, w)
-            for f, w in (
-                ("abstract", cached_stem(word)),
-                ("title", cached_stem(word)),
-                ("authors", word),
-                ("short_name", word),
-                ("venue", word),
-                ("prefix", word),
-            )
-        ):
+        fields = _fields_of(word) if prefixes else _fields_of(word)[:-1]
+        if not any(reader.doc_frequency(f, w) for f, w in fields):
             unknown.append(word)
+    return unknown
+
+
+def _fields_of(word: str) -> tuple[tuple[str, str], ...]:
+    stem = cached_stem(word)
+    return (
+        ("abstract", stem),
+        ("title", stem),
+        ("authors", word),
+        ("short_name", word),
+        ("venue", word),
+        ("prefix", word),
+    )
+
+
+def transposed(reader: IndexReader, lexicon: Lexicon | None, word: str) -> str | None:
+    """The real word `word` is with two neighbouring letters swapped back (`huamn` ->
+    `human`), the most frequent; None when there is none.
+
+    The commonest typo of all, and two edits to the automata (they count no
+    transpositions), so a five-letter word's one allowed edit never reaches it.
+    """
+    best: tuple[int, str] | None = None
+    for i in range(1, len(word) - 1):  # the first letter is kept, as everywhere here
+        if word[i] == word[i + 1]:
+            continue
+        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        count = lexicon.counts.get(swapped, 0) if lexicon is not None else 0
+        count = max(count, reader.doc_frequency("authors", swapped))
+        if count and (best is None or count > best[0]):
+            best = (count, swapped)
+    return best[1] if best else None
+
+
+def _name_like(reader: IndexReader, words: Iterable[str]) -> bool | None:
+    """Whether the query's known words are names (True) or title and abstract words
+    (False), by where they are found; None when they say nothing (no other word)."""
+    names = text = 0
+    for word in words:
+        stem = cached_stem(word)
+        names += bool(
+            reader.doc_frequency("authors", word) or reader.doc_frequency("short_name", word)
+        )
+        text += bool(reader.doc_frequency("title", stem) or reader.doc_frequency("abstract", stem))
+    if names == text:
+        return None
+    return names > text
+
+
+def _candidates(
+    reader: IndexReader, lexicon: Lexicon | None, word: str, name_like: bool | None
+) -> list[str]:
+    """Real words near `word`, the likeliest first: the fewest edits, then the words of
+    the kind the rest of the query is (names for a name-like query, title and abstract
+    words otherwise), then the most frequent."""
+    maxdist = allowed_edits(len(word))
+    if not maxdist or not 3 < len(word) <= MAX_SUGGEST_CHARS:
+        return []
+    ranked: dict[str, tuple[int, int, int]] = {}
+    swapped = transposed(reader, lexicon, word)
+    if swapped is not None:
+        ranked[swapped] = (1, 0, 0)
+    for fieldname in ("short_name", "authors"):
+        for found in words_within(reader, fieldname, word, maxdist, NAME_PREFIX, NEAR_CAP):
+            if found != word:
+                key = (
+                    distance(word, found),
+                    0 if name_like else 1,
+                    -reader.doc_frequency(fieldname, found),
+                )
+                ranked[found] = min(ranked.get(found, key), key)
+    if lexicon is not None:
+        # The arguments as the fuzzy search passes them: one cached walk serves both.
+        for found in lexicon.near(word, maxdist, FIXED_PREFIX)[:NEAR_CAP]:
+            if found != word:
+                key = (distance(word, found), 1 if name_like else 0, -lexicon.counts[found])
+                ranked[found] = min(ranked.get(found, key), key)
+    return sorted(ranked, key=lambda w: (ranked[w], w))[:MAX_TRIED]
+
+
+def correct(
+    reader: IndexReader,
+    lexicon: Lexicon | None,
+    words: Iterable[str],
+    finds: Callable[[str], bool] | None = None,
+) -> str | None:
+    """A "did you mean" query: each word found nowhere replaced by a real word near it.
+
+    Names and short names are unstemmed fields: their own words near a word are real
+    names. Everything else comes from the surface words, never from the stems
+    ("pipelne" -> "pipeline", not "pipelin"). Which kind wins at equal distance depends on
+    the rest of the query: `few-shot lerners` is title words, so "learners", not the
+    author Lerner; `lerner 2019` is a name. Each candidate query is offered only if
+    `finds` says it finds something (a suggestion that finds nothing again is a dead
+    end); at most `MAX_TRIED` are tried. More than `MAX_CORRECTED` unknown words is no
+    typo but a paste of made-up words: none is offered.
+    """
+    words = list(words)
+    unknown = unknown_words(reader, words, prefixes=False)  # the words are finished
     if not unknown or len(unknown) > MAX_CORRECTED:
         return None
-    fixes: dict[str, str] = {}
-    for word in unknown:
-        checkpoint()
-        suggestion = None
-        # No real word is longer than ~30 letters, and an edit-distance walk for a long
-        # pasted token costs far more than the search it follows: not suggested.
-        if 3 < len(word) <= MAX_SUGGEST_CHARS:
-            for fieldname in ("short_name", "authors"):
-                suggestion = field_suggestion(reader, fieldname, word)
-                if suggestion is not None:
-                    break
-            if suggestion is None and lexicon is not None:
-                suggestion = lexicon.suggest(word)
-        if suggestion is not None:
-            fixes[word] = suggestion
-    if not fixes:
-        return None
-    return " ".join(fixes.get(word, word) for word in words)
+    context = _name_like(reader, [w for w in words if w not in unknown and "~" not in w])
+    options = [_candidates(reader, lexicon, word, context) for word in unknown]
+    choices = product(*[o or [w] for o, w in zip(options, unknown, strict=True)])
+    for choice in islice(choices, MAX_TRIED):
+        if choice == tuple(unknown):
+            break
+        fixes = dict(zip(unknown, choice, strict=True))
+        query = " ".join(fixes.get(word, word) for word in words)
+        if finds is None or finds(query):
+            return query
+    return None

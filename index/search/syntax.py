@@ -8,10 +8,11 @@ plain words and say why. `positive_words` gives the detail view the words to hig
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from whoosh import query as wq
 
+from index.schema.analysis import PROSE_STOP_WORDS
 from index.schema.fields import TEXT_FIELDS
 
 # Years as the query (`year:2020..2024`) and the command line (`--year 2020..2024`) write
@@ -268,3 +269,69 @@ def positive_words(text: str, last: str | None = None, keep_fuzzy: bool = False)
         words += [w.lower() for w in re.findall(r"\w+", last)[:-1]]
         words.append(re.findall(r"\w+", last)[-1].lower() + "*")
     return list(dict.fromkeys(words))
+
+
+# A bare word that may be made fuzzy: letters only, not a field's name or value, not
+# already a prefix, pattern or fuzzy word, not an operator (upper case), not hyphenated.
+_BARE_WORD = re.compile(r"(?<![\w:~*?'.-])(?<!NOT )([^\W\d_]{4,})(?![\w:~*?'-])")
+
+_SHORT_WORD = re.compile(r"(?<![\w:~*?'.-])(?<!NOT )([^\W\d_]{1,2})(?![\w:~*?'-])")
+
+
+def with_fuzzy(
+    text: str,
+    words: set[str] | None = None,
+    limit: int = 4,
+    edits: Callable[[str], int] = lambda word: 1,
+    fixed: Mapping[str, str] | None = None,
+    drop: set[str] | None = None,
+) -> str | None:
+    """`text` with its bare words (those in `words`, folded; every one when None) made
+    fuzzy (`lerners` -> `lerners~`, `meomry` -> `meomry~2` when `edits` allows two),
+    outside quotes; None when no word changed. A word in `fixed` (two letters swapped,
+    which edit distance counts twice: `huamn`) is replaced by the real word it gives. A
+    short word in `drop` (folded) is left out: `c programming` pasted from "The C++
+    Programming Language" holds a letter no index keeps.
+
+    The engine retries a query that found nothing this way (typo tolerance): a stranger
+    has no reason to know `~`. At most `limit` words (the longest first) are made fuzzy,
+    as the query caps allow (index.search.query_caps.MAX_FUZZY_WORDS).
+    """
+    parts = re.split(r'("[^"]*"?)', text)
+    found = [
+        match.group(1)
+        for i, part in enumerate(parts)
+        if i % 2 == 0
+        for match in _BARE_WORD.finditer(part)
+        if match.group(1) not in OPERATORS
+        # A stop word is no requirement as typed; made fuzzy it would be one (`when~`).
+        and match.group(1).lower() not in PROSE_STOP_WORDS
+        and (words is None or match.group(1).lower() in words)
+    ]
+    chosen = set(sorted(dict.fromkeys(found), key=len, reverse=True)[:limit])
+    if drop:
+        parts = [
+            _SHORT_WORD.sub(lambda m: "" if m.group(1).lower() in drop else m.group(0), part)
+            if i % 2 == 0
+            else part
+            for i, part in enumerate(parts)
+        ]
+        if not " ".join(parts).split():
+            return None
+    elif not chosen:
+        return None
+
+    def fuzzy(match: re.Match[str]) -> str:
+        word = match.group(1)
+        if word not in chosen:
+            return word
+        if fixed and word.lower() in fixed:
+            return fixed[word.lower()]
+        most = edits(word)
+        return word if most < 1 else f"{word}~" if most == 1 else f"{word}~{most}"
+
+    return " ".join(
+        "".join(
+            _BARE_WORD.sub(fuzzy, part) if i % 2 == 0 else part for i, part in enumerate(parts)
+        ).split()
+    )

@@ -19,6 +19,7 @@ from textual.binding import Binding
 
 from index.atomic import write_text_atomic
 from index.citations.export import FILE_FORMATS, export_label
+from index.library.lookup import handle
 from index.models import Paper
 from index.text_safety import for_terminal
 from tui.widgets.detail_pane import paper_links
@@ -97,7 +98,7 @@ class PaperActions:
         if paper is None:
             self._app.notify("No paper to copy: search, then highlight one.", severity="warning")
             return
-        self._app.copy_papers([paper], f"citation of {paper.id}")
+        self._app.copy_papers([paper], f"citation of {handle(paper)}")
 
     def action_copy_keys(self) -> None:
         """Copy keys for pasting into a draft: the marked papers', else the current paper's."""
@@ -112,7 +113,7 @@ class PaperActions:
                     "No paper to copy: search, then highlight one.", severity="warning"
                 )
                 return
-            papers, what = [paper], f"for {paper.id}"
+            papers, what = [paper], f"for {handle(paper)}"
         self._app.copy_papers(papers, what, style=self._app.key_style)
 
     def action_toggle_mark(self) -> None:
@@ -122,7 +123,7 @@ class PaperActions:
             return
         marks = self._app.marks
         marked = marks.toggle(paper.id)
-        message = f"{'Marked' if marked else 'Unmarked'} {paper.id} ({len(marks)} marked)"
+        message = f"{'Marked' if marked else 'Unmarked'} {handle(paper)} ({len(marks)} marked)"
         if marks.save_error:
             self._app.notify(
                 f"{message}, but {marks.save_error}",

@@ -202,16 +202,15 @@ class SearchingScreen(PaperScreen):
             or not request.query.strip()
         ):
             return
-        # The engine offers no spelling while the last word is still being typed (it is a
-        # prefix of the word meant). Once the user pauses, ask again with the word finished;
-        # a new keystroke cancels this worker, so nobody waits for it.
+        # The engine offers no spelling and no fuzzy retry while the last word is still
+        # being typed (it is a prefix of the word meant). Once the user pauses, ask again
+        # with the word finished: its fuzzy results (the notice says so), or what was
+        # tried, and a correction. A new keystroke cancels this worker; nobody waits for it.
         if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
-        finished = engine.search(replace(request, as_you_type=False, counts=False), cancelled)
-        if finished.correction and not cancelled():
-            self.post_message(
-                SearchFinished(replace(result, correction=finished.correction), follow_up=True)
-            )
+        finished = engine.search(replace(request, as_you_type=False), cancelled)
+        if (finished.total or finished.correction or finished.notice) and not cancelled():
+            self.post_message(SearchFinished(replace(finished, request=request), follow_up=True))
 
     def _marked_result(
         self, request: SearchRequest, cancelled: Callable[[], bool] | None = None

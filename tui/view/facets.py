@@ -171,6 +171,17 @@ def empty_message(result: SearchResult, correction_key: str, clear_key: str) -> 
     """Why the results are empty and the keys that help; the results pane wraps it."""
     lines = ["No paper matches this search."]
     tips = "Try fewer words, a prefix (micro*) or a fuzzy word (sheduling~)"
+    # Here, not at the top: the search package imports Whoosh, which start-up defers.
+    from index.search.known_items import FUZZY_TRIED, identify
+
+    identifiers = identify(result.request.query)
+    if identifiers:
+        # A pasted DOI or arXiv id: fewer words or fuzzy ones would not help.
+        lines = [f"No paper in this library has the {' or '.join(map(str, identifiers))}."]
+        tips = "It may not be in this library: search for words of its title"
+    elif result.notice and result.notice.startswith(FUZZY_TRIED):
+        lines.append(f"{result.notice}.")  # what the engine tried: fuzzy words, a key
+        tips = "Try fewer words or a prefix (micro*)"
     if result.request.query.count('"') % 2:
         # A phrase still being typed: inside quotes a word only matches once typed in full,
         # so "no match" is expected here; say so calmly instead of suggesting fixes.

@@ -125,10 +125,14 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
     ids = [
         (name, clean(value, one_line=True).strip())
         for name, value in (
+            # The user's own key (what their documents cite); paperscope's id without one.
+            ("Key", paper.citation_key),
+            ("Id", None if paper.citation_key else paper.id),
             ("DOI", paper.doi),
             ("arXiv", paper.arxiv),
+            ("ISBN", paper.isbn),
+            ("PMID", paper.pmid),
             ("URL", paper.url),
-            ("Id", paper.id),
         )
         if value
     ]

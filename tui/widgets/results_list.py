@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from index.author_lists import author_list
+from index.library.lookup import handle
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
 from tui.widgets.render import Labeler, clean, meta_line, snippet_text
@@ -74,6 +75,7 @@ class ResultsList(ScrollView, can_focus=True):
     COMPONENT_CLASSES = {
         "results-list--title",
         "results-list--meta",
+        "results-list--key",
         "results-list--topic",
         "results-list--hardware",
         "results-list--snippet",
@@ -275,7 +277,10 @@ class ResultsList(ScrollView, can_focus=True):
         # mark's column on the title line), a segment of its own so the content after it
         # starts at the same column.
         if part == 1:
-            return Text("   ") + Text(meta_line(paper), style=style("results-list--meta"))
+            # The user's citation key first, as citar and fzf-bibtex show it: what they cite.
+            text = Text("   ")
+            text.append(clean(handle(paper), one_line=True), style("results-list--key"))
+            return text + Text(" · " + meta_line(paper), style=style("results-list--meta"))
         if part == 2:
             text = Text("   ")
             for facet, labels, chip in (
@@ -301,7 +306,7 @@ class ResultsList(ScrollView, can_focus=True):
         return Text("   ") + snippet
 
     def _compact_line(self, hit: Hit, width: int) -> Text:
-        """One line: mark, title, first author, year, venue; columns dropped to fit the width."""
+        """One line: mark, key, title, first author, year, venue; columns dropped to fit."""
         paper = hit.paper
 
         def style(name: str) -> Style:
@@ -314,9 +319,14 @@ class ResultsList(ScrollView, can_focus=True):
         year = str(paper.year) if paper.year else "n.d."
         venue = clean(paper.venue, one_line=True) if paper.venue else ""
         room = max(10, width - 3)
+        key_w = min(20, max(10, room // 6)) if room >= 36 else 0
         author_w = min(24, max(12, room // 5)) if room >= 60 else 0
         venue_w = min(28, room // 4) if room >= 100 else 0
-        title_w = room - 5 - (author_w + 1 if author_w else 0) - (venue_w + 1 if venue_w else 0)
+        title_w = room - 5 - sum(w + 1 for w in (key_w, author_w, venue_w) if w)
+        if key_w:
+            key = Text(clean(handle(paper), one_line=True), style=style("results-list--key"))
+            key.truncate(key_w, overflow="ellipsis", pad=True)
+            text += key + Text(" ")
         title = Text(clean(paper.title, one_line=True), style=style("results-list--title"))
         title.truncate(title_w, overflow="ellipsis", pad=True)
         text += title

@@ -25,7 +25,9 @@ from index.library.attachments import parse_file_field
 from index.library.identifiers import (
     bare_doi,
     find_arxiv,
+    find_isbn,
     find_month,
+    find_pmid,
     find_year,
     volume_and_doi,
 )
@@ -276,6 +278,8 @@ def _record_to_paper(record: Record, shown: str, raw: SourceRecord | None = None
         sources=(raw.source if raw is not None and raw.source else Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
         records=(raw,) if raw is not None else (),
+        isbn=find_isbn(text("isbn")),
+        pmid=find_pmid(text("pmid")),
     )
 
 

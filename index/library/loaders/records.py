@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from index.library.attachments import parse_file_field
-from index.library.identifiers import bare_doi, find_arxiv
+from index.library.identifiers import bare_doi, find_arxiv, find_isbn, find_pmid
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
 from index.library.loaders.untitled import untitled_title
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
@@ -210,6 +210,8 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
         pages=_text(record.get("page")),
         publisher=_text(record.get("publisher")),
         doi=bare_doi(_text(record.get("DOI") or record.get("doi"))),
+        isbn=find_isbn(_text(record.get("ISBN") or record.get("isbn"))),
+        pmid=find_pmid(_text(record.get("PMID") or record.get("pmid"))),
         arxiv=find_arxiv(
             eprint=_text(record.get("archive_location")),
             archive=_text(record.get("archive")) or "",

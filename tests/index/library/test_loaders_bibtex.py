@@ -125,3 +125,19 @@ def test_undefined_macros_of_one_entry_are_reported_in_the_same_order_in_any_pro
     assert len(outputs) == 1, outputs
     (output,) = outputs
     assert output.index("'alpha'") < output.index("'mid'") < output.index("'zeta'")
+
+
+def test_isbn_and_pubmed_id_are_kept_as_a_pasted_one_is_searched() -> None:
+    """A proceedings' ISBN-10 with hyphens (Papers3), a list of two, a PubMed id; a
+    publisher's name typed into `pmid` (a real export) is none."""
+    text = """
+@inproceedings{a, title = {A}, isbn = {0-7695-2191-6}, pmid = {1452881}}
+@book{b, title = {B}, isbn = {ISBN 978-0-306-40615-7, 0-306-40615-2}}
+@book{c, title = {C}, isbn = {0-306-40615-3}, pmid = {Cambridge University Press}}
+"""
+    papers, _ = load_bibtex(text, "ids.bib")
+    assert [(p.isbn, p.pmid) for p in papers] == [
+        ("9780769521916", "1452881"),
+        ("9780306406157", None),
+        (None, None),  # a wrong check digit is no ISBN
+    ]

@@ -90,3 +90,12 @@ def test_plain_records_use_paper_field_names() -> None:
         2021,
         ("gnn", "fpga"),
     )
+
+
+def test_csl_json_isbn_and_pmid() -> None:
+    text = (
+        '[{"id": "x", "type": "book", "title": "X", "issued": {"date-parts": [[2001]]},'
+        ' "ISBN": "0-306-40615-2", "PMID": "123"}]'
+    )
+    papers, _, _ = load_json(text, "x.json")
+    assert (papers[0].isbn, papers[0].pmid) == ("9780306406157", "123")

@@ -166,17 +166,22 @@ def test_notice_for_unparsable_query(engine: SearchEngine) -> None:
     assert result.total > 0
 
 
-def test_correction_when_nothing_matches(engine: SearchEngine) -> None:
+def test_a_typo_finds_fuzzily_and_still_offers_its_correction(engine: SearchEngine) -> None:
+    """Typo tolerance: `pipline` found nothing as written, so its fuzzy form is searched
+    and the status says so; the precise correction is still offered."""
     result = engine.search(SearchRequest("pipline"))
-    assert result.total == 0
-    assert result.correction and engine.search(SearchRequest(result.correction)).total > 0
+    assert result.total > 0 and result.request.query == "pipline"
+    assert result.notice == "No exact match: showing results for pipline~2"
+    assert {"pipeline", "pipelines"} <= set(result.terms)
+    assert result.correction == "pipeline"
+    assert engine.search(SearchRequest(result.correction)).total > 0
 
 
 def test_a_correction_keeps_a_fuzzy_word_as_typed(engine: SearchEngine) -> None:
     """`pipelne~1 trainig`: the fuzzy word stays (the search looked near it already); its
     expansions, kept in `terms` for highlighting, are no words of the correction."""
     result = engine.search(SearchRequest("pipelne~1 trainig"))
-    assert result.total == 0 and "1" not in result.terms
+    assert "1" not in result.terms
     assert result.correction == "pipelne~1 training"
     assert engine.search(SearchRequest(result.correction)).total > 0
 

@@ -77,8 +77,10 @@ def test_an_id_that_is_also_a_word_comes_first_and_the_word_still_finds(
     assert ranked(engine, "featgraph", sort="year")[-1] == "featgraph"
 
 
-def test_names_are_exact_and_case_sensitive(engine: SearchEngine) -> None:
-    assert ranked(engine, "doe:78") == []  # not the key `Doe:78`
+def test_keys_are_found_in_any_case_but_names_are_whole(engine: SearchEngine) -> None:
+    """A citation key in any case, as fzf-bibtex users type theirs; the id as written."""
+    assert ranked(engine, "doe:78") == ["doe-78"]  # the key `Doe:78`
+    assert ranked(engine, "DOE:78") == ["doe-78"]
     assert ranked(engine, "westfahl:space gpu") == []  # two words: no longer a name
 
 

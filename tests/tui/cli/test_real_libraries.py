@@ -90,7 +90,8 @@ def test_an_unknown_key_suggests_the_closest_few(tmp_path: Path, capsys) -> None
     )
 
 
-def test_the_key_query_is_exact_and_case_sensitive(tmp_path: Path, capsys) -> None:
+def test_the_key_query_finds_a_key_in_any_case_and_by_prefix(tmp_path: Path, capsys) -> None:
+    """As fzf-bibtex users expect: `key:doe:78` and `key:Smi*` find the keys as written."""
     (tmp_path / "k.bib").write_text(KEYS)
     corpus = ["--corpus", str(tmp_path / "k.bib")]
     for query, expected in (
@@ -103,7 +104,16 @@ def test_the_key_query_is_exact_and_case_sensitive(tmp_path: Path, capsys) -> No
 
         hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert [hit["id"] for hit in hits] == [expected], query
-    assert main([*corpus, "search", "key:doe:78", "--json"]) == 0
+    for query, expected in (("key:doe:78", "doe-78"), ("key:smi*", "smith_2020")):
+        assert main([*corpus, "search", query, "--json"]) == 0
+        hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [hit["id"] for hit in hits] == [expected], query
+    # A key with a typo is found fuzzily, and stderr says so; no key near: nothing.
+    assert main([*corpus, "search", "key:doe:79", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["id"] for line in out.splitlines()] == ["doe-78"]
+    assert "No exact match: showing results for key:doe:79~" in err
+    assert main([*corpus, "search", "key:zzz:00", "--json"]) == 0
     assert capsys.readouterr().out == ""
 
 

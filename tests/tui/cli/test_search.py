@@ -53,8 +53,10 @@ def test_a_search_that_prints_no_row_says_how_many_match(
     for argv in (("zzyzx",), ("zzyzx", "--json")):
         code, out, err = run(capsys, "search", *argv)
         assert (code, out) == (0, "")
-        last = err.strip().splitlines()[-1]  # after "indexing 47 papers..." the first time
-        assert last == f"paperscope: 0 of 47 papers match ({_elapsed(err)} ms)"
+        # After "indexing 47 papers..." the first time; then what the typo retry tried.
+        *_, count, tried = err.strip().splitlines()
+        assert count == f"paperscope: 0 of 47 papers match ({_elapsed(count)} ms)"
+        assert tried == "paperscope: Fuzzy words found nothing either (zzyzx~)"
     code, out, err = run(capsys, "search", "dynamic", "--limit", "0")
     assert (code, out) == (0, "")
     total = int(err.split()[1])

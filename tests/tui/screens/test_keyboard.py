@@ -107,6 +107,7 @@ async def test_compact_view_shows_one_line_per_paper(engine: SearchEngine) -> No
         first = listing.hits[0].paper
         line = listing.render_line(0).text
         assert first.title[:20] in line and str(first.year) in line
+        assert line.startswith(f"▌  {first.id} ")  # no citation key: the id, in its column
         await pilot.press("j", "v")
         await pilot.pause()
         assert not listing.compact and listing.cursor == 1
