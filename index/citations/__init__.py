@@ -2,8 +2,9 @@
 
 `format_citation(papers, style)` is what the app's preview, the copy action and the
 `cite` command call. Formatted styles (APA, IEEE, ACM, Chicago, MLA) come from the CSL
-engine (`engine/`: pandoc's citeproc) and the CSL files vendored in `index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS,
-CSL-JSON) and the two short forms (Markdown, plain) are written directly. The key formats
+engine (`engine/`: pandoc's citeproc) and the CSL files vendored in
+`index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS, CSL-JSON) and
+the two short forms (Markdown, plain) are written directly. The key formats
 (`key`, `latex`, `pandoc`, `typst`, `org`) print only citation keys, in the syntax a writer
 types (`keyformats.py`), and a user's own CSL file is a style too (a `CslStyle`, `custom.py`).
 """

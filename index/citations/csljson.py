@@ -1,4 +1,4 @@
-"""Papers as CSL-JSON, the input every CSL processor (citeproc-py, citeproc-js, Zotero) reads.
+"""Papers as CSL-JSON, the input every CSL processor (pandoc, citeproc-js, Zotero) reads.
 
 The same records feed the `csl-json` export and the formatted styles, so APA and the
 exported file can never disagree about a paper's type, container or identifiers.

@@ -13,10 +13,13 @@ built-in styles. A file that fails gives one line naming it and why; the others 
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from index.citations.engine import EngineStyle
+
+if TYPE_CHECKING:  # read only with a style file: the XML parser costs every start ~3 ms
+    import xml.etree.ElementTree as ElementTree
 
 __all__ = ["CslStyle", "StyleFileError", "read_csl_style", "read_style_folder"]
 
@@ -60,6 +63,8 @@ class StyleFileError(ValueError):
 
 def _parse(path: Path) -> ElementTree.Element:
     """The file's root element, or a StyleFileError (unreadable, not XML, not CSL)."""
+    import xml.etree.ElementTree as ElementTree
+
     try:
         data = path.read_bytes()
     except OSError as error:

@@ -22,19 +22,21 @@ local function cited_ids(ids)
   return wanted, order
 end
 
-local function references(req, wanted)
-  local refs, seen = pandoc.List{}, {}
+-- The references in the order of `order`: a style that does not sort (IEEE) numbers them so.
+local function references(req, wanted, order)
+  local by_id = {}
   local function add(meta)
     for _, ref in ipairs(meta.references or {}) do
       local id = pandoc.utils.stringify(ref.id)
-      if wanted[id] and not seen[id] then
-        seen[id] = true
-        refs:insert(ref)
-      end
+      if wanted[id] and not by_id[id] then by_id[id] = ref end
     end
   end
   if req.csljson then add(pandoc.read(req.csljson, 'csljson').meta) end
   if req.bib then add(pandoc.read(req.bib, 'biblatex').meta) end
+  local refs = pandoc.List{}
+  for _, id in ipairs(order) do
+    if by_id[id] then refs:insert(by_id[id]) end
+  end
   return refs
 end
 
@@ -61,7 +63,7 @@ local function render(req)
   for _, id in ipairs(order) do
     nocite:insert(pandoc.Cite({pandoc.Str('@' .. id)}, {pandoc.Citation(id, 'NormalCitation')}))
   end
-  local meta = {references = references(req, wanted), nocite = nocite, csl = req.csl,
+  local meta = {references = references(req, wanted, order), nocite = nocite, csl = req.csl,
                 ['suppress-bibliography'] = false}
   if req.lang then meta.lang = req.lang end
   local doc = pandoc.utils.citeproc(pandoc.Pandoc({}, meta))

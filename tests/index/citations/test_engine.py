@@ -1,0 +1,160 @@
+"""The CSL engine: pandoc's citeproc behind one long-lived process, a cache and parts."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index.citations.engine as engine
+from index.citations import StyleFileError, format_citation
+from index.citations.csl import CSL_DIR, CSL_FILES
+from index.citations.custom import read_csl_style
+from index.citations.engine import (
+    BibEntry,
+    EngineError,
+    EngineStyle,
+    EngineUnavailable,
+    render_bibliography,
+    render_entry,
+)
+from index.citations.engine import partition
+from index.citations.engine.process import PandocProcess
+from tests.index.citations.citation_papers import dynapipe
+
+APA = CSL_DIR / CSL_FILES["apa"]
+IEEE = CSL_DIR / CSL_FILES["ieee"]
+MLA = CSL_DIR / CSL_FILES["mla"]
+
+# A BibLaTeX entry with what it needs from the rest of its file: a macro and a parent.
+KNUTH = BibEntry(
+    "knuth:ct:a",
+    "@string{aw = {Addison-Wesley}}\n"
+    "@book{knuth:ct:a, author = {Knuth, Donald E.}, title = {The {\\TeX}book},"
+    " crossref = {knuth:ct}, volume = {A}, edition = {2}, date = {1984}}\n"
+    "@mvbook{knuth:ct, author = {Knuth, Donald E.}, maintitle = {Computers \\& Typesetting},"
+    " publisher = aw, location = {Reading, Mass.}}",
+)
+
+
+def _article(id_: str, family: str, year: int, title: str) -> dict[str, Any]:
+    return {
+        "id": id_,
+        "type": "article-journal",
+        "title": title,
+        "author": [{"family": family, "given": "A."}],
+        "issued": {"date-parts": [[year]]},
+        "container-title": "J. Things",
+    }
+
+
+def test_a_biblatex_entry_is_read_by_pandoc_with_its_macros_and_parents() -> None:
+    """The parent lends its fields (publisher through @string) but is not an entry."""
+    entries = render_bibliography([KNUTH], APA)
+    assert entries == [
+        (
+            "knuth:ct:a",
+            "Knuth, D. E. (1984). Computers & typesetting: A. The TeXbook (By D. E. Knuth; "
+            "2nd ed.). Addison-Wesley.",
+        )
+    ]
+
+
+def test_csl_items_and_biblatex_entries_share_one_sorted_bibliography() -> None:
+    items = [_article("z", "Zed", 2001, "Last"), KNUTH, _article("a", "Abel", 2001, "First")]
+    assert [id_ for id_, _ in render_bibliography(items, APA)] == ["a", "knuth:ct:a", "z"]
+    # IEEE does not sort: the given order, numbered.
+    numbered = render_bibliography(items, IEEE)
+    assert [text[:4] for _, text in numbered] == ["[1] ", "[2] ", "[3] "]
+    assert [id_ for id_, _ in numbered] == ["z", "knuth:ct:a", "a"]
+
+
+def test_markdown_keeps_the_styles_italics() -> None:
+    item = _article("a", "Abel", 2001, "First")
+    assert "*J. Things*" in render_entry(item, APA, "markdown")
+    assert "*" not in render_entry(item, APA)
+
+
+def test_a_style_pandoc_rejects_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.csl"
+    path.write_text(
+        '<?xml version="1.0"?>\n<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0">'
+        "<info><title>Bad</title></info><citation><layout><text variable='title'/></layout>"
+        "</citation><bibliography><layout><bogus/></layout></bibliography></style>",
+        encoding="utf-8",
+    )
+    with pytest.raises(EngineError, match='unknown element "bogus"'):
+        render_entry(_article("a", "Abel", 2001, "T"), path)
+    with pytest.raises(StyleFileError) as caught:
+        format_citation([dynapipe()], read_csl_style(path))
+    assert str(caught.value).startswith(f"{path}: pandoc cannot render this style")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_missing_pandoc_is_one_line() -> None:
+    process = PandocProcess(Path("/nonexistent/pandoc"))
+    with pytest.raises(EngineUnavailable) as caught:
+        engine.request([_article("a", "Abel", 2001, "T")], EngineStyle(APA), process=process)
+    assert str(caught.value).startswith("citation engine unavailable: cannot run /nonexistent")
+
+
+def test_a_process_that_died_is_started_again() -> None:
+    process = PandocProcess()
+    try:
+        item = [_article("a", "Abel", 2001, "T")]
+        first = engine.request(item, EngineStyle(APA), process=process)
+        assert process._process is not None
+        process._process.kill()
+        process._process.wait()
+        assert engine.request(item, EngineStyle(APA), process=process) == first
+    finally:
+        process.close()
+
+
+def test_threads_share_the_process_and_each_gets_its_own_answer() -> None:
+    items = [_article(f"t{i}", f"Fam{i}", 2000 + i, f"Thread {i}") for i in range(6)]
+    results: dict[str, str] = {}
+
+    def render(item: dict[str, Any]) -> None:
+        results[item["id"]] = engine.request([item], EngineStyle(APA))[0][1]
+
+    threads = [threading.Thread(target=render, args=(item,)) for item in items]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(f"Thread {i}" in results[f"t{i}"] for i in range(6))
+
+
+def _shared_names() -> list[dict[str, Any]]:
+    """Same authors, same years, across what the parts split: suffixes and "———" at stake."""
+    items = []
+    for i in range(14):
+        family = ("Bee", "Cee", "Dee")[i % 3]
+        items.append(_article(f"i{i}", family, 2000 + i % 2, f"Work {i:02d}"))
+    items.append({"id": "anon", "type": "book", "title": "Anonymous Work"})
+    return items
+
+
+@pytest.mark.parametrize("path", [APA, IEEE, MLA])
+def test_a_bibliography_in_parts_is_the_bibliography_in_one(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Year suffixes (APA), numbers (IEEE) and "———" (MLA) survive the split."""
+    items = _shared_names()
+    whole = engine.request(items, EngineStyle(path))
+    monkeypatch.setattr(partition, "CHUNK", 4)
+    requests: list[int] = []
+    real = engine.request
+
+    def counting(references: Any, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+        requests.append(len(references))
+        return real(references, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "request", counting)
+    assert partition.render_large(items, EngineStyle(path), "plain") == whole
+    assert len(requests) > 2
+    assert any("2000a" in text for _, text in whole) or path != APA
+    assert any(text.startswith("———") for _, text in whole) or path != MLA
