@@ -9,8 +9,8 @@ For every fixture in `processor-tests/humans/*.txt` whose MODE is `bibliography`
 * **paperscope**: the fixture's INPUT written as a CSL-JSON file, read by paperscope's own
   loader (`index.library.loaders.json_files.load_json`, what a user's `.json` file goes
   through; not the whole `load_library`, whose duplicate merging would join the suite's
-  deliberately alike items), each paper mapped to CSL (`index.citations.csl.engine_item`)
-  and rendered by paperscope's engine with the fixture's CSL as a user style;
+  deliberately alike items), each paper given to the engine as the citation path does
+  (`index.citations.csl.engine_reference`) and rendered by paperscope's engine with the fixture's CSL as a user style;
 * **pandoc**: the INPUT items as they are, through the same engine (pandoc 3.9's citeproc);
 * **citeproc-py**: when `citeproc` is importable in this venv (`pip install
   citeproc-py==0.11.1`), the same items through citeproc-py's HTML formatter.
@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.citations.csl import engine_item  # noqa: E402
+from index.citations.csl import engine_reference  # noqa: E402
 from index.citations.engine import EngineError, EngineStyle, render_bibliography  # noqa: E402
 from index.citations.engine.process import pandoc_binary  # noqa: E402
 from index.library.loaders.json_files import load_json  # noqa: E402
@@ -136,7 +136,7 @@ def _paperscope(items: list[dict[str, Any]], ids: list[str], style: Path, scratc
     papers, _, _ = load_json(path.read_text(encoding="utf-8"), str(path))
     by_key = {(paper.citation_key or paper.id).casefold(): paper for paper in papers}
     wanted = [i for i in ids if i.casefold() in by_key]
-    csl = [engine_item(by_key[i.casefold()], i) for i in wanted]
+    csl = [engine_reference(by_key[i.casefold()], i) for i in wanted]
     return _as_html(render_bibliography(csl, EngineStyle(style), "html")), len(ids) - len(wanted)
 
 

@@ -1,11 +1,16 @@
 """APA, IEEE, ACM, Chicago and MLA (and the user's CSL styles) through the CSL engine.
 
 The formatting is the style's and the engine's (`index.citations.engine`: pandoc's
-citeproc); this module only builds each paper's CSL-JSON item (`csljson.csl_item`, the
-same record the `csl-json` export writes) and hands it over with the style's file. The
-vendored styles are used as published, unmodified.
+citeproc); this module only decides what the engine reads for each paper and hands it
+over with the style's file. The vendored styles are used as published, unmodified.
 
-Two things are decided here, both about the input, not the output:
+What the engine reads (`engine_reference`): the source's own record when the paper keeps
+one (a paper's `records`, each a `SourceRecord`: a BibTeX entry goes to pandoc as the
+entry, with its `@string`s and crossref parents, so pandoc maps BibLaTeX to CSL itself; a
+CSL-JSON item goes as the item); otherwise the CSL-JSON item built from the paper's
+fields (`csljson.csl_item`, the same record the `csl-json` export writes).
+
+For a built item, two things are decided here, both about the input, not the output:
 
 * an author list known to be incomplete ends with the name `{"literal": "others"}`, which
   is how pandoc reads BibTeX's "and others" and what CSL engines print as "et al.";
@@ -22,10 +27,18 @@ from pathlib import Path
 from typing import Any
 
 from index.citations.csljson import csl_item
-from index.citations.engine import EngineStyle, render_bibliography
+from index.citations.engine import BibEntry, EngineStyle, Reference, render_bibliography
 from index.models import Paper
 
-__all__ = ["CSL_DIR", "CSL_FILES", "csl_path", "engine_item", "engine_style", "format_csl"]
+__all__ = [
+    "CSL_DIR",
+    "CSL_FILES",
+    "csl_path",
+    "engine_item",
+    "engine_reference",
+    "engine_style",
+    "format_csl",
+]
 
 CSL_DIR = Path(__file__).resolve().parent / "styles"
 CSL_FILES = {
@@ -62,6 +75,42 @@ def engine_item(paper: Paper, key: str) -> dict[str, Any]:
     return item
 
 
+def _bibtex_entry(record: Any, key: str) -> BibEntry:
+    """A BibTeX record as pandoc should read it: under `key`, after its macros, with parents.
+
+    The entry is written under the id the bibliography needs (two files may use one key);
+    the parents keep theirs, which is what the entry's `crossref` names.
+    """
+    strings = [f"@string{{{name} = {value}}}" for name, value in record.strings]
+    body = "".join(f",\n  {name} = {value}" for name, value in record.fields)
+    entry = f"@{record.type}{{{key}{body}\n}}"
+    parents: list[str] = []
+    pending = list(record.parents)
+    while pending:  # a parent's own parents too (xdata of a crossref parent)
+        parent = pending.pop(0)
+        strings.extend(f"@string{{{name} = {value}}}" for name, value in parent.strings)
+        parents.append(parent.bibtex())
+        pending.extend(parent.parents)
+    return BibEntry(key, "\n".join([*dict.fromkeys(strings), entry, *parents]))
+
+
+def engine_reference(paper: Paper, key: str) -> Reference:
+    """What the engine reads for `paper` under the id `key` (see the module doc).
+
+    The source's own record when the paper keeps one (`paper.records`: the first BibTeX or
+    CSL-JSON record), else the item built from the paper's fields.
+    """
+    for record in getattr(paper, "records", ()):
+        if record.format == "bibtex" and record.type:
+            return _bibtex_entry(record, key)
+        if record.format == "csl-json":
+            item = dict(record.item())
+            item["id"] = key
+            item.pop("abstract", None)
+            return item
+    return engine_item(paper, key)
+
+
 def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
     """Bibliography entries for `papers` in `style`, ordered as the style sorts them.
 
@@ -69,5 +118,5 @@ def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
         EngineUnavailable: pandoc cannot run.
         EngineError: pandoc cannot render with this style.
     """
-    items = [engine_item(paper, f"p{index}") for index, paper in enumerate(papers)]
-    return [text for _, text in render_bibliography(items, engine_style(style))]
+    references = [engine_reference(paper, f"p{index}") for index, paper in enumerate(papers)]
+    return [text for _, text in render_bibliography(references, engine_style(style))]

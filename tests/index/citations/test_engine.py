@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 import index.citations.engine as engine
 from index.citations import StyleFileError, format_citation
-from index.citations.csl import CSL_DIR, CSL_FILES
+from index.citations.csl import CSL_DIR, CSL_FILES, engine_reference
 from index.citations.custom import read_csl_style
 from index.citations.engine import (
     BibEntry,
@@ -22,6 +25,7 @@ from index.citations.engine import (
 )
 from index.citations.engine import partition
 from index.citations.engine.process import PandocProcess
+from index.models import Paper
 from tests.index.citations.citation_papers import dynapipe
 
 APA = CSL_DIR / CSL_FILES["apa"]
@@ -158,3 +162,67 @@ def test_a_bibliography_in_parts_is_the_bibliography_in_one(
     assert len(requests) > 2
     assert any("2000a" in text for _, text in whole) or path != APA
     assert any(text.startswith("———") for _, text in whole) or path != MLA
+
+
+@dataclass(frozen=True)
+class _Record:
+    """The shape of `index.models.SourceRecord` that `engine_reference` reads."""
+
+    format: str
+    type: str
+    key: str
+    fields: tuple[tuple[str, str], ...]
+    strings: tuple[tuple[str, str], ...] = ()
+    parents: tuple[_Record, ...] = ()
+
+    def bibtex(self) -> str:
+        body = "".join(f",\n  {name} = {value}" for name, value in self.fields)
+        return f"@{self.type}{{{self.key}{body}\n}}"
+
+    def item(self) -> dict[str, Any]:
+        return {name: json.loads(value) for name, value in self.fields}
+
+
+def _kept(*records: _Record) -> Paper:
+    """A paper that kept its sources' records (the field the record work adds to Paper)."""
+    paper = SimpleNamespace(**{name: getattr(dynapipe(), name) for name in ("id", "title")})
+    paper.records = records
+    return cast(Paper, paper)
+
+
+def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> None:
+    parent = _Record(
+        "bibtex", "book", "proc", (("title", "{Proceedings of X}"), ("publisher", "pub"))
+    )
+    record = _Record(
+        "bibtex",
+        "inbook",
+        "same",
+        (("author", "{Bee, Ann}"), ("title", "{A Chapter}"), ("crossref", "{proc}"),
+         ("year", "2001"), ("location", "{Cambridge}")),
+        strings=(("pub", "{MIT Press}"),),
+        parents=(parent,),
+    )
+    other = _Record("bibtex", "misc", "same", (("title", "{Another}"), ("year", "1999")))
+    reference = engine_reference(_kept(record), "p0")
+    assert isinstance(reference, BibEntry) and reference.key == "p0"
+    entries = dict(render_bibliography([reference, engine_reference(_kept(other), "p1")], APA))
+    # pandoc sentence-cases an English title for APA, as its BibLaTeX reading does.
+    assert entries["p0"] == "Bee, A. (2001). A chapter. In Proceedings of x. MIT Press."
+    assert entries["p1"] == "Another. (1999)."  # one key in two files: two entries
+
+
+def test_a_kept_csl_json_record_is_the_item_pandoc_reads() -> None:
+    case = _Record(
+        "csl-json",
+        "legal_case",
+        "brown",
+        (("type", '"legal_case"'), ("title", '"Brown v. Board of Education"'),
+         ("authority", '"Supreme Court"'), ("container-title", '"U.S."'),
+         ("volume", '"347"'), ("page", '"483"'), ("issued", '{"date-parts":[[1954]]}')),
+    )
+    reference = engine_reference(_kept(case), "p0")
+    assert isinstance(reference, dict) and reference["id"] == "p0"
+    assert render_entry(reference, APA) == (
+        "Brown v. Board of Education, 347 U.S. 483 (Supreme Court 1954)."
+    )
