@@ -39,9 +39,23 @@ from index.citations.engine import (  # noqa: E402
 )
 from index.library.loaders import load_file  # noqa: E402
 
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
-                         "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "-", "\u2011": "-",
-                         "\u2010": "-", "\u00a0": " ", "\u202f": " "})
+_QUOTES = str.maketrans(
+    {
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2011": "-",
+        "\u2010": "-",
+        "\u00a0": " ",
+        "\u202f": " ",
+    }
+)
 
 
 def normalise(text: str) -> str:
@@ -73,7 +87,7 @@ def readable(text: str, keys: list[str], style: EngineStyle) -> tuple[str, int]:
     entry (its line is in pandoc's error) and counts it, instead of comparing nothing.
     """
     dropped = 0
-    for _ in range(50):
+    for _ in range(2000):
         try:
             request([BibEntry(key, text) for key in keys[:1]], style)
             return text, dropped
@@ -82,9 +96,14 @@ def readable(text: str, keys: list[str], style: EngineStyle) -> tuple[str, int]:
             if not found:
                 raise
             lines = text.split("\n")
-            at = int(found.group(1)) - 1
-            start = next(i for i in range(min(at, len(lines) - 1), -1, -1) if lines[i].lstrip().startswith("@"))
-            end = next((i for i in range(at + 1, len(lines)) if lines[i].lstrip().startswith("@")), len(lines))
+            at = min(int(found.group(1)) - 1, len(lines) - 1)
+            if lines[at].lstrip().startswith("@") and at > 0:
+                at -= 1  # "unexpected '@'": the entry before was never closed
+            start = next((i for i in range(at, -1, -1) if lines[i].lstrip().startswith("@")), 0)
+            end = next(
+                (i for i in range(at + 1, len(lines)) if lines[i].lstrip().startswith("@")),
+                len(lines),
+            )
             text = "\n".join(lines[:start] + lines[end:])
             dropped += 1
     return text, dropped
@@ -133,8 +152,12 @@ def main(argv: list[str] | None = None) -> int:
                     classes[style][kind] += 1
                     shown = examples.setdefault((style, kind), [])
                     if len(shown) < args.examples:
-                        shown.append(f"{path.name} {key}\n      ours:   {mine}\n      pandoc: {reference}")
-    print(f"paperscope vs pandoc 3.9 citeproc, same source and .csl ({time.perf_counter() - started:.0f} s)")
+                        shown.append(
+                            f"{path.name} {key}\n      ours:   {mine}\n      pandoc: {reference}"
+                        )
+    print(
+        f"paperscope vs pandoc 3.9 citeproc, same source and .csl ({time.perf_counter() - started:.0f} s)"
+    )
     for style, count in totals.items():
         compared = count["entries"] - count["pandoc has none"]
         same = count["identical"] + count["case only"]

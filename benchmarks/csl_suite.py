@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from index.citations.csl import engine_reference  # noqa: E402
-from index.citations.engine import EngineError, EngineStyle, render_bibliography  # noqa: E402
+from index.citations.engine import EngineStyle, render_bibliography  # noqa: E402
 from index.citations.engine.process import pandoc_binary  # noqa: E402
 from index.library.loaders.json_files import load_json  # noqa: E402
 
@@ -108,7 +108,7 @@ class Canonical:
 
 
 def _sections(text: str) -> dict[str, str]:
-    return {name: body for name, body in _SECTION.findall(text)}
+    return dict(_SECTION.findall(text))
 
 
 def _cited_ids(sections: dict[str, str], items: list[dict[str, Any]]) -> list[str]:
@@ -129,7 +129,9 @@ def _as_html(entries: list[tuple[str, str]]) -> str:
     return "".join(f'<div class="csl-entry">{text}</div>' for _, text in entries)
 
 
-def _paperscope(items: list[dict[str, Any]], ids: list[str], style: Path, scratch: Path) -> tuple[str, int]:
+def _paperscope(
+    items: list[dict[str, Any]], ids: list[str], style: Path, scratch: Path
+) -> tuple[str, int]:
     """The bibliography through paperscope's loader and mapping; and how many items it lost."""
     path = scratch / "input.json"
     path.write_text(json.dumps(items, ensure_ascii=False), encoding="utf-8")
@@ -201,16 +203,16 @@ def main(argv: list[str] | None = None) -> int:
             expected = canonical.entries(sections["RESULT"])
             passed: dict[str, bool] = {}
             missing = 0
-            renderers: dict[str, Callable[[], str]] = {
-                "paperscope": lambda: _paperscope(items, ids, style, scratch)[0],
-                "pandoc": lambda: _pandoc(items, ids, style),
+            renderers: dict[str, Callable[[list[dict[str, Any]], list[str], Path], str]] = {
+                "paperscope": lambda i, d, s: _paperscope(i, d, s, scratch)[0],
+                "pandoc": _pandoc,
             }
             if citeproc_py is not None:
-                renderers["citeproc-py"] = lambda: citeproc_py(items, ids, style)
+                renderers["citeproc-py"] = citeproc_py
             for name, render in renderers.items():
                 try:
-                    passed[name] = canonical.entries(render()) == expected
-                except (EngineError, Exception):  # citeproc-py fails in many ways
+                    passed[name] = canonical.entries(render(items, ids, style)) == expected
+                except Exception:  # an engine error; citeproc-py fails in many ways
                     passed[name] = False
                 scores[name] += passed[name]
             if passed["pandoc"] and not passed["paperscope"]:

@@ -78,7 +78,8 @@ def _parse(path: Path) -> ElementTree.Element:
     if root.tag != f"{_NS}style":
         local = root.tag.rpartition("}")[2]
         raise StyleFileError(
-            path, f"not a CSL style (the root element is <{local}>, not <style> in the CSL namespace)"
+            path,
+            f"not a CSL style (the root element is <{local}>, not <style> in the CSL namespace)",
         )
     return root
 
@@ -95,7 +96,7 @@ def _style_id(root: ElementTree.Element) -> str:
 
 
 def _id_tail(style_id: str) -> str:
-    """"http://www.zotero.org/styles/nature" -> "nature" (Zotero's ids end in the file stem)."""
+    """ "http://www.zotero.org/styles/nature" -> "nature" (Zotero's ids end in the file stem)."""
     return style_id.rstrip("/").rpartition("/")[2].casefold()
 
 

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from index.atomic import write_text_atomic
 from index.citations import (
     KEY_STYLES,
     STYLES,
@@ -21,7 +22,6 @@ from index.citations import (
     resolve_style,
     style_label,
 )
-from index.atomic import write_text_atomic
 from index.citations.custom import StyleFileError, read_csl_style, read_style_folder
 from index.citations.keyformats import latex_command_error, split_key_style
 from tui.services.config import DEFAULT_KEY_STYLE, DEFAULT_LATEX_COMMAND, Config

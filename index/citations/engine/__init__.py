@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from index.citations.engine.process import EngineUnavailable, PandocProcess, shared_process
 
@@ -54,7 +54,7 @@ class BibEntry:
 
 
 # A CSL-JSON item (a mapping with an "id") or a BibLaTeX entry for pandoc to read itself.
-Reference = Union[Mapping[str, Any], BibEntry]
+Reference = Mapping[str, Any] | BibEntry
 
 
 @dataclass(frozen=True)

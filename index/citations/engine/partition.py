@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CHUNK", "group_key", "render_large"]
 
-CHUNK = 300  # items a request: below this the quadratic part costs little (~0.1 s)
+CHUNK = 100  # items a request: past ~100 the quadratic part outweighs the per-request cost
 _NS = "http://purl.org/net/xbiblio/csl"
 _NAME_VARIABLES = ("author", "editor", "translator", "director", "composer", "container-author")
 _DISAMBIGUATION = (

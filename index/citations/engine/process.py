@@ -93,6 +93,20 @@ class PandocProcess:
                     raise EngineUnavailable(cause)
         raise AssertionError("unreachable")
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time pandoc has used so far (Linux `/proc`; None elsewhere or when stopped).
+
+        For the benchmarks: on a shared machine, wall time says little.
+        """
+        process = self._process
+        if process is None:
+            return None
+        try:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rpartition(")")[2].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
     def close(self) -> None:
         """Ends the process (closing its stdin ends the driver's loop)."""
         with self._lock:

@@ -67,7 +67,9 @@ def test_a_dependent_style_renders_as_its_parent_in_the_folder_or_built_in(
 ) -> None:
     """As Zotero resolves it: the `independent-parent` link names the parent's id."""
     nature = (CSL_DIR / "ieee.csl").read_text(encoding="utf-8")
-    nature = nature.replace("http://www.zotero.org/styles/ieee<", "http://www.zotero.org/styles/nature<")
+    nature = nature.replace(
+        "http://www.zotero.org/styles/ieee<", "http://www.zotero.org/styles/nature<"
+    )
     (tmp_path / "nature.csl").write_text(nature, encoding="utf-8")
     _dependent(tmp_path, "nature-communications", "nature")
     _dependent(tmp_path, "some-journal", "ieee", locale="en-GB")

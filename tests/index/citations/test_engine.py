@@ -20,10 +20,10 @@ from index.citations.engine import (
     EngineError,
     EngineStyle,
     EngineUnavailable,
+    partition,
     render_bibliography,
     render_entry,
 )
-from index.citations.engine import partition
 from index.citations.engine.process import PandocProcess
 from index.models import Paper
 from tests.index.citations.citation_papers import dynapipe
@@ -198,8 +198,13 @@ def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> 
         "bibtex",
         "inbook",
         "same",
-        (("author", "{Bee, Ann}"), ("title", "{A Chapter}"), ("crossref", "{proc}"),
-         ("year", "2001"), ("location", "{Cambridge}")),
+        (
+            ("author", "{Bee, Ann}"),
+            ("title", "{A Chapter}"),
+            ("crossref", "{proc}"),
+            ("year", "2001"),
+            ("location", "{Cambridge}"),
+        ),
         strings=(("pub", "{MIT Press}"),),
         parents=(parent,),
     )
@@ -217,9 +222,15 @@ def test_a_kept_csl_json_record_is_the_item_pandoc_reads() -> None:
         "csl-json",
         "legal_case",
         "brown",
-        (("type", '"legal_case"'), ("title", '"Brown v. Board of Education"'),
-         ("authority", '"Supreme Court"'), ("container-title", '"U.S."'),
-         ("volume", '"347"'), ("page", '"483"'), ("issued", '{"date-parts":[[1954]]}')),
+        (
+            ("type", '"legal_case"'),
+            ("title", '"Brown v. Board of Education"'),
+            ("authority", '"Supreme Court"'),
+            ("container-title", '"U.S."'),
+            ("volume", '"347"'),
+            ("page", '"483"'),
+            ("issued", '{"date-parts":[[1954]]}'),
+        ),
     )
     reference = engine_reference(_kept(case), "p0")
     assert isinstance(reference, dict) and reference["id"] == "p0"

@@ -137,7 +137,9 @@ def test_the_users_csl_styles_are_listed_used_and_a_broken_one_is_one_line(
     assert again.stdout == cited.stdout and messages(again.stderr) == []
     listed = run(env, "styles")
     assert listed.returncode == 0
-    assert any(line.startswith("my-ieee    IEEE Reference Guide") for line in listed.stdout.splitlines())
+    assert any(
+        line.startswith("my-ieee    IEEE Reference Guide") for line in listed.stdout.splitlines()
+    )
     assert messages(listed.stderr) == [warning]
     by_path = run(env, "cite", "dynapipe", "--style", str(styles / "my-ieee.csl"))
     assert by_path.stdout == cited.stdout
