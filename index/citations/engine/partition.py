@@ -10,7 +10,7 @@ data. In a bibliography, one entry depends on another only through:
 * citation numbers: the position in the sorted (or given) order.
 
 So references are grouped by their first name's family (all nameless ones together),
-whole groups are packed into requests of a few hundred items, and the entries are put
+whole groups are packed into requests of about `CHUNK` items, and the entries are put
 back in the order the style sorts the whole bibliography, which one cheap extra request
 gives: the same style with its disambiguation and layout taken out, sort kept. A numeric
 style is instead cut into consecutive runs of that order and each entry's label renumbered
@@ -30,8 +30,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from index.citations.engine import wire
+from index.citations.engine.wire import BibEntry, EngineStyle, reference_id
+
 if TYPE_CHECKING:
-    from index.citations.engine import EngineStyle, Reference
+    from index.citations.engine.wire import Reference
 
 __all__ = ["CHUNK", "group_key", "render_large"]
 
@@ -56,8 +59,6 @@ def group_key(reference: Reference) -> str:
     An error here only matters if it splits references that would interact, so anything
     unsure (a BibLaTeX entry with a crossref, no names) goes to the common group "".
     """
-    from index.citations.engine import BibEntry
-
     if isinstance(reference, BibEntry):
         return _bib_group_key(reference.text)
     return _csl_group_key(reference)
@@ -150,16 +151,14 @@ def render_large(
     references: Sequence[Reference], style: EngineStyle, fmt: str
 ) -> list[tuple[str, str]]:
     """`render_bibliography` for any size: one request up to `CHUNK`, parts beyond."""
-    from index.citations.engine import EngineStyle, _reference_id, request
-
     if len(references) <= CHUNK:
-        return request(references, style, fmt)
+        return wire.request(references, style, fmt)
     facts = _style_facts(style.path)
-    by_id = {_reference_id(reference): reference for reference in references}
+    by_id = {reference_id(reference): reference for reference in references}
     order = list(by_id)
     if facts.order_style is not None:
         order_style = EngineStyle(facts.order_style, style.locale)
-        order = [id_ for id_, _ in request(list(by_id.values()), order_style, "plain")]
+        order = [id_ for id_, _ in wire.request(list(by_id.values()), order_style, "plain")]
     if facts.numbered:
         return _numbered(order, by_id, style, fmt)
     chunks: list[list[Reference]] = []
@@ -176,7 +175,7 @@ def render_large(
         chunks.append(current)
     rendered: dict[str, str] = {}
     for chunk in chunks:
-        rendered.update(request(chunk, style, fmt))
+        rendered.update(wire.request(chunk, style, fmt))
     return [(id_, rendered[id_]) for id_ in order if id_ in rendered]
 
 
@@ -184,12 +183,10 @@ def _numbered(
     order: list[str], by_id: dict[str, Reference], style: EngineStyle, fmt: str
 ) -> list[tuple[str, str]]:
     """Consecutive runs of the order, each entry's number moved on by the run's start."""
-    from index.citations.engine import request
-
     result: list[tuple[str, str]] = []
     for start in range(0, len(order), CHUNK):
         run = [by_id[id_] for id_ in order[start : start + CHUNK]]
-        for local, (id_, text) in enumerate(request(run, style, fmt), 1):
+        for local, (id_, text) in enumerate(wire.request(run, style, fmt), 1):
             result.append((id_, _renumbered(text, local, start + local)))
     return result
 

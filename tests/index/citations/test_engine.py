@@ -20,9 +20,11 @@ from index.citations.engine import (
     EngineError,
     EngineStyle,
     EngineUnavailable,
+    Reference,
     partition,
     render_bibliography,
     render_entry,
+    wire,
 )
 from index.citations.engine.process import PandocProcess
 from index.models import Paper
@@ -67,7 +69,11 @@ def test_a_biblatex_entry_is_read_by_pandoc_with_its_macros_and_parents() -> Non
 
 
 def test_csl_items_and_biblatex_entries_share_one_sorted_bibliography() -> None:
-    items = [_article("z", "Zed", 2001, "Last"), KNUTH, _article("a", "Abel", 2001, "First")]
+    items: list[Reference] = [
+        _article("z", "Zed", 2001, "Last"),
+        KNUTH,
+        _article("a", "Abel", 2001, "First"),
+    ]
     assert [id_ for id_, _ in render_bibliography(items, APA)] == ["a", "knuth:ct:a", "z"]
     # IEEE does not sort: the given order, numbered.
     numbered = render_bibliography(items, IEEE)
@@ -151,13 +157,13 @@ def test_a_bibliography_in_parts_is_the_bibliography_in_one(
     whole = engine.request(items, EngineStyle(path))
     monkeypatch.setattr(partition, "CHUNK", 4)
     requests: list[int] = []
-    real = engine.request
+    real = wire.request
 
     def counting(references: Any, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
         requests.append(len(references))
         return real(references, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "request", counting)
+    monkeypatch.setattr(wire, "request", counting)
     assert partition.render_large(items, EngineStyle(path), "plain") == whole
     assert len(requests) > 2
     assert any("2000a" in text for _, text in whole) or path != APA

@@ -283,6 +283,7 @@ def test_moving_the_cursor_back_does_not_render_a_citation_again(
     (How fast a first rendering is, is measured by the benchmarks, not asserted here.)
     """
     import index.citations.engine as engine
+    from index.citations.engine import wire
 
     papers = [
         Paper(
@@ -297,13 +298,13 @@ def test_moving_the_cursor_back_does_not_render_a_citation_again(
         for i in range(20)
     ]
     rendered: list[str] = []
-    real = engine.request
+    real = wire.request
 
     def counting(references: Any, *args: Any, **kwargs: Any) -> list[tuple[str, str]]:
         rendered.extend(reference["title"] for reference in references)
         return real(references, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "request", counting)
+    monkeypatch.setattr(wire, "request", counting)
     engine._cache.clear()
     first = [format_citation([paper], "chicago") for paper in papers]
     again = [format_citation([paper], "chicago") for paper in papers]
