@@ -97,7 +97,7 @@ def readable(text: str, keys: list[str], style: EngineStyle) -> tuple[str, int]:
                 raise
             lines = text.split("\n")
             at = min(int(found.group(1)) - 1, len(lines) - 1)
-            if lines[at].lstrip().startswith("@") and at > 0:
+            if "unexpected '@'" in str(error) and at > 0:
                 at -= 1  # "unexpected '@'": the entry before was never closed
             start = next((i for i in range(at, -1, -1) if lines[i].lstrip().startswith("@")), 0)
             end = next(
