@@ -12,6 +12,8 @@ fields (`csljson.csl_item`, the same record the `csl-json` export writes).
 
 For a built item, two things are decided here, both about the input, not the output:
 
+* a record with no title at all (the loaders' placeholder "(untitled)") has no title in
+  the item: the style leaves it out or puts what it substitutes, as for the source;
 * an author list known to be incomplete ends with the name `{"literal": "others"}`, which
   is how pandoc reads BibTeX's "and others" and what CSL engines print as "et al.";
 * paperscope's own remarks (an inferred title, a cut author list) and the abstract are
@@ -49,6 +51,7 @@ CSL_FILES = {
     "mla": "modern-language-association.csl",
 }
 _NOT_RENDERED = ("abstract", "note", "archive", "archive_location")
+_NO_TITLE = "(untitled)"  # what every loader calls a record without a title
 
 
 def csl_path(style: str) -> Path:
@@ -70,6 +73,8 @@ def engine_item(paper: Paper, key: str) -> dict[str, Any]:
     item = csl_item(paper, key)
     for name in _NOT_RENDERED:
         item.pop(name, None)
+    if paper.title_inferred and paper.title == _NO_TITLE:
+        item.pop("title", None)
     if paper.authors and not paper.authors_complete:
         item["author"] = [*item.get("author", []), {"literal": "others"}]
     return item
