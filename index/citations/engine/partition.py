@@ -153,7 +153,10 @@ def render_large(
     """`render_bibliography` for any size: one request up to `CHUNK`, parts beyond."""
     if len(references) <= CHUNK:
         return wire.request(references, style, fmt)
-    facts = _style_facts(style.path)
+    try:
+        facts = _style_facts(style.path)
+    except (OSError, ElementTree.ParseError):  # pandoc names the problem in one line
+        return wire.request(references, style, fmt)
     by_id = {reference_id(reference): reference for reference in references}
     order = list(by_id)
     if facts.order_style is not None:

@@ -175,8 +175,6 @@ def test_a_venue_stored_with_a_closing_full_stop_is_cited_without_it() -> None:
 
 def test_a_record_without_a_title_is_cited_without_one() -> None:
     """The loaders' "(untitled)" is no title: pandoc on the source prints none either."""
-    paper = Paper(
-        id="u", title="(untitled)", title_inferred=True, authors=("Ann Bee",), year=2014
-    )
+    paper = Paper(id="u", title="(untitled)", title_inferred=True, authors=("Ann Bee",), year=2014)
     assert format_citation([paper], "apa") == "Bee, A. (2014)."
     assert format_citation([paper], "mla") == "Bee, Ann. 2014."

@@ -103,6 +103,17 @@ def test_a_style_pandoc_rejects_is_one_line_naming_the_file(tmp_path: Path) -> N
     assert "\n" not in str(caught.value)
 
 
+def test_a_long_bibliography_in_a_broken_style_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `CHUNK` papers the style is read for its sort; a broken one still says why."""
+    monkeypatch.setattr(partition, "CHUNK", 2)
+    path = tmp_path / "broken.csl"
+    path.write_text("<style>", encoding="utf-8")
+    with pytest.raises(EngineError):
+        render_bibliography([_article(f"b{i}", "Bee", 2000, f"T{i}") for i in range(3)], path)
+
+
 def test_a_missing_pandoc_is_one_line() -> None:
     process = PandocProcess(Path("/nonexistent/pandoc"))
     with pytest.raises(EngineUnavailable) as caught:
