@@ -1,7 +1,7 @@
 """The CSL engine: pandoc's citeproc, in one long-lived pandoc process, behind a cache.
 
-Why pandoc: on the CSL processor test suite's 197 bibliography fixtures pandoc 3.9 passes
-175 and citeproc-py 0.11 passes 121; pandoc is bundled by the `pypandoc-binary` wheel
+Why pandoc: on the CSL processor test suite's 199 bibliography fixtures pandoc 3.9 passes
+173 and citeproc-py 0.11 passes 119 (`benchmarks/csl_suite.py`); pandoc is bundled by the `pypandoc-binary` wheel
 (no network, no system install) and reads BibLaTeX itself with the BibLaTeX-to-CSL
 mapping it documents. What a caller hands in is a *reference*: either a CSL-JSON item
 (a mapping with an `id`) or a `BibEntry`, the verbatim text of a BibLaTeX entry with
