@@ -64,6 +64,7 @@ class PandocProcess:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
         self._stderr: IO[bytes] | None = None
+        self._owner = os.getpid()
 
     def request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Sends one request and returns the driver's answer (a dict with `entries` or `error`).
@@ -113,6 +114,9 @@ class PandocProcess:
             self._stop()
 
     def _running(self) -> subprocess.Popen[str]:
+        if self._owner != os.getpid():
+            # A forked child (the index build) must not talk over its parent's pipe.
+            self._process, self._stderr, self._owner = None, None, os.getpid()
         if self._process is not None and self._process.poll() is None:
             return self._process
         self._stop()
