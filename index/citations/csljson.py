@@ -19,6 +19,7 @@ from index.citations.fields import (
     notes,
     page_range,
     paper_names,
+    venue_name,
 )
 from index.models import Name, Paper
 
@@ -46,6 +47,10 @@ _NUMBER_AS = {
     "chapter": "collection-number",
     "conference": "collection-number",
 }
+
+
+# A thesis's kind, as pandoc (and Better BibTeX) map BibTeX's entry types to CSL `genre`.
+_GENRES = {"phdthesis": "PhD thesis", "mastersthesis": "Master\u2019s thesis"}
 
 
 def csl_name(name: Name) -> dict[str, str]:
@@ -110,6 +115,13 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item[_NUMBER_AS.get(paper_kind, "number")] = paper.number
     if paper.publisher:
         item["publisher"] = paper.publisher
+    elif paper_kind in ("thesis", "report") and paper.venue:
+        # A thesis's school and a report's institution are who published it (CSL has no
+        # field of their own for them); as a venue nothing printed them.
+        item["publisher"] = venue_name(paper.venue)
+    genre = _GENRES.get(paper.entry_type.casefold())
+    if genre and paper_kind == "thesis":
+        item["genre"] = genre
     if paper.doi:
         item["DOI"] = paper.doi
     if paper_kind == "preprint" and paper.arxiv:

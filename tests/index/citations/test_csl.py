@@ -178,3 +178,22 @@ def test_a_record_without_a_title_is_cited_without_one() -> None:
     paper = Paper(id="u", title="(untitled)", title_inferred=True, authors=("Ann Bee",), year=2014)
     assert format_citation([paper], "apa") == "Bee, A. (2014)."
     assert format_citation([paper], "mla") == "Bee, Ann. 2014."
+
+
+def test_a_thesis_names_its_kind_and_school_as_pandoc_reads_the_entry() -> None:
+    """`cdl.bib` `Ekst04`: the school was only a venue, which no style prints for a thesis."""
+    thesis = Paper(
+        id="e",
+        title="The cellular networks underlying human spatial navigation",
+        authors=("A. D. Ekstrom",),
+        names=(Name("Ekstrom", "A. D."),),
+        year=2004,
+        entry_type="phdthesis",
+        venue="Brandeis University",
+    )
+    assert format_citation([thesis], "apa") == (
+        "Ekstrom, A. D. (2004). The cellular networks underlying human spatial navigation "
+        "[PhD thesis]. Brandeis University."
+    )
+    masters = replace(thesis, entry_type="mastersthesis")
+    assert "Master\u2019s thesis, Brandeis University" in format_citation([masters], "ieee")
