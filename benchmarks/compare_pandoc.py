@@ -10,7 +10,8 @@ the source's own record when papers keep one, else the CSL item built from the p
 fields) in the five built-in styles through its engine; pandoc reads the same file itself (its BibLaTeX reader, as
 `pandoc --citeproc --bibliography FILE.bib` does) and renders the same keys with the same
 `.csl` file. Both are whole bibliographies of the same entries, compared entry by entry
-(by key). Entries are equal after normalising whitespace, quotes and dashes; entries that
+(by key). Entries are equal after normalising whitespace, quotes and dashes and dropping a
+numeric label (entries pandoc cannot read shift its numbering); entries that
 differ only in letter case (pandoc sentence-cases English titles for APA) count as
 agreeing. Printed: per style, % identical, % case-only, and the difference classes: the
 words found on one side only, most frequent first, with examples.
@@ -60,7 +61,7 @@ _QUOTES = str.maketrans(
 
 def normalise(text: str) -> str:
     """Whitespace, quotes and dashes made plain, so only wording and punctuation count."""
-    text = text.translate(_QUOTES)
+    text = re.sub(r"^\[\d+\]\s*", "", text.translate(_QUOTES))  # entries pandoc skipped renumber
     text = re.sub(r"-{2,}", "-", text)
     return " ".join(text.split())
 

@@ -7,6 +7,7 @@ exported file can never disagree about a paper's type, container or identifiers.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +49,10 @@ _NUMBER_AS = {
     "conference": "collection-number",
 }
 
+
+# An article number: "e1005209", "S0140673620301835", "104728a"; not "doi.org/10.1609/x"
+# (a link in a pages field) nor a plain page number.
+_ELOCATOR = re.compile(r"(?=.*\d)(?!\d+$)[A-Za-z]{0,3}\d+[A-Za-z]?")
 
 # A thesis's kind, as pandoc (and Better BibTeX) map BibTeX's entry types to CSL `genre`.
 _GENRES = {"phdthesis": "PhD thesis", "mastersthesis": "Master\u2019s thesis"}
@@ -103,7 +108,7 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         if paper_kind == "tutorial":
             item["genre"] = "Tutorial"
     first, last = page_range(paper)
-    if paper_kind == "journal" and first and not last and not first.isdigit():
+    if paper_kind == "journal" and first and not last and _ELOCATOR.fullmatch(first):
         # "e1005209" is an article number (an eLocator), not a page: CSL calls it `number`,
         # and the styles print "Article e1005209" (APA) or "Art. no. e1005209" (IEEE).
         item["number"] = first

@@ -197,3 +197,23 @@ def test_a_thesis_names_its_kind_and_school_as_pandoc_reads_the_entry() -> None:
     )
     masters = replace(thesis, entry_type="mastersthesis")
     assert "Master\u2019s thesis, Brandeis University" in format_citation([masters], "ieee")
+
+
+def test_only_an_article_number_is_cited_as_one() -> None:
+    """ "e13477" is an article number; a link someone put in `pages` is not."""
+
+    def apa(pages: str) -> str:
+        paper = Paper(
+            id="a",
+            title="T",
+            authors=("Ann Bee",),
+            year=2024,
+            entry_type="article",
+            journal="J",
+            volume="48",
+            pages=pages,
+        )
+        return format_citation([paper], "apa")
+
+    assert apa("e13477").endswith("J, 48, Article e13477.")
+    assert "Article" not in apa("doi.org/10.1609/aaai.v32i1.12057")
