@@ -9,10 +9,10 @@ data. In a bibliography, one entry depends on another only through:
 * subsequent-author-substitute ("———."): only between neighbours with the same names;
 * citation numbers: the position in the sorted (or given) order.
 
-So references are grouped by their first name's family (all nameless ones together),
-whole groups are packed into requests of about `CHUNK` items, and the entries are put
-back in the order the style sorts the whole bibliography, which one cheap extra request
-gives: the same style with its disambiguation and layout taken out, sort kept. A numeric
+So references are grouped by their first name's family (all nameless ones together) and,
+where citations print the year and no "———" joins years, by year; whole groups are packed
+into requests of about `CHUNK` items, and the entries are put back in the order the style
+sorts the whole bibliography, which one cheap extra request gives: the same style with its disambiguation and layout taken out, sort kept. A numeric
 style is instead cut into consecutive runs of that order and each entry's label renumbered
 (its number is its position, nothing else).
 """
@@ -53,15 +53,20 @@ def _q(tag: str) -> str:
     return f"{{{_NS}}}{tag}"
 
 
-def group_key(reference: Reference) -> str:
+def group_key(reference: Reference, by_year: bool = False) -> str:
     """The first name's family name, folded: references with different keys never interact.
 
-    An error here only matters if it splits references that would interact, so anything
-    unsure (a BibLaTeX entry with a crossref, no names) goes to the common group "".
+    With `by_year` (a style whose citations print the year and that substitutes no
+    repeated author), the year joins the key: "Smith 2019" and "Smith 2020" are never
+    ambiguous, so they never need suffixes from each other. An error here only matters if
+    it splits references that would interact, so anything unsure (a BibLaTeX entry with a
+    crossref, no names, no year) goes to a common group.
     """
     if isinstance(reference, BibEntry):
-        return _bib_group_key(reference.text)
-    return _csl_group_key(reference)
+        family, year = _bib_group_key(reference.text), _bib_year(reference.text)
+    else:
+        family, year = _csl_group_key(reference), _csl_year(reference)
+    return f"{family}\0{year}" if by_year and family else family
 
 
 def _csl_group_key(item: Mapping[str, Any]) -> str:
@@ -74,7 +79,23 @@ def _csl_group_key(item: Mapping[str, Any]) -> str:
     return ""
 
 
+def _csl_year(item: Mapping[str, Any]) -> str:
+    issued = item.get("issued")
+    if isinstance(issued, Mapping):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            return str(parts[0][0])
+        return str(issued.get("literal") or issued.get("raw") or "")
+    return ""
+
+
 _BIB_NAME = re.compile(r"\b(?:author|editor)\s*=\s*[{\"]([^\n]*)", re.IGNORECASE)
+_BIB_YEAR = re.compile(r"\b(?:year|date)\s*=\s*[{\"]?\s*(\d{4})", re.IGNORECASE)
+
+
+def _bib_year(text: str) -> str:
+    found = _BIB_YEAR.search(text)
+    return found.group(1) if found else ""
 
 
 def _bib_group_key(text: str) -> str:
@@ -89,6 +110,23 @@ def _bib_group_key(text: str) -> str:
     return family.casefold()
 
 
+def _cites_the_year(root: ElementTree.Element) -> bool:
+    """Whether the style's citation prints the issued date (directly or through macros)."""
+    macros = {m.get("name"): m for m in root.iter(_q("macro"))}
+    citation = root.find(_q("citation"))
+    pending, seen = [citation] if citation is not None else [], set()
+    while pending:
+        element = pending.pop()
+        for node in element.iter():
+            if node.tag == _q("date") and "issued" in (node.get("variable") or "").split():
+                return True
+            name = node.get("macro")
+            if name and name not in seen and name in macros:
+                seen.add(name)
+                pending.append(macros[name])
+    return False
+
+
 class _StyleFacts:
     """What the partition needs to know of a style: whether it sorts, whether it numbers."""
 
@@ -99,6 +137,13 @@ class _StyleFacts:
         self.numbered = bibliography is not None and any(
             element.get("variable") == "citation-number" for element in bibliography.iter()
         )
+        # Entries can share a suffix or a "———" only with the same first name, and a
+        # suffix only with the same year too when citations print it.
+        substitutes = (
+            bibliography is not None
+            and bibliography.get("subsequent-author-substitute") is not None
+        )
+        self.by_year = not substitutes and _cites_the_year(root)
         self.order_style = _order_only(root)
 
 
@@ -167,7 +212,7 @@ def render_large(
     chunks: list[list[Reference]] = []
     groups: dict[str, list[Reference]] = {}
     for id_ in order:
-        groups.setdefault(group_key(by_id[id_]), []).append(by_id[id_])
+        groups.setdefault(group_key(by_id[id_], facts.by_year), []).append(by_id[id_])
     current: list[Reference] = []
     for group in groups.values():
         if current and len(current) + len(group) > CHUNK:

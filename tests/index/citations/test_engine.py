@@ -159,7 +159,16 @@ def _shared_names() -> list[dict[str, Any]]:
     return items
 
 
-@pytest.mark.parametrize("path", [APA, IEEE, MLA])
+def test_parts_split_by_year_only_where_a_year_keeps_citations_apart() -> None:
+    item = _article("a", "Bee", 2000, "T")
+    assert partition.group_key(item) == "bee"
+    assert partition.group_key(item, by_year=True) == "bee\x002000"
+    assert partition.group_key({"id": "n", "title": "Nameless"}, by_year=True) == ""
+    assert partition._style_facts(APA).by_year  # "(Bee, 2000)"
+    assert not partition._style_facts(MLA).by_year  # "———" joins a name's years
+
+
+@pytest.mark.parametrize("path", [APA, IEEE, MLA, CSL_DIR / CSL_FILES["chicago"]])
 def test_a_bibliography_in_parts_is_the_bibliography_in_one(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
