@@ -14,23 +14,28 @@ where citations print the year and no "———" joins years, by year; whole gr
 into requests of about `CHUNK` items, and the entries are put back in the order the style
 sorts the whole bibliography, which one cheap extra request gives: the same style with its disambiguation and layout taken out, sort kept. A numeric
 style is instead cut into consecutive runs of that order and each entry's label renumbered
-(its number is its position, nothing else).
+(its number is its position, nothing else). The requests are spread over a few pandoc
+processes, one per core up to four.
 """
 
 from __future__ import annotations
 
 import atexit
+import os
+import queue
 import re
 import shutil
 import tempfile
 import threading
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from index.citations.engine import wire
+from index.citations.engine.process import PandocProcess
 from index.citations.engine.wire import BibEntry, EngineStyle, reference_id
 
 if TYPE_CHECKING:
@@ -203,38 +208,77 @@ def render_large(
     except (OSError, ElementTree.ParseError):  # pandoc names the problem in one line
         return wire.request(references, style, fmt)
     by_id = {reference_id(reference): reference for reference in references}
-    order = list(by_id)
+    jobs: list[_Job] = []
     if facts.order_style is not None:
-        order_style = EngineStyle(facts.order_style, style.locale)
-        order = [id_ for id_, _ in wire.request(list(by_id.values()), order_style, "plain")]
-    if facts.numbered:
+        jobs.append((list(by_id.values()), EngineStyle(facts.order_style, style.locale), "plain"))
+    if facts.numbered:  # runs of the sorted order: the order comes first
+        order = [id_ for id_, _ in _run(jobs)[0]] if jobs else list(by_id)
         return _numbered(order, by_id, style, fmt)
-    chunks: list[list[Reference]] = []
     groups: dict[str, list[Reference]] = {}
-    for id_ in order:
-        groups.setdefault(group_key(by_id[id_], facts.by_year), []).append(by_id[id_])
+    for reference in by_id.values():
+        groups.setdefault(group_key(reference, facts.by_year), []).append(reference)
     current: list[Reference] = []
     for group in groups.values():
         if current and len(current) + len(group) > CHUNK:
-            chunks.append(current)
+            jobs.append((current, style, fmt))
             current = []
         current.extend(group)
     if current:
-        chunks.append(current)
+        jobs.append((current, style, fmt))
+    answers = _run(jobs)  # the order and the parts at once
+    order = [id_ for id_, _ in answers[0]] if facts.order_style is not None else list(by_id)
     rendered: dict[str, str] = {}
-    for chunk in chunks:
-        rendered.update(wire.request(chunk, style, fmt))
+    for answer in answers[1 if facts.order_style is not None else 0 :]:
+        rendered.update(answer)
     return [(id_, rendered[id_]) for id_ in order if id_ in rendered]
+
+
+_Job = tuple[list["Reference"], EngineStyle, str]
+
+
+def _pool_size() -> int:
+    """pandoc processes for one large bibliography: the cores, up to four."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _run(jobs: list[_Job]) -> list[list[tuple[str, str]]]:
+    """Every request's answer, in order, spread over a few pandoc processes.
+
+    The shared process takes one share; the others are started for this bibliography and
+    ended after it (a start costs ~0.1 s, a 10,000-paper APA bibliography ~25 s of CPU).
+    """
+    size = min(_pool_size(), len(jobs))
+    if size <= 1:
+        return [wire.request(refs, style, fmt) for refs, style, fmt in jobs]
+    spare = [PandocProcess() for _ in range(size - 1)]
+    free: queue.SimpleQueue[PandocProcess | None] = queue.SimpleQueue()
+    for process in [None, *spare]:  # None: the shared process
+        free.put(process)
+
+    def one(job: _Job) -> list[tuple[str, str]]:
+        process = free.get()
+        try:
+            return wire.request(job[0], job[1], job[2], process=process)
+        finally:
+            free.put(process)
+
+    try:
+        with ThreadPoolExecutor(size) as pool:
+            return list(pool.map(one, jobs))
+    finally:
+        for process in spare:
+            process.close()
 
 
 def _numbered(
     order: list[str], by_id: dict[str, Reference], style: EngineStyle, fmt: str
 ) -> list[tuple[str, str]]:
     """Consecutive runs of the order, each entry's number moved on by the run's start."""
+    starts = range(0, len(order), CHUNK)
+    jobs: list[_Job] = [([by_id[i] for i in order[n : n + CHUNK]], style, fmt) for n in starts]
     result: list[tuple[str, str]] = []
-    for start in range(0, len(order), CHUNK):
-        run = [by_id[id_] for id_ in order[start : start + CHUNK]]
-        for local, (id_, text) in enumerate(wire.request(run, style, fmt), 1):
+    for start, answer in zip(starts, _run(jobs)):
+        for local, (id_, text) in enumerate(answer, 1):
             result.append((id_, _renumbered(text, local, start + local)))
     return result
 
