@@ -67,7 +67,7 @@ def engine_parts(engine: Any) -> dict[str, float]:
     masks = engine.masks
     return {
         "facet_masks_mb": _deep_mb(masks.masks),
-        "first_keystroke_masks_mb": _deep_mb(engine._letters),
+        "first_keystroke_masks_mb": _deep_mb(engine._matching.letters),
         "id_column_mb": _deep_mb(masks.ids),
         "author_column_mb": _deep_mb(masks.authors),
         "venue_column_mb": _deep_mb(masks.venues),
@@ -75,7 +75,7 @@ def engine_parts(engine: Any) -> dict[str, float]:
             _deep_mb(masks.order_title) + _deep_mb(masks.order_year) + _deep_mb(masks.year_of), 1
         ),
         "lexicon_mb": _deep_mb(engine.lexicon.counts) if engine.lexicon else 0.0,
-        "mask_cache_mb": _deep_mb(engine._match_masks),
+        "mask_cache_mb": _deep_mb(engine._matching.cache),
         # The scored words' postings (index.search.term_scores; none before 045a404).
         "term_scores_mb": _deep_mb(getattr(getattr(engine, "_term_scores", None), "_parts", {})),
         "stored_paper_cache_mb": _deep_mb(engine._stored),

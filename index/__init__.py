@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from index.search.engine import SearchEngine
     from index.store.child import BuildProcess
     from index.store.generations import Opened
+    from index.store.leaving import LeaveBuilds
 
 __version__ = "0.1.0"
 __all__ = [
@@ -136,12 +137,18 @@ def open_engine(
     rebuild: bool = False,
     progress: Callable[[int, int], None] | None = None,
     preview: Callable[[SearchEngine[Opened]], None] | None = None,
+    leave: LeaveBuilds | None = None,
 ) -> SearchEngine[Opened]:
     """Opens this library's index under `cache_dir`, building or refreshing it if stale.
 
     `preview`, when given, is handed an engine on a small sample of a big library while
     its first index is built (from the build's thread; `index.store.preview`). It serves
     searches until this returns; the caller closes it.
+
+    `leave`, when given, lets a caller about to exit stop waiting (`LeaveBuilds.leave`):
+    a big library's build, which runs in a process of its own, is then finished and
+    published by that process alone, and this raises
+    `index.store.child.BuildDetached` at once.
 
     Raises:
         index.store.generations.IndexUnavailable: the index can neither be opened nor
@@ -161,6 +168,7 @@ def open_engine(
         rebuild=rebuild,
         progress=progress,
         preview=serve if preview is not None else None,
+        leave=leave,
     )
     return SearchEngine(opened, library, taxonomy)
 

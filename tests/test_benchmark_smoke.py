@@ -187,3 +187,42 @@ def test_the_replay_alone_runs_on_the_index_an_earlier_run_built(report: dict, w
     assert set(replayed["per_stage"]) == set(report["per_stage"])
     # The same index answers as in the run that built it (the update changed no total).
     assert replayed["same_total"] == report["same_total"]
+
+
+def test_the_memory_benchmark_reports_every_mode(work: Path, report: dict) -> None:
+    """memory.py reads the engine's own structures by name: a rename must fail here first."""
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "memory.py"), "--cache-dir", str(work), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    modes = json.loads(completed.stdout)
+    assert set(modes) == {"library", "engine", "stored"}
+    for mode in ("engine", "stored"):
+        assert modes[mode]["papers"] == DOCS
+        parts = modes[mode]["parts"]
+        assert parts and all(isinstance(mb, float) and mb >= 0 for mb in parts.values())
+
+
+def test_the_search_profile_lists_functions(work: Path, report: dict) -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(BENCHMARKS / "profile_search.py"),
+            "--cache-dir",
+            str(work),
+            "--stage",
+            "complete",
+            "--top",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "function calls" in completed.stdout

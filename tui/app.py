@@ -32,6 +32,7 @@ from index.atomic import clean_stale_temps
 from index.citations import resolve_style, style_label
 from index.facets.taxonomy import Taxonomy, load_taxonomy
 from index.models import Library, LoadWarning, Paper
+from index.store.leaving import LeaveBuilds
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
 from tui.first_start import FirstStart
@@ -52,11 +53,16 @@ if TYPE_CHECKING:
     from index.search.engine import SearchEngine
     from tui.services.clipboard import CopyOutcome
 
-__all__ = ["FINISHING_INDEX", "PaperscopeApp", "make_app"]
+__all__ = ["FINISHING_INDEX", "INDEX_FINISHED_ALONE", "PaperscopeApp", "make_app"]
 
-# Said on the terminal when the user quits during a first build, which goes on.
+# Said on the terminal when the user quits during a first build, which goes on: in this
+# process while the library is still read (or a small one is indexed)...
 FINISHING_INDEX = (
     "paperscope: finishing the search index so the next start is quick (ctrl+c stops it)…"
+)
+# ...or in a build process of its own, which the terminal does not wait for.
+INDEX_FINISHED_ALONE = (
+    "paperscope: the search index is being finished in the background; the next start uses it"
 )
 
 
@@ -106,6 +112,8 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         # quits during it (tui.cli.run_app waits for it, saying so).
         self.index_finished = threading.Event()
         self.index_finished.set()
+        # Left when the user quits during a first build: a build process finishes it alone.
+        self.leave_builds = LeaveBuilds()
         # A first start with no index: the app reads `corpus` itself (tui.first_start).
         self.init_first_start(load_corpus and library is None and engine is None, load_pool)
         self.config, self._warnings = load_config(settings.config_path)
@@ -223,11 +231,15 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
     ) -> None:
         """Exit; during a first build, say after the app is gone that it goes on.
 
-        The build's thread keeps the process alive until it is done (the index is kept for
-        the next start): without a word the terminal just sat there.
+        A large library's index is built in a process of its own: it is left to finish
+        and publish alone (`index.finish_builds_alone`), so the terminal is the user's at
+        once and nothing built is lost. Otherwise (the library still being read, or a
+        small one indexed here) this process finishes first, saying so: without a word
+        the terminal just sat there.
         """
         if message is None and not self.index_finished.is_set():
-            message = Text(FINISHING_INDEX)
+            alone = self.leave_builds.leave()  # and one that starts later, once it has its papers
+            message = Text(INDEX_FINISHED_ALONE if alone else FINISHING_INDEX)
         super().exit(result, return_code, message)
 
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
@@ -259,6 +271,7 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         """Open (or build, on first run) the index without freezing the UI; on a first
         start with no index, read the library first (tui.first_start)."""
         from index import open_engine
+        from index.store.leaving import BuildDetached
 
         self.index_finished.clear()
         try:
@@ -283,14 +296,18 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
             def preview(engine: Any) -> None:  # a sample of a big library, searchable meanwhile
                 self.post_message(IndexPreview(engine))
 
-            engine = open_engine(
-                library or Library(papers=()),
-                self.taxonomy,
-                self.settings.cache_dir,
-                progress=progress,
-                # The early sample serves till the end: no second one.
-                preview=None if self.sampling is not None else preview,
-            )
+            try:
+                engine = open_engine(
+                    library or Library(papers=()),
+                    self.taxonomy,
+                    self.settings.cache_dir,
+                    progress=progress,
+                    # The early sample serves till the end: no second one.
+                    preview=None if self.sampling is not None else preview,
+                    leave=self.leave_builds,
+                )
+            except BuildDetached:  # the user quit: the build process finishes it alone
+                return
         finally:
             if self.sampling is not None:  # its engine is handed over before the full one
                 self.sampling.join()

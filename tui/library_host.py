@@ -5,8 +5,11 @@ A mixin for `PaperscopeApp`, kept out of `app.py` so that file stays the wiring.
 * the user's tags and statuses (`annotations`), saved searches and the notes folder, and
   hands them to the engine as a `UserLayer` (in a worker: at 100,000 papers building it
   is not free) whenever they change;
-* the watch worker: every `watch_interval` seconds it stats the library's inputs
-  (tui.services.watch) and the notes; when a source changed it re-reads the library (the
+* the watch threads: every `watch_interval` seconds one stats the user's own files (tags
+  and statuses, saved searches, marks, history: another app or a `paperscope tag` may
+  change them); a changed one is read again on the UI thread (`UserDataChanged`) and the
+  results, facets and marks follow it, cursor and view kept. The other stats the
+  library's inputs (tui.services.watch) and the notes; when a source changed it re-reads the library (the
   library cache re-parses only changed files; the store updates the index in place for a
   large library), opens the new engine beside the old one, gives it the user's layer and
   posts `LibraryReloaded`; the UI thread swaps engines and re-runs the current query, so
@@ -40,6 +43,7 @@ from tui.services.annotations import Annotations
 from tui.services.layer import build_user_layer, notes_dir, user_layer_without_library
 from tui.services.notes import fingerprint as notes_fingerprint
 from tui.services.saved_searches import SavedSearches
+from tui.services.stored_json import StoredJson, file_stamp
 from tui.services.watch import (
     NO_PAPER_CHANGED,
     ZoteroContent,
@@ -53,7 +57,7 @@ from tui.view.user_detail import user_rows
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
 
-__all__ = ["LibraryHost", "LibraryReloaded", "UserLayerChanged"]
+__all__ = ["LibraryHost", "LibraryReloaded", "UserDataChanged", "UserLayerChanged"]
 
 WATCH_INTERVAL = 1.0  # seconds between polls: a change shows within ~1-2 s
 
@@ -72,6 +76,11 @@ class LibraryReloaded(Message):
 @dataclass
 class NotesChanged(Message):
     """A note file was added, edited or removed outside the app."""
+
+
+@dataclass
+class UserDataChanged(Message):
+    """One of the user's own files changed on disk (another app, a script)."""
 
 
 @dataclass
@@ -139,6 +148,14 @@ class LibraryHost:
                 return found
         return build_user_layer(self.annotations, self._papers(), self.notes_dir)
 
+    def _user_stores(self) -> list[StoredJson]:
+        """The user's files this app keeps, each read again when it changes on disk."""
+        app: Any = self
+        return [self.annotations, self.saved_searches, app.marks, app.history]
+
+    def _user_stamps(self) -> list[tuple[int, int, int] | None]:
+        return [file_stamp(s.path) if s.path else None for s in self._user_stores()]
+
     def _recorded_library(self) -> Library:
         """What the watcher compares with when no library was loaded: the input files as
         they are now (the index is current) and the problems its build recorded. The papers
@@ -189,10 +206,12 @@ class LibraryHost:
     # -- watching the sources -------------------------------------------------------------
 
     def start_watching(self) -> None:
-        """Watch the notes, and the sources when they were named on the command line.
+        """Watch the notes, and the sources when they were named on the command line; and
+        the user's own files, in a thread of their own (a reload of a large library takes
+        its thread for seconds, and another app's tag should show within two).
 
-        A plain named thread, not a Textual worker: it runs for the whole session, and
-        workers are what "wait until the app is idle" waits for. It only posts messages.
+        Plain named threads, not Textual workers: they run for the whole session, and
+        workers are what "wait until the app is idle" waits for. They only post messages.
         """
         if getattr(self, "_watcher", None) is not None:
             return
@@ -201,6 +220,19 @@ class LibraryHost:
             target=self._watch_sources, name="paperscope-watch", daemon=True
         )
         self._watcher.start()
+        threading.Thread(
+            target=self._watch_user_files, name="paperscope-watch-user", daemon=True
+        ).start()
+
+    def _watch_user_files(self) -> None:
+        """Post `UserDataChanged` when a user file's size, mtime or inode changed."""
+        app: Any = self
+        seen = self._user_stamps()
+        while not self._stop_watching.wait(self.watch_interval):
+            now = self._user_stamps()
+            if now != seen:
+                seen = now
+                app.post_message(UserDataChanged())
 
     def stop_watching(self) -> None:
         """End the watch thread (at exit); it stops within one poll step."""
@@ -287,6 +319,25 @@ class LibraryHost:
     def on_notes_changed(self, message: NotesChanged) -> None:
         """A note was edited outside the app: search and the detail follow it."""
         self.apply_user_layer()
+
+    def on_user_data_changed(self, message: UserDataChanged) -> None:
+        """Another app or a script changed the user's files: read them again (small, a few
+        milliseconds), and let the search, facets, detail and marks follow."""
+        app: Any = self
+        stores = self._user_stores()
+        warnings = [store.warning for store in stores]
+        tags, saved, marks, _ = [store.refresh() for store in stores]
+        for store, before in zip(stores, warnings):
+            if store.warning and store.warning != before:
+                app.notify(store.warning, title="Your data", severity="warning", markup=False)
+        if tags:
+            self.apply_user_layer()  # then searches again and recounts the saved searches
+        if not app.main_screen.is_mounted:  # a first start's screen: shown when it mounts
+            return
+        if saved and not tags:
+            app.main_screen.count_saved()
+        if marks:
+            app.main_screen.refresh_marks()
 
     def on_source_problem(self, message: SourceProblem) -> None:
         """Say once what stopped a reload (the previous papers stay)."""

@@ -20,6 +20,7 @@ from index.citations.fields import (
     page_range,
     paper_names,
 )
+from index.citations.record_facts import edited_volume, facts
 from index.models import Name, Paper
 
 _LATEX_SPECIALS = {
@@ -142,12 +143,17 @@ def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
     """The (field, value) pairs of an entry, already escaped, in a conventional order."""
     paper_kind = kind(paper)
     biblatex = dialect == "biblatex"
+    extra = facts(paper)
+    edited = edited_volume(paper)
     fields: list[tuple[str, str | None]] = [
-        ("author", bibtex_names(paper)),
+        # An edited volume's editors are its editors, not its authors.
+        ("author", None if edited else bibtex_names(paper)),
         ("title", protect_title(cited_title(paper))),
     ]
-    if paper.editors and paper_kind in ("conference", "chapter", "book"):
+    if paper.editors:
         fields.append(("editor", bib_name_list(paper.editors)))
+    if extra.translators:
+        fields.append(("translator", bib_name_list(extra.translators)))
     venue = container(paper)
     presented = how_published(paper)
     if presented:
@@ -160,31 +166,122 @@ def bib_fields(paper: Paper, dialect: str = "bibtex") -> list[tuple[str, str]]:
     if biblatex:
         if paper.year is not None:
             month = f"-{paper.month:02d}" if paper.month else ""
-            fields.append(("date", f"{paper.year}{month}"))
+            day = f"-{extra.day:02d}" if paper.month and extra.day else ""
+            fields.append(("date", f"{paper.year}{month}{day}"))
     else:
         fields.append(("year", str(paper.year) if paper.year is not None else None))
         fields.append(("month", str(paper.month) if paper.month else None))
-    first, last = page_range(paper)
     fields += [
         ("volume", latex_escape(paper.volume) if paper.volume else None),
         ("number", latex_escape(paper.number) if paper.number else None),
-        ("pages", f"{first}--{last}" if first and last else first),
+        ("pages", bib_pages(paper)),
         ("publisher", latex_escape(paper.publisher) if paper.publisher else None),
+        ("location" if biblatex else "address", _escaped(extra.place)),
+        ("edition", _escaped(extra.edition)),
+        ("series", _escaped(extra.series)),
+        ("type", _escaped(extra.genre) if paper_kind in ("thesis", "report") else None),
+        ("langid" if biblatex else "language", _escaped(extra.language)),
+        ("isbn", _escaped(extra.isbn)),
+        ("issn", _escaped(extra.issn)),
         ("doi", _raw(paper.doi) if paper.doi else None),
     ]
     if paper.arxiv:
         fields.append(("eprint", _raw(paper.arxiv)))
         fields.append(("eprinttype", "arxiv") if biblatex else ("archiveprefix", "arXiv"))
     fields.append(("url", _raw(paper.url) if paper.url else None))
+    fields.append(("urldate", _escaped(extra.urldate)))
     remarks = notes(paper)
     fields.append(("note", latex_escape("; ".join(remarks)) if remarks else None))
+    fields.append(("abstract", latex_escape(paper.abstract) if paper.abstract else None))
+    keywords = ", ".join(k.replace(",", " ") for k in paper.keywords)
+    fields.append(("keywords", latex_escape(keywords) if keywords else None))
+    fields.append(("file", file_field(paper.attachments)))
     return [(name, value) for name, value in fields if value]
+
+
+def _escaped(text: str | None) -> str | None:
+    return latex_escape(text) if text else None
+
+
+def bib_pages(paper: Paper) -> str | None:
+    """`542--559`; a range of several parts ("431-456, 791-823") keeps every part."""
+    if paper.pages and "," in paper.pages:
+        parts = [p.strip() for p in paper.pages.split(",") if p.strip()]
+        return ", ".join(re.sub(r"\s*(?:--|-|\u2013)\s*", "--", p) for p in parts)
+    first, last = page_range(paper)
+    return f"{first}--{last}" if first and last else first
+
+
+def file_field(paths: Iterable[str]) -> str | None:
+    """Attached files as JabRef's `file` field (`:path:PDF;...`), `\\`, `:`, `;` escaped."""
+    written = []
+    for path in paths:
+        escaped = path.replace("\\", "\\\\").replace(":", "\\:").replace(";", "\\;")
+        kind_of = path.rsplit(".", 1)[-1].upper() if "." in path[-6:] else ""
+        written.append(f":{escaped}:{kind_of}")
+    return ";".join(written) or None
+
+
+# Types a source gives that a dialect has, kept as they are (`@collection` stays one).
+_BIBLATEX_OWN = frozenset(
+    "article book mvbook inbook bookinbook suppbook booklet collection mvcollection "
+    "incollection suppcollection dataset manual misc online patent periodical "
+    "suppperiodical proceedings mvproceedings inproceedings reference mvreference "
+    "inreference report set software thesis unpublished mastersthesis phdthesis "
+    "techreport".split()
+)
+_BIBTEX_OWN = frozenset(
+    "article book booklet inbook incollection inproceedings manual mastersthesis misc "
+    "phdthesis proceedings techreport unpublished".split()
+)
+
+
+# Types the kind of work decides (a journal article, a preprint's `misc`/`online`).
+_BY_KIND = frozenset(
+    "article inproceedings incollection inbook book misc online thesis phdthesis "
+    "mastersthesis report techreport".split()
+)
+
+
+# Other formats' types whose BibLaTeX (or BibTeX) type says more than the kind of work.
+_FROM_SOURCE_TYPE = {
+    "collection": "collection",
+    "patent": "patent",
+    "PAT": "patent",
+    "software": "software",
+    "COMP": "software",
+    "computerProgram": "software",
+    "dataset": "dataset",
+    "DATA": "dataset",
+    "manuscript": "unpublished",
+    "UNPB": "unpublished",
+    "periodical": "periodical",
+    "entry-encyclopedia": "inreference",
+    "entry-dictionary": "inreference",
+    "encyclopediaArticle": "inreference",
+    "dictionaryEntry": "inreference",
+    "webpage": "online",
+    "post-weblog": "online",
+    "ELEC": "online",
+    "BLOG": "online",
+    "pamphlet": "booklet",
+    "PAMP": "booklet",
+}
 
 
 def entry_type(paper: Paper, dialect: str = "bibtex") -> str:
     """The entry type the venue calls for; a specific type from the source is kept."""
     paper_kind = kind(paper)
     known = paper.entry_type.lower()
+    own = _BIBLATEX_OWN if dialect == "biblatex" else _BIBTEX_OWN
+    if known in own and known not in _BY_KIND:
+        return known
+    source_type = next(
+        (r.type for r in paper.records if r.format in ("csl-json", "ris", "zotero")), ""
+    )
+    from_source = _FROM_SOURCE_TYPE.get(source_type)
+    if from_source is not None and from_source in own:  # a CSL collection, a RIS PAT...
+        return from_source
     if paper_kind in ("thesis", "report") and dialect != "biblatex":
         specific = ("mastersthesis", "phdthesis", "techreport")
         return known if known in specific else _BIBTEX_TYPES[paper_kind]
@@ -201,5 +298,8 @@ def bib_entry(paper: Paper, key: str, dialect: str = "bibtex") -> str:
 
 
 def bib_entries(papers: Iterable[Paper], keys: dict[str, str], dialect: str = "bibtex") -> str:
-    """Several entries, a blank line apart, in the order given."""
-    return "\n\n".join(bib_entry(paper, keys[paper.id], dialect) for paper in papers)
+    """Several entries, a blank line apart, in the order given: a paper read from a .bib
+    file is copied as the file has it (`bibcopy`), with the @strings and parents it needs."""
+    from index.citations.bibcopy import copied_bibliography
+
+    return copied_bibliography(papers, keys, lambda paper, key: bib_entry(paper, key, dialect))

@@ -13,7 +13,13 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePath
 
-from index.citations import CslStyle, format_citation, resolve_style, style_label
+from index.citations import (
+    CslStyle,
+    citation_keys,
+    format_citation,
+    resolve_style,
+    style_label,
+)
 from index.citations.keyformats import split_key_style
 from index.models import Paper
 from index.text_safety import strip_controls
@@ -129,7 +135,15 @@ def export_text(
         from index.citations.hayagriva import hayagriva_yaml
 
         return header + hayagriva_yaml(list(papers), dict(keys))
-    body = format_citation(papers, fmt, keys=keys) if papers else _EMPTY.get(fmt, "")
+    if fmt == "csl-json" and papers:
+        # Imported here: only an export writes it. Copies CSL-JSON items as read.
+        from index.citations.csl_export import csl_export
+
+        resolved = dict(citation_keys(papers))
+        resolved.update({k: v for k, v in keys.items() if k in resolved})
+        body = csl_export(papers, resolved)
+    else:
+        body = format_citation(papers, fmt, keys=keys) if papers else _EMPTY.get(fmt, "")
     if header:
         header += "\n"
     return header + body + ("\n" if body and not body.endswith("\n") else "")

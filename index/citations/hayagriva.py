@@ -38,6 +38,7 @@ from index.citations.fields import (
     page_range,
     split_name,
 )
+from index.citations.record_facts import edited_volume, facts
 from index.models import Name, Paper
 
 __all__ = ["hayagriva_entries", "hayagriva_entry", "hayagriva_yaml"]
@@ -152,6 +153,43 @@ def _url(url: str | None) -> str | None:
     return None
 
 
+# BibLaTeX's `langid` names -> the BCP 47 tags Hayagriva reads (it rejects a file with
+# a language it cannot parse); a name not listed and not a tag is left out.
+_LANGUAGES = {
+    "english": "en",
+    "american": "en-US",
+    "british": "en-GB",
+    "german": "de",
+    "ngerman": "de",
+    "french": "fr",
+    "italian": "it",
+    "spanish": "es",
+    "portuguese": "pt",
+    "dutch": "nl",
+    "latin": "la",
+    "greek": "el",
+    "russian": "ru",
+    "swedish": "sv",
+    "norwegian": "no",
+    "danish": "da",
+    "finnish": "fi",
+    "polish": "pl",
+    "czech": "cs",
+    "japanese": "ja",
+    "chinese": "zh",
+}
+_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
+
+
+def _language_tag(language: str | None) -> str | None:
+    if not language:
+        return None
+    folded = language.strip().lower()
+    if folded in _LANGUAGES:
+        return _LANGUAGES[folded]
+    return language.strip() if _TAG.fullmatch(language.strip()) else None
+
+
 def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     """One entry as plain data (what `safe_dump` writes); unknown facts are left out."""
     paper_kind = kind(paper)
@@ -161,13 +199,23 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
     entry: dict[str, Any] = {"type": entry_type}
     if paper.title.strip():
         entry["title"] = formattable(cited_title(paper))
-    if paper.authors:
+    extra = facts(paper)
+    edited = edited_volume(paper)
+    if paper.authors and not edited:  # an edited volume's editors are not its authors
         entry["author"] = _authors(paper)
     if paper.year is not None:
         entry["date"] = f"{paper.year:04d}" + (f"-{paper.month:02d}" if paper.month else "")
+        if paper.month and extra.day:
+            entry["date"] += f"-{extra.day:02d}"
     first, last = page_range(paper)
     serial: dict[str, str] = {}
-    if paper_kind == "journal" and first and not last and not first.isdigit():
+    if paper.pages and "," in paper.pages:  # "431-456, 791-823": every part
+        entry["page-range"] = ", ".join(
+            re.sub(r"\s*(?:--|-|\u2013)\s*", "-", part.strip())
+            for part in paper.pages.split(",")
+            if part.strip()
+        )
+    elif paper_kind == "journal" and first and not last and not first.isdigit():
         serial["serial"] = first  # "e1005209" is an article number, not a page
     elif first:
         entry["page-range"] = f"{first}-{last}" if last else first
@@ -177,13 +225,22 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
         )
     if paper.arxiv:
         serial["arxiv"] = paper.arxiv.strip()
+    if extra.isbn:
+        serial["isbn"] = extra.isbn
+    if extra.issn:
+        serial["issn"] = extra.issn
     if serial:
         entry["serial-number"] = serial
     url = _url(paper.url) or (
         arxiv_url(paper.arxiv) if paper_kind == "preprint" and paper.arxiv else None
     )
     if url:
-        entry["url"] = url
+        date = (
+            extra.urldate
+            if extra.urldate and re.fullmatch(r"\d{4}-\d{2}-\d{2}", extra.urldate)
+            else None
+        )
+        entry["url"] = {"value": url, "date": date} if date else url
     venue = container(paper)
     parent_type = _PARENT_TYPES.get(paper_kind)
     publisher = formattable(paper.publisher, protect=False) if paper.publisher else None
@@ -202,6 +259,26 @@ def hayagriva_entry(paper: Paper) -> dict[str, Any]:
         holder["publisher"] = publisher
     if paper.editors:
         holder["editor"] = [_person(name) for name in paper.editors]
+    if extra.place:
+        holder["location"] = formattable(extra.place, protect=False)
+    if extra.edition:
+        entry["edition"] = extra.edition
+    language = _language_tag(extra.language)
+    if language:
+        entry["language"] = language
+    if extra.genre:
+        entry["genre"] = formattable(extra.genre, protect=False)
+    if extra.translators:
+        entry["affiliated"] = [
+            {"role": "translator", "names": [_person(name) for name in extra.translators]}
+        ]
+    if extra.series:
+        # Hayagriva names a series by a parent of the volume: the book is in the series.
+        holder.setdefault(
+            "parent", {"type": "book", "title": formattable(extra.series, protect=False)}
+        )
+    if paper.abstract:
+        entry["abstract"] = formattable(paper.abstract, protect=False)
     remarks = notes(paper)
     presented = how_published(paper)
     if presented:

@@ -190,7 +190,8 @@ def _latex_keys(text: str) -> list[tuple[str, int]]:
             offset = j + 1
             for part in text[j + 1 : end - 1].split(","):
                 key = part.strip()
-                if key and key != "*":
+                # `\nocite{*}` is every entry of the bibliography: the key `*` says so.
+                if key and (key != "*" or name == "nocite"):
                     found.append((key, offset + part.find(key)))
                 offset += len(part) + 1
             i = end
@@ -211,7 +212,7 @@ def _aux_keys(text: str) -> list[tuple[str, int]]:
         offset = match.start(group)
         for part in match.group(group).split(","):
             key = part.strip()
-            if key and key != "*":
+            if key:  # `*`: `\nocite{*}` (BibTeX's `\citation{*}`)
                 found.append((key, offset + part.find(key)))
             offset += len(part) + 1
     return found

@@ -39,9 +39,11 @@ class _ValueRules:
 
     value: FacetValue
     weighted: list[tuple[Rule, float]] = field(default_factory=list)  # signals, weak
+    models: list[Rule] = field(default_factory=list)  # signals only with `context`
+    context: list[Rule] = field(default_factory=list)
     negatives: list[Rule] = field(default_factory=list)
     venue: list[Rule] = field(default_factory=list)
-    every: frozenset[Rule] = frozenset()  # the signals and weak rules, to skip a value fast
+    every: frozenset[Rule] = frozenset()  # the signals, weak rules and models, to skip fast
 
 
 class _Matcher:
@@ -60,7 +62,9 @@ class _Matcher:
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
         for facet_rules in self.rules.values():
             for rules in facet_rules:
-                for rule in (*(r for r, _ in rules.weighted), *rules.negatives):
+                # Not the context rules: they run only where a model name matched, and
+                # their frequent words ("hardware", "servers") would slow every paper's scan.
+                for rule in (*(r for r, _ in rules.weighted), *rules.models, *rules.negatives):
                     self._index(rule)
         self.scanner = AnchorScanner(self.by_anchor)
         self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
@@ -74,10 +78,13 @@ class _Matcher:
         rules.weighted = [(compile_rule(p, False), STRONG) for p in value.signals]
         rules.weighted += [(compile_rule(p, True), STRONG) for p in value.cased]
         rules.weighted += [(compile_rule(p, False), WEAK) for p in value.weak]
+        rules.models = [compile_rule(p, False) for p in value.models]
+        rules.models += [compile_rule(p, True) for p in value.models_cased]
+        rules.context = [compile_rule(p, False) for p in value.context]
         rules.negatives = [compile_rule(p, False) for p in value.not_]
         rules.negatives += [compile_rule(p, True) for p in value.not_cased]
         rules.venue = [compile_rule(p, False) for p in value.venue]
-        rules.every = frozenset(rule for rule, _ in rules.weighted)
+        rules.every = frozenset((*(rule for rule, _ in rules.weighted), *rules.models))
         return rules
 
     def _index(self, rule: Rule) -> None:
@@ -119,6 +126,14 @@ class _Matcher:
                 hits = rule.found(doc, negated)
                 if hits:
                     evidence.add(hits, weight)
+            if rules.models and not candidates.isdisjoint(rules.models):
+                if negated is None:
+                    negated = [s for n in rules.negatives if n in candidates for s in n.spans(doc)]
+                named = [h for r in rules.models if r in candidates for h in r.found(doc, negated)]
+                context = _context(rules, doc) if named else None
+                if named and context:
+                    evidence.add(named, STRONG)
+                    evidence.context = context
             for rule in rules.venue if venue_doc else ():
                 hits = rule.found(venue_doc, [], limit=1)  # type: ignore[arg-type]
                 if hits:
@@ -128,6 +143,19 @@ class _Matcher:
         return found
 
 
+def _context(rules: _ValueRules, doc: Text) -> str | None:
+    """The first of the value's context phrases the paper holds (None: the paper is about
+    something else, and the model names it holds are some other thing's names).
+
+    The rules are not in the anchor scan: `Text.positions` finds their anchors on demand.
+    """
+    for rule in rules.context:
+        found = rule.found(doc, [], limit=1)
+        if found:
+            return found[0]
+    return None
+
+
 @dataclass
 class _Evidence:
     """The phrases found for one value and what they add up to."""
@@ -135,6 +163,7 @@ class _Evidence:
     value_id: str
     score: float = 0.0  # signals and weak signals: a label needs STRONG
     phrases: list[tuple[str, float]] = field(default_factory=list)
+    context: str | None = None  # what made a model name count (`_ValueRules.context`)
 
     def add(self, hits: list[str], weight: float) -> None:
         """One rule's matches: shown one by one, counted once.
@@ -150,7 +179,8 @@ class _Evidence:
     def reason(self) -> str:
         strong = list(dict.fromkeys(p for p, w in self.phrases if w == STRONG))
         if strong:
-            return "matched " + ", ".join(_quote(p) for p in strong[:3])
+            said = "matched " + ", ".join(_quote(p) for p in strong[:3])
+            return f"{said} (with {_quote(self.context)})" if self.context else said
         weak = list(dict.fromkeys(p for p, w in self.phrases if w == WEAK))
         together = " and ".join(_quote(p) for p in weak[:3])
         return f"matched {together} (weaker signals together)"

@@ -14,6 +14,11 @@ A value's table (`[topic.ID]` or `[hardware.ID]`) may hold:
     weak: case-insensitive regexes worth half a signal: two are needed, matching different
         words (two rules that both match the same phrase count once).
     venue: regexes matched against the venue, worth half a signal.
+    models, models_cased: names that are a signal only where one of `context` occurs in
+        the same paper (case-insensitive and case-sensitive): a hardware model's name
+        ("A10", "K40", "T4") is also a dopamine cell group, a statute or a road.
+    context: case-insensitive regexes; one of them anywhere in the title or abstract makes
+        the value's `models` count.
     not, not_cased: hard negatives; a signal inside one of their matches does not count.
     extend: when true (in an override), the lists above are appended, not replaced.
 Every regex is matched at word boundaries: it must start and end on a word edge.
@@ -54,7 +59,18 @@ __all__ = [
 ]
 
 FACETS = ("topic", "hardware")
-RULE_LISTS = ("aliases", "signals", "cased", "weak", "venue", "not", "not_cased")
+RULE_LISTS = (
+    "aliases",
+    "signals",
+    "cased",
+    "weak",
+    "venue",
+    "models",
+    "models_cased",
+    "context",
+    "not",
+    "not_cased",
+)
 _TEXT_KEYS = ("label", "description", "parent")
 _KNOWN_KEYS = frozenset((*_TEXT_KEYS, *RULE_LISTS, "extend"))
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*\Z")
@@ -67,7 +83,8 @@ _REMOVED = {
 }
 # Bump when the tagger reads the same rules differently, so stored labels are rebuilt.
 # 2: no guessed topic for a paper without evidence; a phrase two weak rules match counts once.
-MATCHING_VERSION = 2
+# 3: `models` count only with their value's `context` in the same paper.
+MATCHING_VERSION = 3
 
 
 class TaxonomyError(ValueError):
@@ -91,6 +108,9 @@ class FacetValue:
     cased: tuple[str, ...] = ()  # case-sensitive, each sufficient
     weak: tuple[str, ...] = ()  # case-insensitive, half weight each
     venue: tuple[str, ...] = ()  # matched against the venue, half weight
+    models: tuple[str, ...] = ()  # case-insensitive, sufficient only with `context`
+    models_cased: tuple[str, ...] = ()  # case-sensitive, sufficient only with `context`
+    context: tuple[str, ...] = ()  # case-insensitive: what makes `models` count
     not_: tuple[str, ...] = ()  # hard negatives (case-insensitive)
     not_cased: tuple[str, ...] = ()  # hard negatives (case-sensitive)
 
@@ -301,7 +321,7 @@ def _merge(
         if key != "aliases" and check_patterns:
             for pattern in item:
                 try:
-                    compile_rule(pattern, cased=key in ("cased", "not_cased"))
+                    compile_rule(pattern, cased=key in ("cased", "models_cased", "not_cased"))
                 except re.error as exc:
                     raise fail(
                         f"bad regex {pattern!r} in {facet}.{value_id}.{key}: {exc}", needle=pattern

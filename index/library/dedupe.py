@@ -142,6 +142,7 @@ _LISTS = (
     "source_notes",
     "categories",
     "merge_reasons",
+    "records",  # every source's own record, each once
 )
 
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
+from pylatexenc.latex2text import (
+    LatexNodes2Text,
+    MacroTextSpec,
+    get_default_latex_context_db,
+)
+from pylatexenc.latexwalker import LatexCharsNode, LatexGroupNode
 from pylatexenc.latexwalker import get_default_latex_context_db as get_default_parsing_context_db
 from pylatexenc.macrospec import MacroSpec
+
+from index.library.math_scripts import script, scripts_in
 
 __all__ = ["LINE_BREAKING", "Converter", "make_converter"]
 
@@ -165,7 +172,7 @@ class Converter:
             + [MacroTextSpec(name, discard=True) for name in ("label", "index", "color")],
         )
         text_rules.set_unknown_macro_spec(MacroTextSpec("", simplify_repl=_unknown))
-        self._text = LatexNodes2Text(
+        self._text = _MathScripts(
             latex_context=text_rules, math_mode="text", strict_latex_spaces=False
         )
         self._parsing = get_default_parsing_context_db()
@@ -181,6 +188,40 @@ class Converter:
     def latex_to_text(self, latex: str) -> str:
         """`latex` as the text a reader sees (inline math too; unknown macros by name)."""
         return str(self._text.latex_to_text(latex, latex_context=self._parsing))
+
+
+class _MathScripts(LatexNodes2Text):
+    """pylatexenc's text, with math's sub- and superscripts as a reader writes them.
+
+    `CrO$_2$` is "CrO₂" and `$10^{-3}$` "10⁻³" (`index.library.math_scripts`), not the
+    source's "CrO_2" and "10^-3"; also inside a macro's argument (`$\\mathrm{SAM^{Med}}$`).
+    """
+
+    _math_depth = 0  # > 0 while converting math: only there do `_` and `^` mean scripts
+
+    def math_node_to_text(self, node: Any) -> str:
+        self._math_depth += 1
+        try:
+            return str(super().math_node_to_text(node))
+        finally:
+            self._math_depth -= 1
+
+    def nodelist_to_text(self, nodelist: Any) -> str:
+        if not self._math_depth:
+            return str(super().nodelist_to_text(nodelist))
+        done: list[str] = []  # converted: runs of nodes, and the braced scripts after them
+        run: list[Any] = []  # nodes since the last braced script, converted together
+        for node in nodelist or ():
+            if node.isNodeType(LatexGroupNode) and run and run[-1].isNodeType(LatexCharsNode):
+                text = str(super().nodelist_to_text(run))
+                if text.endswith(("_", "^")):
+                    done.append(scripts_in(text[:-1]))
+                    done.append(script(text[-1], self.nodelist_to_text(node.nodelist)))
+                    run = []
+                    continue
+            run.append(node)
+        done.append(scripts_in(str(super().nodelist_to_text(run))))
+        return "".join(done)
 
 
 def make_converter() -> Converter:

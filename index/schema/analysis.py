@@ -28,7 +28,7 @@ from whoosh.analysis import (
 from whoosh.analysis.acore import Token
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.lang.porter import stem as porter_stem
-from whoosh.support.charset import accent_map
+from whoosh.support.charset import accent_map as _accent_map
 from whoosh.system import pack_uint
 
 # Longest word prefix the edge n-gram field answers; longer prefixes scan the lexicon.
@@ -37,6 +37,20 @@ MAX_GRAM = 20
 AUTHOR_GAP = "zzauthorgapzz"
 # RegexTokenizer's default pattern, without its capturing group (for `findall`).
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*")
+# Whoosh's accent folding, plus the sub- and superscript digits and letters a title's math
+# is shown with (`index.library.math_scripts`): "CrO₂" is found by `cro2`, "x²" by `x2`.
+accent_map: dict[int, str] = {
+    **_accent_map,
+    **{ord(c): a for c, a in zip("₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", "0123456789aehijklmnoprstuvx")},
+    **{
+        ord(c): a
+        for c, a in zip(
+            "⁰¹²³⁴⁵⁶⁷⁸⁹ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ",
+            "0123456789abcdefghijklmnoprstuvwxyzabdeghijklmnoprtuvw",
+        )
+    },
+}
+
 # StopFilter's defaults: its list, and words shorter than two letters.
 PROSE_STOP_WORDS = STOP_WORDS
 _MIN_SIZE = 2

@@ -19,7 +19,7 @@ from typing import Any
 from whoosh import columns, fields
 from whoosh.analysis import IDAnalyzer
 
-from index.models import Paper
+from index.models import Paper, SourceRecord
 from index.schema.analysis import (
     AUTHOR_GAP,
     MAX_GRAM,
@@ -36,7 +36,7 @@ from index.schema.venues import short_venue
 
 __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", "fold_analyzer"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # Separates the values of a multi-valued field (authors, topics): a character no name holds.
 SEP = "\x1f"
@@ -119,6 +119,8 @@ _PAPER_FIELDS = tuple(f.name for f in dataclass_fields(Paper))
 def _plain(value: Any) -> Any:
     """A field value as JSON data: tuples of small dataclasses (sources, labels) as dicts."""
     if isinstance(value, tuple):
+        if value and isinstance(value[0], SourceRecord):
+            return [record.to_dict() for record in value]
         return [
             {name: getattr(item, name) for name in item.__dataclass_fields__}
             if hasattr(item, "__dataclass_fields__")

@@ -96,7 +96,14 @@ def _counts(
     if facet in ("topic", "hardware"):
         vocabulary = tuple(getattr(taxonomy, "topics" if facet == "topic" else "hardware", ()))
         known = {value.id for value in vocabulary}
-        rows = [(v.id, v.label, v.parent) for v in vocabulary]
+        # Only values some paper of the library has (or chosen ones): a law library listed
+        # all 14 topics and 13 hardware ids at 0, two screens of the panel at 80x24.
+        present = masks.masks[facet]
+        rows = [
+            (v.id, v.label, v.parent)
+            for v in vocabulary
+            if v.id in chosen or present.get(v.id, 0) & masks.live
+        ]
         rows += [
             (value, value, None)
             for value in sorted(masks.masks[facet])

@@ -297,6 +297,8 @@ class SearchEngine(Generic[OpenedT]):
             )
             selected = selection_masks(masks, request, searcher.reader())
             selected.update(layer.selections(request))
+            if request.within is not None:  # never a facet's name: every count applies it
+                selected["within"] = layer.papers_mask(request.within)
             final = base
             for mask in selected.values():
                 final &= mask

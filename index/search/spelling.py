@@ -19,11 +19,11 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from whoosh.reading import IndexReader
-from whoosh.support.charset import accent_map
 
 from index.atomic import write_text_atomic
 from index.cancel import checkpoint
 from index.models import Paper
+from index.schema.analysis import accent_map
 from index.schema.fields import cached_stem
 from index.whoosh_ext.fuzzy import distance, list_words_within, words_within
 

@@ -157,6 +157,22 @@ class NoteMasks:
         return NoteMasks(_or_masks(self.stems, other.stems), _or_masks(self.words, other.words))
 
 
+def _by_name(paths: Mapping[str, int]) -> dict[str, int]:
+    """Lowercase collection paths, plus each collection's own name ("chapter 2" for
+    "thesis/chapter 2") for every name that is no whole path: a Zotero user knows a
+    collection by its name. Collections sharing a name are found together; a whole path
+    wins over a name (`collection:Reading` is the top-level Reading, not a group's)."""
+    out = dict(paths)
+    names: dict[str, int] = {}
+    for path, path_mask in paths.items():
+        if "/" in path:
+            name = path.rsplit("/", 1)[-1]
+            names[name] = names.get(name, 0) | path_mask
+    for name, name_mask in names.items():
+        out.setdefault(name, name_mask)
+    return out
+
+
 def _or_masks(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
     out = dict(a)
     for key, value in b.items():
@@ -196,6 +212,8 @@ class LayerMasks:
             docnum = numbers()
             return mask_of([docnum[p] for p in paper_ids if p in docnum], size)
 
+        self.papers_mask = mask  # the documents of some paper ids (`SearchRequest.within`)
+
         self.masks: dict[str, dict[str, int]] = {}
         for facet in LAYER_FACETS:
             values = (layer.facets if facet in ("tag", "status") else source).get(facet) or {}
@@ -213,6 +231,7 @@ class LayerMasks:
             facet: {value.lower(): m for value, m in values.items()}
             for facet, values in self.masks.items()
         }
+        self._lookup["collection"] = _by_name(self._lookup["collection"])
         own = NoteMasks.build(layer.notes, numbers(), size) if layer.notes else NoteMasks()
         masks = own.merged(notes or NoteMasks())
         self.note_stems: Mapping[str, int] = masks.stems

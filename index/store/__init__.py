@@ -5,5 +5,5 @@ atomically; `manifest` says what an index depends on (staleness) and where it li
 `locks` keeps one builder at a time and every generation in use from being deleted;
 `integrity` checks a generation's files against their recorded checksums; `writer`
 writes papers into a Whoosh index; `child` runs a large build in a fresh, small
-interpreter; `preview` serves an index of a sample while a big first build runs.
+interpreter (`leaving`: left to finish alone when the app quits); `preview` serves an index of a sample while a big first build runs.
 """

@@ -14,21 +14,32 @@ its papers are known: an early sample's index is then built by an interpreter wh
 imports are done. Child to parent on stdout: `progress DONE TOTAL` lines, then
 `done {json}` with the build tree's peak memory. Anything else the child prints goes to a
 temporary file whose last line becomes the one-line error when the build fails.
+
+A build told where to publish (`Publish`) publishes itself (`index.store.publish`), and
+can be left to finish alone (`LeaveBuilds`: the app quit during a first build, and the
+terminal is the user's again at once). The papers not yet sent are then written to a
+spool file beside the index and the child is sent `rest <path>` in their place; it
+inherited the build lock's descriptor, so no other start builds the same index until it
+has published; it ignores the hang-up of the terminal it was started from.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import queue
 import subprocess
 import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from index.models import Paper
 from index.schema.fields import paper_json
+from index.store.leaving import BuildDetached, LeaveBuilds
 
 Progress = Any  # index.store.writer.Progress (the writer imports this module, not back)
 
@@ -49,12 +60,39 @@ class BuildFailed(RuntimeError):
     """The build process failed; the message is its last line of output, one line."""
 
 
-def _feed(pipe: IO[bytes], job: str, papers: Sequence[Paper], encoded: threading.Event) -> None:
+@dataclass(frozen=True)
+class Publish:
+    """Where a build process publishes what it built (`index.store.publish.finish_build`).
+
+    Attributes:
+        folder: the library's index folder; the build is `build-<token>` in it.
+        token: the build's token.
+        manifest: what the index depends on, written with it.
+        lock_fd: this process's descriptor of the folder's build lock, inherited by the
+            build process so the lock outlives this process (None: no locking here).
+    """
+
+    folder: str
+    token: str
+    manifest: dict[str, Any]
+    lock_fd: int | None = None
+
+
+def _feed(
+    pipe: IO[bytes],
+    job: str,
+    papers: Sequence[Paper],
+    encoded: threading.Event,
+    detached: threading.Event,
+    spool: Path | None,
+) -> None:
     """Writes the job and the papers to the child; stops quietly when the child has gone.
 
     `encoded` is set once every paper is encoded (only writing is left, which holds no
     GIL), or when the feed ends. A small build's papers are encoded at once, not as the
     child reads them, so a caller waiting for that does not wait on the child's pace.
+    When `detached` is set (and there is a `spool` file to write), the papers not yet
+    sent go to that file, and the child is told to read them there (`rest <path>`).
     """
     try:
         with pipe:
@@ -70,11 +108,22 @@ def _feed(pipe: IO[bytes], job: str, papers: Sequence[Paper], encoded: threading
                 if len(chunk) == 256:
                     pipe.write(b"".join(chunk))
                     chunk = []
+                    if detached.is_set() and spool is not None:
+                        _spool_rest(pipe, spool, lines)
+                        return
             pipe.write(b"".join(chunk))
     except (BrokenPipeError, OSError, ValueError):
         pass  # the child died or was stopped: its exit status says why
     finally:
         encoded.set()
+
+
+def _spool_rest(pipe: IO[bytes], spool: Path, lines: Iterator[bytes]) -> None:
+    """The papers not yet sent, into `spool`, and the child told to read them there."""
+    with open(spool, "wb") as rest:
+        for line in lines:
+            rest.write(line)
+    pipe.write(b"rest " + os.fsencode(spool) + b"\n")
 
 
 def _last_line(log: IO[bytes]) -> str:
@@ -92,8 +141,8 @@ class BuildProcess:
     ahead, while it waits for other work; `close` stops one that was never needed.
     """
 
-    def __init__(self) -> None:
-        """Starts the interpreter.
+    def __init__(self, keep_fd: int | None = None) -> None:
+        """Starts the interpreter; `keep_fd`, a descriptor it inherits (the build lock).
 
         Raises:
             BuildFailed: it could not start (one-line message).
@@ -107,6 +156,7 @@ class BuildProcess:
                 stdout=subprocess.PIPE,
                 stderr=self._log,
                 close_fds=True,
+                pass_fds=() if keep_fd is None else (keep_fd,),
             )
         except OSError as error:
             self._log.close()
@@ -117,6 +167,10 @@ class BuildProcess:
         # so the build gets its papers at once.
         self.encoded = threading.Event()
 
+    @property
+    def pid(self) -> int:
+        return self._child.pid
+
     def build(
         self,
         path: Path,
@@ -126,6 +180,8 @@ class BuildProcess:
         nice: int = 0,
         *,
         compressed: bool = True,
+        publish: Publish | None = None,
+        leave: LeaveBuilds | None = None,
     ) -> dict[str, float] | None:
         """`build_in_child` in this process (once); see there."""
         if self._used:
@@ -133,24 +189,45 @@ class BuildProcess:
         self._used = True
         child = self._child
         assert child.stdin is not None and child.stdout is not None
-        job = {
+        job: dict[str, Any] = {
             "path": str(path),
             "total": len(papers),
             "procs": procs,
             "nice": nice,
             "compressed": compressed,
         }
+        spool = None
+        left = leave._left if leave is not None and publish is not None else threading.Event()
+        if publish is not None:
+            job["publish"] = asdict(publish)
+            spool = Path(publish.folder) / f"rest-{publish.token}.jsonl"
+        if leave is not None:
+            leave._waits(1)
         feeder = threading.Thread(
             target=_feed,
-            args=(child.stdin, json.dumps(job), papers, self.encoded),
+            args=(child.stdin, json.dumps(job), papers, self.encoded, left, spool),
             name="paperscope-build-feed",
             daemon=True,
         )
         feeder.start()
+        lines: queue.Queue[bytes | None] = queue.Queue()
+        reader = threading.Thread(
+            target=_read_lines, args=(child.stdout, lines), name="paperscope-build-out", daemon=True
+        )
+        reader.start()
         result: dict[str, float] | None = None
         finished = False
         try:
-            for raw in child.stdout:
+            while True:
+                if left.is_set():
+                    feeder.join()  # the rest of the papers spooled: the child has them all
+                    raise BuildDetached
+                try:
+                    raw = lines.get(timeout=0.05 if spool is not None else None)
+                except queue.Empty:
+                    continue
+                if raw is None:
+                    break
                 kind, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
                 if kind == "progress" and progress is not None:
                     done, total = rest.split()
@@ -158,12 +235,18 @@ class BuildProcess:
                 elif kind == "done":
                     result, finished = json.loads(rest), True
             code = child.wait()
+        except BuildDetached:
+            self._log.close()  # the child keeps its own copy of the log file
+            raise
         except BaseException:
             _stop(child)
             raise
         finally:
-            child.stdout.close()
-            feeder.join()
+            if leave is not None:
+                leave._waits(-1)
+            if not left.is_set():
+                child.stdout.close()
+                feeder.join()
         try:
             if code != 0 or not finished:
                 raise BuildFailed(
@@ -185,6 +268,17 @@ class BuildProcess:
         self._log.close()
 
 
+def _read_lines(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    """The child's output lines into `lines`, then None at its end (a closed pipe too)."""
+    try:
+        for raw in stream:
+            lines.put(raw)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
 def build_in_child(
     path: Path,
     papers: Sequence[Paper],
@@ -194,6 +288,8 @@ def build_in_child(
     *,
     compressed: bool = True,
     process: BuildProcess | None = None,
+    publish: Publish | None = None,
+    leave: LeaveBuilds | None = None,
 ) -> dict[str, float] | None:
     """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
 
@@ -201,15 +297,20 @@ def build_in_child(
     work in the caller's process (a preview index, the app's own drawing) goes first.
     `compressed`: as for `index.store.writer.build_into` (False for a sample's index).
     `process`: an interpreter started ahead for this build (`BuildProcess`); a new one
-    is started if None.
+    is started if None. `publish`: the child publishes the build itself, inheriting the
+    build lock (`Publish.lock_fd`), and can be left to it (`leave`).
 
     Returns the build process tree's peak memory as the child measured it.
 
     Raises:
         BuildFailed: the child failed or could not start (one-line message).
+        BuildDetached: the caller stopped waiting; the child finishes and publishes.
     """
-    process = process if process is not None else BuildProcess()
-    return process.build(path, papers, progress, procs, nice, compressed=compressed)
+    if process is None:
+        process = BuildProcess(publish.lock_fd if publish is not None else None)
+    return process.build(
+        path, papers, progress, procs, nice, compressed=compressed, publish=publish, leave=leave
+    )
 
 
 def _stop(child: subprocess.Popen[bytes]) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 from index.models import Paper
+from index.store.publish import finish_build
 from index.store.writer import build_into
 
 __all__ = ["main", "peak_rss_mb"]
@@ -58,13 +60,59 @@ def peak_rss_mb() -> dict[str, float] | None:
 
 
 def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
-    """The parent's papers with their JSON (the stored field, so digests match exactly)."""
-    for _ in range(total):
-        line = stream.readline()
-        if not line:
-            raise EOFError("the library stream ended early")
-        text = line.decode("utf-8", "surrogatepass").rstrip("\n")
-        yield Paper.from_dict(json.loads(text)), text
+    """The parent's papers with their JSON (the stored field, so digests match exactly).
+
+    A line `rest <path>` in their place says the parent stopped feeding (it is exiting:
+    `index.store.leaving.LeaveBuilds`) and wrote the remaining papers to that file.
+    """
+    rest: IO[bytes] | None = None
+    try:
+        for _ in range(total):
+            line = (rest or stream).readline()
+            if rest is None and line.startswith(b"rest "):
+                spool = os.fsdecode(line[5:].rstrip(b"\n"))
+                rest = open(spool, "rb")
+                try:
+                    os.unlink(spool)  # the open file stays readable; nothing is left behind
+                except OSError:
+                    pass  # Windows keeps an open file: the next build sweeps it
+                line = rest.readline()
+            if not line:
+                raise EOFError("the library stream ended early")
+            text = line.decode("utf-8", "surrogatepass").rstrip("\n")
+            yield Paper.from_dict(json.loads(text)), text
+    finally:
+        if rest is not None:
+            rest.close()
+
+
+def _workers_die_with_this_process(lock_fd: int | None) -> None:
+    """Whoosh's writer workers, forked from here, end when this process does, holding
+    nothing of its own.
+
+    A build killed half-way (a SIGKILL, the OOM killer) left its two workers waiting on
+    their queues for ever, and a build left to finish alone hands them the inherited
+    build lock's descriptor, which would keep every later start from building. Each
+    worker closes that descriptor (the lock stays this process's) and, on Linux, asks to
+    be killed when this process dies (`PR_SET_PDEATHSIG`).
+    """
+
+    def in_worker() -> None:
+        if lock_fd is not None:
+            try:
+                os.close(lock_fd)
+            except OSError:
+                pass
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            except (OSError, AttributeError):
+                pass
+
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=in_worker)
 
 
 def main() -> None:
@@ -75,27 +123,43 @@ def main() -> None:
     can be started, and its imports done, before its papers are known. A process whose
     input ends before a job was sent was not needed: it exits quietly.
     """
+    if hasattr(signal, "SIGHUP"):
+        # A build left to finish alone (the app quit) outlives the terminal it started in.
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     line = sys.stdin.buffer.readline()
     if not line:
         return
     job = json.loads(line)
     path, total, procs = Path(job["path"]), int(job["total"]), int(job["procs"])
     compressed = bool(job["compressed"])
+    publish = job.get("publish")
+    _workers_die_with_this_process(publish.get("lock_fd") if publish else None)
     if int(job["nice"]) > 0 and hasattr(os, "nice"):
         os.nice(int(job["nice"]))  # before the writer workers fork: they inherit it
     out = sys.stdout
+    listening = [True]  # False once the parent has gone (it quit: the build goes on)
+
+    def say(line: str) -> None:
+        if not listening[0]:
+            return
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            listening[0] = False
 
     def report(done: int, all_: int) -> None:
-        out.write(f"progress {done} {all_}\n")
-        out.flush()
+        say(f"progress {done} {all_}")
 
     try:
         papers = _read_papers(sys.stdin.buffer, total)
         build_into(path, papers, report, total=total, procs=procs, compressed=compressed)
+        if publish is not None:
+            folder = Path(publish["folder"])
+            finish_build(folder, str(publish["token"]), publish["manifest"])
     except BaseException as error:
         message = " ".join(str(error).split()) or type(error).__name__
         sys.stderr.write(f"{type(error).__name__}: {message}\n")
         sys.stderr.flush()
         os._exit(1)  # skip joining Whoosh's worker processes: build_into stopped them
-    out.write(f"done {json.dumps(peak_rss_mb())}\n")
-    out.flush()
+    say(f"done {json.dumps(peak_rss_mb())}")

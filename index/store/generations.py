@@ -16,9 +16,7 @@ Whoosh's table of contents), then the manifest is rewritten.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -29,12 +27,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from whoosh.index import Index
 
-from index.atomic import write_text_atomic
 from index.models import Library, LoadWarning, Paper
 from index.schema.fields import build_schema
 from index.store import integrity
-from index.store.child import BuildFailed, BuildProcess
-from index.store.locks import build_lock, hold, hold_folder, in_use, sweep_previews
+from index.store.child import BuildFailed, BuildProcess, Publish
+from index.store.leaving import BuildDetached, LeaveBuilds
+from index.store.locks import Held, build_lock, hold, hold_folder, sweep_previews
 from index.store.manifest import (
     built_by_this_code,
     changed_files,
@@ -45,6 +43,7 @@ from index.store.manifest import (
     read_current,
     recorded_warnings,
 )
+from index.store.publish import finish_build, publish
 from index.whoosh_ext.positioned import PositionedStorage
 
 if TYPE_CHECKING:
@@ -224,17 +223,26 @@ def _full_build(
     manifest: dict[str, Any],
     progress: Progress | None,
     preview: Preview | None = None,
+    lock: Held | None = None,
+    leave: LeaveBuilds | None = None,
 ) -> tuple[Path, float | None]:
     """Builds into a fresh folder and publishes it; `preview` gets a small index of a
     sample meanwhile, when the library is big (`index.store.preview`).
+
+    A build in a process of its own publishes itself, with `lock` (the build lock this
+    process holds) inherited: if this process stops waiting for it (`BuildDetached`: the
+    app quit), the build is finished and published all the same, the lock held until then.
 
     Returns the new generation's path and the build's peak memory when it was measured.
 
     Raises:
         IndexUnavailable: the build process failed (one-line message).
+        BuildDetached: this process stopped waiting; the build process finishes it.
     """
     for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
         shutil.rmtree(leftover, ignore_errors=True)
+    for leftover in folder.glob("rest-*.jsonl"):  # their papers, spooled for a detached build
+        leftover.unlink(missing_ok=True)
     sweep_previews(folder)
     # Building needs the writer; opening a current index (every command, every warm start)
     # does not import it: the writer and what it brings are ~30 ms of a 0.35 s search.
@@ -248,16 +256,29 @@ def _full_build(
     building.mkdir()
     sample = preview_sample(library.papers) if preview is not None else []
     previewing = _start_preview(folder / f"preview-{token}", sample, preview) if sample else None
+    lock_fd = lock.fileno() if lock is not None else None
+    job = Publish(str(folder), token, manifest, lock_fd)
     try:
-        peak = build(building, library.papers, progress, yielding=previewing is not None)
+        peak, published = build(
+            building,
+            library.papers,
+            progress,
+            yielding=previewing is not None,
+            publish=job,
+            leave=leave,
+        )
     except BuildFailed as error:
         raise IndexUnavailable(f"cannot build the index in {building}: {error}") from None
+    except BuildDetached:
+        if lock is not None and lock_fd is not None:
+            lock.hand_over()  # the build process holds it now, until it has published
+        raise
     finally:
         if previewing is not None:  # handed over before the full index is: never after it
             previewing.join()
     final = folder / f"gen-{token}"
-    os.replace(building, final)
-    _publish(folder, final.name, manifest)
+    if not published:
+        finish_build(folder, token, manifest)
     return final, (peak["self_mb"] + peak["children_mb"]) if peak else None
 
 
@@ -339,22 +360,6 @@ def _opened_sample(
     return Opened(ix, built, "preview", ix.doc_count(), time.perf_counter() - started)
 
 
-def _publish(folder: Path, gen: str, manifest: dict[str, Any], recorded: Any = None) -> None:
-    """Makes generation `gen` the current one; `recorded`: its checksums before an
-    in-place update (the files it did not write are not hashed again)."""
-    previous = read_current(folder)
-    sums = integrity.recorded_checksums(folder / gen, recorded)
-    write_text_atomic(
-        folder / "current.json",
-        json.dumps({"dir": gen, "manifest": manifest, "checksums": sums}),
-    )
-    keep = {gen, previous["dir"] if previous else None}  # a reader may still use the last one
-    sweep_previews(folder)
-    for old in folder.glob("gen-*"):
-        if old.name not in keep and not in_use(old):  # an open app keeps its generation
-            shutil.rmtree(old, ignore_errors=True)
-
-
 def open_index(
     library: Library,
     taxonomy: Any,
@@ -363,11 +368,14 @@ def open_index(
     rebuild: bool = False,
     progress: Progress | None = None,
     preview: Preview | None = None,
+    leave: LeaveBuilds | None = None,
 ) -> Opened:
     """Opens this library's index, building or refreshing it first when it is stale.
 
     A first build (or rebuild) of a big library hands `preview` a small index of a
     sample of it while the full one is built (`index.store.preview`), from another thread.
+    `leave`: the caller may stop waiting for a full build in a build process, which then
+    finishes and publishes it alone (`index.store.child.LeaveBuilds`; `BuildDetached`).
 
     Raises:
         IndexUnavailable: the cache folder cannot be written (one-line message).
@@ -392,7 +400,9 @@ def open_index(
     try:
         with build_lock(folder, wait=False) as locked:
             if locked:
-                return _refresh(folder, library, manifest, rebuild, progress, done, preview)
+                return _refresh(
+                    folder, library, manifest, rebuild, progress, done, preview, locked, leave
+                )
             # Someone else is building: serve their last index, or wait for the new one.
             if current and not rebuild:
                 ix = _open_checked(folder / current["dir"], None, current.get("checksums"))
@@ -414,8 +424,11 @@ def _refresh(
     progress: Progress | None,
     done: Callable[..., Opened],
     preview: Preview | None = None,
+    lock: Held | None = None,
+    leave: LeaveBuilds | None = None,
 ) -> Opened:
-    """Under the build lock: reuse, update in place, or rebuild (a full build previewed)."""
+    """Under the build lock (`lock`): reuse, update in place, or rebuild (a full build
+    previewed)."""
     current = read_current(folder)  # another process may have finished meanwhile
     old = current.get("manifest", {}) if current else {}
     path = folder / current["dir"] if current else None
@@ -446,11 +459,11 @@ def _refresh(
             # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
             # update adds its own terms to it (index.search.tables.add_terms).
             if updated is not None and ix.doc_count() == manifest["papers"]:
-                _publish(folder, path.name, manifest, recorded)
+                publish(folder, path.name, manifest, recorded)
                 return done(ix, path, str(updated))
             ix.close()
     action = "rebuilt" if current else "built"
-    path, peak = _full_build(folder, library, manifest, progress, preview)
+    path, peak = _full_build(folder, library, manifest, progress, preview, lock, leave)
     ix = _open_checked(path, manifest["papers"])
     if ix is None:
         raise IndexUnavailable(f"the index just built in {path} cannot be read")

@@ -26,19 +26,47 @@ try:  # POSIX
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["IN_USE_FILE", "build_lock", "hold", "hold_folder", "in_use", "sweep_previews"]
+__all__ = ["IN_USE_FILE", "Held", "build_lock", "hold", "hold_folder", "in_use", "sweep_previews"]
 
 log = logging.getLogger("paperscope.index")
 
 IN_USE_FILE = integrity.IN_USE_FILE
 
 
+class Held:
+    """The build lock as `build_lock` gives it: true when held.
+
+    A build that finishes in a process of its own after this one exits (the app quit
+    during a first build: `index.store.child`) inherits the lock's file descriptor, and
+    with it the lock (a `flock` belongs to the open file, shared by every process that
+    has it). `hand_over` then keeps this process from unlocking it on the way out: the
+    lock goes when the build process closes its copy, so no other start builds meanwhile.
+    """
+
+    def __init__(self, handle: IO[str] | None, locked: bool) -> None:
+        self._handle = handle
+        self._locked = locked
+        self.handed_over = False
+
+    def __bool__(self) -> bool:
+        return self._locked
+
+    def fileno(self) -> int | None:
+        """The lock file's descriptor for a build process to inherit (None: no locking)."""
+        return self._handle.fileno() if self._handle is not None and self._locked else None
+
+    def hand_over(self) -> None:
+        """The lock now belongs to a build process that inherited it: never unlock it here."""
+        self.handed_over = True
+
+
 @contextmanager
-def build_lock(folder: Path, wait: bool) -> Iterator[bool]:
-    """Holds the folder's build lock; yields False when `wait` is False and it is taken."""
+def build_lock(folder: Path, wait: bool) -> Iterator[Held]:
+    """Holds the folder's build lock; yields a false `Held` when `wait` is False and it
+    is taken."""
     folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:  # pragma: no cover - Windows
-        yield True
+        yield Held(None, True)
         return
     handle = open(folder / "build.lock", "a+")
     try:
@@ -46,14 +74,16 @@ def build_lock(folder: Path, wait: bool) -> Iterator[bool]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             if not wait:
-                yield False
+                yield Held(None, False)
                 return
             log.warning("another paperscope process is building this index; waiting for it")
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        held = Held(handle, True)
         try:
-            yield True
+            yield held
         finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            if not held.handed_over:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     finally:
         handle.close()
 

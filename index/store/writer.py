@@ -32,7 +32,8 @@ from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
 from index.search.stored_postings import StoredPostings, write_stored_postings
 from index.search.tables import add_terms, read_table, write_table
-from index.store.child import build_in_child
+from index.store.child import Publish, build_in_child
+from index.store.leaving import LeaveBuilds
 from index.whoosh_ext.columns import column_values, deleted_docnums
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
@@ -76,25 +77,38 @@ def keys_of(paper: Paper) -> PaperKeys:
 
 
 def build(
-    path: Path, papers: Sequence[Paper], progress: Progress | None, *, yielding: bool = False
-) -> dict[str, float] | None:
+    path: Path,
+    papers: Sequence[Paper],
+    progress: Progress | None,
+    *,
+    yielding: bool = False,
+    publish: Publish | None = None,
+    leave: LeaveBuilds | None = None,
+) -> tuple[dict[str, float] | None, bool]:
     """Builds a complete index of `papers` in the empty folder `path`.
 
     A large library is built by a fresh interpreter fed a stream of the papers: the
     caller's library is neither copied into the writer's forked workers nor forked along
-    with the caller's threads. Returns that build's peak memory (None when built here).
+    with the caller's threads. That process also publishes the build when `publish` says
+    where (`index.store.publish.finish_build`), so it can finish on its own if the
+    caller stops waiting (`leave`: `index.store.child.LeaveBuilds`).
     `yielding`: that process runs at a lower priority (`YIELDING_NICE`), so what the
     caller does meanwhile (a preview index) is not slowed by it.
 
+    Returns that build's peak memory (None when built here), and whether it was published.
+
     Raises:
         BuildFailed: the build process failed (one-line message).
+        BuildDetached: the caller stopped waiting; the build process finishes and publishes.
     """
     if len(papers) >= PARALLEL_MIN_PAPERS and sys.executable:
         # Whoosh's writer workers are forked: one process where there is no fork.
         procs = 2 if (os.cpu_count() or 1) > 1 and hasattr(os, "fork") else 1
-        return build_in_child(path, papers, progress, procs, YIELDING_NICE if yielding else 0)
+        nice = YIELDING_NICE if yielding else 0
+        peak = build_in_child(path, papers, progress, procs, nice, publish=publish, leave=leave)
+        return peak, publish is not None
     build_into(path, papers, progress)
-    return None
+    return None, False
 
 
 def build_into(

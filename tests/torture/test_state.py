@@ -31,11 +31,11 @@ def test_a_full_disk_is_a_notice_and_the_next_save_retries(
     def full(path: Path, text: str, encoding: str = "utf-8") -> None:
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr("tui.services.user_data.write_text_atomic", full)
+    monkeypatch.setattr("tui.services.stored_json.write_text_atomic", full)
     assert marks.toggle("a") is True  # never raises
     assert marks.save_error == "could not save marks: disk full"
     assert "a" in marks
-    monkeypatch.setattr("tui.services.user_data.write_text_atomic", real)
+    monkeypatch.setattr("tui.services.stored_json.write_text_atomic", real)
     marks.toggle("b")
     assert marks.save_error is None
     assert Marks(tmp_path / "marks.json").ids == ("a", "b")

@@ -85,14 +85,21 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     chosen: dict[str, Paper] = {}  # paper id -> paper, in order of first citation
     as_cited: dict[str, str] = {}  # paper id -> the key it was first cited by
     unknown: dict[str, tuple[Path, CitedKey]] = {}
+    everything = False  # `\nocite{*}`: the whole library, after the papers cited by key
     for path, syntax, text in manuscripts:
         for cited in cited_keys(text, syntax):
+            if cited.key == "*":
+                everything = True
+                continue
             paper = lookup.find(cited.key)
             if paper is None:
                 unknown.setdefault(cited.key, (path, cited))
                 continue
             chosen.setdefault(paper.id, paper)
             as_cited.setdefault(paper.id, cited.key)
+    if everything:
+        for paper in papers:
+            chosen.setdefault(paper.id, paper)
     for key, (path, cited) in unknown.items():
         close = lookup.suggest(key)
         hint = f"; did you mean {close[0]!r}?" if close else ""

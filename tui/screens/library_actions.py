@@ -156,7 +156,10 @@ class LibraryActions(PaperLayerActions):
             if action == "recall":
                 self.recall_saved(name)
             elif action == "delete":
-                app.report_save(store, store.delete(name))
+                try:
+                    app.report_save(store, store.delete(name))
+                except KeyError:  # deleted meanwhile by another app or a script
+                    pass
                 self._notify(f"Deleted the saved search {name!r}")
                 self.count_saved()
             elif action == "rename":

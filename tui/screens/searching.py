@@ -216,13 +216,15 @@ class SearchingScreen(PaperScreen):
     def _marked_result(
         self, request: SearchRequest, cancelled: Callable[[], bool] | None = None
     ) -> SearchResult:
-        """The search's matches that are marked (every match is ranked, then filtered)."""
+        """The search's matches that are marked, with facet counts over those alone.
+
+        The marks go to the engine as `within`, so the panel's counts describe the marked
+        papers (issue 47: after `M` they still counted the whole search's matches).
+        """
         engine = self._app.engine
         assert engine is not None
-        marks = set(self._app.marks.ids)
-        everything = engine.search(replace(request, limit=max(1, engine.size)), cancelled)
-        hits = tuple(hit for hit in everything.hits if hit.paper.id in marks)
-        return replace(everything, request=request, hits=hits[: request.limit], total=len(hits))
+        marked = engine.search(replace(request, within=frozenset(self._app.marks.ids)), cancelled)
+        return replace(marked, request=request)
 
     @on(SearchFinished)
     def _search_finished(self, message: SearchFinished) -> None:

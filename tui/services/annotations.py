@@ -4,8 +4,9 @@ Stored in `<data dir>/annotations.json` as a list of records, each naming its pa
 every stable identity known for it (index.library.identity: DOI, arXiv id, citation key,
 title and year), never by the generated paper id alone: a re-import that renames ids, or a
 paper that gained a DOI since, still finds its tags. The file is written atomically after
-every change, and a damaged one is warned about and never overwritten (the machinery is
-`tui.services.user_data.StoredJson`, shared with marks and history).
+every change under a lock, each change applied to the file as it is now, and a damaged one
+is warned about and never overwritten (the machinery is `tui.services.stored_json`,
+shared with saved searches, marks and history).
 
 Nothing here knows about widgets: the app, the command line and tests use it alike, and the
 search engine receives its contents as plain values (`layer`).
@@ -14,14 +15,13 @@ search engine receives its contents as plain values (`layer`).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from index.models import READING_STATUSES, Paper
 from index.search.user_layer import normalize_status
-from tui.services.user_data import StoredJson, read_json
+from tui.services.stored_json import StoredJson
 
 __all__ = ["DEFAULT_STATUS", "STATUSES", "Annotations", "normalize_status", "normalize_tag"]
 
@@ -54,31 +54,70 @@ def _valid(data: Any) -> bool:
     return True
 
 
+class _Table:
+    """The records of one decoded file, found by any identity of their paper."""
+
+    def __init__(self, records: list[dict[str, Any]]) -> None:
+        self.records = records
+        self.by_identity: dict[str, int] = {}
+        for number, record in enumerate(records):
+            for identity in record["ids"]:
+                self.by_identity.setdefault(identity, number)
+
+    def find(self, known: Sequence[str]) -> dict[str, Any] | None:
+        """The record of the paper with identities `known` (strongest first), or None."""
+        for identity in known:
+            number = self.by_identity.get(identity)
+            if number is not None:
+                return self.records[number]
+        return None
+
+    def record(self, known: Sequence[str]) -> dict[str, Any]:
+        """The paper's record, created when missing; its identities brought up to date."""
+        record = self.find(known)
+        if record is None:
+            record = {"ids": [], "tags": []}
+            self.records.append(record)
+        record["ids"] = list(dict.fromkeys(list(known) + record["ids"]))
+        number = self.records.index(record)
+        for identity in record["ids"]:
+            self.by_identity.setdefault(identity, number)
+        return record
+
+
 class Annotations(StoredJson):
     """Tags and reading status per paper, keyed by the paper's stable identities.
+
+    Each change is saved as what it does to each paper (add these tags, set this status),
+    applied to the file as it is now (tui.services.stored_json), so tags added meanwhile by
+    another app or by `paperscope tag` are kept.
 
     Args:
         path: the JSON file; `None` keeps everything in memory (tests, a read-only run).
     """
 
     what = "tags and reading status"
+    expected = 'a JSON object {"papers": [...]}'
+    version = 1
 
     def __init__(self, path: Path | None) -> None:
-        super().__init__(path)
-        self._records: list[dict[str, Any]] = []
-        if path is not None:
-            data, warning = read_json(
-                path, _valid, 'a JSON object {"papers": [...]}', {"papers": []}
-            )
-            self._records = [dict(record) for record in data["papers"]]
-            self._loaded(warning)
-        self._reindex()
         self.generation = 0  # bumped on every change, so views know to refresh
         # paper id -> (the paper, its identities): folding every title again for each
         # layer would cost seconds at 100,000 papers; a reloaded paper is a new object.
         self._identities: dict[str, tuple[Paper, tuple[str, ...]]] = {}
-        # The engine's layer is built in a worker while the UI thread may change tags.
-        self._lock = threading.RLock()
+        super().__init__(path)
+
+    def _empty(self) -> Any:
+        return {"version": self.version, "papers": []}
+
+    def _valid(self, data: Any) -> bool:
+        return _valid(data)
+
+    def _adopt(self, data: Any) -> None:
+        # Under the store's lock: the engine's layer is built in a worker meanwhile.
+        with self._lock:
+            self._table = _Table(data["papers"])
+            self.generation += 1
 
     def _identities_of(self, paper: Paper) -> tuple[str, ...]:
         cached = self._identities.get(paper.id)
@@ -92,37 +131,8 @@ class Annotations(StoredJson):
         self._identities[paper.id] = (paper, found)
         return found
 
-    def _reindex(self) -> None:
-        self._by_identity: dict[str, int] = {}
-        for number, record in enumerate(self._records):
-            for identity in record["ids"]:
-                self._by_identity.setdefault(identity, number)
-
-    def _payload(self) -> Any:
-        return {"version": 1, "papers": self._records}
-
     def _find(self, paper: Paper) -> dict[str, Any] | None:
-        return self._record_of(self._identities_of(paper))
-
-    def _record_of(self, known: Sequence[str]) -> dict[str, Any] | None:
-        for identity in known:
-            number = self._by_identity.get(identity)
-            if number is not None:
-                return self._records[number]
-        return None
-
-    def _record(self, paper: Paper) -> dict[str, Any]:
-        """The paper's record, created when missing; its identities brought up to date."""
-        record = self._find(paper)
-        if record is None:
-            record = {"ids": [], "tags": []}
-            self._records.append(record)
-        known = list(self._identities_of(paper))
-        record["ids"] = list(dict.fromkeys(known + record["ids"]))
-        number = self._records.index(record)
-        for identity in record["ids"]:
-            self._by_identity.setdefault(identity, number)
-        return record
+        return self._table.find(self._identities_of(paper))
 
     # -- reading -------------------------------------------------------------------------
 
@@ -140,7 +150,7 @@ class Annotations(StoredJson):
     def all_tags(self) -> list[str]:
         """Every tag in use, most used first, for completion."""
         counts: dict[str, int] = {}
-        for record in self._records:
+        for record in self._table.records:
             for tag in record.get("tags", ()):
                 counts[tag] = counts.get(tag, 0) + 1
         return sorted(counts, key=lambda tag: (-counts[tag], tag))
@@ -149,7 +159,7 @@ class Annotations(StoredJson):
     def empty(self) -> bool:
         """No paper has tags or a status yet."""
         with self._lock:
-            return not self._records
+            return not self._table.records
 
     def layer(self, papers: Iterable[Paper]) -> dict[str, dict[str, frozenset[str]]]:
         """Facet -> value -> paper ids, for the engine (`tag`, `status`; unread is implied)."""
@@ -161,7 +171,7 @@ class Annotations(StoredJson):
     ) -> dict[str, dict[str, frozenset[str]]]:
         """`layer` for papers given as (id, identities), e.g. the index's saved keys."""
         with self._lock:
-            found = ((paper_id, self._record_of(known)) for paper_id, known in papers)
+            found = ((paper_id, self._table.find(known)) for paper_id, known in papers)
             return _facets((paper_id, record) for paper_id, record in found if record)
 
     def layer_found(
@@ -175,12 +185,13 @@ class Annotations(StoredJson):
         """
         chosen: dict[str, tuple[int, int]] = {}  # paper id -> (rank, record number)
         with self._lock:
-            for identity, number in self._by_identity.items():
+            table = self._table
+            for identity, number in table.by_identity.items():
                 for paper_id, rank in papers_with(identity):
                     known = chosen.get(paper_id)
                     if known is None or rank < known[0]:
                         chosen[paper_id] = (rank, number)
-            return _facets((paper_id, self._records[n]) for paper_id, (_, n) in chosen.items())
+            return _facets((paper_id, table.records[n]) for paper_id, (_, n) in chosen.items())
 
     # -- changing ------------------------------------------------------------------------
 
@@ -193,24 +204,32 @@ class Annotations(StoredJson):
         """
         adding = [t for t in dict.fromkeys(normalize_tag(t) for t in add) if t]
         removing = {t for t in (normalize_tag(t) for t in remove) if t}
-        with self._lock:
-            for paper in papers:
-                record = self._record(paper)
+        with self._lock:  # the layer worker fills the same cache
+            known = [self._identities_of(paper) for paper in papers]
+
+        def change(data: Any) -> None:
+            table = _Table(data["papers"])
+            for identities in known:
+                record = table.record(identities)
                 tags = [t for t in record.get("tags", []) if t not in removing]
                 tags += [t for t in adding if t not in tags]
                 record["tags"] = tags
-            self.generation += 1
-            return self._save()
+
+        return self._change(change)
 
     def clear_status(self, papers: Iterable[Paper]) -> bool:
         """Forget the reading status of every paper (each counts as unread again)."""
-        with self._lock:
-            for paper in papers:
-                record = self._find(paper)
+        with self._lock:  # the layer worker fills the same cache
+            known = [self._identities_of(paper) for paper in papers]
+
+        def clear(data: Any) -> None:
+            table = _Table(data["papers"])
+            for identities in known:
+                record = table.find(identities)
                 if record is not None:
                     record.pop("status", None)
-            self.generation += 1
-            return self._save()
+
+        return self._change(clear)
 
     def set_status(self, papers: Iterable[Paper], status: str) -> bool:
         """Set the reading status of every paper; returns whether it was saved.
@@ -223,11 +242,15 @@ class Annotations(StoredJson):
             raise ValueError(
                 f"unknown reading status {status!r}; use one of: " + ", ".join(STATUSES)
             )
-        with self._lock:
-            for paper in papers:
-                self._record(paper)["status"] = value
-            self.generation += 1
-            return self._save()
+        with self._lock:  # the layer worker fills the same cache
+            known = [self._identities_of(paper) for paper in papers]
+
+        def set_all(data: Any) -> None:
+            table = _Table(data["papers"])
+            for identities in known:
+                table.record(identities)["status"] = value
+
+        return self._change(set_all)
 
 
 def _facets(

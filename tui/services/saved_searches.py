@@ -1,8 +1,9 @@
 """Saved searches: a query and its facet selections kept under a name.
 
-Stored in `<data dir>/saved_searches.json`, atomically, with the same damaged-file rule as
-every user file (tui.services.user_data.StoredJson): a file that does not read is warned
-about, kept as it was, and the session works in memory. Only what decides the matches is
+Stored in `<data dir>/saved_searches.json`, with the same rules as every user file
+(tui.services.stored_json): each change applied to the file as it is now, under a lock,
+and written atomically; a file that does not read is warned about, kept as it was, and the
+session works in memory. Only what decides the matches is
 kept (query, selections, year range, sort), never the page size or typing state, so a saved
 search means the same in the app and on the command line.
 """
@@ -11,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, get_args
 
 from index.models import SearchRequest, SortOrder
-from tui.services.user_data import StoredJson, read_json
+from tui.services.stored_json import StoredJson
 
 __all__ = ["MAX_NAME", "SavedSearches", "request_from_dict", "request_to_dict"]
 
@@ -42,16 +42,35 @@ def request_to_dict(request: SearchRequest) -> dict[str, Any]:
 
 def request_from_dict(data: dict[str, Any]) -> SearchRequest:
     """The request `request_to_dict` described (unknown keys are ignored)."""
-    values: dict[str, Any] = {"query": str(data.get("query", ""))}
+    query = data.get("query", "")
+    values: dict[str, Any] = {"query": query if isinstance(query, str) else ""}
     for name in _SETS:
-        values[name] = frozenset(str(v) for v in data.get(name, ()) or ())
-    values["years"] = frozenset(int(y) for y in data.get("years", ()) or () if isinstance(y, int))
+        values[name] = frozenset(str(v) for v in _listed(data.get(name)) if _plain(v))
+    values["years"] = frozenset(y for y in _listed(data.get("years")) if _year(y))
     year_range = data.get("year_range")
-    if isinstance(year_range, list) and len(year_range) == 2:
+    if (
+        isinstance(year_range, list)
+        and len(year_range) == 2
+        and all(y is None or _year(y) for y in year_range)
+    ):
         values["year_range"] = tuple(year_range)
     if data.get("sort") in get_args(SortOrder):  # every order the app and CLI sort by
         values["sort"] = data["sort"]
     return SearchRequest(**values)
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _plain(value: Any) -> bool:
+    """A value a selection can hold: text or a number, never a nested list or object (a
+    value nested ~1,000 deep would make `str` raise RecursionError)."""
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+def _year(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _valid(data: Any) -> bool:
@@ -70,42 +89,40 @@ def _valid(data: Any) -> bool:
 class SavedSearches(StoredJson):
     """Named searches, in the order they were saved (`1`-`9` recall the first nine).
 
+    Saving, renaming and deleting are applied to the file as it is now
+    (tui.services.stored_json): a search another app or `paperscope search --save` saved
+    meanwhile is kept.
+
     Args:
         path: the JSON file; `None` keeps them in memory only.
     """
 
     what = "saved searches"
+    expected = 'a JSON object {"searches": [...]}'
+    version = 1
 
-    def __init__(self, path: Path | None) -> None:
-        super().__init__(path)
-        self._items: list[dict[str, Any]] = []
-        if path is not None:
-            data, warning = read_json(
-                path, _valid, 'a JSON object {"searches": [...]}', {"searches": []}
-            )
-            self._items = list(data["searches"])
-            self._loaded(warning)
+    def _empty(self) -> Any:
+        return {"version": self.version, "searches": []}
 
-    def _payload(self) -> Any:
-        return {"version": 1, "searches": self._items}
+    def _valid(self, data: Any) -> bool:
+        return _valid(data)
+
+    def _adopt(self, data: Any) -> None:
+        self._items: list[dict[str, Any]] = data["searches"]
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(item["name"] for item in self._items)
 
     def __iter__(self) -> Iterator[tuple[str, SearchRequest]]:
-        for item in self._items:
+        for item in list(self._items):
             yield item["name"], request_from_dict(item["request"])
 
     def __len__(self) -> int:
         return len(self._items)
 
     def _index(self, name: str) -> int | None:
-        folded = name.strip().casefold()
-        for number, item in enumerate(self._items):
-            if item["name"].casefold() == folded:
-                return number
-        return None
+        return _index(self._items, name)
 
     def get(self, name: str) -> SearchRequest | None:
         """The saved request with this name (case does not matter), or None."""
@@ -120,12 +137,16 @@ class SavedSearches(StoredJson):
         """
         name = _check_name(name)
         entry = {"name": name, "request": request_to_dict(replace(request, as_you_type=False))}
-        number = self._index(name)
-        if number is None:
-            self._items.append(entry)
-        else:
-            self._items[number] = entry
-        return self._save()
+
+        def save(data: Any) -> None:
+            items = data["searches"]
+            number = _index(items, name)
+            if number is None:
+                items.append(dict(entry))
+            else:
+                items[number] = {**items[number], **entry}  # a newer version's keys stay
+
+        return self._change(save)
 
     def rename(self, old: str, new: str) -> bool:
         """Rename a search, keeping its place.
@@ -141,8 +162,15 @@ class SavedSearches(StoredJson):
         other = self._index(new)
         if other is not None and other != number:
             raise ValueError(f"a saved search named {self._items[other]['name']!r} exists")
-        self._items[number] = {**self._items[number], "name": new}
-        return self._save()
+        old = self._items[number]["name"]
+
+        def rename(data: Any) -> None:
+            items = data["searches"]
+            found, taken = _index(items, old), _index(items, new)
+            if found is not None and taken in (None, found):  # else changed meanwhile
+                items[found] = {**items[found], "name": new}
+
+        return self._change(rename)
 
     def delete(self, name: str) -> bool:
         """Forget a search.
@@ -150,11 +178,24 @@ class SavedSearches(StoredJson):
         Raises:
             KeyError: there is no search named `name`.
         """
-        number = self._index(name)
-        if number is None:
+        if self._index(name) is None:
             raise KeyError(name)
-        del self._items[number]
-        return self._save()
+
+        def delete(data: Any) -> None:
+            number = _index(data["searches"], name)
+            if number is not None:  # else deleted meanwhile
+                del data["searches"][number]
+
+        return self._change(delete)
+
+
+def _index(items: list[dict[str, Any]], name: str) -> int | None:
+    """Where the search named `name` (case does not matter) is in `items`."""
+    folded = " ".join(name.split()).casefold()
+    for number, item in enumerate(items):
+        if item["name"].casefold() == folded:
+            return number
+    return None
 
 
 def _check_name(name: str) -> str:

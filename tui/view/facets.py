@@ -1,7 +1,7 @@
 """Pure helpers between a `SearchResult` and the facet panel and status line.
 
-They decide what the panel lists (every taxonomy value, zero counts included, filters
-typed in the query shown as selected: see `filters.py`) and what the status line and an
+They decide what the panel lists (the taxonomy values the library has, zero counts
+included, filters typed in the query shown as selected: see `filters.py`) and what the status line and an
 empty result say. Kept free of widgets so they are easy to test.
 """
 
@@ -30,10 +30,13 @@ __all__ = [
 
 
 def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetCount, ...]]:
-    """The result's facet counts, with every taxonomy value listed and typed filters selected.
+    """The result's facet counts, with typed filters shown as selected.
 
-    The engine may leave out values nobody matched; the panel still lists them (count 0)
-    so selecting one to widen an OR-selection stays possible.
+    The engine lists every topic and hardware value some paper of the library has, at 0
+    when none matches this search, so selecting one to widen an OR-selection stays
+    possible; a value no paper has is left out (issue 47: a law library's panel was two
+    screens of zeros). A value typed in the query (`topic:gnn`) is listed, selected, even
+    then, so the panel shows every filter in force.
     """
     typed = typed_filters(result.request.query)
     view: dict[str, tuple[FacetCount, ...]] = {}
@@ -45,7 +48,7 @@ def facet_view(result: SearchResult, taxonomy: object) -> dict[str, tuple[FacetC
             if facet in ("topic", "hardware")
             else ()
         ):
-            if value.id not in known:
+            if value.id not in known and value.id in typed.get(facet, {}):
                 counts.append(FacetCount(facet, value.id, value.label, 0, parent=value.parent))
         selected = set(result.request.selected(facet)) | set(typed.get(facet, {}))
         view[facet] = tuple(

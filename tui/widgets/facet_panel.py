@@ -4,7 +4,7 @@ A `Tree` (Line API, so no widget per value) holds one section per facet. The pan
 rebuilt from each `SearchResult`; what the user had expanded and where the cursor was
 survive the rebuild, because counts change on every keystroke. `l`/right unfolds a
 section or a hardware group and `h`/left folds it (or goes to its parent); venues and
-authors end with "more…", which shows the next values and, past the ones the engine
+authors (and years, newest first) end with "more…", which shows the next values and, past the ones the engine
 listed, asks it for more (`ValuesWanted`), as far as the last value; a name too long for the panel is cut at a word,
 the panel widens while it has the focus (see app.tcss), and `cursor_hint` gives the
 cursor's value whole, with its query id, for the line under the panel (facet_column).
@@ -27,6 +27,7 @@ from textual.widgets.tree import TreeNode
 
 from index.models import FacetCount
 from tui.messages import FacetToggled
+from tui.view.facet_pages import MOST, SectionSize, fitting_page
 from tui.view.facets import facet_query
 from tui.widgets.render import clean, sparkline
 
@@ -47,13 +48,18 @@ SECTIONS = (
 )
 # Sections left out while they have no values (a library without tags, no saved searches).
 OPTIONAL = {"saved", "status", "tag", "keyword", "category", "collection"}
-PAGE_OF_VALUES = 8  # venues and authors shown at first, and added by each "more…"
+PAGE_OF_VALUES = MOST  # long sections' values shown at most at first, added by "more…"
 # Sections that list their most frequent values first, the rest behind "more…".
 LONG = ("venue", "author", "keyword")
 
 NodeData = tuple[str, str | None]  # (facet, value); value None for a section heading
 MORE = "\x00more"  # the value of a section's "more…" line
 NONE = "\x00none"  # the value of the line an empty section shows instead of its values
+EMPTY = "\x00empty"  # the value of the one line a section with nothing in the library is
+# Sections that fold to one line when no paper of the library has any of their values.
+VOCABULARY = ("topic", "hardware")
+NO_TOPIC = "none"  # the engine's value for papers without a topic (index.search.bitsets)
+_EMPTY_SAID = (": none in this library", ": none in library", ": none")  # widest that fits
 _TOGGLE = Style.from_meta({"toggle": True})  # as `Tree` marks its ▶ so a click on it folds
 
 
@@ -116,11 +122,27 @@ class FacetPanel(Tree[NodeData]):
         self._sections_seen: set[str] = set()
         self._cuts: dict[tuple[int, int], frozenset[str]] = {}  # see `_shared_cuts`
         self._shown_built: dict[str, int] = {}  # `_shown` when the tree was last built
+        self._page = PAGE_OF_VALUES  # values a long section lists at first (`_fitting_page`)
+        # Long section -> (values it could list, lines below them, cut by the engine).
+        self._sizes: dict[str, tuple[int, int, bool]] = {}
+
+    def on_resize(self) -> None:
+        """A new height may list more or fewer values per long section (`_fitting_page`):
+        the first result is often drawn before the panel has a size at all."""
+        if self._built and self._fitting_page() != self._page:
+            self.show_facets(self._facets, self._more_values, force=True)
 
     def on_focus(self) -> None:
         """Arriving with no cursor, land on the first value: enter then selects something."""
         if self.cursor_line < 0 and self.last_line >= 1:
-            self.cursor_line = 1
+            values = (
+                line
+                for line in range(self.last_line + 1)
+                if (node := self.get_node_at_line(line)) is not None
+                and node.data is not None
+                and node.data[1] not in (None, EMPTY, NONE, MORE)
+            )
+            self._move_cursor(next(values, 1))
 
     def process_label(self, label: str | Text) -> Text:
         """Labels are built as `Text`; a plain `str` is kept literal, never parsed as markup."""
@@ -130,18 +152,22 @@ class FacetPanel(Tree[NodeData]):
         self,
         facets: Mapping[str, Sequence[FacetCount]],
         more_values: frozenset[str] = frozenset(),
+        *,
+        force: bool = False,
     ) -> None:
         """Rebuild the sections from a result's counts, keeping expansion and the cursor.
 
         Args:
             more_values: facets whose lists the engine cut at its top values
                 (`SearchResult.more_values`): their "more…" can ask for the rest.
+            force: rebuild even if nothing changed (the panel's height did).
         """
-        if self._built and (facets, more_values, self._shown) == (
+        unchanged = (facets, more_values, self._shown) == (
             self._facets,
             self._more_values,
             self._shown_built,
-        ):
+        )
+        if self._built and unchanged and not force:
             # Typing on in a narrow search often brings the counts shown already: a new
             # tree would repaint every line of the panel for nothing.
             return
@@ -150,19 +176,53 @@ class FacetPanel(Tree[NodeData]):
         self._more_values = more_values
         expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
         cursor = self.cursor_node.data if self.cursor_node is not None else None
+        self._add_sections(facets, more_values, expanded)
+        page = self._fitting_page()
+        if page != self._page:  # fewer (or again more) values, so every section shows
+            self._page = page
+            expanded = {node.data for node in self._walk() if node.is_expanded and node.data}
+            self._add_sections(facets, more_values, expanded)
+        self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
+        if cursor is not None:
+            # A new tree has no line numbers until it is laid out, and `move_cursor` on a
+            # node without one resets the cursor: number the lines first.
+            self._tree_lines  # noqa: B018 - the property builds the lines
+            node = next((node for node in self._walk() if node.data == cursor), None)
+            if node is not None and self.has_focus:  # new counts may move its line
+                self._move_cursor(node.line)
+            elif node is not None:
+                self.cursor_line = node.line
+        self.post_message(self.Rebuilt())
+
+    def _add_sections(
+        self,
+        facets: Mapping[str, Sequence[FacetCount]],
+        more_values: frozenset[str],
+        expanded: set[NodeData],
+    ) -> None:
+        """The tree's sections and values, `self._page` values to a long section."""
         self.clear()
+        self._sizes = {}
         self._cuts = {}
         self._counts = {}
         for facet, title in SECTIONS:
             values = list(facets.get(facet, ()))
             if facet in OPTIONAL and not values:
                 continue
+            if facet in VOCABULARY and not any(v.value != NO_TOPIC or v.selected for v in values):
+                # The engine lists every value some paper has: none here means the library
+                # is about something else (law, psychology). One line, not an open
+                # section, so Year, Venue and Author still fit a small terminal.
+                self.root.add_leaf(Text(title), data=(facet, EMPTY))
+                continue
             more, cut = 0, False
             if facet in LONG:
                 everything = values
-                values = self._top(values, self._shown.get(facet, PAGE_OF_VALUES))
-                more = sum(1 for v in everything if v.count > 0 or v.selected) - len(values)
+                values = self._top(values, self._shown.get(facet, self._page))
+                listable = sum(1 for v in everything if v.count > 0 or v.selected)
+                more = listable - len(values)
                 cut = facet in more_values
+                self._sizes[facet] = (listable, 0, cut)
             heading = Text(title, style="bold")
             if facet == "year" and values:
                 ordered = sorted((v for v in values if v.value != "0"), key=lambda v: v.value)
@@ -183,11 +243,19 @@ class FacetPanel(Tree[NodeData]):
             if facet == "year":  # newest first, "no year" last
                 # Only the years that have matches (or are chosen): a query on a library
                 # spanning decades listed every empty year above the ones with papers.
-                values = sorted(
+                years = sorted(
                     (v for v in values if v.count > 0 or v.selected),
                     key=lambda v: (v.value != "0", v.value),
                     reverse=True,
                 )
+                # The newest first page, the rest behind "more…": a lab's library spans
+                # seventy years, and Venue and Author were three screens further down.
+                # "no year" stays listed, last: it is how to find the papers without one.
+                dated = [v for v in years if v.value != "0"]
+                kept = set(map(id, self._top(dated, self._shown.get(facet, self._page))))
+                values = [v for v in years if id(v) in kept or v.value == "0"]
+                more = len(dated) - len(kept)
+                self._sizes[facet] = (len(dated), len(years) - len(dated), False)
             self._add_values(section, values, expanded)
             if more > 0 or cut:
                 # A cut list has more than the engine listed: its number is not known yet.
@@ -196,15 +264,35 @@ class FacetPanel(Tree[NodeData]):
             if not section.children:  # an open section with no line under it looked broken
                 section.add_leaf(Text("  (none)", style="italic"), data=(facet, NONE))
         self._built = True
-        self._count_width = max((len(str(v.count)) for v in self._counts.values()), default=1)
-        if cursor is not None:
-            # A new tree has no line numbers until it is laid out, and `move_cursor` on a
-            # node without one resets the cursor: number the lines first.
-            self._tree_lines  # noqa: B018 - the property builds the lines
-            node = next((node for node in self._walk() if node.data == cursor), None)
-            if node is not None:
-                self.cursor_line = node.line
-        self.post_message(self.Rebuilt())
+
+    def _fitting_page(self) -> int:
+        """How many values the long sections list at first (`tui.view.facet_pages`),
+        counted from the tree just built and the panel's height."""
+        sections = [n for n in self.root.children if n.data and n.data[0] in self._sizes]
+        if not sections:
+            return PAGE_OF_VALUES
+        self._tree_lines  # noqa: B018 - number the lines
+        sizes = [
+            SectionSize(facet, *self._sizes[facet], expanded=node.is_expanded)
+            for node in sections
+            if node.data is not None
+            for facet in (node.data[0],)
+        ]
+        height = self.scrollable_content_region.height
+        return fitting_page(sizes, sections[0].line, height, self._shown)
+        self._tree_lines  # noqa: B018 - number the lines
+        first = sections[0].line
+        for page in range(PAGE_OF_VALUES, 2, -1):
+            line = first
+            for section in sections[:-1]:
+                assert section.data is not None
+                listable, extra, cut = self._sizes[section.data[0]]
+                shown = min(listable, self._shown.get(section.data[0], page))
+                more = 1 if listable > shown or cut else 0
+                line += 1 + (max(1, shown + extra + more) if section.is_expanded else 0)
+            if line + 1 < height:
+                return page
+        return PAGE_OF_VALUES
 
     def _invalidate(self) -> None:
         """Forget the drawn lines without asking the screen for a new layout.
@@ -239,6 +327,10 @@ class FacetPanel(Tree[NodeData]):
             return Text(f"enter: more {title.lower()} values", style="italic")
         if value == NONE:
             return Text(f"{title}: none among the papers that match", style="italic")
+        if value == EMPTY:
+            text = Text(title, style="bold")
+            text.append("\nnone in the whole library", style="italic")
+            return text
         count = self._counts.get(node.data)
         if count is None:
             return None
@@ -269,8 +361,12 @@ class FacetPanel(Tree[NodeData]):
             return
         if not node.is_expanded:
             node.expand()
+            if node.children:  # show what unfolded, as far as the cursor stays in view
+                self._tree_lines  # noqa: B018 - number the new lines first
+                self.scroll_to_line(node.children[-1].line, animate=False)
+                self.scroll_to_line(node.line, animate=False)
         elif node.children:
-            self.cursor_line = node.children[0].line
+            self._move_cursor(node.children[0].line)
 
     def action_fold(self) -> None:
         """Fold the section or group under the cursor; elsewhere, go to the one it is in."""
@@ -280,7 +376,13 @@ class FacetPanel(Tree[NodeData]):
         if node.allow_expand and node.is_expanded:
             node.collapse()
         elif node.parent is not None and node.parent is not self.root:
-            self.cursor_line = node.parent.line
+            self._move_cursor(node.parent.line)
+
+    def _move_cursor(self, line: int) -> None:
+        """Put the cursor on `line` and scroll it into view (setting `cursor_line` alone
+        does not: going into the GPU group left the cursor below the panel's edge)."""
+        self.cursor_line = line
+        self.scroll_to_line(line, animate=False)
 
     def _add_values(
         self, section: TreeNode[NodeData], values: list[FacetCount], expanded: set[NodeData]
@@ -315,6 +417,8 @@ class FacetPanel(Tree[NodeData]):
 
     def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
         """A value as "○ Name      12": the name cut to fit, the count right-aligned."""
+        if node.data is not None and node.data[1] == EMPTY:
+            return self._empty_label(node.data[0], style)
         value = self._counts.get(node.data) if node.data else None
         if value is None:
             return super().render_label(node, base_style, style)
@@ -330,6 +434,18 @@ class FacetPanel(Tree[NodeData]):
         if node.allow_expand:
             icon_text = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
             return Text.assemble((icon_text, base_style + _TOGGLE), text)
+        return text
+
+    def _empty_label(self, facet: str, style: Style) -> Text:
+        """ "Topics: none in this library", said as fully as the panel's width allows."""
+        title = dict(SECTIONS)[facet]
+        room = self.scrollable_content_region.width
+        said = next(
+            (s for s in _EMPTY_SAID if cell_len(title) + cell_len(s) <= room), _EMPTY_SAID[-1]
+        )
+        text = Text(title, style="bold")
+        text.append(said, style="italic")
+        text.stylize(style)
         return text
 
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
@@ -402,10 +518,10 @@ class FacetPanel(Tree[NodeData]):
         facet, value = data
         if value is None:
             event.node.toggle()
-        elif value == NONE:
+        elif value in (NONE, EMPTY):
             return
         elif value == MORE:
-            shown = self._shown.get(facet, PAGE_OF_VALUES) + PAGE_OF_VALUES
+            shown = self._shown.get(facet, self._page) + PAGE_OF_VALUES
             self._shown[facet] = shown
             listed = sum(1 for v in self._facets.get(facet, ()) if v.count > 0 or v.selected)
             if facet in self._more_values and shown > listed:

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from index.models import SourceRecord
+
 __all__ = ["Record", "SharedParents", "inherit", "named_parents"]
 
 # Fields a child never takes from its parent: they describe the parent itself.
@@ -88,6 +90,8 @@ class Record:
     key: str
     line: int
     values: dict[str, str]
+    # The entry as written (names, raw values, macros; parents added once all are read).
+    raw: SourceRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def inherit(
         for key, parent in shared.records.items():
             if key not in own:  # a copy: this file's children must not write into it
                 by_key[key] = Record(
-                    parent.entry_type, parent.key, parent.line, dict(parent.values)
+                    parent.entry_type, parent.key, parent.line, dict(parent.values), parent.raw
                 )
                 foreign.add(id(by_key[key]))
     parents: set[int] = {

@@ -31,14 +31,22 @@ from index.library.identifiers import (
 )
 from index.library.loaders.bibinherit import Record, SharedParents, inherit, named_parents
 from index.library.loaders.bibnames import parse_names
+from index.library.loaders.untitled import untitled_title
 from index.library.normalize import clean_text, latex_to_unicode
-from index.models import LoadWarning, Paper, Source
+from index.models import LoadWarning, Paper, Source, SourceRecord
 
 if TYPE_CHECKING:
     from bibtexparser import model
     from bibtexparser.library import Library as BibLibrary
 
-__all__ = ["BibResult", "load_bibtex", "parse_bibtex", "person_name", "split_names"]
+__all__ = [
+    "BibResult",
+    "load_bibtex",
+    "parse_bibtex",
+    "person_name",
+    "resolve_value",
+    "split_names",
+]
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _CONCAT = re.compile(r"\s*#\s*")
@@ -107,8 +115,13 @@ def person_name(raw: str) -> str:
     return str(names[0]) if names else ""
 
 
-def _resolve(raw: str, strings: Mapping[str, str], undefined: set[str]) -> str:
-    """A raw field value with `#` concatenation, quotes, braces and macros resolved."""
+def _resolve(
+    raw: str, strings: Mapping[str, str], undefined: set[str], found: set[str] | None = None
+) -> str:
+    """A raw field value with `#` concatenation, quotes, braces and macros resolved.
+
+    `found` collects the defined macros the value uses (lower case), for the entry's record.
+    """
     pieces = []
     for piece in _split_top(raw.strip(), _CONCAT):
         if (len(piece) >= 2 and piece[0] == "{" and piece[-1] == "}") or (
@@ -119,12 +132,19 @@ def _resolve(raw: str, strings: Mapping[str, str], undefined: set[str]) -> str:
             pieces.append(piece)
         elif piece.lower() in strings:
             pieces.append(strings[piece.lower()])
+            if found is not None:
+                found.add(piece.lower())
         elif piece.lower()[:3] in _MONTHS and piece.isalpha():
             pieces.append(piece.lower())
         else:
             undefined.add(piece)
             pieces.append(piece)  # keep the literal: better than losing the value
     return "".join(pieces)
+
+
+def resolve_value(raw: str, strings: Mapping[str, str]) -> str:
+    """A field value as written (`SourceRecord.fields`) with its macros and `#` resolved."""
+    return _resolve(raw, strings, set())
 
 
 def _keywords(value: str) -> tuple[str, ...]:
@@ -167,7 +187,7 @@ def _names_a_chapter(chapter: str) -> bool:
     return bool(re.search(r"[^\W\d_]{3,}", chapter)) and not _CHAPTER_NUMBER.fullmatch(chapter)
 
 
-def _record_to_paper(record: Record, shown: str) -> Paper:
+def _record_to_paper(record: Record, shown: str, raw: SourceRecord | None = None) -> Paper:
     values = record.values
 
     def text(*names: str) -> str | None:
@@ -205,9 +225,15 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
     volume, doi = volume_and_doi(_unpunctuated(text("volume")), bare_doi(text("doi")))
     published_at = _address_only(values.get("howpublished"))
     url = text("url") or published_at
+    shown_title = title or untitled_title(
+        names or editors,
+        container or journal or text("howpublished", "institution", "school"),
+        find_year(year_text, text("date")),
+        record.entry_type,
+    )
     return Paper(
         id=record.key,
-        title=title or "(untitled)",
+        title=shown_title or "(untitled)",
         title_inferred=not title,
         authors=tuple(str(name) for name in names),
         names=names,
@@ -246,9 +272,48 @@ def _record_to_paper(record: Record, shown: str) -> Paper:
         attachments=parse_file_field(values["file"], Path(shown).parent)
         if values.get("file")
         else (),
-        sources=(Source(shown, record.line),),
+        # The record's own Source object: one copy in memory and in the cache.
+        sources=(raw.source if raw is not None and raw.source else Source(shown, record.line),),
         citation_key=clean_text(record.key) or None,
+        records=(raw,) if raw is not None else (),
     )
+
+
+def _linked(
+    record: Record,
+    by_key: Mapping[str, Record],
+    done: dict[str, SourceRecord | None],
+    depth: int = 0,
+) -> SourceRecord | None:
+    """The entry's record with the records of the parents it names (theirs in turn), so a
+    copy of the entry takes what it inherits along; one object per parent, shared."""
+    from dataclasses import replace
+
+    raw = record.raw
+    if raw is None or depth > 8:
+        return raw
+    key = record.key.lower()
+    if key and key in done:
+        return done[key]
+    named = [
+        name.strip().lower()
+        for field_name in ("xdata", "crossref")
+        for name in record.values.get(field_name, "").split(",")
+        if name.strip()
+    ]
+    done[key] = raw  # a cycle ends here
+    parents = tuple(
+        linked
+        for name in dict.fromkeys(named)
+        if name in by_key
+        and by_key[name] is not record
+        and (linked := _linked(by_key[name], by_key, done, depth + 1)) is not None
+    )
+    if parents:
+        raw = replace(raw, parents=parents)
+    if key:
+        done[key] = raw
+    return raw
 
 
 def _entries(library: BibLibrary, shown: str, warnings: list[LoadWarning]) -> list[model.Entry]:
@@ -327,16 +392,31 @@ def parse_bibtex(
     finally:
         splitter_log.setLevel(previous_level)
     strings: dict[str, str] = dict(macros or {})
+    # Each macro as a copied entry needs it defined: (name, value as written).
+    written: dict[str, tuple[str, str]] = {
+        name: (name, "{" + value + "}") for name, value in strings.items()
+    }
     for block in library.strings:
         value = _resolve(str(block.value), strings, set())
         strings[block.key.lower()] = result.strings[block.key.lower()] = value
+        written[block.key.lower()] = (block.key, str(block.value).strip())
     records: list[Record] = []
     users: dict[str, list[Record]] = {}
     for entry in _entries(library, shown, warnings):
         line = (entry.start_line or 0) + 1
         used: set[str] = set()
-        values = {f.key.lower(): _resolve(str(f.value), strings, used) for f in entry.fields}
-        record = Record(entry.entry_type.lower(), entry.key.strip(), line, values)
+        found: set[str] = set()
+        raw_fields = tuple((f.key, str(f.value).strip()) for f in entry.fields)
+        values = {key.lower(): _resolve(value, strings, used, found) for key, value in raw_fields}
+        raw = SourceRecord.of(
+            "bibtex",
+            entry.entry_type,
+            entry.key.strip(),
+            raw_fields,
+            Source(shown, line),
+            tuple(written[name] for name in sorted(found)),
+        )
+        record = Record(entry.entry_type.lower(), entry.key.strip(), line, values, raw)
         for macro in used:
             users.setdefault(macro, []).append(record)
         if not record.key:
@@ -382,7 +462,12 @@ def parse_bibtex(
                 record.line,
             )
         )
-    result.papers = [_record_to_paper(record, shown) for record in papers]
+    by_key = dict(shared.records) if shared else {}
+    by_key.update((r.key.lower(), r) for r in records if r.key)
+    linked: dict[str, SourceRecord | None] = {}
+    result.papers = [
+        _record_to_paper(record, shown, _linked(record, by_key, linked)) for record in papers
+    ]
     if not result.papers and not warnings and not library.strings and not records:
         warnings.append(LoadWarning(shown, "no BibTeX entries found"))
     return result

@@ -120,5 +120,9 @@ def _convert(
         )
         return None
     if paper is None:
-        warnings.append(LoadWarning(shown, f"{what} has neither title nor abstract; skipped", line))
+        warnings.append(
+            LoadWarning(
+                shown, f"{what} has no title, abstract, author, date or container; skipped", line
+            )
+        )
     return paper

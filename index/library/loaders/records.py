@@ -17,9 +17,10 @@ from typing import Any
 from index.library.attachments import parse_file_field
 from index.library.identifiers import bare_doi, find_arxiv
 from index.library.loaders.csl_fields import csl_date, csl_names, rich_text
+from index.library.loaders.untitled import untitled_title
 from index.library.loaders.zotero_items import is_zotero_item, zotero_item
 from index.library.normalize import clean_text, latex_to_unicode
-from index.models import Name, Paper, Source, replace
+from index.models import Name, Paper, Source, SourceRecord, json_fields, replace
 
 __all__ = ["as_strings", "record_to_paper"]
 
@@ -36,6 +37,58 @@ _CSL_TYPES = {
     "speech": "misc",
     "dataset": "misc",
 }
+
+
+# CSL 1.0.2's item types, so an item is known as CSL by its type alone.
+CSL_TYPES = frozenset(
+    {
+        "article",
+        "article-journal",
+        "article-magazine",
+        "article-newspaper",
+        "bill",
+        "book",
+        "broadcast",
+        "chapter",
+        "classic",
+        "collection",
+        "dataset",
+        "document",
+        "entry",
+        "entry-dictionary",
+        "entry-encyclopedia",
+        "event",
+        "figure",
+        "graphic",
+        "hearing",
+        "interview",
+        "legal_case",
+        "legislation",
+        "manuscript",
+        "map",
+        "motion_picture",
+        "musical_score",
+        "pamphlet",
+        "paper-conference",
+        "patent",
+        "performance",
+        "periodical",
+        "personal_communication",
+        "post",
+        "post-weblog",
+        "regulation",
+        "report",
+        "review",
+        "review-book",
+        "software",
+        "song",
+        "speech",
+        "standard",
+        "thesis",
+        "treaty",
+        "webpage",
+    }
+)
 
 
 def as_strings(value: Any) -> tuple[str, ...]:
@@ -124,10 +177,24 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
     container = rich_text(record.get("container-title")) or None
     title = rich_text(record.get("title"))
     url = _text(record.get("URL") or record.get("url"))
+    if not title:  # a legal case, a personal communication: shown by what it says
+        title = (
+            untitled_title(
+                names or editors,
+                container,
+                year,
+                str(record.get("type") or "") or None,
+                rich_text(record.get("authority")) or None,
+            )
+            or ""
+        )
+        inferred = True
+    else:
+        inferred = False
     return Paper(
         id=clean_text(str(record.get("citation-key") or record.get("id") or "")),
         title=title or "(untitled)",
-        title_inferred=not title,
+        title_inferred=inferred,
         authors=tuple(str(name) for name in names),
         names=names,
         editors=editors,
@@ -196,14 +263,77 @@ def _plain(record: Mapping[str, Any], source: Source) -> Paper:
     )
 
 
+# Members that identify a work without a title: a legal case (court, reporter, date), a
+# personal communication (a person, a day), an interview, a patent.
+_IDENTIFYING = (
+    "author",
+    "editor",
+    "authority",
+    "container-title",
+    "issued",
+    "DOI",
+    "URL",
+    "recipient",
+    "interviewer",
+    "composer",
+    "director",
+    "creators",
+    "authors",
+    "number",
+)
+
+
+def _describes_a_work(record: Mapping[str, Any]) -> bool:
+    """A title, an abstract, or something else that names a work (see `_IDENTIFYING`)."""
+    if record.get("title") or record.get("abstract") or record.get("abstractNote"):
+        return True
+    return any(record.get(name) for name in _IDENTIFYING)
+
+
+_PAPER_FIELDS = frozenset(Paper.__dataclass_fields__)
+
+
+def _kept(paper: Paper, record: Mapping[str, Any], fmt: str, kind: str, key: str) -> Paper:
+    """`paper` with the record it was read from, every member in order.
+
+    A record in paperscope's own field names (`list --json`, `export --format jsonl`)
+    keeps only the members `Paper` has no field for, and is not kept when there are none:
+    the others are the paper itself, and a second copy of every abstract would double a
+    big JSONL library's memory and cache.
+    """
+    earlier: tuple[SourceRecord, ...] = ()
+    if fmt == "json":
+        # A paperscope export carries the records its papers were read from: kept, so a
+        # .bib entry exported to JSON Lines and read back is still copied as written.
+        given = record.get("records")
+        if isinstance(given, list):
+            earlier = tuple(SourceRecord.from_dict(r) for r in given if isinstance(r, Mapping))
+        record = {name: value for name, value in record.items() if name not in _PAPER_FIELDS}
+        if not record:  # nothing but the paper itself: no record (no cost on a big JSONL)
+            return replace(paper, records=earlier) if earlier else paper
+    kept = SourceRecord.of(
+        fmt, kind, key, json_fields(record), paper.sources[0] if paper.sources else None
+    )
+    return replace(paper, records=(*earlier, kept))
+
+
 def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
-    """The paper a JSON object describes, or None when it describes none (no title/abstract)."""
-    if not (record.get("title") or record.get("abstract") or record.get("abstractNote")):
+    """The paper a JSON object describes, or None when it describes none: no title, no
+    abstract, nothing else that identifies a work (a legal case without a title is one)."""
+    if not _describes_a_work(record):
         return None
     if is_zotero_item(record):
         paper = zotero_item(record, source)
-    elif "authors_parsed" in record or "journal-ref" in record or "categories" in record:
+        fmt, kind = "zotero", str(record.get("itemType"))
+        key = str(record.get("citationKey") or record.get("key") or "")
+    elif (
+        "authors_parsed" in record
+        or "journal-ref" in record
+        # arXiv's categories are one string; paperscope's own records have a list
+        or isinstance(record.get("categories"), str)
+    ):
         paper = _arxiv(record, source)
+        fmt, kind, key = "arxiv", "", str(record.get("id") or "")
     elif (
         "container-title" in record
         or "issued" in record
@@ -211,10 +341,16 @@ def record_to_paper(record: Mapping[str, Any], source: Source) -> Paper | None:
         # CSL's own upper-case variables: a web page or an undated item has no other mark
         or "DOI" in record
         or "URL" in record
+        or "authority" in record
+        or str(record.get("type") or "") in CSL_TYPES
     ):
         paper = _csl(record, source)
+        fmt, kind, key = "csl-json", str(record.get("type") or ""), str(record.get("id") or "")
     else:
         paper = _plain(record, source)
+        fmt, kind = "json", str(record.get("entry_type") or "")
+        key = str(record.get("id") or record.get("citation_key") or "")
+    paper = _kept(paper, record, fmt, kind, key)
     extra = sum((as_strings(record.get(k)) for k in ("topics", "hardware")), ())
     if extra:
         paper = replace(paper, keywords=tuple(dict.fromkeys(paper.keywords + extra)))

@@ -20,8 +20,9 @@ from typing import Any
 
 from index.library.attachments import parse_ris_links
 from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.loaders.untitled import untitled_title
 from index.library.normalize import clean_text, latex_to_unicode
-from index.models import LoadWarning, Name, Paper, Source
+from index.models import LoadWarning, Name, Paper, Source, SourceRecord, replace
 
 __all__ = ["load_ris", "looks_like_ris"]
 
@@ -114,13 +115,22 @@ def _links(record: Mapping[str, Any]) -> list[str]:
     return values
 
 
+_SLASHED = re.compile(r"^\s*\d{4}/(\d{1,2})(?:/|$)")
+
+
+def _slashed_month(*dates: str | None) -> int | None:
+    """The month of RIS's own date form, `2010/08/01/online` (`find_month` reads ISO)."""
+    for date in dates:
+        match = _SLASHED.match(date or "")
+        if match and 1 <= int(match.group(1)) <= 12:
+            return int(match.group(1))
+    return None
+
+
 def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     names = _names(record, "authors", "first_authors")
-    editors = (
-        _names(record, "secondary_authors")
-        if record.get("type_of_reference") in ("CHAP", "CONF", "CPAPER", "BOOK", "EDBOOK")
-        else ()
-    )
+    # A2 is the secondary author: an editor in every type paperscope reads as a paper.
+    editors = _names(record, "secondary_authors")
     entry_type = _TYPES.get(str(record.get("type_of_reference") or ""), "misc")
     title = _first(record, "title", "primary_title")
     container = _first(record, *_CONTAINER_KEYS)
@@ -137,7 +147,7 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
         names=names,
         editors=editors,
         year=find_year(date, _first(record, "date")),
-        month=find_month(_first(record, "date")),
+        month=_slashed_month(_first(record, "date"), date) or find_month(_first(record, "date")),
         venue=container,
         entry_type=entry_type,
         booktitle=container if entry_type in ("inproceedings", "incollection") else None,
@@ -159,6 +169,30 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
     )
 
 
+_TAG = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*)|$)")
+
+
+def _tag_pairs(text: str) -> list[tuple[tuple[str, str], ...]]:
+    """Each record's (tag, value) lines in order, repeated tags repeated; a line that is no
+    tag line continues the value before it (RIS wraps long abstracts so)."""
+    records: list[tuple[tuple[str, str], ...]] = []
+    pairs: list[list[str]] = []
+    for line in text.lstrip("\ufeff").splitlines():
+        match = _TAG.match(line)
+        if match is None:
+            if pairs and line.strip():
+                pairs[-1][1] += "\n" + line.rstrip()
+            continue
+        tag, value = match.group(1), (match.group(2) or "").rstrip()
+        if tag == "TY":
+            pairs = []
+        pairs.append([tag, value])
+        if tag == "ER":
+            records.append(tuple((t, v) for t, v in pairs[:-1]))
+            pairs = []
+    return records
+
+
 def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
     """Every RIS record in the text; a file rispy cannot read is one warning."""
     import rispy  # imported here: a warm start never parses RIS
@@ -171,10 +205,27 @@ def load_ris(text: str, shown: str) -> tuple[list[Paper], list[LoadWarning]]:
         return [], [LoadWarning(shown, f"cannot read RIS: {clean_text(str(error))[:120]}", line)]
     papers: list[Paper] = []
     warnings: list[LoadWarning] = []
+    tagged = _tag_pairs(text)
+    if len(tagged) != len(records):  # records rispy split otherwise: kept without tags
+        tagged = []
     for number, record in enumerate(records):
         line = starts[number] if number < len(starts) else None
         paper = _paper(record, Source(shown, line))
-        if paper.title_inferred and not paper.abstract:
+        if tagged:
+            pairs = tagged[number]
+            kind = pairs[0][1] if pairs and pairs[0][0] == "TY" else ""
+            key = next((value for tag, value in pairs if tag == "ID"), "")
+            kept = SourceRecord.of("ris", kind, key, pairs, paper.sources[0])
+            paper = replace(paper, records=(kept,))
+        if paper.title_inferred and (paper.names or paper.venue or paper.year):
+            shown_title = untitled_title(
+                paper.names,
+                paper.venue,
+                paper.year,
+                str(record.get("type_of_reference") or "").lower(),
+            )
+            paper = replace(paper, title=shown_title or paper.title)
+        elif paper.title_inferred and not paper.abstract:
             warnings.append(
                 LoadWarning(shown, "RIS record has neither title nor abstract; skipped", line)
             )

@@ -34,7 +34,7 @@ from index.library.loaders.zotero_fingerprint import content_fingerprint
 from index.library.loaders.zotero_prefs import base_attachment_dir
 from index.library.loaders.zotero_snapshot import SnapshotError, connect, snapshot
 from index.library.normalize import clean_text, latex_to_unicode
-from index.models import LoadWarning, Name, Paper, Source
+from index.models import LoadWarning, Name, Paper, Source, SourceRecord, json_fields
 
 __all__ = [
     "DATABASE_NAME",
@@ -367,4 +367,28 @@ def item_to_paper(
         source_notes=notes,
         sources=(source,),
         citation_key=key,
+        records=(_record(item, source, abstract),),
     )
+
+
+def _record(item: ZoteroItem, source: Source, abstract: str) -> SourceRecord:
+    """The item as Zotero holds it: every field, creators with their roles, tags,
+    collections, attachments' stored paths (the abstract shares the paper's string)."""
+    data: dict[str, object] = {"itemType": item.item_type, **item.fields}
+    if item.fields.get("abstractNote") == abstract:
+        data["abstractNote"] = abstract
+    data["creators"] = [
+        {"creatorType": c.role, "name": c.last}
+        if c.single_field
+        else {"creatorType": c.role, "firstName": c.first, "lastName": c.last}
+        for c in item.creators
+    ]
+    if item.tags:
+        data["tags"] = list(item.tags)
+    if item.collections:
+        data["collections"] = list(item.collections)
+    if item.attachments:
+        data["attachments"] = [a.path for a in item.attachments]
+    if item.bbt_key:
+        data["citationKey"] = item.bbt_key
+    return SourceRecord.of("zotero", item.item_type, item.key, json_fields(data), source)

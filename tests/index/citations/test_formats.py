@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import bibtexparser
@@ -90,8 +91,8 @@ def test_latex_escaping_and_capital_protection() -> None:
 def test_nasty_entry_parses_back_to_the_same_text() -> None:
     text = format_citation([NASTY], "bibtex")
     assert "@article{beethoven2022faster," in text
-    assert r"journal = {Journal of R\&D\_Things}" in text
-    assert "month   = {3}" in text
+    assert re.search(r"journal +\= \{Journal of R\\&D\\_Things\}", text)
+    assert re.search(r"month +\= \{3\}", text)
     library = bibtexparser.parse_string(
         text,
         append_middleware=[

@@ -25,7 +25,7 @@ def keys(text: str, syntax: str) -> list[str]:
         (r"\autocite{a}", ["a"]),
         (r"\parencite[see][p.~3]{a,b}", ["a", "b"]),
         (r"\textcite{smith:2020-deep_learning}", ["smith:2020-deep_learning"]),
-        (r"\nocite{a} \nocite{*}", ["a"]),
+        (r"\nocite{a} \nocite{*}", ["a", "*"]),  # `*`: every entry
         (r"\cite[see {\em all} of][]{a}", ["a"]),
         (r"\Citep{a}", ["a"]),
         (r"\cites[p.~1]{a}[p.~2]{b}", ["a", "b"]),
@@ -49,6 +49,7 @@ def test_aux_files_from_bibtex_and_biber() -> None:
         CitedKey("b", 2),
         CitedKey("c", 3),
         CitedKey("d", 4),
+        CitedKey("*", 5),  # \nocite{*}: the caller puts in every entry
     ]
 
 

@@ -8,7 +8,7 @@ import pytest
 from index.citations import format_citation
 from index.citations.fields import paper_names
 from index.library.loaders.bibtex import load_bibtex
-from index.models import Name, Paper
+from index.models import Name, Paper, replace
 
 BIB = r"""
 @article{fda2020, author = {{U.S. Food and Drug Administration}}, title = {Guidance on Devices},
@@ -87,6 +87,8 @@ def test_the_loader_keeps_the_parts(papers) -> None:
     ],
 )
 def test_every_style_writes_the_names_right(papers, style: str, fda: str, cruz: str) -> None:
+    # Without their records: a .bib record would be copied as written (test_bibcopy).
+    papers = [replace(paper, records=()) for paper in papers]
     assert fda in format_citation([papers[0]], style)
     assert cruz in format_citation([papers[1]], style)
 

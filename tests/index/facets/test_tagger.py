@@ -64,7 +64,7 @@ def test_hardware_hard_cases(taxonomy: Taxonomy, text: str, expected: set[str]) 
 def test_a_leaf_implies_its_parent_and_says_so(taxonomy: Taxonomy) -> None:
     paper = tag(taxonomy, "Evaluated on eight A100 GPUs and a V100.")
     assert paper.hardware_ids == ("gpu", "nvidia-gpu")
-    assert reason(paper.hardware, "nvidia-gpu") == 'matched "A100", "V100"'
+    assert reason(paper.hardware, "nvidia-gpu") == 'matched "A100", "V100" (with "GPUs")'
     assert reason(paper.hardware, "gpu").startswith('matched "GPUs"')
     only_model = tag(taxonomy, "A kernel library tuned for the A100.")
     assert reason(only_model.hardware, "gpu") == "implied by nvidia-gpu"
@@ -288,7 +288,7 @@ def test_tag_papers_keeps_order_and_explain_lists_reasons(taxonomy: Taxonomy) ->
     tagged = tag_papers(papers, taxonomy)
     assert [p.id for p in tagged] == ["p0", "p1"]
     assert explain(tagged[1]) == [
-        'topic quantization: matched "quantization", "INT8"',
+        'topic quantization: matched "INT8 quantization", "INT8"',
         'hardware gpu: matched "GPUs"',
         'hardware nvidia-gpu: matched "T4 GPUs"',
     ]

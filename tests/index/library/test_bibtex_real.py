@@ -11,7 +11,7 @@ from index.citations import format_citation
 from index.facets.taxonomy import load_taxonomy
 from index.library.load import load_library
 from index.library.loaders.bibtex import load_bibtex, parse_bibtex
-from index.models import Name
+from index.models import Name, replace
 
 TAXONOMY = load_taxonomy()
 
@@ -343,7 +343,10 @@ def test_a_chapter_title_in_the_chapter_field_is_the_papers_title() -> None:
     assert (
         "In L. Squire & T. Albright (Eds.), New encyclopedia of neuroscience (pp. 165–178)" in apa
     )
-    assert format_citation([paper], "bibtex").startswith("@incollection{GoldEtal08,")
+    # Copied, the entry is the user's own; written from the paper, it is a chapter.
+    assert format_citation([paper], "bibtex").startswith("@inbook{GoldEtal08,\n  Author = {M")
+    rebuilt = replace(paper, records=())
+    assert format_citation([rebuilt], "bibtex").startswith("@incollection{GoldEtal08,")
 
 
 @pytest.mark.parametrize("chapter", ["3", "IV", "Chapter 2", "Part II", "3.1"])

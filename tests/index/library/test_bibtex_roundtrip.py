@@ -78,7 +78,7 @@ def test_load_export_load_gives_the_same_papers(tmp_path: Path) -> None:
             assert getattr(after, name) == getattr(before, name), (before.id, name)
         assert after.editors == before.editors
     paper = first[0]
-    assert paper.title == "Noise Scaling as 1/F^2 in GaAs Nanowires: 50% Better & Cheaper"
+    assert paper.title == "Noise Scaling as 1/F² in GaAs Nanowires: 50% Better & Cheaper"
     assert str(paper.names[0]) == "U.S. Food and Drug Administration"
     assert paper.names[-1].suffix == "Jr." and paper.names[-1].particle == "von"
     assert (paper.doi, paper.year, paper.month) == ("10.1103/PhysRevLett.41.55", 1978, 1)

@@ -72,7 +72,7 @@ def test_records_without_title_or_abstract_are_reported() -> None:
     papers, _, warnings = load_json('[{"title": "Kept"}, {"year": 2020}, 7]', "x.json")
     assert [p.title for p in papers] == ["Kept"]
     assert [w.message for w in warnings] == [
-        "record 2 has neither title nor abstract; skipped",
+        "record 2 has no title, abstract, author, date or container; skipped",
         "record 3 is not a JSON object; skipped",
     ]
 

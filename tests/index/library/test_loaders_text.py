@@ -40,7 +40,7 @@ def test_latex_math_becomes_readable(messy) -> None:
     abstract = messy[0][0].abstract
     assert "1.45× speedup" in abstract
     assert "by 49% compared" in abstract
-    assert "SAM^Med baselines" in abstract
+    assert "SAMᴹᵉᵈ baselines" in abstract
     assert "$" not in abstract and "\\" not in abstract
     assert "  " not in abstract and "\n" not in abstract
 

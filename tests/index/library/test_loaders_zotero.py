@@ -777,3 +777,20 @@ def test_the_copy_never_reads_sqlites_lock_byte_page(
     assert copy[8192 : 8192 + page] == bytes(page)
     assert copy[:8192] == body[:8192] and copy[8192 + page :] == body[8192 + page :]
     assert not any(start < 8192 + page and end > 8192 for start, end in reads)
+
+
+def test_the_record_keeps_every_field_and_every_creator_with_its_role(library_db: Path) -> None:
+    fast = by_title(load_zotero(library_db, "z", home=library_db.parent)[0])["Fast Looms"]
+    (record,) = fast.records
+    assert (record.format, record.type) == ("zotero", "conferencePaper")
+    item = record.item()
+    assert item["conferenceName"] == "OSDI '19" and item["extra"].startswith("Citation Key:")
+    assert [c["creatorType"] for c in item["creators"]] == [
+        "author",
+        "author",
+        "editor",
+        "contributor",
+        "translator",  # kept in the record though the paper lists only authors and editors
+    ]
+    assert item["creators"][1] == {"creatorType": "author", "name": "CERN Collaboration"}
+    assert sorted(item["tags"]) == ["Scheduling", "weaving"]

@@ -265,7 +265,7 @@ def test_the_values_people_write_most_go_piece_by_piece(text: str, converted: st
         ("``quoted'' and `single'", True, "\u201cquoted\u201d and \u2018single\u2019"),
         ("``quoted'' and `single'", False, "\u201cquoted\u201d and \u2018single\u2019"),
         ("Mart\\'{\\i}n", True, "Mart\u00edn"),
-        ("$1/F^2$ scaling", True, "1/F^2 scaling"),
+        ("$1/F^2$ scaling", True, "1/F² scaling"),
         # biblatex's line-breaking macros (biblatex-examples.bib: "methodologyhyphen")
         ("methodology\\hyphen independent ionic", True, "methodology-independent ionic"),
         ("non\\nbhyphen linear", True, "non-linear"),

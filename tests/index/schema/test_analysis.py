@@ -23,6 +23,7 @@ TRICKY = [
     "a an the of to in it is be as at so we he by or on do if me my up an go no us am",
     "tokens\ttabs\nnewlines   spaces — dashes – and “quotes” ‘single’ ellipsis…",
     "日本語 テキスト 中文 한국어 العربية русский текст ελληνικά",
+    "CrO₂ films, x² and 10⁻³ at Tᵢ, H₂O and ℝⁿ",
 ]
 
 

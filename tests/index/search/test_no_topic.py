@@ -51,3 +51,18 @@ def test_no_value_when_every_paper_has_a_topic(tmp_path: Path) -> None:
         assert NO_TOPIC not in values
     finally:
         engine.close()
+
+
+def test_values_no_paper_has_are_not_listed_unless_chosen(tmp_path: Path) -> None:
+    # A law library listed all 14 topics and every hardware id at 0.
+    papers = (_paper(0, "training"), _paper(1))
+    engine = open_engine(Library(papers=papers), load_taxonomy(), tmp_path / "cache")
+    try:
+        result = engine.search(SearchRequest(query="beta", limit=10))
+        topics = {c.value: c.count for c in result.facets["topic"]}
+        assert topics == {"training": 0, NO_TOPIC: 1}  # in the library: listed, even at 0
+        assert result.facets["hardware"] == ()
+        chosen = engine.search(SearchRequest(topics=frozenset({"gnn"}), limit=10))
+        assert {c.value: c.count for c in chosen.facets["topic"]}["gnn"] == 0
+    finally:
+        engine.close()

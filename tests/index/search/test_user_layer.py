@@ -214,3 +214,34 @@ def test_keyword_queries_are_answered_by_the_index_even_without_the_library(
     finally:
         bare.close()
         full.close()
+
+
+def test_a_collection_is_found_by_its_own_name(engine: SearchEngine) -> None:
+    # Zotero shows "Chapter 2" under "Thesis"; its users type the name they see.
+    engine.set_user_layer(LAYER)
+    for query in (
+        'collection:"Chapter 2"',
+        'collection:"chapter 2"',
+        'collection:"Thesis/Chapter 2"',
+    ):
+        assert found(engine, query) == {"p0"}, query
+    assert found(engine, collections=frozenset({"Chapter 2"})) == {"p0"}
+    assert found(engine, "collection:Thesis") == {"p0", "p1"}  # a parent holds its children
+    assert found(engine, 'collection:"Chapter 3"') == set()
+
+
+def test_within_limits_the_hits_and_every_count_to_those_papers(engine: SearchEngine) -> None:
+    # The marked-only view: its facet counts describe the marked papers, not the search's.
+    engine.set_user_layer(LAYER)
+    marked = frozenset({"p0", "p2", "p3"})
+    result = engine.search(SearchRequest("pipeline", limit=100, within=marked))
+    assert {hit.paper.id for hit in result.hits} == marked and result.total == 3
+    years = {c.value: c.count for c in result.facets["year"]}
+    assert years == {"2020": 2, "2021": 0, "2022": 1}
+    assert {c.value: c.count for c in result.facets["tag"]} == {"toread": 1, "ml": 1}
+    assert {c.value: c.count for c in result.facets["keyword"]}.get("GPUs") == 1
+    # With a facet chosen, its own counts still ignore it, and the marks still apply.
+    chosen = engine.search(SearchRequest(limit=100, within=marked, years=frozenset({2020})))
+    assert {hit.paper.id for hit in chosen.hits} == {"p0", "p3"}
+    assert {c.value: c.count for c in chosen.facets["year"]}["2022"] == 1
+    assert engine.search(SearchRequest(limit=100, within=frozenset())).total == 0

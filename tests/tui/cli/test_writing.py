@@ -161,3 +161,13 @@ def test_export_as_hayagriva(env: dict[str, str]) -> None:
 @pytest.mark.parametrize("style", ["key", "pandoc"])
 def test_styles_lists_the_key_formats(env: dict[str, str], style: str) -> None:
     assert any(line.split()[0] == style for line in run(env, "styles").stdout.splitlines())
+
+
+def test_cited_nocite_star_puts_the_whole_library_in(env: dict[str, str], tmp_path: Path) -> None:
+    tex = write(tmp_path, "paper.tex", "\\cite{sam-med}\n\\nocite{*}\n")
+    result = run(env, "cited", str(tex))
+    assert result.returncode == 0, result.stderr
+    listed = run(env, "list").stdout.splitlines()
+    keys = [e.key for e in bibtexparser.parse_string(result.stdout).entries]
+    assert len(keys) == len(listed) > 1 and len(set(keys)) == len(keys)
+    assert keys[0] == "sam-med"  # the papers cited by key come first

@@ -117,7 +117,7 @@ async def test_labels_are_never_cut_mid_word_at_80x24(engine: SearchEngine, focu
             assert name.endswith("…"), (label, full)
             kept = name[:-1]
             assert full.startswith(kept) and full[len(kept)] in " ,;:-/", (label, full)
-        assert checked > 50
+        assert checked > 40  # every topic, the hardware the corpus has, years, names
 
 
 async def test_siblings_that_would_look_alike_are_cut_from_the_front(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from index.facets.taxonomy import Taxonomy
 from index.models import FACET_FIELDS, FacetCount, SearchRequest, SearchResult
 from tui.view.facets import facet_view
 from tui.view.filters import toggle_value, without_selection
@@ -30,3 +31,19 @@ def test_the_category_facet_reaches_the_panel_with_its_selection() -> None:
         ("cs.DC", 1, False),
     ]
     assert set(view) == set(FACET_FIELDS)
+
+
+def test_a_typed_value_no_paper_has_is_listed_selected_and_no_other_is_added(
+    taxonomy: Taxonomy,
+) -> None:
+    # The engine lists the values the library has; the panel adds none of the taxonomy's
+    # others (a law library showed every topic at 0), except one typed in the query.
+    request = SearchRequest(query="topic:gnn pipelines")
+    counts = (FacetCount("topic", "training", "Training systems", 3),)
+    result = SearchResult(request=request, total=3, hits=(), facets={"topic": counts})
+    view = facet_view(result, taxonomy)
+    assert [(c.value, c.count, c.selected) for c in view["topic"]] == [
+        ("training", 3, False),
+        ("gnn", 0, True),
+    ]
+    assert view["hardware"] == ()

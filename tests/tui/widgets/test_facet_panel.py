@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from index.models import FacetCount
 from tests.tui.app_pilot import screen_text
 from tui.messages import FacetToggled
-from tui.widgets.facet_panel import NONE, FacetPanel
+from tui.widgets.facet_panel import MORE, NONE, FacetPanel
 
 
 class PanelApp(App[None]):
@@ -62,10 +62,11 @@ async def test_a_rebuild_with_more_lines_than_fit_can_be_scrolled_to_its_end(
         panel.show_facets(topics(*range(30, 0, -1)))
         await pilot.pause()
         assert len(reflows) > before  # the new line count asks for a layout
-        # Topics, its 30 values, and the sections always listed (hardware ... author), each
-        # empty one saying so on a line of its own.
-        assert panel.virtual_size.height == 39
-        assert panel.max_scroll_y == 39 - panel.scrollable_content_region.height
+        # Topics and its 30 values, Hardware folded to one line (no value at all: nothing
+        # in this library), and the sections always listed (year ... author), each empty
+        # one saying so on a line of its own.
+        assert panel.virtual_size.height == 38
+        assert panel.max_scroll_y == 38 - panel.scrollable_content_region.height
         panel.focus()
         await pilot.press("end")
         await pilot.pause()
@@ -101,3 +102,43 @@ async def test_an_open_section_without_values_says_so_and_enter_there_does_nothi
         panel.show_facets({**topics(2, 1), "year": (FacetCount("year", "2024", "2024", 3),)})
         await pilot.pause()
         assert not any(n.data == ("year", NONE) for n in panel._walk())
+
+
+async def test_a_long_span_of_years_lists_the_newest_and_more() -> None:
+    # A lab's library spans seventy years: listed whole, Venue and Author were screens away.
+    # The panel (14 lines here) lists as many of the newest as leave Author's heading and
+    # first line in view, and "more…" for the rest.
+    app: Any = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(FacetPanel)
+        years = tuple(FacetCount("year", str(y), str(y), 1) for y in range(2001, 2021))
+        author = (FacetCount("author", "Ada Lovelace", "Ada Lovelace", 20),)
+        panel.show_facets(
+            {"year": (*years, FacetCount("year", "0", "no year", 2)), "author": author}
+        )
+        await pilot.pause()
+
+        def dated() -> list[str]:
+            return [
+                n.data[1]
+                for n in panel._walk()
+                if n.data
+                and n.data[0] == "year"
+                and n.data[1]
+                and n.data[1].isdigit()
+                and n.data[1] != "0"
+            ]
+
+        first = sorted(dated())
+        assert 3 <= len(first) < 8
+        assert first == [str(y) for y in range(2021 - len(first), 2021)]  # the newest
+        assert any(n.data == ("year", "0") for n in panel._walk())  # "no year" stays listed
+        ada = next(n for n in panel._walk() if n.data == ("author", "Ada Lovelace"))
+        assert ada.line < panel.scrollable_content_region.height
+        more = next(n for n in panel._walk() if n.data == ("year", MORE))
+        assert f"more… ({20 - len(first)})" in str(more.label)
+        panel.focus()
+        panel.cursor_line = more.line
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(dated()) == len(first) + 8
