@@ -7,8 +7,8 @@ over with the style's file. The vendored styles are used as published, unmodifie
 What the engine reads (`engine_reference`): the source's own record when the paper keeps
 one (a paper's `records`, each a `SourceRecord`: a BibTeX entry goes to pandoc as the
 entry, with its `@string`s and crossref parents, so pandoc maps BibLaTeX to CSL itself; a
-CSL-JSON item goes as the item); otherwise the CSL-JSON item built from the paper's
-fields (`csljson.csl_item`, the same record the `csl-json` export writes).
+CSL-JSON item goes as the item); otherwise the CSL-JSON item the `csl-json` export writes
+(`csl_export.full_csl_item`: the paper's fields and whatever its RIS or Zotero record adds).
 
 For a built item, two things are decided here, both about the input, not the output:
 
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from index.citations.csljson import csl_item
+from index.citations.csl_export import full_csl_item
 from index.citations.engine import BibEntry, EngineStyle, Reference, render_bibliography
 from index.models import Paper
 
@@ -50,7 +50,7 @@ CSL_FILES = {
     "chicago": "chicago-author-date.csl",
     "mla": "modern-language-association.csl",
 }
-_NOT_RENDERED = ("abstract", "note", "archive", "archive_location")
+_NOT_RENDERED = ("abstract", "note", "archive", "archive_location", "file", "keyword")
 _NO_TITLE = "(untitled)"  # what every loader calls a record without a title
 
 
@@ -70,13 +70,14 @@ def engine_style(style: str) -> EngineStyle:
 
 def engine_item(paper: Paper, key: str) -> dict[str, Any]:
     """The paper's CSL-JSON item as the engine gets it (see the module doc)."""
-    item = csl_item(paper, key)
+    item = full_csl_item(paper, key)
+    item["id"] = key
     for name in _NOT_RENDERED:
         item.pop(name, None)
     if paper.title_inferred and paper.title == _NO_TITLE:
         item.pop("title", None)
-    if paper.authors and not paper.authors_complete:
-        item["author"] = [*item.get("author", []), {"literal": "others"}]
+    if item.get("author") and not paper.authors_complete:
+        item["author"] = [*item["author"], {"literal": "others"}]
     return item
 
 

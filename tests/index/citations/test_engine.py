@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -27,7 +24,7 @@ from index.citations.engine import (
     wire,
 )
 from index.citations.engine.process import PandocProcess
-from index.models import Paper
+from index.models import Paper, SourceRecord, json_fields, replace
 from tests.index.citations.citation_papers import dynapipe
 
 APA = CSL_DIR / CSL_FILES["apa"]
@@ -190,37 +187,16 @@ def test_a_bibliography_in_parts_is_the_bibliography_in_one(
     assert any(text.startswith("———") for _, text in whole) or path != MLA
 
 
-@dataclass(frozen=True)
-class _Record:
-    """The shape of `index.models.SourceRecord` that `engine_reference` reads."""
-
-    format: str
-    type: str
-    key: str
-    fields: tuple[tuple[str, str], ...]
-    strings: tuple[tuple[str, str], ...] = ()
-    parents: tuple[_Record, ...] = ()
-
-    def bibtex(self) -> str:
-        body = "".join(f",\n  {name} = {value}" for name, value in self.fields)
-        return f"@{self.type}{{{self.key}{body}\n}}"
-
-    def item(self) -> dict[str, Any]:
-        return {name: json.loads(value) for name, value in self.fields}
-
-
-def _kept(*records: _Record) -> Paper:
-    """A paper that kept its sources' records (the field the record work adds to Paper)."""
-    paper = SimpleNamespace(**{name: getattr(dynapipe(), name) for name in ("id", "title")})
-    paper.records = records
-    return cast(Paper, paper)
+def _kept(*records: SourceRecord) -> Paper:
+    """A paper that kept its sources' records."""
+    return replace(dynapipe(), records=records)
 
 
 def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> None:
-    parent = _Record(
+    parent = SourceRecord.of(
         "bibtex", "book", "proc", (("title", "{Proceedings of X}"), ("publisher", "pub"))
     )
-    record = _Record(
+    record = SourceRecord.of(
         "bibtex",
         "inbook",
         "same",
@@ -234,7 +210,7 @@ def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> 
         strings=(("pub", "{MIT Press}"),),
         parents=(parent,),
     )
-    other = _Record("bibtex", "misc", "same", (("title", "{Another}"), ("year", "1999")))
+    other = SourceRecord.of("bibtex", "misc", "same", (("title", "{Another}"), ("year", "1999")))
     reference = engine_reference(_kept(record), "p0")
     assert isinstance(reference, BibEntry) and reference.key == "p0"
     entries = dict(render_bibliography([reference, engine_reference(_kept(other), "p1")], APA))
@@ -244,20 +220,16 @@ def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> 
 
 
 def test_a_kept_csl_json_record_is_the_item_pandoc_reads() -> None:
-    case = _Record(
-        "csl-json",
-        "legal_case",
-        "brown",
-        (
-            ("type", '"legal_case"'),
-            ("title", '"Brown v. Board of Education"'),
-            ("authority", '"Supreme Court"'),
-            ("container-title", '"U.S."'),
-            ("volume", '"347"'),
-            ("page", '"483"'),
-            ("issued", '{"date-parts":[[1954]]}'),
-        ),
-    )
+    item = {
+        "type": "legal_case",
+        "title": "Brown v. Board of Education",
+        "authority": "Supreme Court",
+        "container-title": "U.S.",
+        "volume": "347",
+        "page": "483",
+        "issued": {"date-parts": [[1954]]},
+    }
+    case = SourceRecord.of("csl-json", "legal_case", "brown", json_fields(item))
     reference = engine_reference(_kept(case), "p0")
     assert isinstance(reference, dict) and reference["id"] == "p0"
     assert render_entry(reference, APA) == (
