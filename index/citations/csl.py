@@ -16,8 +16,9 @@ For a built item, two things are decided here, both about the input, not the out
   the item: the style leaves it out or puts what it substitutes, as for the source;
 * an author list known to be incomplete ends with the name `{"literal": "others"}`, which
   is how pandoc reads BibTeX's "and others" and what CSL engines print as "et al.";
-* paperscope's own remarks (an inferred title, a cut author list) and the abstract are
-  not the source's `note`, so they are not given to the styles, which print `note`; nor
+* paperscope's own remarks (an inferred title, a cut author list) are not the source's
+  `note`, so they are not given to the styles, which print `note` (the abstract is: an
+  annotated bibliography's style prints it); nor
   is the arXiv id as an archive (pandoc reads a `.bib` file's `eprint` as the URL only,
   and APA would print "arXiv (2407.09111)" beside the URL).
 """
@@ -50,7 +51,7 @@ CSL_FILES = {
     "chicago": "chicago-author-date.csl",
     "mla": "modern-language-association.csl",
 }
-_NOT_RENDERED = ("abstract", "note", "archive", "archive_location", "file", "keyword")
+_NOT_RENDERED = ("note", "archive", "archive_location", "file", "keyword")
 _NO_TITLE = "(untitled)"  # what every loader calls a record without a title
 
 
@@ -112,7 +113,6 @@ def engine_reference(paper: Paper, key: str) -> Reference:
         if record.format == "csl-json":
             item = dict(record.item())
             item["id"] = key
-            item.pop("abstract", None)
             return item
     return engine_item(paper, key)
 
