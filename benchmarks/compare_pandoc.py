@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.citations.csl import CSL_DIR, CSL_FILES, engine_reference  # noqa: E402
+from index.citations.csl import CSL_DIR, CSL_FILES, engine_item, engine_reference  # noqa: E402
 from index.citations.engine import (  # noqa: E402
     BibEntry,
     EngineError,
@@ -116,6 +116,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=300, help="entries per file (default 300)")
     parser.add_argument("--examples", type=int, default=3, help="examples per difference class")
     parser.add_argument("--classes", type=int, default=12, help="classes listed per style")
+    parser.add_argument(
+        "--built",
+        action="store_true",
+        help="give the engine the item built from paperscope's reading (engine_item), "
+        "not the entry itself, for every paper",
+    )
     args = parser.parse_args(argv)
     totals: dict[str, Counter[str]] = {style: Counter() for style in CSL_FILES}
     classes: dict[str, Counter[tuple[str, str]]] = {style: Counter() for style in CSL_FILES}
@@ -134,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         for style, file in CSL_FILES.items():
             csl = EngineStyle(CSL_DIR / file)
-            items = [engine_reference(papers[key], key) for key in keys]
+            convert = engine_item if args.built else engine_reference
+            items = [convert(papers[key], key) for key in keys]
             ours = dict(render_bibliography(items, csl))
             theirs = dict(request([BibEntry(key, text) for key in keys], csl))
             for key in keys:

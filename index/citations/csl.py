@@ -25,12 +25,20 @@ For a built item, two things are decided here, both about the input, not the out
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from index.citations.csl_export import full_csl_item
-from index.citations.engine import BibEntry, EngineStyle, Reference, render_bibliography
+from index.citations.engine import (
+    BibEntry,
+    EngineError,
+    EngineStyle,
+    Reference,
+    render_bibliography,
+)
+from index.citations.record_facts import bib_value
 from index.models import Paper
 
 __all__ = [
@@ -101,15 +109,53 @@ def _bibtex_entry(record: Any, key: str) -> BibEntry:
     return BibEntry(key, "\n".join([*dict.fromkeys(strings), entry, *parents]))
 
 
+def _squeezed(value: object) -> str:
+    text = str(value or "").replace("{", "").replace("}", "").replace("--", "-")
+    return " ".join(text.replace("\u2013", "-").split()).casefold()
+
+
+# Paper field -> the BibTeX fields it is read from: where paperscope's reading differs from
+# the entry as written, the loader repaired something pandoc would print as written.
+_CHECKED = {
+    "title": ("title",),
+    "volume": ("volume",),
+    "number": ("number", "issue"),
+    "pages": ("pages",),
+    "doi": ("doi",),
+}
+
+
+def _read_as_written(paper: Paper, record: Any) -> bool:
+    """Whether pandoc can read the entry as written and would read what paperscope did.
+
+    A DOI in the volume field, a chapter's title in `chapter`, Mendeley's `@book_section`:
+    paperscope's loader repairs these (and pandoc cannot parse the last); such a paper is
+    given to the engine as paperscope read it, with everything its record adds.
+    """
+    if not re.fullmatch(r"[A-Za-z]+", record.type) or (record.parents and not record.key):
+        return False
+    for field, names in _CHECKED.items():
+        written = next((v for n in names if (v := bib_value(record, n))), None)
+        if field == "doi" and written:
+            written = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", written, flags=re.I)
+        if _squeezed(getattr(paper, field)) != _squeezed(written):
+            return False
+    year = bib_value(record, "year") or (bib_value(record, "date") or "")[:4]
+    return str(paper.year or "") == (year or "").strip()
+
+
 def engine_reference(paper: Paper, key: str) -> Reference:
     """What the engine reads for `paper` under the id `key` (see the module doc).
 
-    The source's own record when the paper keeps one (`paper.records`: the first BibTeX or
-    CSL-JSON record), else the item built from the paper's fields.
+    The source's own record when the paper keeps one (`paper.records`: a CSL-JSON item; a
+    BibTeX entry that paperscope read as written, `_read_as_written`), else the item built
+    from paperscope's reading and the records (`engine_item`).
     """
-    for record in getattr(paper, "records", ()):
+    for record in paper.records:
         if record.format == "bibtex" and record.type:
-            return _bibtex_entry(record, key)
+            if _read_as_written(paper, record):
+                return _bibtex_entry(record, key)
+            break
         if record.format == "csl-json":
             item = dict(record.item())
             item["id"] = key
@@ -125,4 +171,12 @@ def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
         EngineError: pandoc cannot render with this style.
     """
     references = [engine_reference(paper, f"p{index}") for index, paper in enumerate(papers)]
-    return [text for _, text in render_bibliography(references, engine_style(style))]
+    try:
+        return [text for _, text in render_bibliography(references, engine_style(style))]
+    except EngineError:
+        if not any(isinstance(reference, BibEntry) for reference in references):
+            raise
+    # An entry pandoc's BibTeX reader rejects must not cost the whole bibliography: each
+    # paper goes as paperscope read it (a style's own error is raised again here).
+    items = [engine_item(paper, f"p{index}") for index, paper in enumerate(papers)]
+    return [text for _, text in render_bibliography(items, engine_style(style))]

@@ -187,9 +187,9 @@ def test_a_bibliography_in_parts_is_the_bibliography_in_one(
     assert any(text.startswith("———") for _, text in whole) or path != MLA
 
 
-def _kept(*records: SourceRecord) -> Paper:
-    """A paper that kept its sources' records."""
-    return replace(dynapipe(), records=records)
+def _kept(record: SourceRecord, title: str, year: int) -> Paper:
+    """A paper as the loader reads `record`, keeping it."""
+    return Paper(id=record.key, title=title, year=year, records=(record,))
 
 
 def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> None:
@@ -211,12 +211,29 @@ def test_a_kept_bibtex_record_is_read_by_pandoc_with_its_macros_and_parent() -> 
         parents=(parent,),
     )
     other = SourceRecord.of("bibtex", "misc", "same", (("title", "{Another}"), ("year", "1999")))
-    reference = engine_reference(_kept(record), "p0")
+    reference = engine_reference(_kept(record, "A Chapter", 2001), "p0")
     assert isinstance(reference, BibEntry) and reference.key == "p0"
-    entries = dict(render_bibliography([reference, engine_reference(_kept(other), "p1")], APA))
+    second = engine_reference(_kept(other, "Another", 1999), "p1")
+    entries = dict(render_bibliography([reference, second], APA))
     # pandoc sentence-cases an English title for APA, as its BibLaTeX reading does.
     assert entries["p0"] == "Bee, A. (2001). A chapter. In Proceedings of x. MIT Press."
     assert entries["p1"] == "Another. (1999)."  # one key in two files: two entries
+
+
+def test_an_entry_paperscope_repaired_or_pandoc_cannot_parse_goes_as_read() -> None:
+    """A DOI in the volume field is cited as a DOI, not as pandoc would print the field;
+    Mendeley's `@book_section` (pandoc stops at the underscore) still gets a citation."""
+    doi = SourceRecord.of(
+        "bibtex",
+        "article",
+        "k",
+        (("title", "{T}"), ("volume", "{10.5281/zenodo.1}"), ("year", "2021")),
+    )
+    paper = replace(_kept(doi, "T", 2021), doi="10.5281/zenodo.1", journal="Zenodo")
+    assert isinstance(engine_reference(paper, "p0"), dict)
+    assert "vol." not in format_citation([paper], "ieee")
+    mendeley = SourceRecord.of("bibtex", "book_section", "m", (("title", "{T}"), ("year", "2010")))
+    assert isinstance(engine_reference(_kept(mendeley, "T", 2010), "p0"), dict)
 
 
 def test_a_kept_csl_json_record_is_the_item_pandoc_reads() -> None:
@@ -230,8 +247,25 @@ def test_a_kept_csl_json_record_is_the_item_pandoc_reads() -> None:
         "issued": {"date-parts": [[1954]]},
     }
     case = SourceRecord.of("csl-json", "legal_case", "brown", json_fields(item))
-    reference = engine_reference(_kept(case), "p0")
+    reference = engine_reference(replace(dynapipe(), records=(case,)), "p0")
     assert isinstance(reference, dict) and reference["id"] == "p0"
     assert render_entry(reference, APA) == (
         "Brown v. Board of Education, 347 U.S. 483 (Supreme Court 1954)."
     )
+
+
+def test_an_entry_pandoc_rejects_costs_no_citation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pandoc's BibTeX reader stops the whole request at an entry it cannot parse; the
+    papers are then rendered as paperscope read them."""
+    import index.citations.csl as csl
+
+    real = csl.render_bibliography
+
+    def strict(references: Any, style: Any, fmt: str = "plain") -> list[tuple[str, str]]:
+        if any(isinstance(reference, BibEntry) for reference in references):
+            raise EngineError("Error at (line 1, column 6): unexpected '_'")
+        return real(references, style, fmt)
+
+    monkeypatch.setattr(csl, "render_bibliography", strict)
+    record = SourceRecord.of("bibtex", "article", "k", (("title", "{Kept}"), ("year", "2021")))
+    assert format_citation([_kept(record, "Kept", 2021)], "apa") == "Kept. (2021)."
