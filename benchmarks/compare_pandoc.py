@@ -5,9 +5,10 @@ Run by hand (never in CI):
     python benchmarks/compare_pandoc.py FILE.bib [FILE.bib ...] [--limit N] [--examples K]
 
 For each file, paperscope reads it with its own loader (`index.library.loaders.load_file`)
-and renders every entry as the citation path does (`index.citations.csl.engine_reference`:
-the source's own record when papers keep one, else the CSL item built from the paper's
-fields) in the five built-in styles through its engine; pandoc reads the same file itself (its BibLaTeX reader, as
+and renders every entry as a citation does (`index.citations.csl.render_papers`: the entry
+itself where paperscope read it as written, else the CSL item built from paperscope's
+reading and the entry's other facts; `--built` gives every paper as built) in the five
+built-in styles through its engine; pandoc reads the same file itself (its BibLaTeX reader, as
 `pandoc --citeproc --bibliography FILE.bib` does) and renders the same keys with the same
 `.csl` file. Both are whole bibliographies of the same entries, compared entry by entry
 (by key). Entries are equal after normalising whitespace, quotes and dashes and dropping a
@@ -30,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.citations.csl import CSL_DIR, CSL_FILES, engine_item, engine_reference  # noqa: E402
+from index.citations.csl import CSL_DIR, CSL_FILES, engine_item, render_papers  # noqa: E402
 from index.citations.engine import (  # noqa: E402
     BibEntry,
     EngineError,
@@ -140,9 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         for style, file in CSL_FILES.items():
             csl = EngineStyle(CSL_DIR / file)
-            convert = engine_item if args.built else engine_reference
-            items = [convert(papers[key], key) for key in keys]
-            ours = dict(render_bibliography(items, csl))
+            if args.built:
+                items = [engine_item(papers[key], key) for key in keys]
+                ours = dict(render_bibliography(items, csl))
+            else:  # what a citation does: the entry itself where paperscope read it as written
+                ours = dict(render_papers([papers[key] for key in keys], keys, style))
             theirs = dict(request([BibEntry(key, text) for key in keys], csl))
             for key in keys:
                 count = totals[style]

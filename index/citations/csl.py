@@ -49,6 +49,7 @@ __all__ = [
     "engine_reference",
     "engine_style",
     "format_csl",
+    "render_papers",
 ]
 
 CSL_DIR = Path(__file__).resolve().parent / "styles"
@@ -163,20 +164,28 @@ def engine_reference(paper: Paper, key: str) -> Reference:
     return engine_item(paper, key)
 
 
-def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
-    """Bibliography entries for `papers` in `style`, ordered as the style sorts them.
+def render_papers(
+    papers: Sequence[Paper], ids: Sequence[str], style: str, fmt: str = "plain"
+) -> list[tuple[str, str]]:
+    """(id, entry) for `papers` under `ids`, in the order `style` sorts them.
 
     Raises:
         EngineUnavailable: pandoc cannot run.
         EngineError: pandoc cannot render with this style.
     """
-    references = [engine_reference(paper, f"p{index}") for index, paper in enumerate(papers)]
+    references = [engine_reference(paper, id_) for paper, id_ in zip(papers, ids)]
     try:
-        return [text for _, text in render_bibliography(references, engine_style(style))]
+        return render_bibliography(references, engine_style(style), fmt)
     except EngineError:
         if not any(isinstance(reference, BibEntry) for reference in references):
             raise
     # An entry pandoc's BibTeX reader rejects must not cost the whole bibliography: each
     # paper goes as paperscope read it (a style's own error is raised again here).
-    items = [engine_item(paper, f"p{index}") for index, paper in enumerate(papers)]
-    return [text for _, text in render_bibliography(items, engine_style(style))]
+    items = [engine_item(paper, id_) for paper, id_ in zip(papers, ids)]
+    return render_bibliography(items, engine_style(style), fmt)
+
+
+def format_csl(papers: Sequence[Paper], style: str) -> list[str]:
+    """Bibliography entries for `papers` in `style`, ordered as the style sorts them."""
+    ids = [f"p{index}" for index in range(len(papers))]
+    return [text for _, text in render_papers(papers, ids, style)]

@@ -261,7 +261,7 @@ def test_an_entry_pandoc_rejects_costs_no_citation(monkeypatch: pytest.MonkeyPat
 
     real = csl.render_bibliography
 
-    def strict(references: Any, style: Any, fmt: str = "plain") -> list[tuple[str, str]]:
+    def strict(references: Any, style: Any, fmt: str) -> list[tuple[str, str]]:
         if any(isinstance(reference, BibEntry) for reference in references):
             raise EngineError("Error at (line 1, column 6): unexpected '_'")
         return real(references, style, fmt)
