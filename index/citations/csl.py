@@ -12,8 +12,8 @@ CSL-JSON item goes as the item); otherwise the CSL-JSON item the `csl-json` expo
 
 For a built item, two things are decided here, both about the input, not the output:
 
-* a record with no title at all (the loaders' placeholder "(untitled)") has no title in
-  the item: the style leaves it out or puts what it substitutes, as for the source;
+* a record with no title at all (the loaders' description or "(untitled)") has no title
+  in the item: the style leaves it out or puts what it substitutes, as for the source;
 * an author list known to be incomplete ends with the name `{"literal": "others"}`, which
   is how pandoc reads BibTeX's "and others" and what CSL engines print as "et al.";
 * paperscope's own remarks (an inferred title, a cut author list) are not the source's
@@ -84,7 +84,10 @@ def engine_item(paper: Paper, key: str) -> dict[str, Any]:
     item["id"] = key
     for name in _NOT_RENDERED:
         item.pop(name, None)
-    if paper.title_inferred and paper.title == _NO_TITLE:
+    if paper.title_inferred and (paper.records or paper.title == _NO_TITLE):
+        # The source has no title; the loader's description ("Azikiwe et al., 2020
+        # (book)") is for lists, not citations. A title guessed from an abstract (a
+        # plain-text source, no record) stays, bracketed.
         item.pop("title", None)
     if item.get("author") and not paper.authors_complete:
         item["author"] = [*item["author"], {"literal": "others"}]
@@ -139,6 +142,8 @@ def _read_as_written(paper: Paper, record: Any) -> bool:
         written = next((v for n in names if (v := bib_value(record, n))), None)
         if field == "doi" and written:
             written = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", written, flags=re.I)
+        if field == "title" and paper.title_inferred and not written:
+            continue  # no title in the entry: the loader only described it
         if _squeezed(getattr(paper, field)) != _squeezed(written):
             return False
     year = bib_value(record, "year") or (bib_value(record, "date") or "")[:4]

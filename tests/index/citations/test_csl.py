@@ -7,7 +7,7 @@ from pathlib import Path
 import index
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR, CSL_FILES
-from index.models import Name, Paper, replace
+from index.models import Name, Paper, SourceRecord, replace
 
 
 def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
@@ -178,6 +178,10 @@ def test_a_record_without_a_title_is_cited_without_one() -> None:
     paper = Paper(id="u", title="(untitled)", title_inferred=True, authors=("Ann Bee",), year=2014)
     assert format_citation([paper], "apa") == "Bee, A. (2014)."
     assert format_citation([paper], "mla") == "Bee, Ann. 2014."
+    # A title-less entry the loader described for its lists: no title either.
+    record = SourceRecord.of("bibtex", "book", "a", (("author", "{Ann Bee}"), ("date", "{2014}")))
+    described = replace(paper, title="Bee, 2014 (book)", records=(record,))
+    assert format_citation([described], "apa") == "Bee, A. (2014)."
 
 
 def test_a_thesis_names_its_kind_and_school_as_pandoc_reads_the_entry() -> None:
