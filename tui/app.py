@@ -44,7 +44,7 @@ from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
 from tui.services.keymap import check_keymap
 from tui.services.load_warnings import count_line
 from tui.services.papers import PaperData
-from tui.services.styles import load_style_book
+from tui.services.styles import load_style_book, not_yet_reported
 from tui.services.user_data import Marks, QueryHistory
 from tui.settings_actions import SettingsActions
 from tui.startup import freeze_long_lived
@@ -122,7 +122,10 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         self.style_book = load_style_book(
             settings.config_path, self.config
         )  # built-in and the user's
-        self._warnings += list(self.style_book.warnings)
+        # A broken style file is said once, not at every start (tui.services.styles).
+        self._warnings += not_yet_reported(
+            self.style_book.warnings, settings.cache_dir / "reported-style-warnings.json"
+        )
         self.config = replace(
             self.config, key_style=self.style_book.key_style
         )  # checked by the book
@@ -358,7 +361,7 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
 
     @work(thread=True, group="copy", exit_on_error=False, description="Copying")
     def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
-        """Format off the UI thread (citeproc is slow for long lists), then copy."""
+        """Format off the UI thread (the CSL engine takes time for long lists), then copy."""
         style = style or self.style
         what = f"{style_label(style)} {description}"
         papers = self.as_loaded(papers, what)

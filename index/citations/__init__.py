@@ -1,9 +1,10 @@
 """Citations of papers in every style paperscope offers, from one entry point.
 
 `format_citation(papers, style)` is what the app's preview, the copy action and the
-`cite` command call. Formatted styles (APA, IEEE, ACM, Chicago, MLA) come from citeproc-py
-and the CSL files vendored in `index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS,
-CSL-JSON) and the two short forms (Markdown, plain) are written directly. The key formats
+`cite` command call. Formatted styles (APA, IEEE, ACM, Chicago, MLA) come from the CSL
+engine (`engine/`: pandoc's citeproc) and the CSL files vendored in
+`index/citations/styles/`; the interchange formats (BibTeX, BibLaTeX, RIS, CSL-JSON) and
+the two short forms (Markdown, plain) are written directly. The key formats
 (`key`, `latex`, `pandoc`, `typst`, `org`) print only citation keys, in the syntax a writer
 types (`keyformats.py`), and a user's own CSL file is a style too (a `CslStyle`, `custom.py`).
 """
@@ -12,11 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 
 from index.citations.bibtex import bib_entries
 from index.citations.csljson import csl_json
 from index.citations.custom import CslStyle, StyleFileError
+from index.citations.engine import EngineError, EngineUnavailable
 from index.citations.keyformats import KEY_STYLES, KeyFormatError, format_keys, split_key_style
 from index.citations.keys import citation_keys
 from index.citations.plain import markdown_link, plain_line, ris_records
@@ -27,6 +28,7 @@ __all__ = [
     "KEY_STYLES",
     "STYLES",
     "CslStyle",
+    "EngineUnavailable",
     "KeyFormatError",
     "StyleFileError",
     "UnknownStyleError",
@@ -121,28 +123,15 @@ def _check(style: str) -> str:
 
 
 def _formatted(papers: tuple[Paper, ...], style: str) -> tuple[str, ...]:
-    """CSL rendering; a user's style that citeproc-py fails on is named in the error."""
-    if not isinstance(style, CslStyle):
-        return _rendered(papers, style, None)
-    try:
-        return _rendered(papers, style, style.path)
-    except Exception as error:  # citeproc-py raises bare exceptions of many kinds
-        raise StyleFileError(
-            style.path, f"citeproc-py cannot render this style ({error})"
-        ) from None
-
-
-@lru_cache(maxsize=1024)
-def _rendered(papers: tuple[Paper, ...], style: str, path: object) -> tuple[str, ...]:
-    """CSL rendering, remembered: moving the cursor back to a paper must not re-render it.
-
-    Formatted styles print no citation key, so the keys are not part of the cache key; a
-    user's style is keyed by its file too, since names compare as plain strings.
-    """
-    # citeproc and lxml take ~30 ms to import; the first screen shows no formatted style.
+    """CSL rendering (cached by the engine); a user's style pandoc rejects is named."""
     from index.citations.csl import format_csl
 
-    return tuple(format_csl(papers, style))
+    try:
+        return tuple(format_csl(papers, style))
+    except EngineError as error:
+        if isinstance(style, CslStyle):
+            raise StyleFileError(style.path, f"pandoc cannot render this style ({error})") from None
+        raise
 
 
 def style_label(style: str) -> str:
@@ -171,7 +160,8 @@ def format_citation(
     Raises:
         UnknownStyleError: for a style name not in `STYLES`.
         KeyFormatError: a key format that cannot hold one of the keys.
-        StyleFileError: a user's CSL style that citeproc-py cannot render.
+        StyleFileError: a user's CSL style that the engine cannot render.
+        EngineUnavailable: pandoc (the CSL engine) is missing or cannot run.
     """
     # Control characters (ESC above all) from an untrusted corpus must not reach a terminal
     # or a clipboard through a citation: "\x1b]52;..." in a title would rewrite the clipboard.

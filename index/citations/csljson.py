@@ -1,4 +1,4 @@
-"""Papers as CSL-JSON, the input every CSL processor (citeproc-py, citeproc-js, Zotero) reads.
+"""Papers as CSL-JSON, the input every CSL processor (pandoc, citeproc-js, Zotero) reads.
 
 The same records feed the `csl-json` export and the formatted styles, so APA and the
 exported file can never disagree about a paper's type, container or identifiers.
@@ -7,6 +7,7 @@ exported file can never disagree about a paper's type, container or identifiers.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from index.citations.fields import (
     notes,
     page_range,
     paper_names,
+    venue_name,
 )
 from index.models import Name, Paper
 
@@ -46,6 +48,14 @@ _NUMBER_AS = {
     "chapter": "collection-number",
     "conference": "collection-number",
 }
+
+
+# An article number: "e1005209", "S0140673620301835", "104728a"; not "doi.org/10.1609/x"
+# (a link in a pages field) nor a plain page number.
+_ELOCATOR = re.compile(r"(?=.*\d)(?!\d+$)[A-Za-z]{0,3}\d+[A-Za-z]?")
+
+# A thesis's kind, as pandoc (and Better BibTeX) map BibTeX's entry types to CSL `genre`.
+_GENRES = {"phdthesis": "PhD thesis", "mastersthesis": "Master\u2019s thesis"}
 
 
 def csl_name(name: Name) -> dict[str, str]:
@@ -98,7 +108,7 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         if paper_kind == "tutorial":
             item["genre"] = "Tutorial"
     first, last = page_range(paper)
-    if paper_kind == "journal" and first and not last and not first.isdigit():
+    if paper_kind == "journal" and first and not last and _ELOCATOR.fullmatch(first):
         # "e1005209" is an article number (an eLocator), not a page: CSL calls it `number`,
         # and the styles print "Article e1005209" (APA) or "Art. no. e1005209" (IEEE).
         item["number"] = first
@@ -110,6 +120,13 @@ def csl_item(paper: Paper, key: str) -> dict[str, Any]:
         item[_NUMBER_AS.get(paper_kind, "number")] = paper.number
     if paper.publisher:
         item["publisher"] = paper.publisher
+    elif paper_kind in ("thesis", "report") and paper.venue:
+        # A thesis's school and a report's institution are who published it (CSL has no
+        # field of their own for them); as a venue nothing printed them.
+        item["publisher"] = venue_name(paper.venue)
+    genre = _GENRES.get(paper.entry_type.casefold())
+    if genre and paper_kind == "thesis":
+        item["genre"] = genre
     if paper.doi:
         item["DOI"] = paper.doi
     if paper_kind == "preprint" and paper.arxiv:

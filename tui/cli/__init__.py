@@ -169,6 +169,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as error:
         print(f"paperscope: {for_terminal(str(error), one_line=True)}", file=sys.stderr)
         return 2
+    except ValueError as error:
+        # pandoc missing or broken: one line, not a traceback. Only a command that formats
+        # citations has loaded the engine, so its module is looked up, not imported.
+        engine = sys.modules.get("index.citations.engine.process")
+        if engine is None or not isinstance(error, engine.EngineUnavailable):
+            raise
+        print(f"paperscope: {for_terminal(str(error), one_line=True)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

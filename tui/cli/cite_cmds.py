@@ -51,14 +51,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     styles.set_defaults(func=styles_command)
 
 
-def style_book(context: CliContext) -> tuple[StyleBook, str]:
-    """The user's styles and the config's default style, warnings printed once."""
+def style_book(context: CliContext, *, all_warnings: bool = False) -> tuple[StyleBook, str]:
+    """The user's styles and the config's default style.
+
+    A style file's problem is printed by the first command that meets it, not by every
+    command after (`not_yet_reported`); `all_warnings` prints them all (`styles`).
+    """
     from tui.services.config import load_config
-    from tui.services.styles import load_style_book
+    from tui.services.styles import load_style_book, not_yet_reported
 
     config, warnings = load_config(paths.config_file())
     book = load_style_book(paths.config_file(), config)
-    for warning in (*warnings, *book.warnings):
+    record = paths.cache_dir() / "reported-style-warnings.json"
+    fresh = not_yet_reported(book.warnings, record)
+    for warning in (*warnings, *(book.warnings if all_warnings else fresh)):
         context.warn(warning)
     return book, config.style
 
@@ -127,8 +133,12 @@ def formatted(papers: list[Paper], style: str, keys: dict[str, str]) -> str:
 
 def styles_command(context: CliContext, args: argparse.Namespace) -> int:
     """Prints every style name (what `--style` takes) and what it is, the user's own too."""
-    book, _ = style_book(context)
-    for style, label in book.choices():
+    from index.citations.export import export_label
+
+    book, _ = style_book(context, all_warnings=True)
+    # Hayagriva (Typst's bibliography file) is a style for `cited -o` and `export` only.
+    hayagriva = ("hayagriva", f"{export_label('hayagriva')}: for cited -o and export only")
+    for style, label in [*book.choices(), hayagriva]:
         if getattr(args, "json", False):
             print(json.dumps({"style": style, "label": label}, ensure_ascii=False))
         else:

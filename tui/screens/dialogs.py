@@ -8,13 +8,14 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from index.text_safety import for_terminal
 from tui.widgets.key_list import KeyList
@@ -201,11 +202,27 @@ class StylePicker(ModalScreen[str | None]):
 
     @on(OptionList.OptionHighlighted)
     def _preview_style(self, event: OptionList.OptionHighlighted) -> None:
+        self._render_preview(event.option.id or "")
+
+    @work(
+        thread=True,
+        exclusive=True,
+        group="style-preview",
+        exit_on_error=False,
+        description="Previewing the style",
+    )
+    def _render_preview(self, style: str) -> None:
+        """Off the UI thread: a style not seen yet asks the CSL engine (pandoc), ~50 ms."""
         try:
-            text = self._preview(event.option.id or "")
+            text = self._preview(style)
         except Exception as error:  # a broken style must not break the picker
             text = f"(cannot preview: {error})"
-        self.query_one("#style-preview", Static).update(literal(text))
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_preview, text)
+
+    def _show_preview(self, text: str) -> None:
+        if self.is_attached:
+            self.query_one("#style-preview", Static).update(literal(text))
 
     @on(OptionList.OptionSelected)
     def _choose(self, event: OptionList.OptionSelected) -> None:

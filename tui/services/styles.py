@@ -7,9 +7,12 @@ No Textual imports: the CLI uses this without starting the app.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from index.atomic import write_text_atomic
 from index.citations import (
     KEY_STYLES,
     STYLES,
@@ -19,11 +22,11 @@ from index.citations import (
     resolve_style,
     style_label,
 )
-from index.citations.custom import read_csl_style, read_style_folder
+from index.citations.custom import StyleFileError, read_csl_style, read_style_folder
 from index.citations.keyformats import latex_command_error, split_key_style
 from tui.services.config import DEFAULT_KEY_STYLE, DEFAULT_LATEX_COMMAND, Config
 
-__all__ = ["StyleBook", "load_style_book", "styles_dir"]
+__all__ = ["StyleBook", "load_style_book", "not_yet_reported", "styles_dir"]
 
 
 def styles_dir(config_path: Path) -> Path:
@@ -40,12 +43,15 @@ class StyleBook:
         latex_command: what plain `latex` means (`citep` from the config).
         key_style: the key format the yank-key action uses, already checked.
         warnings: one line per style file or setting that cannot be used.
+        broken: the unusable style files by folded name, so asking for one by name says
+            why it cannot be used instead of "unknown style".
     """
 
     custom: dict[str, CslStyle] = field(default_factory=dict)
     latex_command: str = DEFAULT_LATEX_COMMAND
     key_style: str = DEFAULT_KEY_STYLE
     warnings: tuple[str, ...] = ()
+    broken: dict[str, StyleFileError] = field(default_factory=dict)
 
     def names(self) -> list[str]:
         """Every style name `--style` takes: built-in first, then the user's own."""
@@ -67,8 +73,12 @@ class StyleBook:
             StyleFileError: a `.csl` path that cannot be used.
             KeyFormatError: `latex:X` where X is not a command name.
         """
-        if name in self.custom:
-            return self.custom[name]
+        folded = name.casefold()
+        for style_name, style in self.custom.items():  # names are case-insensitive
+            if style_name.casefold() == folded:
+                return style
+        if folded in self.broken:
+            raise self.broken[folded]
         if name.endswith(".csl"):
             return read_csl_style(Path(name).expanduser())
         base, command = split_key_style(name)
@@ -86,7 +96,16 @@ class StyleBook:
 
 def load_style_book(config_path: Path, config: Config) -> StyleBook:
     """Reads the styles folder and checks the config's key settings; never raises."""
-    custom, warnings = read_style_folder(styles_dir(config_path), reserved=frozenset(STYLES))
+    folder = styles_dir(config_path)
+    custom, warnings = read_style_folder(folder, reserved=frozenset(STYLES))
+    usable = {style.path for style in custom}
+    broken = {}
+    for path in sorted(folder.glob("*.csl")) if folder.is_dir() else []:
+        if path not in usable and path.stem.casefold() not in STYLES:
+            try:
+                read_csl_style(path)
+            except StyleFileError as error:
+                broken[path.stem.casefold()] = error
     command = config.latex_command
     problem = latex_command_error(command)
     if problem:
@@ -99,4 +118,39 @@ def load_style_book(config_path: Path, config: Config) -> StyleBook:
             f"{', '.join(KEY_STYLES)}; using {DEFAULT_KEY_STYLE}"
         )
         key_style = DEFAULT_KEY_STYLE
-    return StyleBook({style: style for style in custom}, command, key_style, tuple(warnings))
+    return StyleBook(
+        {style: style for style in custom}, command, key_style, tuple(warnings), broken
+    )
+
+
+def not_yet_reported(warnings: tuple[str, ...] | list[str], record: Path) -> list[str]:
+    """The warnings not reported before, remembered in `record` so each is said once.
+
+    A broken style file would otherwise be named by every command and every start of the
+    app; it is named again only once its file changes (the record keys each line by its
+    file's modification time) and always by `paperscope styles`. An unreadable or
+    unwritable record means every warning is reported, as before.
+    """
+    try:
+        seen = set(json.loads(record.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        seen = set()
+    keyed = {_warning_key(warning): warning for warning in warnings}
+    fresh = [warning for key, warning in keyed.items() if key not in seen]
+    if fresh:
+        try:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(record, json.dumps(sorted(seen | set(keyed)), ensure_ascii=False))
+        except OSError:
+            pass
+    return fresh
+
+
+def _warning_key(warning: str) -> str:
+    """The warning with its file's modification time: an edited file is reported anew."""
+    path = warning.split(": ", 1)[0]
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = 0
+    return f"{stamp} {warning}"

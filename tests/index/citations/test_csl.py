@@ -1,4 +1,4 @@
-"""The vendored CSL styles ship inside the package, and the citeproc-py work-arounds hold."""
+"""The vendored CSL styles ship inside the package, unmodified, and render as pandoc does."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import index
 from index.citations import format_citation
 from index.citations.csl import CSL_DIR, CSL_FILES
-from index.models import Name, Paper, replace
+from index.models import Name, Paper, SourceRecord, replace
 
 
 def test_styles_ship_inside_the_index_package_with_their_licence() -> None:
@@ -127,7 +127,7 @@ def _chapter(*editors: Name) -> Paper:
 
 
 def test_apa_capitalises_its_editor_labels() -> None:
-    """citeproc-py never title-cases a label: APA printed "(eds.)" for "(Eds.)"."""
+    """APA title-cases its editor labels: "(Eds.)", "(Ed.)" (citeproc-py printed "(eds.)")."""
     two = format_citation([_chapter(Name("Miyake", "A."), Name("Shah", "P."))], "apa")
     assert "In A. Miyake & P. Shah (Eds.), Models of Working Memory" in two
     one = format_citation([_chapter(Name("Miyake", "A."))], "apa")
@@ -138,16 +138,21 @@ def test_apa_capitalises_its_editor_labels() -> None:
     )
 
 
-def test_title_cased_labels_are_left_alone_in_a_style_not_in_english(tmp_path: Path) -> None:
-    from index.citations.csl import _style_xml
+def test_the_vendored_styles_reach_the_engine_as_published() -> None:
+    """No in-memory rewrite: Chicago and MLA once lost the periods of given initials."""
+    from index.citations.csl import engine_style
 
-    source = (CSL_DIR / CSL_FILES["apa"]).read_text(encoding="utf-8")
-    german = tmp_path / "apa-de.csl"
-    german.write_text(source.replace('version="1.0">', 'version="1.0" default-locale="de-DE">', 1))
-    assert 'default-locale="de-DE"' in german.read_text(encoding="utf-8")
-    assert b'text-case="title"' in _style_xml(german, None)
-    english = _style_xml(CSL_DIR / CSL_FILES["apa"], None)
-    assert b'<label form="short" prefix=" (" suffix=")" text-case="capitalize-all"/>' in english
+    for name, file in CSL_FILES.items():
+        assert engine_style(name).path == CSL_DIR / file and engine_style(name).locale is None
+    paper = Paper(
+        id="p",
+        title="T",
+        authors=("J. F. Miller", "S. M. Polyn"),
+        names=(Name("Miller", "J. F."), Name("Polyn", "S. M.")),
+        year=2020,
+    )
+    assert format_citation([paper], "chicago").startswith("Miller, J. F., and S. M. Polyn. 2020.")
+    assert format_citation([paper], "mla").startswith("Miller, J. F., and S. M. Polyn.")
 
 
 def test_a_venue_stored_with_a_closing_full_stop_is_cited_without_it() -> None:
@@ -166,3 +171,53 @@ def test_a_venue_stored_with_a_closing_full_stop_is_cited_without_it() -> None:
     # An abbreviated name keeps the period that is part of it.
     assert cited("J. Chem. Phys.", "ieee") == "A. Bee, \u201cT,\u201d J. Chem. Phys., 2003."
     assert "Nature Phys.," in cited("Nature Phys.", "ieee")
+
+
+def test_a_record_without_a_title_is_cited_without_one() -> None:
+    """The loaders' "(untitled)" is no title: pandoc on the source prints none either."""
+    paper = Paper(id="u", title="(untitled)", title_inferred=True, authors=("Ann Bee",), year=2014)
+    assert format_citation([paper], "apa") == "Bee, A. (2014)."
+    assert format_citation([paper], "mla") == "Bee, Ann. 2014."
+    # A title-less entry the loader described for its lists: no title either.
+    record = SourceRecord.of("bibtex", "book", "a", (("author", "{Ann Bee}"), ("date", "{2014}")))
+    described = replace(paper, title="Bee, 2014 (book)", records=(record,))
+    assert format_citation([described], "apa") == "Bee, A. (2014)."
+
+
+def test_a_thesis_names_its_kind_and_school_as_pandoc_reads_the_entry() -> None:
+    """`cdl.bib` `Ekst04`: the school was only a venue, which no style prints for a thesis."""
+    thesis = Paper(
+        id="e",
+        title="The cellular networks underlying human spatial navigation",
+        authors=("A. D. Ekstrom",),
+        names=(Name("Ekstrom", "A. D."),),
+        year=2004,
+        entry_type="phdthesis",
+        venue="Brandeis University",
+    )
+    assert format_citation([thesis], "apa") == (
+        "Ekstrom, A. D. (2004). The cellular networks underlying human spatial navigation "
+        "[PhD thesis]. Brandeis University."
+    )
+    masters = replace(thesis, entry_type="mastersthesis")
+    assert "Master\u2019s thesis, Brandeis University" in format_citation([masters], "ieee")
+
+
+def test_only_an_article_number_is_cited_as_one() -> None:
+    """ "e13477" is an article number; a link someone put in `pages` is not."""
+
+    def apa(pages: str) -> str:
+        paper = Paper(
+            id="a",
+            title="T",
+            authors=("Ann Bee",),
+            year=2024,
+            entry_type="article",
+            journal="J",
+            volume="48",
+            pages=pages,
+        )
+        return format_citation([paper], "apa")
+
+    assert apa("e13477").endswith("J, 48, Article e13477.")
+    assert "Article" not in apa("doi.org/10.1609/aaai.v32i1.12057")

@@ -56,8 +56,11 @@ APA = {
 
 # IEEE Reference Guide: initials first, "and" before the last of up to six names, "et
 # al." after the first of seven or more; the title in quotes with the comma inside; "in"
-# before proceedings; "Art. no." for an article number; online sources "[Online].
-# Available:". A single reference is not numbered.
+# before proceedings; "Art. no." for an article number; a URL as "Available:" (the
+# style's "[Online]." sits in a group with the access date, so it goes when that date is
+# unknown, as CSL's group rule says and pandoc and citeproc-js do); no date printed when
+# none is known (the style has no "n.d."). A preprint's number is Zotero's "arXiv:ID"
+# after the publisher "arXiv", as Zotero prints it. A single reference is not numbered.
 IEEE = {
     "dynapipe": (
         "C. Jiang, Z. Jia, S. Zheng, Y. Wang, and C. Wu, \u201cDynaPipe: Optimizing "
@@ -73,15 +76,15 @@ IEEE = {
     ),
     "sam-med": (
         "C. Wang et al., \u201cSAM^Med: A medical image annotation framework based on large "
-        "vision model,\u201d 2023, arXiv: 2307.05617. [Online]. Available: "
+        "vision model,\u201d 2023, arXiv: arXiv:2307.05617. Available: "
         "https://arxiv.org/abs/2307.05617"
     ),
     "hawq-v3": (
         "Z. Yao, Z. Dong, Z. Zheng, et al., \u201cHAWQ-V3: Dyadic Neural Network "
         "Quantization,\u201d in Proceedings of the 38th International Conference on Machine "
-        "Learning, PMLR, 2021. [Online]. Available: https://arxiv.org/abs/2011.10680"
+        "Learning, PMLR, 2021. Available: https://arxiv.org/abs/2011.10680"
     ),
-    "rt-fcma": "\u201c[Real-time full correlation matrix analysis (FCMA) for rtfMRI].\u201d n.d.",
+    "rt-fcma": "\u201c[Real-time full correlation matrix analysis (FCMA) for rtfMRI].\u201d",
 }
 
 # BibTeX: "Family, Given" names, `and others` for a cut list, braces around words whose
@@ -163,8 +166,11 @@ def test_bibtex(paper_id: str) -> None:
 
 
 def test_apa_bibliography_is_alphabetical() -> None:
-    """APA 9.44: by first author's surname; a work with no author files under its title."""
-    expected = [APA[i] for i in ("rt-fcma", "bids-apps", "dynapipe", "sam-med", "hawq-v3")]
+    """APA 9.44: by first author's surname; a work with no author files under its title.
+
+    "[Real-time ...]" files under R: the bracket is no letter to sort by.
+    """
+    expected = [APA[i] for i in ("bids-apps", "dynapipe", "rt-fcma", "sam-med", "hawq-v3")]
     assert format_citation(papers.five(), "apa").split("\n") == expected
 
 

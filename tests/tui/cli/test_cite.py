@@ -26,8 +26,9 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 def test_styles_lists_every_style(env: dict[str, str]) -> None:
     result = run(env, "styles")
     assert result.returncode == 0
-    assert [line.split()[0] for line in result.stdout.splitlines()] == list(STYLES)
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [*STYLES, "hayagriva"]
     assert "apa        APA 7" in result.stdout.splitlines()
+    assert result.stdout.splitlines()[-1].startswith("hayagriva  Hayagriva (Typst)")
 
 
 def test_cite_prints_a_bibtex_entry_that_parses(env: dict[str, str]) -> None:
@@ -149,7 +150,8 @@ def test_export_bad_input_is_one_line(
 
 def test_styles_and_cite_speak_json(env: dict[str, str]) -> None:
     styles = [json.loads(line) for line in run(env, "styles", "--json").stdout.splitlines()]
-    assert [s["style"] for s in styles] == list(STYLES) and styles[2]["label"] == "APA 7"
+    assert [s["style"] for s in styles] == [*STYLES, "hayagriva"]
+    assert styles[2]["label"] == "APA 7"
     cited = json.loads(run(env, "cite", "dynapipe", "--style", "APA", "--json").stdout)
     assert cited["style"] == "apa" and cited["ids"] == ["dynapipe"] and "DynaPipe" in cited["text"]
 

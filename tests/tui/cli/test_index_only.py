@@ -258,11 +258,11 @@ def test_a_search_on_a_current_index_imports_no_builder_or_parser(
     current = subprocess.run(run, env=env, capture_output=True, text=True, check=True)
     assert current.stderr.strip().splitlines()[-1] == "[] 0"
     # The app reads its config at every start; only a changed setting needs the editor,
-    # only a user's own CSL style file the XML parser (lxml, ~7 ms), and only a library
+    # only a user's own CSL style file the XML parser (ElementTree, ~3 ms), and only a library
     # loaded or a tag changed the identities' title folding (normalize, ~8 ms).
     app = (
         "import sys, tui.app; "
-        "print(sorted({'tomlkit', 'lxml', 'index.library.normalize'} & set(sys.modules)))"
+        "print(sorted({'tomlkit', 'xml.etree.ElementTree', 'index.library.normalize'} & set(sys.modules)))"
     )
     started = subprocess.run(
         [sys.executable, "-c", app], capture_output=True, text=True, check=True
