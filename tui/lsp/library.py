@@ -44,15 +44,22 @@ Tell = Callable[[str, bool], None]
 
 
 class _Context(CliContext):
-    """The command line's context, its warnings told to the editor instead of stderr."""
+    """The command line's context, its warnings kept for one message to the editor (a
+    popup per line of a big library's problems would bury the editor)."""
 
-    def __init__(self, corpus: list[Path] | None, taxonomy: Path | None, tell: Tell) -> None:
+    def __init__(self, corpus: list[Path] | None, taxonomy: Path | None) -> None:
         super().__init__(corpus, taxonomy)
-        self._tell = tell
-        self.print_warnings = False  # said once, as one message, by `LiveLibrary`
+        self.said: list[str] = []
 
     def warn(self, message: str) -> None:
-        self._tell(message, False)
+        self.said.append(message)
+
+
+def _joined(lines: Sequence[str], limit: int = 3) -> str:
+    """A few problems on one line, and how many more (`paperscope check` lists them)."""
+    shown = "; ".join(lines[:limit])
+    more = len(lines) - limit
+    return shown + (f"; and {more} more (`paperscope check` lists them)" if more > 0 else "")
 
 
 @dataclass
@@ -194,11 +201,13 @@ class LiveLibrary:
     # -- the thread -----------------------------------------------------------------------
 
     def _run(self) -> None:
+        context = self._context()
         try:
-            library = self._open()
+            library = self._open(context)
         except UserError as error:
             self.status = str(error)
-            self._tell(f"paperscope: {error}", True)
+            why = f" ({_joined(context.said)})" if context.said else ""
+            self._tell(f"paperscope: {error}{why}; the server goes on without a library", True)
             library = Library(papers=())
         except Exception as error:  # anything else: said, and the server keeps running
             self.status = f"the library could not be opened ({error})"
@@ -209,14 +218,13 @@ class LiveLibrary:
         self._watch(library)
 
     def _context(self) -> _Context:
-        context = _Context(self.corpus, self.taxonomy_file, self._tell)
+        context = _Context(self.corpus, self.taxonomy_file)
         if self._taxonomy is not None:
             context.__dict__["taxonomy"] = self._taxonomy
         return context
 
-    def _open(self) -> Library:
+    def _open(self, context: _Context) -> Library:
         """The first engine: a current index without the library, else load and build."""
-        context = self._context()
         self._taxonomy = context.taxonomy
         engine = context.current_engine(keys_needed=True)
         library: Library | None = None
@@ -226,8 +234,10 @@ class LiveLibrary:
         self._serve(Served.of(engine, library))
         served = self.served
         assert served is not None
-        if served.warnings:
-            self._tell("; ".join(summary_lines(served.warnings, limit=3)), False)
+        if library is None and served.warnings:  # as its build recorded them: said again
+            context.said.extend(summary_lines(served.warnings))
+        if context.said:
+            self._tell(f"paperscope: {_joined(context.said)}", False)
         if library is not None:
             return library
         from index.library.inputs import library_files
@@ -282,7 +292,8 @@ class LiveLibrary:
             library = context.library
         except UserError as error:
             self.status = None
-            return old, f"paperscope: {error}; keeping the papers read before"
+            why = f" ({_joined(context.said)})" if context.said else ""
+            return old, f"paperscope: {error}{why}; keeping the papers read before"
         touched = {os.path.realpath(name) for name in changed}
         before = {(os.path.realpath(w.path), w.message) for w in old.warnings}
         fresh = [
@@ -300,6 +311,4 @@ class LiveLibrary:
             )
         engine = context.engine
         self._serve(Served.of(engine, library))
-        if fresh:
-            self._tell("; ".join(summary_lines(fresh, limit=3)), False)
         return library, None
