@@ -224,11 +224,18 @@ class LiveLibrary:
         return context
 
     def _open(self, context: _Context) -> Library:
-        """The first engine: a current index without the library, else load and build."""
+        """The first engine: a current index without the library, else load and build;
+        the index as last built is served meanwhile when a file changed since (as the
+        app's start after an edit, tui.cli.run_app)."""
         self._taxonomy = context.taxonomy
         engine = context.current_engine(keys_needed=True)
         library: Library | None = None
         if engine is None:
+            outdated = context.outdated_engine() if self.corpus else None
+            if outdated is not None:
+                self._serve(Served.of(outdated[0], None))
+                names = ", ".join(sorted(os.path.basename(name) for name in outdated[1]))
+                self.status = f"reading {names} again; serving the papers as they were"
             library = context.library
             engine = context.engine
         self._serve(Served.of(engine, library))
