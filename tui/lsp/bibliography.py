@@ -147,6 +147,12 @@ def write_bibliography(
             f"{path.name}: paperscope writes .bib, .json (CSL-JSON) and .yml (Hayagriva) "
             "bibliography files, not this one"
         )
+    if fmt == "hayagriva" and syntax != "typst":
+        # pandoc reads a .yaml bibliography as CSL YAML, not Typst's Hayagriva.
+        raise BibliographyError(
+            f"{path.name}: a YAML bibliography is written for Typst (Hayagriva); for pandoc "
+            "name a .bib or .json (CSL-JSON) file"
+        )
     try:
         new = export_text(found.papers, fmt, found.keys(keys))
     except ValueError as error:

@@ -78,3 +78,10 @@ def test_hayagriva_entries_merged_by_key(tmp_path: Path) -> None:
     import yaml
 
     assert list(yaml.safe_load(out.read_text())) == ["mine", "a", "b"]
+
+
+def test_a_yaml_file_for_pandoc_is_refused_not_written_as_hayagriva(tmp_path: Path) -> None:
+    out = tmp_path / "refs.yaml"
+    with pytest.raises(BibliographyError, match=r"for pandoc name a \.bib or \.json"):
+        write_bibliography(out, "[@a]", "markdown", PAPERS.get, {})
+    assert not out.exists()
