@@ -84,6 +84,7 @@ class Served:
     _papers: dict[str, Paper] = field(default_factory=dict)
     # (key folded, paper id), sorted: the keys a typed key prefix starts, found by bisection.
     _folded: list[tuple[str, str]] = field(default_factory=list)
+    _suggested: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, engine: SearchEngine[Opened], library: Library | None) -> Served:
@@ -135,8 +136,12 @@ class Served:
         return self.paper(paper_id) if paper_id is not None else None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """The closest keys, as `paperscope cited` suggests them (`lookup.closest`)."""
-        return closest(name, self.names, limit)
+        """The closest keys, as `paperscope cited` suggests them (`lookup.closest`);
+        remembered, since a document keeps its unknown keys while the user types on."""
+        found = self._suggested.get(name)
+        if found is None:
+            found = self._suggested[name] = closest(name, self.names, limit)
+        return found
 
     def key_of(self, paper: Paper) -> str:
         return self.keys.get(paper.id) or paper.citation_key or paper.id

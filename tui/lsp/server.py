@@ -11,6 +11,7 @@ and never wait for the library: it is opened and reloaded in its own thread.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -60,6 +61,26 @@ def _path_of(uri: str) -> Path:
     return Path(unquote(urlparse(uri).path))
 
 
+def _diagnostics(served: Served, text: str, syntax: str) -> list[lsp.Diagnostic]:
+    """An unknown-key warning for each cited key the library does not know."""
+    diagnostics = []
+    for key, start in key_offsets(text, syntax):
+        if served.knows(key):
+            continue
+        close = served.suggest(key)
+        hint = f"; did you mean {', '.join(repr(k) for k in close)}?" if close else ""
+        diagnostics.append(
+            lsp.Diagnostic(
+                range=_range(text, start, start + len(key)),
+                message=f"unknown citation key {key!r}{hint}",
+                severity=lsp.DiagnosticSeverity.Warning,
+                source="paperscope",
+                data={"suggestions": close},
+            )
+        )
+    return diagnostics
+
+
 class CitationServer(LanguageServer):
     """The language server: the served library, the user's settings, pending diagnostics."""
 
@@ -72,6 +93,8 @@ class CitationServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._pending: dict[str, asyncio.TimerHandle] = {}
         self._early: list[tuple[str, bool]] = []  # said before the client was initialized
+        # One thread works out diagnostics, so a document's publishes stay in order.
+        self._diagnosing = ThreadPoolExecutor(1, thread_name_prefix="paperscope-diagnostics")
         self._ready = False
 
     # -- telling the user -----------------------------------------------------------------
@@ -131,31 +154,30 @@ class CitationServer(LanguageServer):
         self._pending[uri] = loop.call_later(self.settings.debounce, self.publish, uri)
 
     def publish(self, uri: str) -> None:
-        """Unknown keys in the document, each with the closest keys."""
+        """Unknown keys in the document, each with the closest keys: worked out in the
+        diagnostics thread (suggesting among 100,000 keys is not instant), published unless
+        the document changed meanwhile (a later publish follows that change)."""
         self._pending.pop(uri, None)
         served = self.library.served
         syntax = self.syntax_of(uri) if uri in self.workspace.text_documents else None
         if served is None or syntax is None:
             return
-        text = self.workspace.get_text_document(uri).source
-        diagnostics = []
-        for key, start in key_offsets(text, syntax):
-            if served.knows(key):
-                continue
-            close = served.suggest(key)
-            hint = f"; did you mean {', '.join(repr(k) for k in close)}?" if close else ""
-            diagnostics.append(
-                lsp.Diagnostic(
-                    range=_range(text, start, start + len(key)),
-                    message=f"unknown citation key {key!r}{hint}",
-                    severity=lsp.DiagnosticSeverity.Warning,
-                    source="paperscope",
-                    data={"suggestions": close},
-                )
+        document = self.workspace.get_text_document(uri)
+        text, version = document.source, document.version
+        loop = asyncio.get_running_loop()
+        found = loop.run_in_executor(self._diagnosing, _diagnostics, served, text, syntax)
+
+        def send(future: asyncio.Future[list[lsp.Diagnostic]]) -> None:
+            if future.cancelled() or future.exception() is not None:
+                return
+            now = self.workspace.text_documents.get(uri)
+            if now is None or now.version != version:
+                return
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=future.result())
             )
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
-        )
+
+        found.add_done_callback(send)
 
     def clear(self, uri: str) -> None:
         pending = self._pending.pop(uri, None)
