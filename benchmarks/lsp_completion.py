@@ -2,7 +2,7 @@
 
 Issue 48 asks that completion inside a citation answer within 50 ms (p95) on a
 10,000-paper library and 150 ms at 100,000, on a 2-core machine. This writes a synthetic
-library (`synth.generate_papers`), builds its index once (`paperscope index`), starts the
+library (`synth.generate_papers`, written as CSL-JSON files), builds its index once (`paperscope index`), starts the
 server on it (`paperscope --corpus DIR lsp`, a subprocess talking stdio), and types
 queries into a `\\cite{` one keystroke at a time as an editor does: a `didChange` with the
 new text, then a completion request, timed from the request to its answer.
@@ -62,6 +62,26 @@ def typed_queries(papers: list[Paper], count: int, seed: int = 7) -> list[str]:
         else:
             out.append(" ".join(words[:2]))
     return out
+
+
+def write_csl_library(papers: list[Paper], directory: Path) -> list[Path]:
+    """The papers as CSL-JSON files (one per synth source file), each record under its
+    citation key and with its abstract, as Zotero and Better BibTeX export a writer's
+    library (paperscope's BibTeX writer leaves abstracts out)."""
+    from index.citations import citation_keys
+    from index.citations.export import export_text
+
+    keys = citation_keys(papers)
+    by_file: dict[str, list[Paper]] = {}
+    for paper in papers:
+        by_file.setdefault(Path(paper.sources[0].path).stem, []).append(paper)
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stem, group in by_file.items():
+        path = directory / f"{stem}.json"
+        path.write_text(export_text(group, "csl-json", keys), encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def keystrokes(query: str) -> list[str]:
@@ -164,7 +184,7 @@ def run_size(papers: int, queries: int, work: Path) -> dict[str, Any]:
     library = work / "library"
     generated = synth.generate_papers(papers, seed=48)
     if not library.is_dir():  # a library a former run left (`--work-dir`) is reused as it is
-        synth.write_library(generated, library)
+        write_csl_library(generated, library)
     build_s = build_index(library, work)
     typed = [text for query in typed_queries(generated, queries) for text in keystrokes(query)]
     baseline = engine_baseline(library, work, typed)
