@@ -114,8 +114,9 @@ class CitationServer(LanguageServer):
     def start(self, settings: Any, client: lsp.ClientCapabilities) -> None:
         """At `initialize`: the settings read, the client's abilities noted."""
         self.loop = asyncio.get_running_loop()
-        self.settings, problems = read_settings(settings)
+        self.settings, problems, warnings = read_settings(settings)
         self._early.extend((problem, True) for problem in problems)
+        self._early.extend((warning, False) for warning in warnings)
         item = client.text_document and client.text_document.completion
         options = item.completion_item if item else None
         self.resolve_support = bool(options and options.resolve_support)

@@ -41,13 +41,13 @@ class Settings:
         return paths.data_dir()
 
 
-def read_settings(options: Any) -> tuple[Settings, list[str]]:
+def read_settings(options: Any) -> tuple[Settings, list[str], list[str]]:
     """The settings from `initializationOptions` (a JSON object, or a `paperscope` table in
-    it), and one message per problem."""
+    it): (settings, problems with the options, warnings about the config and styles)."""
     problems: list[str] = []
     config, warnings = load_config(paths.config_file())
     book = load_style_book(paths.config_file(), config)
-    problems.extend(f"paperscope: {line}" for line in (*warnings, *book.warnings))
+    said = [f"paperscope: {line}" for line in (*warnings, *book.warnings)]
     if isinstance(options, dict) and isinstance(options.get("paperscope"), dict):
         options = options["paperscope"]
     if options is None:
@@ -73,4 +73,4 @@ def read_settings(options: Any) -> tuple[Settings, list[str]]:
             f"using {DEFAULT_DEBOUNCE_MS}"
         )
         debounce = DEFAULT_DEBOUNCE_MS
-    return Settings(style=style, debounce=debounce / 1000), problems
+    return Settings(style=style, debounce=debounce / 1000), problems, said
