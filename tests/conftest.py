@@ -75,6 +75,9 @@ _LONGEST_FIRST = (
     "tests/test_first_start_smoke.py",
     "tests/test_benchmark_smoke.py",
     "tests/e2e/",
+    "tests/test_lsp_bench_smoke.py",
+    "tests/tui/lsp/test_server.py",  # the language server's modules: a server process each
+    "tests/tui/lsp/test_failures.py",
     "tests/torture/",
     "tests/tui/screens/",
 )

@@ -24,7 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 
-__all__ = ["SYNTAXES", "CitedKey", "cited_keys", "syntax_for"]
+__all__ = [
+    "SYNTAXES",
+    "CitedKey",
+    "cite_command_takes_keys",
+    "cited_keys",
+    "key_offsets",
+    "readable_text",
+    "syntax_for",
+]
 
 
 @dataclass(frozen=True)
@@ -267,11 +275,17 @@ def _markdown_fences(text: str) -> str:
     return "\n".join(out)
 
 
-def _markdown_keys(text: str) -> list[tuple[str, int]]:
+def _markdown_readable(text: str) -> str:
+    """Blanks fenced and inline code, HTML comments, URLs (and `mailto:` addresses)."""
     text = _markdown_fences(text)
     text = _blank_all(text, _HTML_COMMENT, "-->")
     for pattern in (_INLINE_CODE, _URL):
         text = _blank_all(text, pattern)
+    return text
+
+
+def _markdown_keys(text: str) -> list[tuple[str, int]]:
+    text = _markdown_readable(text)
     found = []
     for match in _PANDOC_KEY.finditer(text):
         if match.group(1) is not None:
@@ -331,9 +345,13 @@ _TYPST_CITE_LABEL = re.compile(r"#?cite\(\s*<([^<>\s]+)>")
 _TYPST_CITE_STRING = re.compile(r'#?cite\(\s*label\(\s*"((?:[^"\\\n]|\\.)*)"\s*\)')
 
 
+def _typst_readable(text: str) -> str:
+    """Blanks raw text, comments and URLs."""
+    return _blank_all(_typst_skipped(text), _URL)
+
+
 def _typst_keys(text: str) -> list[tuple[str, int]]:
-    text = _typst_skipped(text)
-    text = _blank_all(text, _URL)
+    text = _typst_readable(text)
     found = []
     for match in _TYPST_REF.finditer(text):
         word = match.group(1)
@@ -386,8 +404,13 @@ def _org_blocks(text: str) -> str:
     return "".join(out)
 
 
+def _org_readable(text: str) -> str:
+    """Blanks source, example, export and comment blocks, and comment lines."""
+    return _blank_all(_org_blocks(text), _ORG_COMMENT)
+
+
 def _org_keys(text: str) -> list[tuple[str, int]]:
-    text = _blank_all(_org_blocks(text), _ORG_COMMENT)
+    text = _org_readable(text)
     found = []
     last = text.rfind("]")  # past the last `]` no `[cite:...]` closes: see _blank_all
     for cite in _ORG_CITE.finditer(text, 0, last + 1):
@@ -405,6 +428,54 @@ _READERS: dict[str, Callable[[str], list[tuple[str, int]]]] = {
 }
 
 
+_READABLE: dict[str, Callable[[str], str]] = {
+    "latex": _latex_comments,
+    "aux": lambda text: text,
+    "markdown": _markdown_readable,
+    "typst": _typst_readable,
+    "org": _org_readable,
+}
+
+
+def _check_syntax(syntax: str) -> None:
+    if syntax not in _READERS:
+        raise ValueError(f"unknown manuscript syntax {syntax!r}; one of {', '.join(SYNTAXES)}")
+
+
+def readable_text(text: str, syntax: str) -> str:
+    """`text` with what its syntax never reads a citation in (code, comments, addresses,
+    raw text) blanked to spaces, newlines kept: same length, same offsets.
+
+    The language server (tui.lsp) asks it whether the cursor is in a citation at all, so
+    completion is offered exactly where `cited_keys` would read a key.
+
+    Raises:
+        ValueError: for a syntax that is not one of `SYNTAXES`.
+    """
+    _check_syntax(syntax)
+    return _READABLE[syntax](text)
+
+
+def cite_command_takes_keys(name: str) -> bool:
+    """Whether `\\name` is a citation command whose braces hold keys (`citep`, `autocite`,
+    `nocite`), as `cited_keys` reads LaTeX; `citestyle` and its kind are not."""
+    match = _CITE_COMMAND.fullmatch("\\" + name)
+    return match is not None and not match.group(2) and name not in _NOT_CITATIONS
+
+
+def key_offsets(text: str, syntax: str) -> list[tuple[str, int]]:
+    """Every cited key with the offset of its first character in `text`, in order.
+
+    What `cited_keys` reads, with columns: the language server marks unknown keys and
+    finds the key under the cursor with it.
+
+    Raises:
+        ValueError: for a syntax that is not one of `SYNTAXES`.
+    """
+    _check_syntax(syntax)
+    return sorted(_READERS[syntax](text), key=lambda item: item[1])
+
+
 def cited_keys(text: str, syntax: str) -> list[CitedKey]:
     """Every citation of a key in `text`, in the order they appear (repeats included).
 
@@ -415,7 +486,6 @@ def cited_keys(text: str, syntax: str) -> list[CitedKey]:
     Raises:
         ValueError: for a syntax that is not one of `SYNTAXES`.
     """
-    if syntax not in _READERS:
-        raise ValueError(f"unknown manuscript syntax {syntax!r}; one of {', '.join(SYNTAXES)}")
+    _check_syntax(syntax)
     line = _line_of(text)
     return [CitedKey(key, line(offset)) for key, offset in _READERS[syntax](text)]

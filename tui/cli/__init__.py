@@ -33,6 +33,7 @@ COMMANDS = {
     "export": "export_cmd",
     "cited": "cited_cmds",
     "pick": "pick_cmd",
+    "lsp": "lsp_cmd",
     "check": "check_cmds",
     "tag": "user_cmds",
     "status": "user_cmds",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from index.atomic import write_text_atomic
@@ -70,6 +71,39 @@ def _read(path: Path) -> tuple[str, str]:
         raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
+class Cited:
+    """The papers a manuscript cites, in order of first citation, each under the key it
+    was first cited by (`paperscope cited`, and the language server's "write the
+    bibliography", tui.lsp)."""
+
+    def __init__(self) -> None:
+        self._chosen: dict[str, Paper] = {}  # paper id -> paper, in order of first citation
+        self._as_cited: dict[str, str] = {}  # paper id -> the key it was first cited by
+
+    def add(self, key: str, paper: Paper | None) -> bool:
+        """Record one citation of `key` (the paper it names, None if unknown); False when
+        the key names no paper."""
+        if paper is None:
+            return False
+        self._chosen.setdefault(paper.id, paper)
+        self._as_cited.setdefault(paper.id, key)
+        return True
+
+    def add_all(self, papers: Sequence[Paper]) -> None:
+        """Every paper (`\\nocite{*}`), after those cited by key, each under its own key."""
+        for paper in papers:
+            self._chosen.setdefault(paper.id, paper)
+
+    @property
+    def papers(self) -> list[Paper]:
+        return list(self._chosen.values())
+
+    def keys(self, generated: dict[str, str]) -> dict[str, str]:
+        """Keys by paper id: the library's, and for a cited paper the key the manuscript
+        uses, so LaTeX, pandoc or Typst find its entry."""
+        return {**generated, **self._as_cited}
+
+
 def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     """Writes the cited papers' bibliography; reports unknown keys with FILE:LINE; exit 1 if any."""
     manuscripts = [(path, *_read(path)) for path in args.files]
@@ -82,8 +116,7 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     generated = citation_keys(papers)
     # A manuscript cites the user's own keys first, then generated keys and ids.
     lookup = PaperLookup(papers, generated, keys_first=True)
-    chosen: dict[str, Paper] = {}  # paper id -> paper, in order of first citation
-    as_cited: dict[str, str] = {}  # paper id -> the key it was first cited by
+    found = Cited()
     unknown: dict[str, tuple[Path, CitedKey]] = {}
     everything = False  # `\nocite{*}`: the whole library, after the papers cited by key
     for path, syntax, text in manuscripts:
@@ -91,22 +124,16 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
             if cited.key == "*":
                 everything = True
                 continue
-            paper = lookup.find(cited.key)
-            if paper is None:
+            if not found.add(cited.key, lookup.find(cited.key)):
                 unknown.setdefault(cited.key, (path, cited))
-                continue
-            chosen.setdefault(paper.id, paper)
-            as_cited.setdefault(paper.id, cited.key)
     if everything:
-        for paper in papers:
-            chosen.setdefault(paper.id, paper)
+        found.add_all(papers)
     for key, (path, cited) in unknown.items():
         close = lookup.suggest(key)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         print(f"{path}:{cited.line}: unknown citation key {key!r}{hint}", file=sys.stderr)
-    # Entries carry the key the manuscript uses, so LaTeX, pandoc or Typst find them.
-    keys = {**generated, **as_cited}
-    cited_papers = list(chosen.values())
+    keys = found.keys(generated)
+    cited_papers = found.papers
     try:
         text = export_text(cited_papers, style, keys)
     except (KeyFormatError, StyleFileError) as error:
@@ -124,4 +151,4 @@ def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     return 1 if unknown else 0
 
 
-__all__ = ["SYNTAXES", "cited_command", "register"]
+__all__ = ["SYNTAXES", "Cited", "cited_command", "register"]
