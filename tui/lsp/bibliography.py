@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index.atomic import write_text_atomic
@@ -129,18 +129,25 @@ def write_bibliography(
     syntax: str,
     find: Callable[[str], Paper | None],
     keys: dict[str, str],
+    everything: Callable[[], Sequence[Paper]] = list,
 ) -> tuple[int, list[str]]:
     """Writes the papers `text` cites into `path` (atomically); (papers written, unknown
-    keys, which are left out as `cited` leaves them out).
+    keys, which are left out as `cited` leaves them out). `\\nocite{*}` adds
+    `everything()`, after the papers cited by key, as `cited` does.
 
     Raises:
         BibliographyError: a format this cannot merge into, or a file it cannot read or write.
     """
     found = Cited()
     unknown: list[str] = []
+    cites_all = False
     for key, _ in key_offsets(text, syntax):
-        if not found.add(key, find(key)) and key not in unknown:
+        if key == "*":
+            cites_all = True
+        elif not found.add(key, find(key)) and key not in unknown:
             unknown.append(key)
+    if cites_all:
+        found.add_all(everything())
     fmt = format_for_path(path, "bibtex")
     if fmt not in ("bibtex", "biblatex", "csl-json", "hayagriva"):
         raise BibliographyError(

@@ -124,6 +124,13 @@ class Served:
         found = self._papers.get(paper_id)
         return found if found is not None else self.engine.paper(paper_id)
 
+    def every_paper(self) -> list[Paper]:
+        """The whole library (a manuscript's `\\nocite{*}`), in the engine's order."""
+        if self.library is not None:
+            return list(self.library.papers)
+        found = (self.paper(paper_id) for paper_id in self.engine.paper_ids())
+        return [paper for paper in found if paper is not None]
+
     def knows(self, name: str) -> bool:
         """Whether a manuscript's key names a paper (without reading the paper)."""
         written = paper_name(name)

@@ -65,7 +65,7 @@ def _diagnostics(served: Served, text: str, syntax: str) -> list[lsp.Diagnostic]
     """An unknown-key warning for each cited key the library does not know."""
     diagnostics = []
     for key, start in key_offsets(text, syntax):
-        if served.knows(key):
+        if key == "*" or served.knows(key):  # `\nocite{*}`: the whole library
             continue
         close = served.suggest(key)
         hint = f"; did you mean {', '.join(repr(k) for k in close)}?" if close else ""
@@ -344,7 +344,9 @@ class CitationServer(LanguageServer):
             self.tell("paperscope: this document names no bibliography file", True)
             return None
         try:
-            count, unknown = write_bibliography(target, text, syntax, served.find, served.keys)
+            count, unknown = write_bibliography(
+                target, text, syntax, served.find, served.keys, served.every_paper
+            )
         except BibliographyError as error:
             self.tell(f"paperscope: {error}", True)
             return None

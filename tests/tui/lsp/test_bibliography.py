@@ -85,3 +85,14 @@ def test_a_yaml_file_for_pandoc_is_refused_not_written_as_hayagriva(tmp_path: Pa
     with pytest.raises(BibliographyError, match=r"for pandoc name a \.bib or \.json"):
         write_bibliography(out, "[@a]", "markdown", PAPERS.get, {})
     assert not out.exists()
+
+
+def test_nocite_star_writes_the_whole_library_after_the_cited(tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    everything = [PAPERS["a"], PAPERS["b"]]
+    count, unknown = write_bibliography(
+        out, "\\cite{b}\\nocite{*}", "latex", PAPERS.get, {}, lambda: everything
+    )
+    assert (count, unknown) == (2, [])  # `*` is no unknown key
+    written = out.read_text(encoding="utf-8")
+    assert written.index("{b,") < written.index("{a,")  # the cited paper first
