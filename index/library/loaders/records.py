@@ -186,7 +186,15 @@ def _csl(record: Mapping[str, Any], source: Source) -> Paper:
                 str(record.get("type") or "") or None,
                 rich_text(record.get("authority")) or None,
             )
-            or ""
+            # Else the work's other titles say what it is (a volume, a part, an event).
+            or next(
+                (
+                    rich_text(record.get(name))
+                    for name in _other_titles(record)
+                    if rich_text(record.get(name))
+                ),
+                "",
+            )
         )
         inferred = True
     else:
@@ -286,10 +294,18 @@ _IDENTIFYING = (
 
 
 def _describes_a_work(record: Mapping[str, Any]) -> bool:
-    """A title, an abstract, or something else that names a work (see `_IDENTIFYING`)."""
+    """A title, an abstract, or something else that names a work (see `_IDENTIFYING`):
+    CSL's other titles too (a volume's, a part's, the original's, a reviewed work's)."""
     if record.get("title") or record.get("abstract") or record.get("abstractNote"):
         return True
-    return any(record.get(name) for name in _IDENTIFYING)
+    if any(record.get(name) for name in _IDENTIFYING):
+        return True
+    return any(name.endswith("-title") and record.get(name) for name in _other_titles(record))
+
+
+def _other_titles(record: Mapping[str, Any]) -> list[str]:
+    """The record's CSL title variables but `title` (`volume-title`, `event-title`...)."""
+    return [name for name in record if isinstance(name, str) and name.endswith("-title")]
 
 
 _PAPER_FIELDS = frozenset(Paper.__dataclass_fields__)

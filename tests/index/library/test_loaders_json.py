@@ -77,6 +77,25 @@ def test_records_without_title_or_abstract_are_reported() -> None:
     ]
 
 
+def test_a_csl_item_named_only_by_another_title_is_a_paper() -> None:
+    """CSL's volume, part, original, reviewed or event title names a work too (the CSL
+    test suite's textcase_TitleCaseWithVolumeTitle was lost to the loader)."""
+    text = (
+        '[{"id": "v", "type": "book", "volume-title": "Syntax und Stilistik"},'
+        ' {"id": "e", "type": "book", "event-title": "Tagung"},'
+        ' {"id": "nothing", "type": "book"}]'
+    )
+    papers, _, warnings = load_json(text, "x.json")
+    assert [(p.id, p.title, p.title_inferred) for p in papers] == [
+        ("v", "Syntax und Stilistik", True),
+        ("e", "Tagung", True),
+    ]
+    assert papers[0].records[0].item()["volume-title"] == "Syntax und Stilistik"
+    assert [w.message for w in warnings] == [
+        "record 3 has no title, abstract, author, date or container; skipped"
+    ]
+
+
 def test_plain_records_use_paper_field_names() -> None:
     papers, _, _ = load_json(
         '{"papers": [{"id": "x1", "title": "T", "authors": ["A B"], "year": "2021", '
