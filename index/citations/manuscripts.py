@@ -5,8 +5,10 @@ Each syntax is read the way its own tool reads it, closely enough that what it t
 code, comments or addresses is never taken for a citation:
 
 * LaTeX: `\\cite`-family commands (natbib, biblatex, starred, multicite `\\cites`), optional
-  `[...]` and `(...)` arguments, several keys; `%` comments (but not `\\%`);
-* `.aux`: `\\citation{a,b}` (BibTeX) and `\\abx@aux@cite{0}{a}` (biber);
+  `[...]` and `(...)` arguments, several keys; `%` comments (but not `\\%`), verbatim,
+  listings and `comment` environments skipped; `latex_inputs` names the files it reads in;
+* `.aux`: `\\citation{a,b}` (BibTeX) and `\\abx@aux@cite{0}{a}` (biber), not biblatex's
+  `biblatex-control`;
 * pandoc Markdown: `@key`, `@{key}`, `[@a, p. 3; -@b]`; fenced and inline code, HTML
   comments, URLs and e-mail addresses are skipped;
 * Typst: `@key`, `#cite(<key>)`, `#cite(label("key"))`; raw text and comments are skipped;
@@ -30,6 +32,7 @@ __all__ = [
     "cite_command_takes_keys",
     "cited_keys",
     "key_offsets",
+    "latex_inputs",
     "readable_text",
     "syntax_for",
 ]
@@ -130,6 +133,57 @@ def _latex_comments(text: str) -> str:
     return _blank_spans(text, _latex_comment_at)
 
 
+# Environments whose body LaTeX prints as written (or drops): a `\cite` there is no citation.
+_VERBATIM_BEGIN = re.compile(
+    r"\\begin\{(verbatim\*?|Verbatim\*?|BVerbatim|LVerbatim|lstlisting|minted|comment)\}"
+)
+_VERBATIM_END = re.compile(
+    r"\\end\{(verbatim\*?|Verbatim\*?|BVerbatim|LVerbatim|lstlisting|minted|comment)\}"
+)
+
+
+def _latex_readable(text: str) -> str:
+    """Blanks verbatim-like environments (a `\\cite` shown in a listing, text left out with
+    the comment package's `comment`), then `%` comments. Verbatim first: a `%` inside one
+    is text, and must not hide its `\\end`. An environment never closed is no block."""
+    ends: dict[str, list[tuple[int, int]]] = {}
+    for end in _VERBATIM_END.finditer(text):
+        ends.setdefault(end.group(1), []).append((end.start(), end.end()))
+    out: list[str] = []
+    copied = 0
+    for begin in _VERBATIM_BEGIN.finditer(text):
+        if begin.start() < copied:
+            continue  # inside the environment just blanked
+        candidates = ends.get(begin.group(1), [])
+        k = bisect.bisect_left(candidates, (begin.end(), -1))
+        if k == len(candidates):
+            continue
+        out += (text[copied : begin.start()], _blank(text[begin.start() : candidates[k][1]]))
+        copied = candidates[k][1]
+    out.append(text[copied:])
+    return _latex_comments("".join(out))
+
+
+# Commands that read another file into the document where they stand.
+_LATEX_INPUT = re.compile(
+    r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom)\b\s*"
+    r"(?:\{([^{}]*)\}\s*)?\{([^{}]+)\}"
+)
+
+
+def latex_inputs(text: str) -> list[tuple[str, int]]:
+    """The files a LaTeX document reads in (`\\input`, `\\include`, `\\subfile`, the import
+    package's `\\import{dir}{file}`), as written and joined to their folder, with the
+    offset of the command; commented-out and verbatim ones are not read."""
+    found = []
+    for match in _LATEX_INPUT.finditer(_latex_readable(text)):
+        folder, name = (match.group(2) or "").strip(), match.group(3).strip()
+        if match.group(1) in ("input", "include", "subfile") and match.group(2) is not None:
+            continue  # `\input{a}{b}` is no form LaTeX knows: not a file
+        found.append((f"{folder.rstrip('/')}/{name}" if folder else name, match.start()))
+    return found
+
+
 def _latex_comment_at(text: str, i: int) -> int | None:
     return _line_end(text, i) if text[i] == "%" else None
 
@@ -192,7 +246,7 @@ def _skip_space(text: str, i: int) -> int:
 
 
 def _latex_keys(text: str) -> list[tuple[str, int]]:
-    text = _latex_comments(text)
+    text = _latex_readable(text)
     ends = _group_ends(text)
     found: list[tuple[str, int]] = []
     for match in _CITE_COMMAND.finditer(text):
@@ -233,7 +287,9 @@ def _aux_keys(text: str) -> list[tuple[str, int]]:
         offset = match.start(group)
         for part in match.group(group).split(","):
             key = part.strip()
-            if key:  # `*`: `\nocite{*}` (BibTeX's `\citation{*}`)
+            # `*`: `\nocite{*}` (BibTeX's `\citation{*}`). biblatex's BibTeX backend writes
+            # `\citation{biblatex-control}` for its own control entry: no work of the user's.
+            if key and key != "biblatex-control":
                 found.append((key, offset + part.find(key)))
             offset += len(part) + 1
     return found
@@ -429,7 +485,7 @@ _READERS: dict[str, Callable[[str], list[tuple[str, int]]]] = {
 
 
 _READABLE: dict[str, Callable[[str], str]] = {
-    "latex": _latex_comments,
+    "latex": _latex_readable,
     "aux": lambda text: text,
     "markdown": _markdown_readable,
     "typst": _typst_readable,

@@ -63,7 +63,9 @@ def style_book(context: CliContext, *, all_warnings: bool = False) -> tuple[Styl
     config, warnings = load_config(paths.config_file())
     book = load_style_book(paths.config_file(), config)
     record = paths.cache_dir() / "reported-style-warnings.json"
-    fresh = not_yet_reported(book.warnings, record)
+    # A quiet command (`pick` into a program) prints nothing: nothing counts as said, so
+    # the app it opens still names the style's problem once.
+    fresh = [] if context.quiet else not_yet_reported(book.warnings, record)
     for warning in (*warnings, *(book.warnings if all_warnings else fresh)):
         context.warn(warning)
     return book, config.style

@@ -9,14 +9,21 @@ compiler reports errors, `FILE:LINE: message`, so an editor can jump to them.
 from __future__ import annotations
 
 import argparse
+import bisect
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from index.atomic import write_text_atomic
 from index.citations import KeyFormatError, StyleFileError, citation_keys
 from index.citations.export import export_only_format, export_text
-from index.citations.manuscripts import SYNTAXES, CitedKey, cited_keys, syntax_for
+from index.citations.manuscripts import (
+    SYNTAXES,
+    CitedKey,
+    cited_keys,
+    latex_inputs,
+    syntax_for,
+)
 from index.library.lookup import PaperLookup
 from index.models import Paper
 from tui.cli.cite_cmds import resolve_style
@@ -71,6 +78,58 @@ def _read(path: Path) -> tuple[str, str]:
         raise UserError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
+# How deep `\input` may nest (a file that reads itself, however indirectly, is read once).
+_INPUT_DEPTH = 32
+
+
+def _with_inputs(
+    context: CliContext, path: Path, syntax: str, text: str
+) -> list[tuple[Path, str, str]]:
+    """The manuscript and, for LaTeX, every file it reads in (`\\input`, `\\include`,
+    `\\subfile`, `\\import`), depth first as LaTeX reads them. A file named but missing
+    is one warning naming the command's file and line; the rest is read."""
+    out: list[tuple[Path, str, str]] = []
+    seen: set[Path] = set()
+
+    def visit(path: Path, text: str, depth: int) -> None:
+        seen.add(path.resolve())
+        out.append((path, syntax, text))
+        if syntax != "latex" or depth >= _INPUT_DEPTH:
+            return
+        line_of = _line_numbers(text)
+        for name, offset in latex_inputs(text):
+            found = _input_file(name, path.parent, root.parent)
+            if found is None:
+                context.warn(f"{path}:{line_of(offset)}: {name!r} is read in but not found")
+                continue
+            if found.resolve() in seen:
+                continue
+            try:
+                visit(found, found.read_text(encoding="utf-8"), depth + 1)
+            except (OSError, UnicodeDecodeError) as error:
+                reason = getattr(error, "strerror", None) or str(error)
+                context.warn(f"{found}: cannot read ({reason})")
+
+    root = path
+    visit(path, text, 0)
+    return out
+
+
+def _input_file(name: str, here: Path, root: Path) -> Path | None:
+    """The file `\\input{name}` reads: beside the including file, else beside the main
+    document (where LaTeX is run), `.tex` added as LaTeX adds it."""
+    for folder in dict.fromkeys((here, root)):
+        for candidate in (folder / name, folder / f"{name}.tex"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _line_numbers(text: str) -> Callable[[int], int]:
+    starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
+    return lambda offset: bisect.bisect_right(starts, offset)
+
+
 class Cited:
     """The papers a manuscript cites, in order of first citation, each under the key it
     was first cited by (`paperscope cited`, and the language server's "write the
@@ -106,7 +165,9 @@ class Cited:
 
 def cited_command(context: CliContext, args: argparse.Namespace) -> int:
     """Writes the cited papers' bibliography; reports unknown keys with FILE:LINE; exit 1 if any."""
-    manuscripts = [(path, *_read(path)) for path in args.files]
+    manuscripts = [
+        found for path in args.files for found in _with_inputs(context, path, *_read(path))
+    ]
     if args.output is not None:  # FILE is replaced each run, as a build rule wants
         created = prepare_output(args.output, force=True, mkdir=args.mkdir)
         if created:

@@ -171,3 +171,36 @@ def test_cited_nocite_star_puts_the_whole_library_in(env: dict[str, str], tmp_pa
     keys = [e.key for e in bibtexparser.parse_string(result.stdout).entries]
     assert len(keys) == len(listed) > 1 and len(set(keys)) == len(keys)
     assert keys[0] == "sam-med"  # the papers cited by key come first
+
+
+def test_cited_reads_the_files_a_thesis_reads_in(env: dict[str, str], tmp_path: Path) -> None:
+    """`\\input`, `\\include`, `\\subfile` and `\\import` are followed (`.tex` added), a
+    verbatim or `comment` environment holds no citation, a commented-out input is not read,
+    and a missing file is one warning naming where it was read in."""
+    (tmp_path / "chapters").mkdir()
+    write(tmp_path, "chapters/one.tex", "\\cite{sam-med}\n\\input{chapters/deep}\n")
+    write(tmp_path, "chapters/deep.tex", "\\citep{jiang2024dynapipe}\n\\input{thesis}\n")
+    write(
+        tmp_path, "two.tex", "\\begin{verbatim}\n\\cite{gorgolewski2017bidsapps}\n\\end{verbatim}\n"
+    )
+    write(tmp_path, "old.tex", "\\cite{gorgolewski2017bidsapps}\n")
+    thesis = write(
+        tmp_path,
+        "thesis.tex",
+        "\\include{chapters/one}\n\\subfile{two.tex}\n% \\input{old}\n"
+        "\\begin{comment}\n\\input{old}\n\\end{comment}\n\\import{./}{missing}\n",
+    )
+    result = run(env, "cited", str(thesis))
+    assert result.returncode == 0, result.stderr
+    assert messages(result.stderr) == [
+        f"paperscope: warning: {thesis}:7: './missing' is read in but not found"
+    ]
+    keys = [e.key for e in bibtexparser.parse_string(result.stdout).entries]
+    assert keys == ["sam-med", "jiang2024dynapipe"]  # the thesis read back in is read once
+
+
+def test_cited_ignores_biblatex_control_in_an_aux_file(env: dict[str, str], tmp_path: Path) -> None:
+    aux = write(tmp_path, "paper.aux", "\\citation{biblatex-control}\n\\citation{sam-med}\n")
+    result = run(env, "cited", str(aux))
+    assert result.returncode == 0, result.stderr
+    assert [e.key for e in bibtexparser.parse_string(result.stdout).entries] == ["sam-med"]
