@@ -102,7 +102,28 @@ def _decode(path: Path, text: str) -> tuple[Any, str | None]:
         return None, str(problems[0]).removesuffix("; skipped")
     if isinstance(data, json.JSONDecodeError):
         return None, f"{path}:{data.lineno}: not valid JSON ({data.msg})"
+    if _deeper_than(data, _MAX_DEPTH):
+        # Python 3.13's decoder reads what 3.10-3.12's stopped at: the same file, the same
+        # line on every Python (and no value this deep for the code that reads it).
+        return None, f"{path}: nested too deeply to read (more than about 900 levels)"
     return data, None
+
+
+_MAX_DEPTH = 900  # about where the decoder of Python 3.10-3.12 stops (RecursionError)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than `limit` deep in `value` (no recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+    return False
 
 
 def _load(path: Path, valid: Callable[[Any], bool], expected: str, version: int | None) -> _Read:
