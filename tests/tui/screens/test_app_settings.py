@@ -109,8 +109,14 @@ async def test_the_style_picker_previews_and_remembers(
             if highlighted_option(app).id == "ieee":
                 break
             await pilot.press("down")
-        preview = str(app.screen.query_one("#style-preview").render())
-        assert preview.strip() == format_citation([paper], "ieee").strip()
+        # The preview is rendered in a worker (pandoc may take a moment): wait for it.
+        wanted = format_citation([paper], "ieee").strip()
+        for _ in range(100):
+            preview = str(app.screen.query_one("#style-preview").render())
+            if preview.strip() == wanted:
+                break
+            await pilot.pause(0.05)
+        assert preview.strip() == wanted
         await pilot.press("enter")
         await settle(pilot)
         assert app.style == "ieee"
