@@ -221,3 +221,38 @@ def test_only_an_article_number_is_cited_as_one() -> None:
 
     assert apa("e13477").endswith("J, 48, Article e13477.")
     assert "Article" not in apa("doi.org/10.1609/aaai.v32i1.12057")
+
+
+def test_a_style_that_never_prints_the_abstract_is_not_sent_it(tmp_path: Path) -> None:
+    """pandoc parses every abstract it is given (LaTeX in a BibTeX entry): a 10,000-paper
+    APA bibliography took 313 s with them, 12.5 s without. A style that prints it gets it."""
+    from index.citations.csl import engine_reference, engine_style, unused_variables
+    from index.citations.engine import BibEntry, EngineStyle, render_entry
+    from index.models import SourceRecord
+
+    assert unused_variables(engine_style("apa")) == {"abstract"}
+    annotated = tmp_path / "annotated.csl"
+    annotated.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">'
+        "<info><id>a</id><title>a</title><updated>2026-01-01T00:00:00+00:00</updated></info>"
+        '<citation><layout><text variable="title"/></layout></citation>'
+        '<bibliography><layout><text variable="title" suffix=". "/>'
+        '<text variable="abstract"/></layout></bibliography></style>',
+        encoding="utf-8",
+    )
+    style = EngineStyle(annotated)
+    assert unused_variables(style) == frozenset()
+    record = SourceRecord.of(
+        "bibtex",
+        "article",
+        "k",
+        (("title", "{A study}"), ("abstract", "{We find $x^2$.}"), ("file", "{a.pdf}")),
+    )
+    paper = Paper(id="k", title="A study", abstract="We find x².", records=(record,))
+    lean = engine_reference(paper, "k", unused_variables(engine_style("apa")))
+    full = engine_reference(paper, "k", unused_variables(style))
+    assert isinstance(lean, BibEntry) and isinstance(full, BibEntry)
+    assert "abstract" not in lean.text and "file" not in lean.text
+    assert "abstract = {We find" in full.text and "file" not in full.text
+    assert "We find" in render_entry(full, style)
