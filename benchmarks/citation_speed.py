@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import citeproc_py_baseline  # noqa: E402
 import synth  # noqa: E402
 
 from index.citations import format_citation  # noqa: E402
@@ -106,24 +107,12 @@ def pandoc_per_citation(items: list[dict[str, object]], style: Path) -> float:
 
 
 def citeproc_py_per_citation(items: list[dict[str, object]], style: Path) -> float | None:
-    try:
-        from citeproc import (  # type: ignore[import-not-found]
-            Citation,
-            CitationItem,
-            CitationStylesBibliography,
-            CitationStylesStyle,
-            formatter,
-        )
-        from citeproc.source.json import CiteProcJSON  # type: ignore[import-not-found]
-    except ImportError:
+    if not citeproc_py_baseline.available():
         return None
-    parsed = CitationStylesStyle(str(style), validate=False)
     times = []
     for item in items:
         started = time.perf_counter()
-        bibliography = CitationStylesBibliography(parsed, CiteProcJSON([item]), formatter.plain)
-        bibliography.register(Citation([CitationItem(str(item["id"]))]))
-        [str(entry) for entry in bibliography.bibliography()]
+        citeproc_py_baseline.bibliography([dict(item)], [str(item["id"])], style, html=False)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 

@@ -39,6 +39,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import citeproc_py_baseline  # noqa: E402
 
 from index.citations.csl import engine_reference  # noqa: E402
 from index.citations.engine import EngineStyle, render_bibliography  # noqa: E402
@@ -149,25 +152,12 @@ def _pandoc(items: list[dict[str, Any]], ids: list[str], style: Path) -> str:
 
 
 def _citeproc_py() -> Callable[[list[dict[str, Any]], list[str], Path], str] | None:
-    try:
-        from citeproc import (  # type: ignore[import-not-found]
-            Citation,
-            CitationItem,
-            CitationStylesBibliography,
-            CitationStylesStyle,
-            formatter,
-        )
-        from citeproc.source.json import CiteProcJSON  # type: ignore[import-not-found]
-    except ImportError:
+    if not citeproc_py_baseline.available():
         return None
 
     def render(items: list[dict[str, Any]], ids: list[str], style: Path) -> str:
-        parsed = CitationStylesStyle(str(style), validate=False)
-        bibliography = CitationStylesBibliography(parsed, CiteProcJSON(items), formatter.html)
-        for id_ in ids:
-            bibliography.register(Citation([CitationItem(id_)]))
-        bibliography.sort()
-        return "".join(f'<div class="csl-entry">{e}</div>' for e in bibliography.bibliography())
+        entries = citeproc_py_baseline.bibliography(items, ids, style, html=True)
+        return "".join(f'<div class="csl-entry">{entry}</div>' for entry in entries)
 
     return render
 
