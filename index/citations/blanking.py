@@ -91,6 +91,7 @@ def blank_blocks(
 
 
 def line_of(text: str) -> Callable[[int], int]:
+    """The 1-based line of an offset in `text` (its line starts listed once, then bisected)."""
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(offset: int) -> int:

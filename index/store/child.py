@@ -197,12 +197,12 @@ class BuildProcess:
             "compressed": compressed,
         }
         spool = None
-        left = leave._left if leave is not None and publish is not None else threading.Event()
         if publish is not None:
             job["publish"] = asdict(publish)
             spool = Path(publish.folder) / f"rest-{publish.token}.jsonl"
-        if leave is not None:
-            leave._waits(1)
+        # Only a build that publishes itself can be left (and is counted by `leave`).
+        leavable = leave if publish is not None else None
+        left = leavable.waiting() if leavable is not None else threading.Event()
         feeder = threading.Thread(
             target=_feed,
             args=(child.stdin, json.dumps(job), papers, self.encoded, left, spool),
@@ -242,8 +242,8 @@ class BuildProcess:
             _stop(child)
             raise
         finally:
-            if leave is not None:
-                leave._waits(-1)
+            if leavable is not None:
+                leavable.done_waiting()
             if not left.is_set():
                 child.stdout.close()
                 feeder.join()

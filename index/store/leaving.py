@@ -40,6 +40,13 @@ class LeaveBuilds:
     def is_set(self) -> bool:
         return self._left.is_set()
 
-    def _waits(self, delta: int) -> None:
+    def waiting(self) -> threading.Event:
+        """A build starts being waited for (counted by `leave`); the event it is given is
+        set when the caller leaves. Each call is matched by one `done_waiting`."""
         with self._lock:
-            self._waiting += delta
+            self._waiting += 1
+        return self._left
+
+    def done_waiting(self) -> None:
+        with self._lock:
+            self._waiting -= 1

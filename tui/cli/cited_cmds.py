@@ -9,13 +9,13 @@ compiler reports errors, `FILE:LINE: message`, so an editor can jump to them.
 from __future__ import annotations
 
 import argparse
-import bisect
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from index.atomic import write_text_atomic
 from index.citations import KeyFormatError, StyleFileError, citation_keys
+from index.citations.blanking import line_of
 from index.citations.export import export_only_format, export_text
 from index.citations.manuscripts import (
     SYNTAXES,
@@ -96,11 +96,11 @@ def _with_inputs(
         out.append((path, syntax, text))
         if syntax != "latex" or depth >= _INPUT_DEPTH:
             return
-        line_of = _line_numbers(text)
+        line = line_of(text)
         for name, offset in latex_inputs(text):
             found = _input_file(name, path.parent, root.parent)
             if found is None:
-                context.warn(f"{path}:{line_of(offset)}: {name!r} is read in but not found")
+                context.warn(f"{path}:{line(offset)}: {name!r} is read in but not found")
                 continue
             if found.resolve() in seen:
                 continue
@@ -123,11 +123,6 @@ def _input_file(name: str, here: Path, root: Path) -> Path | None:
             if candidate.is_file():
                 return candidate
     return None
-
-
-def _line_numbers(text: str) -> Callable[[int], int]:
-    starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
-    return lambda offset: bisect.bisect_right(starts, offset)
 
 
 class Cited:
