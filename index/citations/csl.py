@@ -26,8 +26,8 @@ For a built item, two things are decided here, both about the input, not the out
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from index.citations.engine import (
     Reference,
     render_bibliography,
 )
+from index.citations.engine.partition import style_facts
 from index.citations.record_facts import bib_value
 from index.models import Paper
 
@@ -86,25 +87,12 @@ _UNPRINTED = ("abstract",)
 
 def unused_variables(style: EngineStyle) -> frozenset[str]:
     """The bulky variables (`_UNPRINTED`) `style` never prints, to be left out of what the
-    engine reads; an annotated bibliography's style that prints abstracts gets them."""
-    return _unused(style.path, _mtime(style.path))
-
-
-def _mtime(path: Path) -> int:
+    engine reads; an annotated bibliography's style that prints abstracts gets them. None
+    left out for a style that cannot be read (pandoc names its problem)."""
     try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
-
-
-@lru_cache(maxsize=64)
-def _unused(path: Path, stamp: int) -> frozenset[str]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        named = style_facts(style.path).variables
+    except (OSError, ElementTree.ParseError):
         return frozenset()
-    used = set(re.findall(r'variable="([^"]*)"', text))
-    named = {word for value in used for word in value.split()}
     return frozenset(name for name in _UNPRINTED if name not in named)
 
 

@@ -41,7 +41,7 @@ from index.citations.engine.wire import BibEntry, EngineStyle, reference_id
 if TYPE_CHECKING:
     from index.citations.engine.wire import Reference
 
-__all__ = ["CHUNK", "group_key", "render_large"]
+__all__ = ["CHUNK", "StyleFacts", "group_key", "render_large", "style_facts"]
 
 CHUNK = 100  # items a request: past ~100 the quadratic part outweighs the per-request cost
 _NS = "http://purl.org/net/xbiblio/csl"
@@ -132,11 +132,15 @@ def _cites_the_year(root: ElementTree.Element) -> bool:
     return False
 
 
-class _StyleFacts:
-    """What the partition needs to know of a style: whether it sorts, whether it numbers."""
+class StyleFacts:
+    """What the engine needs to know of a style: whether it sorts, whether it numbers, and
+    every variable it names (what it may print)."""
 
     def __init__(self, path: Path) -> None:
         root = ElementTree.parse(path).getroot()
+        self.variables = frozenset(
+            name for element in root.iter() for name in (element.get("variable") or "").split()
+        )
         bibliography = root.find(_q("bibliography"))
         self.sorts = bibliography is not None and bibliography.find(_q("sort")) is not None
         self.numbered = bibliography is not None and any(
@@ -189,11 +193,16 @@ def _order_only(root: ElementTree.Element) -> Path | None:
 
 
 @lru_cache(maxsize=32)
-def _facts(path: Path, stamp: int) -> _StyleFacts:
-    return _StyleFacts(path)
+def _facts(path: Path, stamp: int) -> StyleFacts:
+    return StyleFacts(path)
 
 
-def _style_facts(path: Path) -> _StyleFacts:
+def style_facts(path: Path) -> StyleFacts:
+    """The style file's facts, read once per version of the file.
+
+    Raises:
+        OSError, ElementTree.ParseError: the file cannot be read as XML.
+    """
     return _facts(path, path.stat().st_mtime_ns)
 
 
@@ -204,7 +213,7 @@ def render_large(
     if len(references) <= CHUNK:
         return wire.request(references, style, fmt)
     try:
-        facts = _style_facts(style.path)
+        facts = style_facts(style.path)
     except (OSError, ElementTree.ParseError):  # pandoc names the problem in one line
         return wire.request(references, style, fmt)
     by_id = {reference_id(reference): reference for reference in references}

@@ -161,8 +161,8 @@ def test_parts_split_by_year_only_where_a_year_keeps_citations_apart() -> None:
     assert partition.group_key(item) == "bee"
     assert partition.group_key(item, by_year=True) == "bee\x002000"
     assert partition.group_key({"id": "n", "title": "Nameless"}, by_year=True) == ""
-    assert partition._style_facts(APA).by_year  # "(Bee, 2000)"
-    assert not partition._style_facts(MLA).by_year  # "———" joins a name's years
+    assert partition.style_facts(APA).by_year  # "(Bee, 2000)"
+    assert not partition.style_facts(MLA).by_year  # "———" joins a name's years
 
 
 @pytest.mark.parametrize("path", [APA, IEEE, MLA, CSL_DIR / CSL_FILES["chicago"]])
