@@ -84,6 +84,20 @@ def updated_positions(
 
 
 def placed(paper: Paper, positions: Positions) -> Paper:
-    """`paper` as decoded from the index, with its sources where the files now have it."""
+    """`paper` as decoded from the index, with its sources where the files now have it.
+
+    Its records (`Paper.records`) name the same places: each record whose source was one
+    of the stored sources moves with it, so `show --json` and a definition lookup give the
+    line the file has now, not the one from when the document was written.
+    """
     sources = positions.get(paper.id)
-    return paper if sources is None or sources == paper.sources else replace(paper, sources=sources)
+    if sources is None or sources == paper.sources:
+        return paper
+    moved = dict(zip(paper.sources, sources)) if len(sources) == len(paper.sources) else {}
+    records = tuple(
+        replace(record, source=moved[record.source])
+        if record.source is not None and record.source in moved
+        else record
+        for record in paper.records
+    )
+    return replace(paper, sources=sources, records=records)

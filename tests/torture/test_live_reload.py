@@ -93,7 +93,12 @@ def test_papers_read_from_an_updated_index_are_where_the_file_has_them(
     engine = open_current_engine([bib], taxonomy, cache)
     assert engine is not None
     try:
-        stored = {paper.id: paper.sources for paper in engine.papers(["a1", "b2", "d4", "e5"])}
+        from_index = engine.papers(["a1", "b2", "d4", "e5"])
     finally:
         engine.close()
+    stored = {paper.id: paper.sources for paper in from_index}
     assert stored == {paper.id: paper.sources for paper in library.papers}
+    # The records name the same lines (show --json prints them).
+    records = {paper.id: [r.source for r in paper.records] for paper in from_index}
+    assert records == {paper.id: [r.source for r in paper.records] for paper in library.papers}
+    assert records["e5"][0] is not None and records["e5"][0].line == 22
