@@ -3,8 +3,11 @@
 A mixin for `PaperscopeApp`, as `tui.library_host` is for reloads. `tui.cli.run_app`
 starts the app with `load_corpus` when no index can be served; the index worker
 (`PaperscopeApp.build_index`) then reads the library here, its steps in the status line
-(`IndexProgress` with a step), and a big library's early sample (`index.library.early_sample`)
-is indexed by a build process and served while its duplicates are merged. Once loaded,
+(`IndexProgress` with a step). As soon as the files are read, their records show and
+answer plain searches (`RecordsRead`, `index.library.first_rows`): the first page of any
+library comes before merging, tagging and indexing. A big library's early sample
+(`index.library.early_sample`) is indexed by a build process and answers the searches
+the records cannot (filters, query syntax) while its duplicates are merged. Once loaded,
 the library replaces the sample's papers for every copy: a key copied from the sample
 waits for it (`as_loaded`), since merging can change a key. The load's problems are
 listed in the app and printed by the command line after the app exits; a library with
@@ -21,11 +24,12 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 from index.models import Library, Paper
-from tui.messages import IndexPreview, IndexProgress
+from tui.messages import IndexPreview, IndexProgress, RecordsRead
 from tui.services.papers import PaperData
 from tui.startup import collector_paused
 
 if TYPE_CHECKING:
+    from index.library.first_rows import ReadRecords
     from index.library.parallel import LoadPool
     from index.store.child import BuildProcess
 
@@ -74,6 +78,9 @@ class FirstStart:
         def progress(step: str, done: int, total: int) -> None:
             app.main_screen.post_message(IndexProgress(done, total, step))
 
+        def read(records: ReadRecords) -> None:  # the first page, before dedupe
+            app.main_screen.post_message(RecordsRead(records))
+
         def ahead() -> None:
             process = start_sample_build()
             if process is not None:
@@ -111,6 +118,7 @@ class FirstStart:
                     sample=sample,
                     sample_ahead=ahead,
                     pool=self.load_pool,
+                    read=read,
                 )
         finally:
             for process in started:  # started for a sample that did not come
@@ -135,9 +143,9 @@ class FirstStart:
             app.exit(return_code=2)
             return
         app.library = library
-        extras = app.papers.extras
+        before = app.papers
         app.papers = PaperData(app.taxonomy, library, lambda: app.engine)
-        app.papers.extras = extras
+        app.papers.extras, app.papers.records = before.extras, before.records
         self.library_loaded.set()
         app.notify_load_problems()
 
