@@ -62,6 +62,9 @@ class FirstStart:
         self.loaded_library: Library | None = None
         self.load_error: str | None = None
         self.sampling: threading.Thread | None = None  # indexes the early sample
+        # The user quit before the index was built: a process of its own finishes the
+        # start (`hand_off`), and this one exits without waiting (tui.cli.run_app).
+        self.handed_off = False
 
     def read_library(self) -> Library | None:
         """In the index worker: read the library, its progress in the status line and its
@@ -128,6 +131,19 @@ class FirstStart:
         # an event loop that is gone, and the index they were told is finished never would be.
         app.post_message(LibraryLoaded(library))
         return library if library.papers else None
+
+    def hand_off(self) -> bool:
+        """The user quits during a first start that is not yet in a build process of its
+        own: hand the start to one (`index.store.finish_alone`: it reads the files this
+        load parsed from the library cache, builds under the build lock and publishes);
+        whether it was handed (once however often the user quits)."""
+        app: Any = self
+        if not self.handed_off and self.load_corpus:
+            from index.store.finish_alone import finish_alone
+
+            started = finish_alone(app.corpus, app.taxonomy, app.settings.cache_dir)
+            self.handed_off = started is not None
+        return self.handed_off
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         """The load is done: serve its papers, say what was wrong in its files; copies
