@@ -131,10 +131,11 @@ class PaperData:
         """A paper shown before the index has it (a first start's records as read, or the
         loaded library while it is indexed): its own fields, no similar papers, and its
         citation once the library is loaded (merging duplicates can change its key)."""
-        loaded = self._library is not None
-        paper = (
-            next((p for p in self._library.papers if p.id == paper_id), None) if loaded else None
-        )
+        library = self._library
+        loaded = library is not None
+        paper = None
+        if library is not None:
+            paper = next((p for p in library.papers if p.id == paper_id), None)
         if paper is None and self.records is not None:
             paper = self.records(paper_id)
         if paper is None:
