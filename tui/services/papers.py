@@ -36,6 +36,8 @@ class PaperDetail:
     terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
     # The user's layer and the source's extras: (heading, text), see tui.view.user_detail.
     extra: tuple[tuple[str, str], ...] = ()
+    # False for a first start's record as read (index.library.first_rows): not tagged yet.
+    tagged: bool = True
 
 
 class PaperData:
@@ -136,6 +138,7 @@ class PaperData:
         paper = None
         if library is not None:
             paper = next((p for p in library.papers if p.id == paper_id), None)
+        tagged = paper is not None
         if paper is None and self.records is not None:
             paper = self.records(paper_id)
         if paper is None:
@@ -148,8 +151,9 @@ class PaperData:
                 citation = f"(cannot format this citation: {error})"
         abstract = Snippet((Segment(paper.abstract),)) if paper.abstract else Snippet()
         extra = self.extras(paper) if self.extras is not None else ()
+        label = style_label(style)
         return PaperDetail(
-            paper, abstract, citation=citation, style_label=style_label(style), extra=extra
+            paper, abstract, citation=citation, style_label=label, extra=extra, tagged=tagged
         )
 
     def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:

@@ -40,6 +40,7 @@ async def test_the_first_page_shows_from_the_files_as_read_and_the_index_takes_o
         await until(pilot, lambda: pane.detail is not None)
         assert pane.detail is not None and pane.detail.paper.id == highlighted(app).id
         assert "once the library is read" in pane.detail.citation
+        assert not pane.detail.tagged  # "Topics: once the library is tagged", not "none"
         # A search meanwhile: plain words over every record, and said so.
         await pilot.press("slash", *"charlie", "enter")
         await until(pilot, lambda: shown(app).request.query == "charlie")
