@@ -8,7 +8,7 @@ import sys
 
 from tui.cli.context import CliContext, UserError, is_terminal
 from tui.services.load_warnings import summary_lines
-from tui.services.processes import start_load_workers, start_worker_support
+from tui.services.processes import start_load_workers, start_worker_support, stop_load_workers
 from tui.startup import resume_collector
 
 
@@ -76,6 +76,7 @@ def run_app(context: CliContext) -> int:
         # waited for as before, at the interpreter's exit.
         app.run(loop=asyncio.new_event_loop())
         if app.handed_off:
+            stop_load_workers()
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(app.return_code or 0)
