@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from index.library.first_rows import ReadRecords
 from index.models import Library, Paper
 from tui.messages import IndexPreview, IndexProgress, RecordsRead
 from tui.services.papers import PaperData
 from tui.startup import collector_paused
 
 if TYPE_CHECKING:
-    from index.library.first_rows import ReadRecords
     from index.library.parallel import LoadPool
     from index.store.child import BuildProcess
 
@@ -163,6 +163,8 @@ class FirstStart:
         app.papers = PaperData(app.taxonomy, library, lambda: app.engine)
         app.papers.extras, app.papers.records = before.extras, before.records
         self.library_loaded.set()
+        if not app.index_finished.is_set():  # merged and tagged: shown so while indexed
+            app.main_screen.post_message(RecordsRead(ReadRecords.of_library(library.papers)))
         app.notify_load_problems()
 
     def as_loaded(self, papers: list[Paper], what: str) -> list[Paper]:

@@ -62,6 +62,13 @@ class ReadRecords:
     _by_id: dict[str, int] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    @classmethod
+    def of_library(cls, papers: Sequence[Paper]) -> ReadRecords:
+        """The loaded library's papers, merged and tagged, answering the same way while
+        their index is built (their ids are final)."""
+        ids = [paper.id for paper in papers]
+        return cls(papers, ids, set(ids))
+
     def __len__(self) -> int:
         return len(self.papers)
 

@@ -214,6 +214,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         if self._app.engine is not None and self._building is None:
             return  # the full index is open already
         assert isinstance(message.records, ReadRecords)
+        self._keep_cursor = self._records is not None  # the merged library's, next
         self._records = message.records
         self._app.papers.records = message.records.paper  # the detail pane shows them
         if self._building is None:

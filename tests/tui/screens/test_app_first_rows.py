@@ -8,10 +8,13 @@ and the highlighted paper stays highlighted.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import index
 from index.library.first_rows import PLAIN_NOTICE
 from tests.tui.app_pilot import WIDE, highlighted, results, settle, shown
 from tests.tui.screens.test_app_edges import status
@@ -58,3 +61,33 @@ async def test_the_first_page_shows_from_the_files_as_read_and_the_index_takes_o
         assert not status(app).startswith("Merging")
         assert highlighted(app).id == chosen  # the cursor stayed on the same paper
         assert app.main_screen.query_one(FacetPanel)._facets  # the counts are there now
+
+
+async def test_the_merged_library_is_shown_while_its_index_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = tmp_path / "library"
+    _arxiv_records(corpus, 12)
+    building, release = threading.Event(), threading.Event()
+    real_open = index.open_engine
+
+    def held_build(*args: Any, **kwargs: Any) -> Any:
+        building.set()
+        assert release.wait(30), "the test never let the build run"
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(index, "open_engine", held_build)
+    app = make_app(AppSettings.from_environment(), corpus=[corpus], load_corpus=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: building.is_set() and app.library is not None)
+        await until(pilot, lambda: app.main_screen.result is not None)
+        await until(pilot, lambda: shown(app).total == 12)  # merged: the twin is one paper
+        assert app.engine is None and app.library is not None
+        ids = {paper.id for paper in app.library.papers}
+        assert {hit.paper.id for hit in shown(app).hits} == ids  # the final ids
+        await pilot.press("down")
+        chosen = highlighted(app).id
+        release.set()
+        await until(pilot, app.index_finished.is_set)
+        await settle(pilot)
+        assert app.engine is not None and highlighted(app).id == chosen
