@@ -97,7 +97,7 @@ def test_a_build_under_way_elsewhere_is_waited_for_never_doubled(
     assert served is not None and by_paper(served) == one_shot
 
 
-@pytest.mark.parametrize("delay", [0.4, 1.6])  # while it loads; while it builds
+@pytest.mark.parametrize("delay", [0.4, 1.6])  # early (importing, loading) and later
 def test_a_killed_finisher_leaves_no_index_or_the_whole_one_and_the_next_resumes(
     tmp_path: Path, corpus: Path, one_shot: dict[str, list[object]], delay: float
 ) -> None:
