@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
+    from index.library.first_rows import Read
     from index.library.load import LoadProgress
     from index.library.parallel import LoadPool
     from index.models import Library, Paper
@@ -70,6 +71,7 @@ def load_library(
     sample: Callable[[list[Paper]], None] | None = None,
     sample_ahead: Callable[[], None] | None = None,
     pool: LoadPool | None = None,
+    read: Read | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -77,7 +79,8 @@ def load_library(
     merged (`index.library.early_sample`), for `open_sample_engine`; `sample_ahead` is
     told when a load starts reading files that big, for `start_sample_build`. `pool`:
     worker interpreters started ahead (`index.library.parallel.LoadPool`), stopped when
-    the load ends.
+    the load ends. `read` is given the records as soon as the files are read
+    (`index.library.first_rows`: a first start shows and searches them at once).
     """
     from index.library.load import load_library as load
 
@@ -89,6 +92,7 @@ def load_library(
         sample=sample,
         sample_ahead=sample_ahead,
         pool=pool,
+        read=read,
     )
 
 

@@ -57,11 +57,11 @@ if TYPE_CHECKING:
 __all__ = ["FINISHING_INDEX", "INDEX_FINISHED_ALONE", "PaperscopeApp", "make_app"]
 
 # Said on the terminal when the user quits during a first build, which goes on: in this
-# process while the library is still read (or a small one is indexed)...
+# process when it has no library files to hand over (an app given its papers)...
 FINISHING_INDEX = (
     "paperscope: finishing the search index so the next start is quick (ctrl+c stops it)…"
 )
-# ...or in a build process of its own, which the terminal does not wait for.
+# ...or in a process of its own, which the terminal does not wait for (tui.first_start).
 INDEX_FINISHED_ALONE = (
     "paperscope: the search index is being finished in the background; the next start uses it"
 )
@@ -240,13 +240,13 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         """Exit; during a first build, say after the app is gone that it goes on.
 
         A large library's index is built in a process of its own: it is left to finish
-        and publish alone (`index.finish_builds_alone`), so the terminal is the user's at
-        once and nothing built is lost. Otherwise (the library still being read, or a
-        small one indexed here) this process finishes first, saying so: without a word
-        the terminal just sat there.
+        and publish alone (`LeaveBuilds`); a start still reading its files, or indexing a
+        small library here, is handed to a process of its own (`hand_off`). Either way
+        the terminal is the user's at once and nothing built is lost. An app given its
+        papers rather than files finishes here first, saying so.
         """
         if message is None and not self.index_finished.is_set():
-            alone = self.leave_builds.leave()  # and one that starts later, once it has its papers
+            alone = self.leave_builds.leave() or self.hand_off()
             message = Text(INDEX_FINISHED_ALONE if alone else FINISHING_INDEX)
         super().exit(result, return_code, message)
 

@@ -3,8 +3,11 @@
 A mixin for `PaperscopeApp`, as `tui.library_host` is for reloads. `tui.cli.run_app`
 starts the app with `load_corpus` when no index can be served; the index worker
 (`PaperscopeApp.build_index`) then reads the library here, its steps in the status line
-(`IndexProgress` with a step), and a big library's early sample (`index.library.early_sample`)
-is indexed by a build process and served while its duplicates are merged. Once loaded,
+(`IndexProgress` with a step). As soon as the files are read, their records show and
+answer plain searches (`RecordsRead`, `index.library.first_rows`): the first page of any
+library comes before merging, tagging and indexing. A big library's early sample
+(`index.library.early_sample`) is indexed by a build process and answers the searches
+the records cannot (filters, query syntax) while its duplicates are merged. Once loaded,
 the library replaces the sample's papers for every copy: a key copied from the sample
 waits for it (`as_loaded`), since merging can change a key. The load's problems are
 listed in the app and printed by the command line after the app exits; a library with
@@ -20,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from index.library.first_rows import ReadRecords
 from index.models import Library, Paper
-from tui.messages import IndexPreview, IndexProgress
+from tui.messages import IndexPreview, IndexProgress, RecordsRead
 from tui.services.papers import PaperData
 from tui.startup import collector_paused
 
@@ -58,6 +62,9 @@ class FirstStart:
         self.loaded_library: Library | None = None
         self.load_error: str | None = None
         self.sampling: threading.Thread | None = None  # indexes the early sample
+        # The user quit before the index was built: a process of its own finishes the
+        # start (`hand_off`), and this one exits without waiting (tui.cli.run_app).
+        self.handed_off = False
 
     def read_library(self) -> Library | None:
         """In the index worker: read the library, its progress in the status line and its
@@ -73,6 +80,9 @@ class FirstStart:
 
         def progress(step: str, done: int, total: int) -> None:
             app.main_screen.post_message(IndexProgress(done, total, step))
+
+        def read(records: ReadRecords) -> None:  # the first page, before dedupe
+            app.main_screen.post_message(RecordsRead(records))
 
         def ahead() -> None:
             process = start_sample_build()
@@ -111,6 +121,7 @@ class FirstStart:
                     sample=sample,
                     sample_ahead=ahead,
                     pool=self.load_pool,
+                    read=read,
                 )
         finally:
             for process in started:  # started for a sample that did not come
@@ -120,6 +131,19 @@ class FirstStart:
         # an event loop that is gone, and the index they were told is finished never would be.
         app.post_message(LibraryLoaded(library))
         return library if library.papers else None
+
+    def hand_off(self) -> bool:
+        """The user quits during a first start that is not yet in a build process of its
+        own: hand the start to one (`index.store.finish_alone`: it reads the files this
+        load parsed from the library cache, builds under the build lock and publishes);
+        whether it was handed (once however often the user quits)."""
+        app: Any = self
+        if not self.handed_off and self.load_corpus:
+            from index.store.finish_alone import finish_alone
+
+            started = finish_alone(app.corpus, app.taxonomy, app.settings.cache_dir)
+            self.handed_off = started is not None
+        return self.handed_off
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         """The load is done: serve its papers, say what was wrong in its files; copies
@@ -135,10 +159,12 @@ class FirstStart:
             app.exit(return_code=2)
             return
         app.library = library
-        extras = app.papers.extras
+        before = app.papers
         app.papers = PaperData(app.taxonomy, library, lambda: app.engine)
-        app.papers.extras = extras
+        app.papers.extras, app.papers.records = before.extras, before.records
         self.library_loaded.set()
+        if not app.index_finished.is_set():  # merged and tagged: shown so while indexed
+            app.main_screen.post_message(RecordsRead(ReadRecords.of_library(library.papers)))
         app.notify_load_problems()
 
     def as_loaded(self, papers: list[Paper], what: str) -> list[Paper]:

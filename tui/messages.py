@@ -126,6 +126,14 @@ class IndexPreview(Message, bubble=False):
 
 
 @dataclass
+class RecordsRead(Message, bubble=False):
+    """A first start's files are read: `records` (`index.library.first_rows.ReadRecords`)
+    show their first page and answer plain searches until the full index is open."""
+
+    records: object
+
+
+@dataclass
 class IndexFailed(Message, bubble=False):
     """The index could not be opened or built: no search, and `reason` says why."""
 

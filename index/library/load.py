@@ -24,6 +24,7 @@ from index.models import Library, LoadWarning, replace
 
 if TYPE_CHECKING:
     from index.library.early_sample import Sample, SampleAhead
+    from index.library.first_rows import Read
     from index.library.parallel import LoadPool
 
 __all__ = ["LoadProgress", "input_files", "library_files", "load_library"]
@@ -42,6 +43,7 @@ def load_library(
     sample: Sample | None = None,
     sample_ahead: SampleAhead | None = None,
     pool: LoadPool | None = None,
+    read: Read | None = None,
 ) -> Library:
     """Load, merge and tag the papers from `paths` (None: the bundled corpus).
 
@@ -62,6 +64,9 @@ def load_library(
         pool: worker interpreters started ahead for this load (`LoadPool(taxonomy)`,
             `start_workers`); the load stops them when it ends, from the cache or not.
             None: the load starts its own when a step is big enough.
+        read: on a load that is not from the library cache, given the records as soon
+            as the files are read, before duplicates are merged or papers tagged
+            (`index.library.first_rows`: a first start shows them at once).
 
     Returns:
         distinct papers with unique ids, the warnings, and every file read (absolute).
@@ -72,7 +77,7 @@ def load_library(
     """
     try:
         return _load_library(
-            paths, taxonomy, cache_dir, progress or _quiet, sample, sample_ahead, pool
+            paths, taxonomy, cache_dir, progress or _quiet, sample, sample_ahead, pool, read
         )
     finally:
         if pool is not None:  # a load from the cache never used it
@@ -91,6 +96,7 @@ def _load_library(
     sample: Sample | None,
     sample_ahead: SampleAhead | None,
     pool: LoadPool | None,
+    read: Read | None = None,
 ) -> Library:
     warnings: list[LoadWarning] = []
     if paths is None:
@@ -125,4 +131,5 @@ def _load_library(
         sample,
         sample_ahead,
         pool,
+        read,
     )

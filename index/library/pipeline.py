@@ -24,6 +24,7 @@ from index.library.early_sample import (
     raw_ids,
     settled_ids,
 )
+from index.library.first_rows import Read, ReadRecords
 from index.library.ids import IdAllocator, paper_slug, slugify, title_words
 from index.library.inputs import read_files
 from index.library.labelling import Labelling, Progress
@@ -139,6 +140,7 @@ def build_library(
     sample: Sample | None = None,
     sample_ahead: SampleAhead | None = None,
     pool: LoadPool | None = None,
+    read: Read | None = None,
 ) -> Library:
     """The library of `files` (shown as `shown`), written to `cache` under `key` if given.
 
@@ -156,6 +158,7 @@ def build_library(
         sample_ahead: told while the files are read when they may give a sample.
         pool: the load's workers, started ahead with `taxonomy` (else started here as
             needed); stopped when the load ends.
+        read: given the records as read, before anything else (`index.library.first_rows`).
     """
     papers: list[Paper] = []
     origin: dict[tuple[Path, int], int] = {}
@@ -183,6 +186,8 @@ def build_library(
         known = cache.previous_tags(inputs) if cache is not None else {}
         raw = raw_ids(papers)
         settled = settled_ids(raw)
+        if read is not None:
+            read(ReadRecords(papers, raw, settled))
         if sample is not None:  # first: sending the papers to be tagged holds this process
             early = early_sample(papers, raw, settled, taxonomy)
             if early:

@@ -53,8 +53,9 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
         load_error = None  # what the app's own load would say after it
         loaded_library = None
         load_corpus = False  # the app reads no files itself
+        handed_off = False  # nor hands a start to another process
 
-        def run(self) -> None:
+        def run(self, loop: object = None) -> None:
             seen["while running"] = gc.isenabled()
 
     monkeypatch.setattr(tui.cli.context.CliContext, "library", None)

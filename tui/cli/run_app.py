@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
 from tui.cli.context import CliContext, UserError, is_terminal
 from tui.services.load_warnings import summary_lines
-from tui.services.processes import start_load_workers, start_worker_support
+from tui.services.processes import start_load_workers, start_worker_support, stop_load_workers
 from tui.startup import resume_collector
 
 
@@ -68,9 +69,17 @@ def run_app(context: CliContext) -> int:
         start_worker_support()
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     try:
-        # Returns once the app's worker threads have: a first build the user quit during
-        # goes on (the app said so on exit, `PaperscopeApp.exit`) and is kept.
-        app.run()
+        # On a loop of our own, `run` returns when the app has closed, not when its worker
+        # threads have (`asyncio.run` waits for them): a first start the user quit during
+        # was handed to a process of its own (`PaperscopeApp.exit`, tui.first_start), and
+        # this one exits at once, its unfinished load with it. Otherwise the threads are
+        # waited for as before, at the interpreter's exit.
+        app.run(loop=asyncio.new_event_loop())
+        if app.handed_off:
+            stop_load_workers()
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(app.return_code or 0)
     except KeyboardInterrupt:
         if app.index_finished.is_set():
             raise

@@ -13,6 +13,7 @@ highlighted paper and is reached with tab to read it there.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import ProgressBar
 
+from index.library.first_rows import ReadRecords, plain_request
 from index.models import Paper, SearchRequest, SearchResult
 from tui.messages import (
     FacetToggled,
@@ -33,6 +35,7 @@ from tui.messages import (
     PaperChosen,
     QueryChanged,
     QuerySubmitted,
+    RecordsRead,
 )
 from tui.screens.library_actions import LibraryActions
 from tui.screens.main_keys import MAIN_BINDINGS
@@ -88,6 +91,9 @@ class MainScreen(LibraryActions, SearchingScreen):
         # The paper the pane shows first, once the first page is drawn (`_preview`).
         self._first_detail: str | None = None
         self._first_detail_loading: str | None = None  # asked for, the pane still empty
+        # A first start's records as read, shown and searched till the index is (first_rows).
+        self._records: ReadRecords | None = None
+        self._keep_cursor = False  # the next result replaces the records' rows: cursor stays
 
     def compose(self) -> ComposeResult:
         yield SearchBar(lambda: self._app.history.entries, self._leave_search, id="search")
@@ -171,7 +177,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         super().first_search()
 
     def _hide_progress_once_searchable(self) -> None:
-        if self._app.engine is not None:
+        if self.engine_for(self.request) is not None:
             self.query_one("#index-progress", ProgressBar).display = False
 
     def watch_request(self, request: SearchRequest) -> None:
@@ -192,20 +198,47 @@ class MainScreen(LibraryActions, SearchingScreen):
             return
         self.show_index_progress(*self._progress)
 
+    def engine_for(self, request: SearchRequest) -> Any:
+        """Until the full index is open, the records as read answer a plain request (no
+        filter, no syntax: `index.library.first_rows`): they hold the whole library where
+        a sample's index holds 400 of it. The sample's index answers the rest."""
+        engine, records = self._app.engine, self._records
+        if records is not None and (engine is None or plain_request(request)):
+            return records
+        return engine
+
+    @on(RecordsRead)
+    def _records_read(self, message: RecordsRead) -> None:
+        """A first start's files are read: their first page at once, the status saying
+        what is still being done (tui.first_start)."""
+        if self._app.engine is not None and self._building is None:
+            return  # the full index is open already
+        assert isinstance(message.records, ReadRecords)
+        self._keep_cursor = self._records is not None  # the merged library's, next
+        self._records = message.records
+        self._app.papers.records = message.records.paper  # the detail pane shows them
+        if self._building is None:
+            self._building = self._progress
+        self.start_search()
+
     @on(IndexPreview)
     def _index_preview(self) -> None:
         """A sample of the library is searchable while the full index is built."""
         self._building = self._progress
+        self._keep_cursor = self._records is not None
         self.start_search()
 
     @on(IndexReady)
     def _index_ready(self) -> None:
         self._building = None
+        self._keep_cursor = self._records is not None
+        self._records = self._app.papers.records = None
         self.start_search()
 
     @on(IndexFailed)
     def _index_failed(self, message: IndexFailed) -> None:
         self._building = None  # a sample served meanwhile is gone with the build
+        self._records = None
         self.show_index_failed(message.reason)
 
     @on(LibraryUpdating)
@@ -229,16 +262,22 @@ class MainScreen(LibraryActions, SearchingScreen):
             )
             == result.request
         )
+        if self._keep_cursor:  # the records' rows replaced: the highlighted paper stays
+            more, self._keep_cursor = True, False
         fix, clear = self._app.key_for("accept_correction"), self._app.key_for("clear_filters")
         empty = empty_message(result, fix, clear)
-        if self._building is not None:
+        as_read = self._records is not None and self.engine_for(result.request) is self._records
+        if as_read:
+            empty += "\n\nSo far this matches words in the files as read: the index is still being built."
+        elif self._building is not None:
             empty += "\n\nSo far this searches a sample: the full index is still being built."
         if self.marked_only and not result.total:
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."
         self.query_one(ResultsList).show_hits(result.hits, keep=more, empty_message=empty)
-        self.query_one(FacetPanel).show_facets(
-            self.with_saved(facet_view(result, self._app.taxonomy)), result.more_values
-        )
+        if not as_read:  # untagged records have no counts: the panel waits for the index
+            self.query_one(FacetPanel).show_facets(
+                self.with_saved(facet_view(result, self._app.taxonomy)), result.more_values
+            )
         self.refresh_bindings()
         self._show_status(result)
 

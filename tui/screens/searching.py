@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from textual import on, work
 from textual.reactive import var
@@ -55,6 +56,11 @@ class SearchingScreen(PaperScreen):
         """Draw the result of the current request (the screen that composes the widgets)."""
         raise NotImplementedError
 
+    def engine_for(self, request: SearchRequest) -> Any:
+        """What answers `request`: the app's engine (None while there is none yet). A
+        first start's screen may answer from the records read meanwhile (`MainScreen`)."""
+        return self._app.engine
+
     def watch_request(self, request: SearchRequest) -> None:
         self.start_search()
 
@@ -73,7 +79,7 @@ class SearchingScreen(PaperScreen):
         engine's next check (index.cancel), and the latest request is searched when it has.
         Typing never waits, and a slow query (a 100 KB paste) never delays the next one.
         """
-        if self._app.engine is None:
+        if self.engine_for(self.request) is None:
             return
         running = self._search_worker
         if running is not None:
@@ -95,7 +101,7 @@ class SearchingScreen(PaperScreen):
         already shown, or a search that fails here, `start_search` does it (and a failure
         is reported there, as for any search).
         """
-        engine = self._app.engine
+        engine = self.engine_for(self.request)
         if engine is None or self.marked_only or self.result is not None:
             self.start_search()
             return
@@ -180,7 +186,7 @@ class SearchingScreen(PaperScreen):
             engine.preload()
 
     def _search_in_thread(self, request: SearchRequest, worker: Worker[None]) -> None:
-        engine = self._app.engine
+        engine = self.engine_for(request)
         assert engine is not None  # start_search checked it, and an open engine is never unset
 
         def cancelled() -> bool:
@@ -220,9 +226,10 @@ class SearchingScreen(PaperScreen):
         The marks go to the engine as `within`, so the panel's counts describe the marked
         papers (issue 47: after `M` they still counted the whole search's matches).
         """
-        engine = self._app.engine
+        within = replace(request, within=frozenset(self._app.marks.ids))
+        engine = self.engine_for(within)
         assert engine is not None
-        marked = engine.search(replace(request, within=frozenset(self._app.marks.ids)), cancelled)
+        marked = engine.search(within, cancelled)
         return replace(marked, request=request)
 
     @on(SearchFinished)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from index.citations import citation_keys, format_citation, style_label
 from index.citations.export import export_text
 from index.facets.taxonomy import Taxonomy
-from index.models import Library, Paper, SearchRequest, Snippet
+from index.models import Library, Paper, SearchRequest, Segment, Snippet
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -36,6 +36,8 @@ class PaperDetail:
     terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
     # The user's layer and the source's extras: (heading, text), see tui.view.user_detail.
     extra: tuple[tuple[str, str], ...] = ()
+    # False for a first start's record as read (index.library.first_rows): not tagged yet.
+    tagged: bool = True
 
 
 class PaperData:
@@ -60,6 +62,8 @@ class PaperData:
         self._keys_lock = threading.Lock()  # formatting runs in several worker threads
         # The detail's rows for the user's layer (tui.view.user_detail), set by the app.
         self.extras: Callable[[Paper], tuple[tuple[str, str], ...]] | None = None
+        # A first start's records as read, by the id shown (index.library.first_rows).
+        self.records: Callable[[str], Paper | None] | None = None
 
     def label(self, facet: str, value: str) -> str:
         """The taxonomy's name for a facet value, or the id when it has none."""
@@ -125,12 +129,39 @@ class PaperData:
         result = engine.search(SearchRequest(limit=max(1, engine.size), counts=False))
         return tuple(hit.paper for hit in result.hits)
 
+    def _unindexed(self, paper_id: str, style: str) -> PaperDetail | None:
+        """A paper shown before the index has it (a first start's records as read, or the
+        loaded library while it is indexed): its own fields, no similar papers, and its
+        citation once the library is loaded (merging duplicates can change its key)."""
+        library = self._library
+        loaded = library is not None
+        paper = None
+        if library is not None:
+            paper = next((p for p in library.papers if p.id == paper_id), None)
+        tagged = paper is not None
+        if paper is None and self.records is not None:
+            paper = self.records(paper_id)
+        if paper is None:
+            return None
+        citation = "(the citation once the library is read)"
+        if loaded:
+            try:
+                citation = self.format([paper], style)
+            except ValueError as error:
+                citation = f"(cannot format this citation: {error})"
+        abstract = Snippet((Segment(paper.abstract),)) if paper.abstract else Snippet()
+        extra = self.extras(paper) if self.extras is not None else ()
+        label = style_label(style)
+        return PaperDetail(
+            paper, abstract, citation=citation, style_label=label, extra=extra, tagged=tagged
+        )
+
     def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:
         """Everything the detail pane shows; runs in a worker thread."""
         engine = self._engine()
         paper = engine.paper(paper_id) if engine else None
         if paper is None or engine is None:
-            return None
+            return self._unindexed(paper_id, style)
         abstract = (
             engine.highlight(paper.abstract, terms) if terms and paper.abstract else Snippet()
         )

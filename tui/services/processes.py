@@ -12,6 +12,7 @@ Started before the app runs, the tracker has the terminal's stderr, as in a comm
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
     from index.library.parallel import LoadPool
 
-__all__ = ["start_load_workers", "start_worker_support"]
+__all__ = ["start_load_workers", "start_worker_support", "stop_load_workers"]
 
 
 def start_worker_support() -> None:
@@ -52,3 +53,17 @@ def start_load_workers(files: Sequence[str], taxonomy: Taxonomy) -> LoadPool | N
     pool = LoadPool(taxonomy)
     pool.start_workers()
     return pool
+
+
+def stop_load_workers() -> None:
+    """Kill this process's load workers, at once: a first start handed to a process of its
+    own exits without stopping its load (index.store.finish_alone).
+
+    Left alone they would wait for work for ever, sleeping in the user's terminal: each
+    worker holds the writing end of its task queue too, so it never sees the queue end.
+    """
+    multiprocessing = sys.modules.get("multiprocessing")
+    if multiprocessing is None:  # never imported: no worker was started
+        return
+    for child in multiprocessing.active_children():
+        child.kill()

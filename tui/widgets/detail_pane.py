@@ -143,7 +143,8 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
     ):
         parts.append(Text(f"\n{heading}", "bold"))
         if not labels:
-            parts.append(Padding(Text("none", "dim"), (0, 0, 0, 2)))
+            none = "none" if detail.tagged else "once the library is tagged"
+            parts.append(Padding(Text(none, "dim"), (0, 0, 0, 2)))
         for label in labels:
             name = Text(clean(labeler(facet, label.value), one_line=True))
             name.append(f"  {'topic' if facet == 'topic' else 'hw'}:{label.value}", "dim")

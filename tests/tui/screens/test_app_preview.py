@@ -27,7 +27,7 @@ from index.store import generations
 from index.store.generations import IndexUnavailable
 from tests.tui.app_pilot import WIDE, all_notices, highlighted, results_text, settle, shown
 from tests.tui.screens.test_app_edges import status
-from tui.app import FINISHING_INDEX, PaperscopeApp, make_app
+from tui.app import FINISHING_INDEX, INDEX_FINISHED_ALONE, PaperscopeApp, make_app
 from tui.services.config import AppSettings
 
 SAMPLE = 10
@@ -316,23 +316,31 @@ async def test_a_sample_with_no_folder_for_its_index_closes_its_process(
     assert not app.previewing
 
 
-async def test_quitting_during_a_first_load_still_builds_the_index(
+async def test_quitting_during_a_first_load_hands_the_start_to_a_process_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The app says the index is being finished when the user quits during the load, and
-    it is: the load goes on without the app, then the build, and the next start is quick."""
+    """The user quits while the library is read: the start is handed to a process of its
+    own (index.store.finish_alone), said so, and it builds the index while this process's
+    load is still held: the terminal would not have waited, and the next start is quick."""
     corpus = tmp_path / "library"
     _arxiv_records(corpus, 6)
     merging, release = held_dedupe(monkeypatch)
     settings = AppSettings.from_environment()
     app = make_app(settings, corpus=[corpus], load_corpus=True)
-    async with app.run_test(size=WIDE) as pilot:
-        await until(pilot, merging.is_set)
-        assert farewell(app) == FINISHING_INDEX
-        await pilot.press("q")
-    release.set()
-    assert app.index_finished.wait(30)
-    assert app.loaded_library is not None and len(app.loaded_library.papers) == 6
-    engine = index.open_current_engine([corpus], app.taxonomy, settings.cache_dir)
-    assert engine is not None and engine.size == 6  # the .bib record merged with its twin
-    engine.close()
+    try:
+        async with app.run_test(size=WIDE) as pilot:
+            await until(pilot, merging.is_set)
+            await pilot.press("q")
+        assert app.handed_off and not app.index_finished.is_set()
+        assert farewell(app) == INDEX_FINISHED_ALONE
+        deadline = time.monotonic() + 120
+        engine = None
+        while engine is None:  # published by the finisher; this load is still held
+            assert time.monotonic() < deadline, "the handed-off start never built the index"
+            engine = index.open_current_engine([corpus], app.taxonomy, settings.cache_dir)
+            time.sleep(0.1)
+        assert not release.is_set() and engine.size == 6  # the .bib record merged with its twin
+        engine.close()
+    finally:
+        release.set()
+        assert app.index_finished.wait(60)  # this process's load ends too (the CLI exits)

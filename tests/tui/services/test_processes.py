@@ -58,3 +58,46 @@ def run_check(tmp_path: Path, mode: str) -> str:
 
 def test_the_load_in_the_app_gets_its_worker_processes(tmp_path: Path) -> None:
     assert run_check(tmp_path, "prepared") == "True 2 2"
+
+
+ABANDON = """
+import os, sys, time
+import index.library.parallel as parallel
+from index.facets.taxonomy import load_taxonomy
+from tui.services.processes import stop_load_workers
+
+if __name__ == "__main__":
+    pool = parallel.LoadPool(load_taxonomy(), workers=2)
+    pool.start_workers()  # a first start's load, abandoned when the user quits
+    pids = [child.pid for child in __import__("multiprocessing").active_children()]
+    print(" ".join(map(str, pids)), flush=True)
+    stop_load_workers()
+    os._exit(0)  # as tui.cli.run_app exits after a hand-off: nothing joined
+"""
+
+
+def test_workers_of_an_abandoned_load_do_not_outlive_the_app(tmp_path: Path) -> None:
+    import os
+    import time
+
+    script = tmp_path / "abandon.py"
+    script.write_text(ABANDON, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    pids = [int(pid) for pid in done.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 10
+    for pid in pids:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, f"worker {pid} outlived its app"
+            time.sleep(0.05)
