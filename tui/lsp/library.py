@@ -124,8 +124,12 @@ class LiveLibrary:
         self._thread.start()
 
     def stop(self) -> None:
-        """End the watch; the engine is closed by the thread within one poll."""
+        """End the watch and a reload running (the editor is not kept waiting for it to
+        finish); the engine is closed by the thread within one poll."""
         self._stop.set()
+        reload = self._reload
+        if reload is not None:
+            reload.stop()
 
     # -- searching ------------------------------------------------------------------------
 
@@ -179,22 +183,23 @@ class LiveLibrary:
         return context
 
     def _open(self, context: EditorContext) -> Library:
-        """The first engine: a current index without the library, else load and build;
-        the index as last built is served meanwhile when a file changed since (as the
-        app's start after an edit, tui.cli.run_app)."""
+        """The first engine: a current index without the library; else the index as last
+        built, served while a reload reads the files changed since (as the app's start
+        after an edit, tui.cli.run_app, but in a process of its own); else, with no index
+        yet, the library loaded and its index built."""
         self._taxonomy = context.taxonomy
         engine = context.current_engine(keys_needed=True)
         library: Library | None = None
         if engine is None:
             outdated = context.outdated_engine() if self.corpus else None
             if outdated is not None:
-                self._serve(Served.of(outdated[0], None))
-                names = ", ".join(sorted(os.path.basename(name) for name in outdated[1]))
-                self.status = f"reading {names} again; serving the papers as they were"
-            library = context.library
-            engine = context.engine
+                engine = outdated[0]
+                self._waiting = set(outdated[1])
+            else:
+                library = context.library
+                engine = context.engine
         self._serve(Served.of(engine, library))
-        self.status = None
+        self._set_status()
         served = self.served
         assert served is not None
         if library is None and served.warnings:  # as its build recorded them: said again
@@ -230,6 +235,8 @@ class LiveLibrary:
         self._bases = self._scan(name for name in self._files if _is_bib(name))
         sources = sources_fingerprint(self.corpus, self._files)
         zotero = ZoteroContent(self._files)
+        if self._waiting:  # changed since the index was built: read again at once
+            self._start_reload()
         while not self._stop.wait(self.interval):
             try:
                 now = sources_fingerprint(self.corpus, self._files)
@@ -251,13 +258,23 @@ class LiveLibrary:
             served.engine.close()
 
     def _scan(self, names: Iterable[str]) -> dict[str, BibEntries]:
-        """The `.bib` files' contents as an edit is compared with (bib_delta)."""
+        """The `.bib` files' contents as an edit is compared with (bib_delta), by real
+        path (the watch may name a file as `--corpus` did, the library absolutely)."""
         bases = {}
-        for name in names:
+        for name in {os.path.realpath(name) for name in names}:
             data = _read(name)
             if data is not None:
                 bases[name] = BibEntries.scan(data)
         return bases
+
+    def _delta(self, name: str) -> BibDelta | None:
+        """What the file at real path `name` holds that the index served does not."""
+        base = self._bases.get(name)
+        data = _read(name) if base is not None else None
+        if base is None or data is None:
+            return None
+        delta = bib_delta(base, data, name)
+        return None if delta is None or delta.warnings else delta  # a full read says why
 
     def _edited(self, changed: set[str]) -> None:
         """The edited entries of the changed `.bib` files put over the index served."""
@@ -265,11 +282,9 @@ class LiveLibrary:
         if served is None:
             return
         deltas = dict(self._deltas)
-        for name in changed:
-            base = self._bases.get(name)
-            data = _read(name) if base is not None else None
-            delta = bib_delta(base, data, name) if base is not None and data is not None else None
-            if delta is None or delta.warnings:  # a full read says what it is
+        for name in {os.path.realpath(name) for name in changed}:
+            delta = self._delta(name)
+            if delta is None:
                 deltas.pop(name, None)
             else:
                 deltas[name] = delta
@@ -291,7 +306,7 @@ class LiveLibrary:
         assert self.corpus is not None
         touched = {os.path.realpath(name) for name in self._waiting}
         before = {(os.path.realpath(w.path), w.message) for w in self._warnings}
-        snapshots = {name: _read(name) for name in self._waiting if _is_bib(name)}
+        snapshots = {name: _read(name) for name in touched if _is_bib(name)}
         self._set_status()
         self._waiting = set()
         self._reload = Reload(self.corpus, self.taxonomy_file, touched, before)
@@ -319,10 +334,8 @@ class LiveLibrary:
                 served = Served.of(engine, None)
                 deltas = {}
                 for name in self._deltas:  # edits since the child read them stay over it
-                    data = _read(name)
-                    base = self._bases.get(name)
-                    delta = bib_delta(base, data, name) if base and data is not None else None
-                    if delta is not None and not delta.warnings and (delta.papers or delta.gone):
+                    delta = self._delta(name)
+                    if delta is not None and (delta.papers or delta.gone):
                         deltas[name] = delta
                 self._deltas = deltas
                 self._set_status()
