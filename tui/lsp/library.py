@@ -33,6 +33,7 @@ from tui.lsp.reload import Reload
 from tui.lsp.served import Served
 from tui.services.load_warnings import summary_lines
 from tui.services.watch import ZoteroContent, changed_files, sources_fingerprint
+from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
@@ -217,6 +218,10 @@ class LiveLibrary:
         """Another engine served; the one before is closed a little later."""
         previous = self.served
         self.served = served
+        if previous is None or previous.engine is not served.engine:
+            # As the app after opening an engine: a full collection walking a 100,000-paper
+            # index's objects would hold every request meanwhile.
+            freeze_long_lived()
         if self.on_served is not None:
             self.on_served()
         if previous is not None and previous.engine is not served.engine:
