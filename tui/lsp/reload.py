@@ -21,7 +21,9 @@ from pathlib import Path
 
 from index.models import LoadWarning
 
-__all__ = ["Reload", "ReloadResult", "fresh_problem"]
+__all__ = ["NICENESS", "Reload", "ReloadResult", "fresh_problem"]
+
+NICENESS = 10  # added to the reload's scheduling niceness (POSIX)
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,16 @@ def _child(
     touched: set[str],
     before: set[tuple[str, str]],
 ) -> None:
-    """In the spawned interpreter: read, check, build; the result sent back."""
+    """In the spawned interpreter: read, check, build; the result sent back.
+
+    At a lower priority (with the processes it starts): on a busy machine the editor's
+    requests to the server come first, the index a little later.
+    """
+    if hasattr(os, "nice"):
+        try:
+            os.nice(NICENESS)
+        except OSError:  # not allowed here: the reload runs as it is
+            pass
     from tui.cli.context import UserError
     from tui.lsp.library import EditorContext, joined
 
