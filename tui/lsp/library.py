@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from index.library.bib_delta import BibDelta, BibEntries, bib_delta
 from index.models import Library, LoadWarning, Paper, SearchRequest
-from tui.cli.context import CliContext, UserError
+from tui.cli.context import UserError
+from tui.lsp.context import EditorContext, joined
 from tui.lsp.overlay import Overlay
 from tui.lsp.reload import Reload
 from tui.lsp.served import Served
@@ -38,32 +39,13 @@ from tui.startup import freeze_long_lived
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
 
-__all__ = ["EditorContext", "LiveLibrary", "Served", "Tell", "joined"]
+__all__ = ["LiveLibrary", "Served", "Tell"]
 
 WATCH_INTERVAL = 1.0  # seconds between polls, as the app's: an edit shows within ~2 s
 _BIB_SUFFIXES = (".bib", ".bibtex", ".biblatex")
 
 # (message, is_error): said to the user (the server turns it into window/showMessage).
 Tell = Callable[[str, bool], None]
-
-
-class EditorContext(CliContext):
-    """The command line's context, its warnings kept for one message to the editor (a
-    popup per line of a big library's problems would bury the editor)."""
-
-    def __init__(self, corpus: list[Path] | None, taxonomy: Path | None) -> None:
-        super().__init__(corpus, taxonomy)
-        self.said: list[str] = []
-
-    def warn(self, message: str) -> None:
-        self.said.append(message)
-
-
-def joined(lines: Sequence[str], limit: int = 3) -> str:
-    """A few problems on one line, and how many more (`paperscope check` lists them)."""
-    shown = "; ".join(lines[:limit])
-    more = len(lines) - limit
-    return shown + (f"; and {more} more (`paperscope check` lists them)" if more > 0 else "")
 
 
 def _is_bib(name: str) -> bool:

@@ -72,7 +72,7 @@ def _child(
         except OSError:  # not allowed here: the reload runs as it is
             pass
     from tui.cli.context import UserError
-    from tui.lsp.library import EditorContext, joined
+    from tui.lsp.context import EditorContext, joined
 
     context = EditorContext(corpus, taxonomy)
     context.quiet = True  # no progress on stderr
