@@ -319,6 +319,7 @@ class LiveLibrary:
                 self._warnings = result.warnings
                 self._bases = {**self._bases, **self._next_bases}
                 served = Served.of(engine, None)
+                served.warm()
                 deltas = {}
                 for name in self._deltas:  # edits since the child read them stay over it
                     delta = self._delta(name)
