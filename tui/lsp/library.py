@@ -1,10 +1,11 @@
 """The library a language server serves: opened as every command opens it, and kept live.
 
 The engine is opened the way the commands open it (tui.cli.context.CliContext): a current
-index without loading the library (its keys and load problems as its build saved them),
-else the library loaded and its index built or refreshed. That happens in a thread, so a
-request never waits for a build: until the first engine is open completion is empty and
-says why.
+index without loading the library (its keys and load problems as its build saved them);
+else the index as last built, served while the changed files are read again (below);
+else, on a first start, the library loaded and its index built. That happens in a
+thread, so a request never waits for a build: until the first engine is open completion
+is empty.
 
 The watch is the app's (tui.services.watch, as tui.library_host polls it): the inputs'
 sizes, mtimes and inodes every second, a Zotero database's content fingerprint. An edit
