@@ -65,7 +65,9 @@ class Overlay:
         for delta in deltas:
             hidden.update(names[key] for key in delta.gone if key in names)
             for paper in delta.papers:
-                key = paper.citation_key or paper.id
+                key = paper.citation_key
+                if not key:  # no key tells which paper of the index it replaces: the
+                    continue  # full read serves it
                 known = names.get(key)
                 paper = replace(paper, id=known or key)
                 if known is not None:

@@ -13,6 +13,9 @@ EDITED = """@article{kubler2021sparse,
   journal = {Vision Research},
   year = {2021},
 }
+@misc{,
+  title = {An Entry Without a Key},
+}
 @book{added2024,
   author = {New, Nora},
   title = {A Book Added Today},
@@ -31,6 +34,7 @@ def _overlay() -> Overlay:
 
 def test_a_changed_entry_keeps_the_indexs_id_and_hides_its_copy() -> None:
     overlay = _overlay()
+    # An entry without a key names no paper of the index to hide: left to the full read.
     assert {p.id for p in overlay.papers} == {"kubler-id", "added2024"}
     assert overlay.hidden == {"kubler-id", "removed-id"}
     assert overlay.named("kubler2021sparse") is overlay.named("kubler-id")
