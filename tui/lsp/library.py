@@ -1,157 +1,64 @@
 """The library a language server serves: opened as every command opens it, and kept live.
 
 The engine is opened the way the commands open it (tui.cli.context.CliContext): a current
-index without loading the library (its keys and load problems as its build saved them),
-else the library loaded and its index built or refreshed. That happens in a thread, as
-does every reload, so a request never waits for a build: until the first engine is open
-completion is empty and says why; while a reload runs the engine as it was is served and
-the items say so.
+index without loading the library (its keys and load problems as its build saved them);
+else the index as last built, served while the changed files are read again (below);
+else, on a first start, the library loaded and its index built. That happens in a
+thread, so a request never waits for a build: until the first engine is open completion
+is empty.
 
 The watch is the app's (tui.services.watch, as tui.library_host polls it): the inputs'
-sizes, mtimes and inodes every second, a Zotero database's content fingerprint, then the
-library read again through the library cache (only changed files are parsed) and the
-index updated. A changed file that now fails to parse keeps the previous papers and says
-so once, as the app does.
+sizes, mtimes and inodes every second, a Zotero database's content fingerprint. An edit
+is then served in two steps. At once, the edited entries of a `.bib` are read alone
+(index.library.bib_delta) and put over the index (tui.lsp.overlay), so the entry a
+writer just fixed is offered within the next poll even at 100,000 papers. Meanwhile the
+library is read again and its index updated in a process of its own (tui.lsp.reload),
+so no request waits for the interpreter's lock; when it is done, the new index is opened
+and served. Until then the items say the index is being updated. A changed file that
+now fails to parse keeps the previous papers and says so once, as the app does.
 """
 
 from __future__ import annotations
 
-import bisect
 import os
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index.library.lookup import closest, paper_name
+from index.library.bib_delta import BibDelta, BibEntries, bib_delta
 from index.models import Library, LoadWarning, Paper, SearchRequest
-from tui.cli.context import CliContext, UserError
+from tui.cli.context import UserError
+from tui.lsp.context import EditorContext, joined
+from tui.lsp.overlay import Overlay
+from tui.lsp.reload import Reload
+from tui.lsp.served import Served
 from tui.services.load_warnings import summary_lines
 from tui.services.watch import ZoteroContent, changed_files, sources_fingerprint
+from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
     from index.facets.taxonomy import Taxonomy
-    from index.search.engine import SearchEngine
-    from index.store.generations import Opened
 
 __all__ = ["LiveLibrary", "Served", "Tell"]
 
 WATCH_INTERVAL = 1.0  # seconds between polls, as the app's: an edit shows within ~2 s
+_BIB_SUFFIXES = (".bib", ".bibtex", ".biblatex")
 
 # (message, is_error): said to the user (the server turns it into window/showMessage).
 Tell = Callable[[str, bool], None]
 
 
-class _Context(CliContext):
-    """The command line's context, its warnings kept for one message to the editor (a
-    popup per line of a big library's problems would bury the editor)."""
-
-    def __init__(self, corpus: list[Path] | None, taxonomy: Path | None) -> None:
-        super().__init__(corpus, taxonomy)
-        self.said: list[str] = []
-
-    def warn(self, message: str) -> None:
-        self.said.append(message)
+def _is_bib(name: str) -> bool:
+    return name.lower().endswith(_BIB_SUFFIXES)
 
 
-def _joined(lines: Sequence[str], limit: int = 3) -> str:
-    """A few problems on one line, and how many more (`paperscope check` lists them)."""
-    shown = "; ".join(lines[:limit])
-    more = len(lines) - limit
-    return shown + (f"; and {more} more (`paperscope check` lists them)" if more > 0 else "")
-
-
-@dataclass
-class Served:
-    """One open engine and the names its papers are cited by.
-
-    Attributes:
-        engine: the search engine.
-        keys: paper id -> the citation key completion inserts (the user's own key when
-            their file has one, else paperscope's generated key, unique in the library).
-        names: every name a manuscript may cite a paper by -> its id: ids, then generated
-            keys, then the user's own keys (which win, as in `paperscope cited`).
-        library: the loaded library, when one was (else the papers come from the index).
-        warnings: the library's load problems.
-    """
-
-    engine: SearchEngine[Opened]
-    keys: dict[str, str]
-    names: dict[str, str]
-    library: Library | None = None
-    warnings: tuple[LoadWarning, ...] = ()
-    _papers: dict[str, Paper] = field(default_factory=dict)
-    # (key folded, paper id), sorted: the keys a typed key prefix starts, found by bisection.
-    _folded: list[tuple[str, str]] = field(default_factory=list)
-    _suggested: dict[str, list[str]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, engine: SearchEngine[Opened], library: Library | None) -> Served:
-        from index.citations import citation_keys
-
-        if library is not None:
-            keys = citation_keys(library.papers)
-            own = {p.citation_key: p.id for p in library.papers if p.citation_key}
-            warnings = library.warnings
-        else:
-            keys = engine.saved_citation_keys() or {}
-            own = {}
-            warnings = tuple(engine.opened.warnings)
-        names = {paper_id: paper_id for paper_id in engine.paper_ids()}
-        names.update({key: paper_id for paper_id, key in keys.items()})
-        names.update(own)
-        papers = {p.id: p for p in library.papers} if library is not None else {}
-        folded = sorted((key.casefold(), paper_id) for paper_id, key in keys.items())
-        return cls(engine, keys, names, library, warnings, papers, folded)
-
-    def keys_starting(self, prefix: str, limit: int) -> list[str]:
-        """Ids of the papers whose key starts with `prefix` (case-insensitive), by key:
-        a key typed from memory (`olshausen1996em`) is no query the index answers."""
-        folded = prefix.casefold()
-        if not folded:
-            return []
-        start = bisect.bisect_left(self._folded, (folded, ""))
-        out = []
-        for key, paper_id in self._folded[start : start + limit]:
-            if not key.startswith(folded):
-                break
-            out.append(paper_id)
-        return out
-
-    def paper(self, paper_id: str) -> Paper | None:
-        """The paper with that id: from the library, else from the index's stored fields."""
-        found = self._papers.get(paper_id)
-        return found if found is not None else self.engine.paper(paper_id)
-
-    def every_paper(self) -> list[Paper]:
-        """The whole library (a manuscript's `\\nocite{*}`), in the engine's order."""
-        if self.library is not None:
-            return list(self.library.papers)
-        found = (self.paper(paper_id) for paper_id in self.engine.paper_ids())
-        return [paper for paper in found if paper is not None]
-
-    def knows(self, name: str) -> bool:
-        """Whether a manuscript's key names a paper (without reading the paper)."""
-        written = paper_name(name)
-        return written is not None and written in self.names
-
-    def find(self, name: str) -> Paper | None:
-        """The paper a manuscript's key names (its own key, generated key or id), exactly."""
-        written = paper_name(name)
-        paper_id = self.names.get(written) if written is not None else None
-        return self.paper(paper_id) if paper_id is not None else None
-
-    def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """The closest keys, as `paperscope cited` suggests them (`lookup.closest`);
-        remembered, since a document keeps its unknown keys while the user types on."""
-        found = self._suggested.get(name)
-        if found is None:
-            found = self._suggested[name] = closest(name, self.names, limit)
-        return found
-
-    def key_of(self, paper: Paper) -> str:
-        return self.keys.get(paper.id) or paper.citation_key or paper.id
+def _read(name: str) -> bytes | None:
+    try:
+        with open(name, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 class LiveLibrary:
@@ -183,15 +90,30 @@ class LiveLibrary:
         self._thread = threading.Thread(target=self._run, name="paperscope-lsp-library")
         self._thread.daemon = True
         self._taxonomy: Taxonomy | None = None
-        # Called (from the library's thread) whenever another engine is served.
+        # Called (from the library's thread) whenever another engine or edit is served.
         self.on_served: Callable[[], None] | None = None
+        # The watch's state, in its thread: the files read, their problems, the `.bib`
+        # contents the served index holds and the edits over it, the files changed since
+        # the running reload started, the reload, the contents it read, what was said.
+        self._files: tuple[str, ...] = ()
+        self._warnings: tuple[LoadWarning, ...] = ()
+        self._bases: dict[str, BibEntries] = {}
+        self._deltas: dict[str, BibDelta] = {}
+        self._waiting: set[str] = set()
+        self._reload: Reload | None = None
+        self._next_bases: dict[str, BibEntries] = {}
+        self._reported: str | None = None
 
     def start(self) -> None:
         self._thread.start()
 
     def stop(self) -> None:
-        """End the watch; the engine is closed by the thread within one poll."""
+        """End the watch and a reload running (the editor is not kept waiting for it to
+        finish); the engine is closed by the thread within one poll."""
         self._stop.set()
+        reload = self._reload
+        if reload is not None:
+            reload.stop()
 
     # -- searching ------------------------------------------------------------------------
 
@@ -202,12 +124,21 @@ class LiveLibrary:
         served = self.served
         if served is None:
             return None
+        overlay = served.overlay
         by_key = served.keys_starting(query, limit) if " " not in query else []
-        request = SearchRequest(query=query, as_you_type=True, limit=limit, counts=False)
+        request = SearchRequest(
+            query=query, as_you_type=True, limit=limit + len(overlay.hidden), counts=False
+        )
         hits = served.engine.search(request).hits
         papers = [p for p in (served.paper(i) for i in by_key) if p is not None]
-        seen = set(by_key)
-        papers += [hit.paper for hit in hits if hit.paper.id not in seen]
+        if overlay:  # the entries edited since the index was built, before its own
+            papers += overlay.matching(query) if query.strip() else []
+        seen = {paper.id for paper in papers}
+        papers += [
+            hit.paper
+            for hit in hits
+            if hit.paper.id not in seen and hit.paper.id not in overlay.hidden
+        ]
         return served, papers[:limit]
 
     # -- the thread -----------------------------------------------------------------------
@@ -218,7 +149,7 @@ class LiveLibrary:
             library = self._open(context)
         except UserError as error:
             self.status = str(error)
-            why = f" ({_joined(context.said)})" if context.said else ""
+            why = f" ({joined(context.said)})" if context.said else ""
             self._tell(f"paperscope: {error}{why}; the server goes on without a library", True)
             library = Library(papers=())
         except Exception as error:  # anything else: said, and the server keeps running
@@ -229,34 +160,36 @@ class LiveLibrary:
             self.ready.set()
         self._watch(library)
 
-    def _context(self) -> _Context:
-        context = _Context(self.corpus, self.taxonomy_file)
+    def _context(self) -> EditorContext:
+        context = EditorContext(self.corpus, self.taxonomy_file)
         if self._taxonomy is not None:
             context.__dict__["taxonomy"] = self._taxonomy
         return context
 
-    def _open(self, context: _Context) -> Library:
-        """The first engine: a current index without the library, else load and build;
-        the index as last built is served meanwhile when a file changed since (as the
-        app's start after an edit, tui.cli.run_app)."""
+    def _open(self, context: EditorContext) -> Library:
+        """The first engine: a current index without the library; else the index as last
+        built, served while a reload reads the files changed since (as the app's start
+        after an edit, tui.cli.run_app, but in a process of its own); else, with no index
+        yet, the library loaded and its index built."""
         self._taxonomy = context.taxonomy
         engine = context.current_engine(keys_needed=True)
         library: Library | None = None
         if engine is None:
             outdated = context.outdated_engine() if self.corpus else None
             if outdated is not None:
-                self._serve(Served.of(outdated[0], None))
-                names = ", ".join(sorted(os.path.basename(name) for name in outdated[1]))
-                self.status = f"reading {names} again; serving the papers as they were"
-            library = context.library
-            engine = context.engine
+                engine = outdated[0]
+                self._waiting = set(outdated[1])
+            else:
+                library = context.library
+                engine = context.engine
         self._serve(Served.of(engine, library))
+        self._set_status()
         served = self.served
         assert served is not None
         if library is None and served.warnings:  # as its build recorded them: said again
             context.said.extend(summary_lines(served.warnings))
         if context.said:
-            self._tell(f"paperscope: {_joined(context.said)}", False)
+            self._tell(f"paperscope: {joined(context.said)}", False)
         if library is not None:
             return library
         from index.library.inputs import library_files
@@ -265,69 +198,136 @@ class LiveLibrary:
         return Library(papers=(), warnings=served.warnings, files=files)
 
     def _serve(self, served: Served) -> None:
+        """Another engine served; the one before is closed a little later."""
         previous = self.served
         self.served = served
-        self.status = None
+        if previous is None or previous.engine is not served.engine:
+            # As the app after opening an engine: a full collection walking a 100,000-paper
+            # index's objects would hold every request meanwhile.
+            freeze_long_lived()
         if self.on_served is not None:
             self.on_served()
-        if previous is not None:
+        if previous is not None and previous.engine is not served.engine:
             # A completion may still be searching it; searches take milliseconds.
             timer = threading.Timer(5.0, previous.engine.close)
             timer.daemon = True
             timer.start()
 
     def _watch(self, library: Library) -> None:
-        """Poll the inputs; read changed files again and serve the result."""
+        """Poll the inputs; serve edited entries at once, the updated index when built."""
         if not self.corpus:
             self._stop.wait()
             return
-        sources = sources_fingerprint(self.corpus, library.files)
-        zotero = ZoteroContent(library.files)
-        reported: str | None = None
+        self._files = tuple(library.files)
+        self._warnings = library.warnings
+        self._bases = self._scan(name for name in self._files if _is_bib(name))
+        sources = sources_fingerprint(self.corpus, self._files)
+        zotero = ZoteroContent(self._files)
+        if self._waiting:  # changed since the index was built: read again at once
+            self._start_reload()
         while not self._stop.wait(self.interval):
             try:
-                now = sources_fingerprint(self.corpus, library.files)
+                now = sources_fingerprint(self.corpus, self._files)
                 changed = zotero.changed(changed_files(sources, now))
                 sources = now
-                if not changed:
-                    continue
-                library, problem = self._reload(library, changed)
-                if problem is not None and problem != reported:
-                    self._tell(problem, True)
-                reported = problem
+                if changed:
+                    self._waiting |= changed
+                    self._edited(changed)
+                if self._reload is not None and self._reload.done():
+                    self._reloaded(self._reload)
+                if self._reload is None and self._waiting:
+                    self._start_reload()
             except Exception as error:
-                self.status = None
                 self._tell(f"paperscope: reloading the library failed: {error}", True)
+        if self._reload is not None:
+            self._reload.stop()
         served = self.served
         if served is not None:
             served.engine.close()
 
-    def _reload(self, old: Library, changed: set[str]) -> tuple[Library, str | None]:
-        """The library read again and served, or the old one kept and why."""
-        names = ", ".join(sorted(os.path.basename(name) for name in changed))
-        self.status = f"updating from {names}; serving the papers as they were"
-        try:
+    def _scan(self, names: Iterable[str]) -> dict[str, BibEntries]:
+        """The `.bib` files' contents as an edit is compared with (bib_delta), by real
+        path (the watch may name a file as `--corpus` did, the library absolutely)."""
+        bases = {}
+        for name in {os.path.realpath(name) for name in names}:
+            data = _read(name)
+            if data is not None:
+                bases[name] = BibEntries.scan(data)
+        return bases
+
+    def _delta(self, name: str) -> BibDelta | None:
+        """What the file at real path `name` holds that the index served does not."""
+        base = self._bases.get(name)
+        data = _read(name) if base is not None else None
+        if base is None or data is None:
+            return None
+        delta = bib_delta(base, data, name)
+        return None if delta is None or delta.warnings else delta  # a full read says why
+
+    def _edited(self, changed: set[str]) -> None:
+        """The edited entries of the changed `.bib` files put over the index served."""
+        served = self.served
+        if served is None:
+            return
+        deltas = dict(self._deltas)
+        for name in {os.path.realpath(name) for name in changed}:
+            delta = self._delta(name)
+            if delta is None:
+                deltas.pop(name, None)
+            else:
+                deltas[name] = delta
+        self._deltas = deltas
+        self._set_status()
+        self._serve(served.with_overlay(Overlay.of(deltas.values(), served.names)))
+
+    def _set_status(self) -> None:
+        names = ", ".join(sorted(os.path.basename(name) for name in self._waiting))
+        if self._reload is not None or self._waiting:
+            shown = names or "the library"
+            self.status = f"updating the index from {shown}; serving the papers as they were"
+        else:
+            self.status = None
+
+    def _start_reload(self) -> None:
+        """The library read again and its index updated in a child process; the `.bib`
+        files' contents as it starts are what the new index will be compared with."""
+        assert self.corpus is not None
+        touched = {os.path.realpath(name) for name in self._waiting}
+        before = {(os.path.realpath(w.path), w.message) for w in self._warnings}
+        snapshots = {name: _read(name) for name in touched if _is_bib(name)}
+        self._set_status()
+        self._waiting = set()
+        self._reload = Reload(self.corpus, self.taxonomy_file, touched, before)
+        self._next_bases = {
+            name: BibEntries.scan(data) for name, data in snapshots.items() if data is not None
+        }
+
+    def _reloaded(self, reload: Reload) -> None:
+        """The child is done: its index opened and served, or its problem said."""
+        self._reload = None
+        result = reload.result()
+        if result.problem is not None and result.problem != self._reported:
+            self._tell(result.problem, True)
+        self._reported = result.problem
+        if result.built:
             context = self._context()
-            library = context.library
-        except UserError as error:
-            self.status = None
-            why = f" ({_joined(context.said)})" if context.said else ""
-            return old, f"paperscope: {error}{why}; keeping the papers read before"
-        touched = {os.path.realpath(name) for name in changed}
-        before = {(os.path.realpath(w.path), w.message) for w in old.warnings}
-        fresh = [
-            w
-            for w in library.warnings
-            if os.path.realpath(w.path) in touched
-            and (os.path.realpath(w.path), w.message) not in before
-        ]
-        if fresh and self.served is not None:
-            self.status = None
-            first = fresh[0]
-            return old, (
-                f"paperscope: {first} — keeping the papers read before; reading "
-                f"{os.path.basename(first.path)} again when it changes"
-            )
-        engine = context.engine
-        self._serve(Served.of(engine, library))
-        return library, None
+            engine = context.current_engine(keys_needed=True)
+            if engine is None:  # changed again meanwhile: the index as the child left it
+                outdated = context.outdated_engine()
+                engine = outdated[0] if outdated is not None else None
+            if engine is not None:
+                self._files = result.files or self._files
+                self._warnings = result.warnings
+                self._bases = {**self._bases, **self._next_bases}
+                served = Served.of(engine, None)
+                served.warm()
+                deltas = {}
+                for name in self._deltas:  # edits since the child read them stay over it
+                    delta = self._delta(name)
+                    if delta is not None and (delta.papers or delta.gone):
+                        deltas[name] = delta
+                self._deltas = deltas
+                self._set_status()
+                self._serve(served.with_overlay(Overlay.of(deltas.values(), served.names)))
+                return
+        self._set_status()

@@ -18,7 +18,7 @@ from index.text_safety import strip_controls
 from tui.services.annotations import Annotations
 from tui.view.user_detail import user_rows
 
-__all__ = ["completion_detail", "documentation", "hover_text", "literal"]
+__all__ = ["completion_detail", "documentation", "hover_text", "literal", "zotero_link"]
 
 # What Markdown reads as markup within a paragraph (a line's start is escaped apart).
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&])")
@@ -83,6 +83,21 @@ def _url_part(text: str, safe: bool = False) -> str:
     from urllib.parse import quote
 
     return quote(text, safe=":/?#&=@%+~,;!$'*" if safe else "/:")
+
+
+def zotero_link(paper: Paper) -> str | None:
+    """Zotero's link that selects the item: by Zotero's own item key (every item has one,
+    with or without Better BibTeX), in its group library when it is in one; else by
+    Better BibTeX's citation key (a paper whose record was not kept)."""
+    for record in paper.records:
+        if record.format == "zotero" and record.key.isalnum():
+            group = (record.get("groupID") or "").strip()
+            if group.isdigit():
+                return f"zotero://select/groups/{group}/items/{record.key}"
+            return f"zotero://select/library/items/{record.key}"
+    if paper.citation_key:
+        return f"zotero://select/items/@{_url_part(paper.citation_key)}"
+    return None
 
 
 def hover_text(

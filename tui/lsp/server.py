@@ -26,7 +26,7 @@ from index.models import Paper
 from tui.lsp.bibliography import BibliographyError, bibliography_file, write_bibliography
 from tui.lsp.cursor import citation_at, key_at, key_text, offset_of
 from tui.lsp.library import LiveLibrary, Served
-from tui.lsp.render import completion_detail, documentation, hover_text
+from tui.lsp.render import completion_detail, documentation, hover_text, zotero_link
 from tui.lsp.settings import Settings, read_settings
 
 __all__ = ["WRITE_BIBLIOGRAPHY", "CitationServer"]
@@ -288,9 +288,8 @@ class CitationServer(LanguageServer):
         start = lsp.Position(line=max((source.line or 1) - 1, 0), character=0)
         where = lsp.Range(start=start, end=start)
         if Path(source.path).name.startswith("zotero.sqlite") or source.path.endswith(".sqlite"):
-            # Zotero opens its own item from this link (Better BibTeX's `@key` form).
-            key = paper.citation_key or found[2].key_of(paper)
-            return lsp.Location(uri=f"zotero://select/items/@{key}", range=where)
+            link = zotero_link(paper)
+            return lsp.Location(uri=link, range=where) if link is not None else None
         path = Path(source.path).expanduser()
         if not path.is_file():
             return None

@@ -391,4 +391,6 @@ def _record(item: ZoteroItem, source: Source, abstract: str) -> SourceRecord:
         data["attachments"] = [a.path for a in item.attachments]
     if item.bbt_key:
         data["citationKey"] = item.bbt_key
+    if item.group_id is not None:  # `zotero://select/groups/<groupID>/items/<key>`
+        data["groupID"] = item.group_id
     return SourceRecord.of("zotero", item.item_type, item.key, json_fields(data), source)

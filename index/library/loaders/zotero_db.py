@@ -72,6 +72,7 @@ class ZoteroItem:
     notes: list[str] = field(default_factory=list)  # HTML
     attachments: list[ZoteroAttachment] = field(default_factory=list)
     bbt_key: str | None = None  # Better BibTeX's key for it, from its own database
+    group_id: int | None = None  # the group's id when in a group library (its links name it)
 
 
 @dataclass
@@ -146,6 +147,13 @@ def read_items(connection: sqlite3.Connection) -> ZoteroData:
         if item_id not in trash and type_name and type_name not in NOT_PAPERS:
             library = library_id if isinstance(library_id, int) else 1
             items[item_id] = ZoteroItem(item_id, str(key), type_name, library)
+    if "groups" in tables:  # Zotero's links to a group's item name the group, not the library
+        rows = _optional(
+            data, "group ids", connection, "SELECT libraryID, groupID FROM groups", tables
+        )
+        group_of = {library: group for library, group in rows if isinstance(group, int)}
+        for item in items.values():
+            item.group_id = group_of.get(item.library_id)
 
     _read_fields(connection, tables, items, types, field_names)
     _read_creators(data, connection, tables, items, types)

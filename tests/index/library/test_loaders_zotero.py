@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +206,17 @@ def test_regular_items_of_every_library_and_nothing_else(library_db: Path) -> No
     ]
     assert all(p.sources[0].path == "zotero.sqlite" and p.sources[0].line is None for p in papers)
     assert all(p.note is None for p in papers)
+
+
+def test_a_group_items_record_names_its_group(library_db: Path) -> None:
+    """Zotero's link to a group's item names the group (`zotero://select/groups/ID/...`),
+    so the record keeps the group's id beside the item key; a user's item has none."""
+    papers = by_title(load_zotero(library_db, "z", home=library_db.parent)[0])
+    with closing(sqlite3.connect(library_db)) as db:
+        (group_id,) = db.execute("SELECT groupID FROM groups").fetchone()
+    shared, own = papers["Group Paper"].records[0], papers["Fast Looms"].records[0]
+    assert shared.get("groupID") == str(group_id) and shared.key.isalnum()
+    assert own.get("groupID") is None
 
 
 def test_item_types_and_base_fields(library_db: Path) -> None:
