@@ -79,7 +79,8 @@ def write_stored_postings(folder: Path, reader: IndexReader) -> None:
             if segment is None:  # Whoosh's stock paths: nothing is stored
                 return
             entries: dict[str, _Entry] = {}
-            for key, gaps, weights, count in old.segment_blobs(segment) or _read(leaf):
+            kept = old.segment_blobs(segment)  # [] is a segment stored with no long list
+            for key, gaps, weights, count in _read(leaf) if kept is None else kept:
                 entries[key] = (written, len(gaps), len(weights), count)
                 chunks += (gaps, weights)
                 written += len(gaps) + len(weights)

@@ -457,7 +457,7 @@ def _refresh(
 
             updated = update_in_place(ix, path, library, changed, progress)
             # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
-            # update adds its own terms to it (index.search.tables.add_terms).
+            # update patches it (index.search.table_updates).
             if updated is not None and ix.doc_count() == manifest["papers"]:
                 publish(folder, path.name, manifest, recorded)
                 return done(ix, path, str(updated))
