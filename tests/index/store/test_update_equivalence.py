@@ -1,0 +1,118 @@
+"""An index updated in place answers every search as a fresh build of the same library does.
+
+Round after round, one source file's papers are edited (new and dropped words, titles,
+authors, years, venues), removed and added; after each in-place update, a set of
+queries (as typed and whole, fielded, phrases, wildcards, facet selections, every sort
+order) gets the same totals, the same papers, the same facet counts and the same
+partial flags from the updated index as from a one-shot build of the library as it is
+now. The stored side tables are in play as in a large library: long posting lists,
+first-keystroke masks and a capped prefix table.
+
+Relevance order is compared as a set: Whoosh's BM25 statistics (document frequency,
+average field length) still count deleted documents until their segment is merged, so
+scores of an updated index differ slightly from a fresh build's; every other order is
+compared exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from index import open_engine
+from index.models import Library, Paper, SearchRequest, replace
+from index.search import prefixes as letters
+from index.search import stored_postings
+from index.search.engine import SearchEngine
+from index.store import writer
+from tests.fixtures.search.generate import TAXONOMY
+from tests.index.store.test_store import file_library, updates_in_place
+
+QUERIES = (
+    "",
+    "model",
+    "training inference",
+    "quokka",
+    "zyzzyva",
+    '"memory cache"',
+    "q*k*",
+    "title:cache",
+    "author:li",
+    "year:2019..2022",
+    "venue:osdi",
+    "cache -model",
+)
+TYPED = ("m", "t", "z", "zy", "tr", "mo", "ca", "author:m", "quo", "zyzz")
+SORTS = ("year", "year-asc", "title", "author")
+
+
+def _requests() -> list[SearchRequest]:
+    requests = [SearchRequest(q, limit=500) for q in QUERIES]
+    requests += [SearchRequest(q, limit=500, as_you_type=True) for q in TYPED]
+    requests += [SearchRequest("cache", sort=sort, limit=500) for sort in SORTS]
+    requests += [
+        SearchRequest("model", topics=frozenset({"training"}), limit=500),
+        SearchRequest("", hardware=frozenset({"gpu"}), years=frozenset({2021}), limit=500),
+    ]
+    return requests
+
+
+def _answers(engine: SearchEngine) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    for request in _requests():
+        result = engine.search(request)
+        ids = [hit.paper.id for hit in result.hits]
+        order = sorted(ids) if request.sort == "relevance" else ids
+        facets = {name: list(counts) for name, counts in result.facets.items()}
+        out.append((request.query, request.sort, result.total, order, facets, result.partial))
+    return out
+
+
+def _edited(library: Library, round_: int) -> Library:
+    """The library with file `round_ % 3`'s papers edited, three removed, four added."""
+    target = Path(library.files[round_ % len(library.files)]).name
+    mine = [p for p in library.papers if p.sources[0].path == target]
+    changed: dict[str, Paper] = {}
+    for n, paper in enumerate(mine[3:15]):
+        words = paper.abstract.split()
+        changed[paper.id] = replace(
+            paper,
+            abstract=" ".join(words[2:] + (["zyzzyva", "quokka"] if n % 2 else ["cache"])),
+            title=paper.title + (" revised" if n % 3 else ""),
+            authors=paper.authors[1:] + ("Zora Li",) if n % 4 == 0 else paper.authors,
+            year=(paper.year or 2000) + 1 if n % 5 == 0 else paper.year,
+            venue="OSDI" if n % 6 == 0 else paper.venue,
+        )
+    gone = {p.id for p in mine[:3]}
+    added = tuple(
+        replace(paper, id=f"{paper.id}-copy{round_}", title=f"Zygote {paper.title}")
+        for paper in mine[15:19]
+    )
+    papers = tuple(changed.get(p.id, p) for p in library.papers if p.id not in gone)
+    Path(library.files[round_ % len(library.files)]).write_text(f"round {round_}\n")
+    return replace(library, papers=papers + added)
+
+
+def test_an_updated_index_answers_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    updates_in_place(monkeypatch)
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # masks stored, as at 5,000+
+    monkeypatch.setattr(stored_postings, "MIN_POSTINGS", 20)  # long lists stored
+    monkeypatch.setattr(writer, "PREFIX_CAP", 4)  # capped table lists, as for a big lexicon
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    for round_ in range(3):
+        library = _edited(library, round_)
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        assert updated.opened.action.startswith("updated"), updated.opened.action
+        fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
+        assert fresh.opened.action == "built"
+        try:
+            assert updated.size == fresh.size == len(library.papers)
+            for got, want in zip(_answers(updated), _answers(fresh)):
+                assert got == want, got[:2]
+        finally:
+            updated.close()
+            fresh.close()
