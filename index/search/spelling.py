@@ -80,15 +80,20 @@ def saved_lexicon(folder: Path) -> Lexicon | None:
     return Lexicon(lambda: read_words(folder) or Counter())
 
 
-def add_words(folder: Path, papers: Iterable[Paper]) -> None:
-    """Counts re-indexed papers' words in (an in-place update; old counts are not taken
-    out, which only ever keeps a word a little longer than its last paper)."""
+def add_words(folder: Path, papers: Iterable[Paper], removed: Iterable[Paper] = ()) -> None:
+    """Counts an in-place update's papers' words in and its removed (or replaced) papers'
+    words out: the counts a fresh build of the library would write, so fuzzy words and
+    "did you mean" rank the same words."""
     counts = read_words(folder)
     if counts is None:
         return
     for paper in papers:
         count_words(counts, paper)
-    write_words(folder, counts)
+    gone: Counter[str] = Counter()
+    for paper in removed:
+        count_words(gone, paper)
+    counts.subtract(gone)
+    write_words(folder, +counts)  # words no paper holds any more are dropped
 
 
 def allowed_edits(length: int) -> int:

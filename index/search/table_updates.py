@@ -34,7 +34,6 @@ from whoosh.reading import IndexReader
 from index.atomic import write_text_atomic
 from index.models import Paper
 from index.schema.fields import document
-from index.search.facet_store import index_key
 from index.search.tables import (
     TABLE_FIELDS,
     TABLE_FILE,
@@ -45,19 +44,19 @@ from index.search.tables import (
     read_table,
     table_of,
     term_frequencies,
-    write_counts,
 )
 from index.whoosh_ext.columns import deleted_docnums
 
-__all__ = ["stored_document", "update_table"]
+__all__ = ["stored_paper", "update_table"]
 
 Document = Mapping[str, Any]
 
 
-def stored_document(reader: IndexReader, docnum: int) -> dict[str, Any]:
-    """The field values a document was indexed with, from its stored paper."""
+def stored_paper(reader: IndexReader, docnum: int) -> tuple[Paper, dict[str, Any]]:
+    """The paper a document holds and the field values it was indexed with."""
     stored = reader.stored_fields(docnum)["paper"]
-    return document(Paper.from_dict(json.loads(stored)), stored)
+    paper = Paper.from_dict(json.loads(stored))
+    return paper, document(paper, stored)
 
 
 def update_table(
@@ -67,14 +66,16 @@ def update_table(
     added: Sequence[Document],
     removed: Sequence[Document],
     cap: int,
-) -> None:
-    """Patches the table and counts in `folder` for an update that indexed `added` and
-    deleted `removed` (their field values), leaving the index `reader` reads; `before`
-    is the index's key (`index_key`) before the update. No table: left alone (short
-    prefixes then walk the lexicon, which has the new terms)."""
+) -> dict[str, dict[str, int]] | None:
+    """Patches the table in `folder` for an update that indexed `added` and deleted
+    `removed` (their field values), leaving the index `reader` reads; `before` is the
+    index's key (`index_key`) before the update. Returns the counts for the caller to
+    save (`write_counts`) once everything else the update writes is written: saved
+    counts that fit the index vouch for all of it. No table: left alone (short prefixes
+    then walk the lexicon, which has the new terms), and None."""
     table = read_table(folder)
     if table is None:
-        return
+        return None
     counts = read_counts(folder, before)
     if counts is None:  # never written, or for another state: from the index as it is now
         counts = _exact_counts(reader, table)
@@ -86,7 +87,7 @@ def update_table(
                 changed = _apply(reader.schema, fieldname, field_counts, added, removed)
                 _patch(prefixes, field_counts, changed, cap)
     write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(table))
-    write_counts(folder, index_key(reader), counts)  # last: it vouches for the table
+    return counts
 
 
 def _terms(schema: Schema, fieldname: str, value: object) -> Iterable[str]:
@@ -196,7 +197,7 @@ def _exact_counts(reader: IndexReader, table: PrefixTable) -> dict[str, dict[str
         for fieldname in table
         if fieldname in reader.schema and fieldname in TABLE_FIELDS
     }
-    gone = [stored_document(reader, docnum) for docnum in deleted_docnums(reader)]
+    gone = [stored_paper(reader, docnum)[1] for docnum in deleted_docnums(reader)]
     for fieldname, field_counts in counts.items():
         _apply(reader.schema, fieldname, field_counts, (), gone)
     return counts

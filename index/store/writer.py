@@ -32,8 +32,8 @@ from index.search.positions import read_positions, updated_positions, write_posi
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
 from index.search.spelling import add_words, count_words, write_words
 from index.search.stored_postings import StoredPostings, write_stored_postings
-from index.search.table_updates import stored_document, update_table
-from index.search.tables import read_table, write_table
+from index.search.table_updates import stored_paper, update_table
+from index.search.tables import read_counts, read_table, write_counts, write_table
 from index.store.child import Publish, build_in_child
 from index.store.leaving import LeaveBuilds
 from index.whoosh_ext.columns import column_values, deleted_docnums
@@ -278,9 +278,13 @@ def update_in_place(
             wanted,
         ),
     )
-    add_words(folder, papers)
+    if not papers and not gone and read_counts(folder, before[1]) is not None:
+        return Updated(0, 0)  # and the last update's tables were all written (see below)
+    add_words(folder, papers, (paper for paper, _ in gone))
     with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
-        update_table(folder, reader, before[1], added, gone, PREFIX_CAP)
+        counts = update_table(
+            folder, reader, before[1], added, [fields for _, fields in gone], PREFIX_CAP
+        )
         write_stored_postings(folder, reader)
         _store_letters(folder, reader)
         masks, key = before
@@ -300,6 +304,8 @@ def update_in_place(
                 for paper in library.papers
             ),
         )
+        if counts is not None:  # last: counts that fit the index vouch for every table above
+            write_counts(folder, index_key(reader), counts)
     return Updated(len(papers), removed)
 
 
@@ -310,7 +316,7 @@ class _Written(NamedTuple):
 
     papers: list[Paper]
     removed: int
-    gone: list[dict[str, Any]]
+    gone: list[tuple[Paper, dict[str, Any]]]
     added: list[dict[str, Any]]
     before: tuple[Any, Any]
 
@@ -361,8 +367,8 @@ def _rewrite(
         if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
             writer.cancel()
             return None
-        # What the removed documents were indexed with: the prefix table's counts lose them.
-        gone = [stored_document(reader, docnum) for docnum in sorted(doomed)]
+        # What the removed documents held: the word and prefix counts lose them.
+        gone = [stored_paper(reader, docnum) for docnum in sorted(doomed)]
         for docnum in doomed:
             writer.delete_document(docnum)
         added = [document(paper) for paper in papers]
@@ -370,7 +376,10 @@ def _rewrite(
             writer.add_document(**fields)
             if progress is not None:
                 progress(done, len(papers))
-        writer.commit()
+        if papers or doomed:
+            writer.commit()
+        else:  # a file saved with no paper changed: no new generation of the index
+            writer.cancel()
     except BaseException:
         writer.cancel()
         raise

@@ -67,8 +67,8 @@ def test_an_update_patches_the_table_to_a_fresh_builds(tmp_path: Path) -> None:
         for n, doc in enumerate(added):
             writer.add_document(id=f"n{n}", **doc)
     with ix.reader() as reader:
-        update_table(tmp_path, reader, before, added, gone, 2)
-        assert read_counts(tmp_path, index_key(reader)) is not None
+        counts = update_table(tmp_path, reader, before, added, gone, 2)
+    assert counts is not None and table_of(counts, 2) == read_table(tmp_path)
 
     fresh = tmp_path / "fresh"
     fresh.mkdir()
@@ -101,9 +101,10 @@ def test_counts_for_another_state_of_the_index_are_recomputed(tmp_path: Path) ->
     with ix.writer() as writer:  # the killed update: committed, no table written
         writer.delete_document(0)
     with ix.reader() as reader:
-        update_table(tmp_path, reader, [["another", 1, 1]], [], [], 4)
-        assert read_table(tmp_path) == {"abstract": {"b": [["bilbi", 1]], "bi": [["bilbi", 1]]}}
-        assert (read_counts(tmp_path, index_key(reader)) or {}).get("abstract") == {"bilbi": 1}
+        assert read_counts(tmp_path, [["another", 1, 1]]) is None  # not for this index
+        counts = update_table(tmp_path, reader, [["another", 1, 1]], [], [], 4)
+    assert counts == {"abstract": {"bilbi": 1}}
+    assert read_table(tmp_path) == {"abstract": {"b": [["bilbi", 1]], "bi": [["bilbi", 1]]}}
 
 
 def test_no_table_is_left_alone(tmp_path: Path) -> None:

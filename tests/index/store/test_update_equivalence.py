@@ -42,6 +42,8 @@ QUERIES = (
     "year:2019..2022",
     "venue:osdi",
     "cache -model",
+    "zyzzyvva",  # a typo: "did you mean"
+    "quoka~",  # a fuzzy word
 )
 TYPED = ("m", "t", "z", "zy", "tr", "mo", "ca", "author:m", "quo", "zyzz")
 SORTS = ("year", "year-asc", "title", "author")
@@ -65,7 +67,10 @@ def _answers(engine: SearchEngine) -> list[tuple[object, ...]]:
         ids = [hit.paper.id for hit in result.hits]
         order = sorted(ids) if request.sort == "relevance" else ids
         facets = {name: list(counts) for name, counts in result.facets.items()}
-        out.append((request.query, request.sort, result.total, order, facets, result.partial))
+        out.append(
+            (request.query, request.sort, result.total, order, facets, result.partial)
+            + (result.correction,)
+        )
     return out
 
 
@@ -116,3 +121,34 @@ def test_an_updated_index_answers_as_a_fresh_build(
         finally:
             updated.close()
             fresh.close()
+
+
+def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between Whoosh's commit and its side tables, an update leaves files that
+    differ from the generation's recorded checksums: the next open does not serve them
+    (index.store.integrity) but builds afresh, and answers as a fresh build does."""
+    updates_in_place(monkeypatch)
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)
+    monkeypatch.setattr(writer, "PREFIX_CAP", 4)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    library = _edited(library, 0)
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(writer, "add_words", killed)
+        with pytest.raises(KeyboardInterrupt):
+            open_engine(library, TAXONOMY, tmp_path / "cache")
+    updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+    assert updated.opened.action == "rebuilt"
+    fresh = open_engine(library, TAXONOMY, tmp_path / "fresh")
+    try:
+        for got, want in zip(_answers(updated), _answers(fresh)):
+            assert got == want, got[:2]
+    finally:
+        updated.close()
+        fresh.close()
