@@ -61,6 +61,8 @@ def rounds(workdir: Path, docs: int, count: int) -> list[dict[str, Any]]:
 def report(docs: int, prepared: dict[str, Any], runs: list[dict[str, Any]]) -> dict[str, Any]:
     ours = [run["update_reopen_s"] for run in runs]
     theirs = [run["fts5_update_s"] for run in runs]
+    ours_cpu = [run["update_reopen_cpu_s"] for run in runs]
+    theirs_cpu = [run["fts5_update_cpu_s"] for run in runs]
     return {
         "docs": docs,
         **prepared,
@@ -74,6 +76,13 @@ def report(docs: int, prepared: dict[str, Any], runs: list[dict[str, Any]]) -> d
         "median_s": statistics.median(ours),
         "fts5_median_s": statistics.median(theirs),
         "ratio_median": round(statistics.median(ours) / max(statistics.median(theirs), 1e-4), 1),
+        "update_cpu_s": ours_cpu,
+        "fts5_update_cpu_s": theirs_cpu,
+        "cpu_median_s": statistics.median(ours_cpu),
+        "fts5_cpu_median_s": statistics.median(theirs_cpu),
+        "cpu_ratio_median": round(
+            statistics.median(ours_cpu) / max(statistics.median(theirs_cpu), 1e-4), 1
+        ),
         "one_letter_after_ms": [run["update_one_letter_ms"]["p50"] for run in runs],
         "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
     }
