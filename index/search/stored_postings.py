@@ -96,6 +96,8 @@ def write_stored_postings(folder: Path, reader: IndexReader) -> None:
 
 def _read(leaf: IndexReader) -> Iterator[tuple[str, bytes, bytes, int]]:
     """Each long posting list of one segment: key, compressed gaps and weights, count."""
+    if leaf.doc_count_all() < MIN_POSTINGS:  # an update's small segment: no list is long
+        return
     for fieldname in FIELDS:
         if fieldname not in leaf.indexed_field_names():
             continue
