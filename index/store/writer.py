@@ -26,7 +26,7 @@ from index.models import Library, Paper
 from index.schema.fields import build_schema, document, paper_digest
 from index.search.facet_build import updated_facet_masks
 from index.search.facet_store import index_key, read_facet_masks, write_facet_masks
-from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
+from index.search.paper_keys import PaperKeys, saved_keys, update_paper_keys, write_paper_keys
 from index.search.parser import QueryBuilder
 from index.search.positions import read_positions, updated_positions, write_positions
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
@@ -293,17 +293,19 @@ def update_in_place(
             write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader, after))
         else:
             write_facet_masks(folder, reader)
-        known = saved_keys(folder)
-        write_paper_keys(
-            folder,
-            reader,
-            (
-                known[paper.id]
-                if paper.id in known and paper.id not in rewritten
-                else keys_of(paper)
-                for paper in library.papers
-            ),
-        )
+        order = [paper.id for paper in library.papers]
+        if not update_paper_keys(folder, reader, order, [keys_of(paper) for paper in papers]):
+            known = saved_keys(folder)
+            write_paper_keys(
+                folder,
+                reader,
+                (
+                    known[paper.id]
+                    if paper.id in known and paper.id not in rewritten
+                    else keys_of(paper)
+                    for paper in library.papers
+                ),
+            )
         if counts is not None:  # last: counts that fit the index vouch for every table above
             write_counts(folder, index_key(reader), counts)
     return Updated(len(papers), removed)

@@ -152,3 +152,47 @@ def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
     finally:
         updated.close()
         fresh.close()
+
+
+def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's layer without the library: rows, citation keys and every identity's and
+    note name's papers as a fresh build saves them, round after round."""
+    from index.search.key_lookup import note_stem
+    from index.search.paper_keys import KEYS_FILE, SavedKeys, _header, _rows
+
+    def saved(path: Path) -> tuple[object, ...]:
+        header = _header(path / KEYS_FILE)
+        assert header is not None
+        keys = SavedKeys(path / KEYS_FILE, header["key"], ())
+        rows, lookup = keys.rows(), keys.lookup()
+        assert rows is not None and lookup is not None
+        found = {
+            (identity, tuple(sorted(lookup.papers_with(identity))))
+            for row in rows
+            for identity in row.identities
+        }
+        named = {
+            tuple(sorted(lookup.papers_named(note_stem(row.citation_key, row.id)))) for row in rows
+        }
+        collections = _rows(header["collections"], path)
+        return rows, keys.citation_keys(), found, named, collections
+
+    def unpatched(folder: Path) -> None:
+        raise AssertionError("the keys were written whole, not patched")
+
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    monkeypatch.setattr(writer, "saved_keys", unpatched)  # what a whole write reads
+    for round_ in range(2):
+        library = _edited(library, round_)
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
+        assert updated.opened.action.startswith("updated")
+        try:
+            assert saved(updated.opened.path) == saved(fresh.opened.path)
+        finally:
+            updated.close()
+            fresh.close()
