@@ -33,6 +33,7 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_text_atomic
 from index.models import Paper
+from index.schema.analysis import FastStemText
 from index.schema.fields import document
 from index.search.tables import (
     TABLE_FIELDS,
@@ -94,7 +95,10 @@ def _terms(schema: Schema, fieldname: str, value: object) -> Iterable[str]:
     """The distinct terms the field indexes for `value`."""
     if not isinstance(value, str):
         return ()
-    return (term.decode("utf-8") for term, *_ in schema[fieldname].index(value))
+    field = schema[fieldname]
+    if isinstance(field, FastStemText):  # the same terms without positions: ~2x quicker
+        return field.terms(value)
+    return (term.decode("utf-8") for term, *_ in field.index(value))
 
 
 def _apply(
@@ -105,11 +109,13 @@ def _apply(
     removed: Sequence[Document],
 ) -> dict[str, int]:
     """Changes `counts` by the update's documents; returns each changed term's old count."""
+    # A value both removed and added (an edit that left the abstract alone) changes nothing.
+    values = Counter(doc.get(fieldname) for doc in added)
+    values.subtract(doc.get(fieldname) for doc in removed)
     delta: Counter[str] = Counter()
-    for doc in added:
-        delta.update(_terms(schema, fieldname, doc.get(fieldname)))
-    for doc in removed:
-        delta.subtract(_terms(schema, fieldname, doc.get(fieldname)))
+    for value, times in values.items():
+        for term in _terms(schema, fieldname, value) if times else ():
+            delta[term] += times
     old = {}
     for term, change in delta.items():
         if change:

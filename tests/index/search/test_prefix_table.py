@@ -116,3 +116,12 @@ def test_no_table_is_left_alone(tmp_path: Path) -> None:
     with ix.reader() as reader:
         update_table(tmp_path, reader, index_key(reader), [{"abstract": "quokka"}], [], 2)
     assert not (tmp_path / TABLE_FILE).exists() and not (tmp_path / COUNTS_FILE).exists()
+
+
+def test_the_abstracts_terms_without_positions_are_its_indexed_terms() -> None:
+    """What the patch counts (`FastStemText.terms`) is what Whoosh indexes."""
+    field = build_schema()["abstract"]
+    texts = [paper.abstract for paper in make_library(60).papers]
+    texts += ["Über naïve caching, the CACHES and a cache: 3.2x faster", "a an of", ""]
+    for text in texts:
+        assert field.terms(text) == {term.decode() for term, *_ in field.index(text)}
