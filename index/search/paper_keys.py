@@ -129,17 +129,32 @@ def update_paper_keys(
     header, body = found
     if not isinstance(body, dict) or body.get("key") != header.get("key"):
         return False
-    by_id = {row[0]: row for row in body.get("rows") or ()}
-    fresh = {keys.id: keys for keys in changed}
-    by_id.update((paper_id, tuple(keys)) for paper_id, keys in fresh.items())
+    old = body.get("rows") or []
+    by_id = {row[0]: row for row in old}
+    fresh = {keys.id: tuple(keys) for keys in changed}
+    # The same papers in the same order: each paper's unique citation key is a function
+    # of the (id, base key) sequence, and the lookup table of the identities and note
+    # names, so what the changed papers kept needs no recomputing (an edit of an abstract).
+    same = [row[0] for row in old] == list(order)
+    kept_cites = same and all(by_id[i][5] == row[5] for i, row in fresh.items())
+    kept_table = same and all(by_id[i][1:3] == row[1:3] for i, row in fresh.items())
+    by_id.update(fresh)
+    cites = _section(path, CITES) if kept_cites else None
     try:
         rows = [by_id[paper_id] for paper_id in order]
-        lookup = patched_section(table[1], set(by_id).difference(order) | set(fresh), changed)
+        lookup = table[1]
+        if not kept_table:
+            lookup = patched_section(lookup, set(by_id).difference(order) | set(fresh), changed)
     except (KeyError, TypeError, ValueError):  # a paper without keys, or a damaged table
         return False
-    from index.citations.keys import unique_keys  # see write_paper_keys
+    if cites is not None and isinstance(cites[1], dict) and isinstance(cites[1].get("cites"), dict):
+        unique = cites[1]["cites"]
+    else:
+        from index.citations.keys import unique_keys  # see write_paper_keys
 
-    _write(folder, key, rows, unique_keys((row[0], row[5]) for row in rows), lookup)
+        unique = unique_keys((row[0], row[5]) for row in rows)
+    lookup = {name: value for name, value in lookup.items() if name != "key"}
+    _write(folder, key, rows, unique, lookup)
     return True
 
 

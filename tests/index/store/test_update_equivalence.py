@@ -186,8 +186,17 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     monkeypatch.setattr(writer, "saved_keys", unpatched)  # what a whole write reads
-    for round_ in range(2):
-        library = _edited(library, round_)
+    for round_ in range(3):
+        if round_ < 2:
+            library = _edited(library, round_)
+        else:  # only abstracts: the papers' keys and their order are kept
+            papers = tuple(
+                replace(p, abstract=p.abstract + " wombat") if n % 7 == 0 else p
+                for n, p in enumerate(library.papers)
+            )
+            library = replace(library, papers=papers)
+            for name in library.files:
+                Path(name).write_text("abstracts\n")
         updated = open_engine(library, TAXONOMY, tmp_path / "cache")
         fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
         assert updated.opened.action.startswith("updated")
