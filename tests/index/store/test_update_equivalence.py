@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from index import open_engine
-from index.models import Library, Paper, SearchRequest, replace
+from index.models import Library, Paper, SearchRequest, SortOrder, replace
 from index.search import prefixes as letters
 from index.search import stored_postings
 from index.search.engine import SearchEngine
@@ -46,7 +46,7 @@ QUERIES = (
     "quoka~",  # a fuzzy word
 )
 TYPED = ("m", "t", "z", "zy", "tr", "mo", "ca", "author:m", "quo", "zyzz")
-SORTS = ("year", "year-asc", "title", "author")
+SORTS: tuple[SortOrder, ...] = ("year", "year-asc", "title", "author")
 
 
 def _requests() -> list[SearchRequest]:
