@@ -9,6 +9,7 @@ neither the caller's library nor its threads are forked into the writer's worker
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
@@ -20,6 +21,7 @@ from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index, LockError
 from whoosh.reading import IndexReader
+from whoosh.writing import MERGE_SMALL
 
 from index.library.identity import identities
 from index.models import Library, Paper
@@ -379,10 +381,36 @@ def _rewrite(
             if progress is not None:
                 progress(done, len(papers))
         if papers or doomed:
-            writer.commit()
+            writer.commit(mergetype=_merge_for_update)
         else:  # a file saved with no paper changed: no new generation of the index
             writer.cancel()
     except BaseException:
         writer.cancel()
         raise
     return _Written(papers, removed, gone, added, before)
+
+
+def _merge_for_update(writer: Any, segments: list[Any]) -> list[Any]:
+    """The segments an update's commit keeps (Whoosh's merge policy, cheaper).
+
+    A segment whose every document was deleted (an earlier update's, whose papers were
+    edited again) is dropped: nothing of it is copied. The small segments Whoosh's own
+    policy (`MERGE_SMALL`) then picks to merge get their live documents indexed again
+    from their stored papers, instead of Whoosh copying every posting of every term,
+    deleted documents' too: at 100,000 papers, merging twelve earlier updates' segments
+    took 5 s of CPU for the 100 documents still live in them.
+    """
+    return MERGE_SMALL(_Readding(writer), [s for s in segments if s.doc_count() > 0])
+
+
+class _Readding:
+    """What `MERGE_SMALL` uses of a writer, adding a merged segment's live documents anew."""
+
+    def __init__(self, writer: Any) -> None:
+        self.storage, self.schema, self._writer = writer.storage, writer.schema, writer
+
+    def add_reader(self, reader: IndexReader) -> None:
+        for docnum in range(reader.doc_count_all()):
+            if not reader.is_deleted(docnum):
+                stored = reader.stored_fields(docnum)["paper"]
+                self._writer.add_document(**document(Paper.from_dict(json.loads(stored)), stored))

@@ -16,6 +16,7 @@ compared exactly.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,41 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
         finally:
             updated.close()
             fresh.close()
+
+
+def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Update after update of other papers: Whoosh's policy merges the small segments
+    (their live papers indexed again from the stored ones) and a segment whose papers
+    were all edited again is dropped, so the segments stay few; the answers are a
+    fresh build's throughout."""
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    counts = []
+    for round_ in range(12):
+        # Other papers each round (an eleventh of the library), then the first ones again.
+        papers = tuple(
+            replace(p, abstract=f"{p.abstract} round{round_}word") if n % 11 == round_ % 11 else p
+            for n, p in enumerate(library.papers)
+        )
+        library = replace(library, papers=papers)
+        for name in library.files:
+            Path(name).write_text(f"round {round_}\n")
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        assert updated.opened.action.startswith("updated"), updated.opened.action
+        with updated._searcher() as searcher:
+            counts.append(len(list(searcher.reader().leaf_readers())))
+        updated.close()
+    fresh = open_engine(library, TAXONOMY, tmp_path / "fresh")
+    updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+    try:
+        assert updated.opened.action == "up to date"
+        merged = [n for n, (was, now) in enumerate(pairwise(counts)) if now < was]
+        assert merged and max(counts) <= 10, counts
+        for got, want in zip(_answers(updated), _answers(fresh)):
+            assert got == want, got[:2]
+    finally:
+        updated.close()
+        fresh.close()
