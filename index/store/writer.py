@@ -255,12 +255,19 @@ def update_in_place(
     """
     # Sources may name a file as the user did or by its bare name (the bundled corpus).
     names = changed | {os.path.basename(name) for name in changed}
-    # A library names a handful of files: each is matched once, not once per paper.
-    named = {
-        path: path in names or os.path.basename(path) in names
-        for path in {s.path for p in library.papers for s in p.sources}
-    }
-    touched = [p for p in library.papers if any(named[s.path] for s in p.sources)]
+    # A library names a handful of files: each is matched once, not once per paper (one
+    # loop, no generator per paper: at 100,000 papers ~0.1 s of the update before).
+    named: dict[str, bool] = {}
+    touched = []
+    for paper in library.papers:
+        for source in paper.sources:
+            hit = named.get(source.path)
+            if hit is None:
+                path = source.path
+                hit = named[path] = path in names or os.path.basename(path) in names
+            if hit:
+                touched.append(paper)
+                break
     wanted = {paper.id for paper in library.papers}
     # The quicker pool and posting writer for the whole write: the writer makes its pool
     # when created, and its commit writes the postings (index.whoosh_ext.pool; the update
