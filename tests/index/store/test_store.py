@@ -13,7 +13,7 @@ from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.search.engine import SearchEngine
 from index.store import generations as store
-from index.store import locks, manifest
+from index.store import locks, manifest, updates
 from index.store import writer as build
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -39,7 +39,7 @@ def file_library(folder: Path, per_file: int = 20, files: int = 3, marker: str =
 def updates_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small test libraries are updated in place, as a large one would be."""
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
 
 
 def indexed_for_updates(

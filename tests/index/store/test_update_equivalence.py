@@ -26,7 +26,7 @@ from index.models import Library, Paper, SearchRequest, SortOrder, replace
 from index.search import prefixes as letters
 from index.search import stored_postings
 from index.search.engine import SearchEngine
-from index.store import writer
+from index.store import updates, writer
 from tests.fixtures.search.generate import TAXONOMY
 from tests.index.store.test_store import file_library, updates_in_place
 
@@ -107,6 +107,7 @@ def test_an_updated_index_answers_as_a_fresh_build(
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # masks stored, as at 5,000+
     monkeypatch.setattr(stored_postings, "MIN_POSTINGS", 20)  # long lists stored
     monkeypatch.setattr(writer, "PREFIX_CAP", 4)  # capped table lists, as for a big lexicon
+    monkeypatch.setattr(updates, "PREFIX_CAP", 4)
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     for round_ in range(3):
@@ -133,6 +134,7 @@ def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
     updates_in_place(monkeypatch)
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)
     monkeypatch.setattr(writer, "PREFIX_CAP", 4)
+    monkeypatch.setattr(updates, "PREFIX_CAP", 4)
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     library = _edited(library, 0)
@@ -141,7 +143,7 @@ def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patched:
-        patched.setattr(writer, "add_words", killed)
+        patched.setattr(updates, "add_words", killed)
         with pytest.raises(KeyboardInterrupt):
             open_engine(library, TAXONOMY, tmp_path / "cache")
     updated = open_engine(library, TAXONOMY, tmp_path / "cache")
@@ -186,7 +188,7 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
     updates_in_place(monkeypatch)
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
-    monkeypatch.setattr(writer, "saved_keys", unpatched)  # what a whole write reads
+    monkeypatch.setattr(updates, "saved_keys", unpatched)  # what a whole write reads
     for round_ in range(3):
         if round_ < 2:
             library = _edited(library, round_)
