@@ -195,7 +195,11 @@ def _rewrite(
             writer.cancel()
             return None
         # What the removed documents held: the word and prefix counts lose them.
-        gone = [stored_paper(reader, docnum) for docnum in sorted(doomed)]
+        try:
+            gone = [stored_paper(reader, docnum) for docnum in sorted(doomed)]
+        except (KeyError, TypeError, ValueError):  # a stored paper unreadable: build afresh
+            writer.cancel()
+            return None
         for docnum in doomed:
             writer.delete_document(docnum)
         added = [document(paper) for paper in papers]

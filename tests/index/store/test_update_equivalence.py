@@ -246,3 +246,25 @@ def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
     finally:
         updated.close()
         fresh.close()
+
+
+def test_a_removed_paper_that_cannot_be_read_back_means_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update counts a removed document's words out from its stored paper; one that
+    does not read back (damaged) leaves the index as it was and the library is built
+    afresh, never an exception to the caller."""
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    library = _edited(library, 0)
+
+    def unreadable(*args: object) -> None:
+        raise ValueError("not JSON")
+
+    monkeypatch.setattr(updates, "stored_paper", unreadable)
+    engine = open_engine(library, TAXONOMY, tmp_path / "cache")
+    try:
+        assert engine.opened.action == "rebuilt" and engine.size == len(library.papers)
+    finally:
+        engine.close()
