@@ -189,6 +189,18 @@ def test_the_replay_alone_runs_on_the_index_an_earlier_run_built(report: dict, w
     assert replayed["same_total"] == report["same_total"]
 
 
+def test_the_update_benchmark_times_both_updates(work: Path, report: dict) -> None:
+    """update_speed.py's rounds on the work folder the run left (a library this small is
+    rebuilt rather than updated in place; the figures are the same keys)."""
+    import update_speed
+
+    runs = update_speed.rounds(work, DOCS, 1)
+    result = update_speed.report(DOCS, {"reused": True}, runs)
+    assert result["changed"] == synth.recent_count(DOCS) and result["found_right"]
+    assert result["median_s"] > 0 and result["fts5_median_s"] > 0
+    assert result["ratio_median"] > 0 and result["cpu_ratio_median"] >= 0
+
+
 def test_the_memory_benchmark_reports_every_mode(work: Path, report: dict) -> None:
     """memory.py reads the engine's own structures by name: a rename must fail here first."""
     completed = subprocess.run(

@@ -149,6 +149,15 @@ def _folded_words(value: str) -> Iterator[str]:
 class FastStemText(fields.TEXT):
     """A TEXT field over `stem_analyzer` whose index-time analysis is one plain loop."""
 
+    def terms(self, value: str) -> set[str]:
+        """The distinct terms `index` gives for `value`, without their positions (an
+        in-place update counts the terms of the documents it adds and removes)."""
+        return {
+            cached_stem(word)
+            for word in _folded_words(value)
+            if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS
+        }
+
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
         if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
             yield from super().index(value, **kwargs)

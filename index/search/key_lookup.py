@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from hashlib import blake2b
 from typing import Any, Protocol
 
-__all__ = ["Identified", "KeyLookup", "lookup_section", "note_stem"]
+__all__ = ["Identified", "KeyLookup", "lookup_section", "note_stem", "patched_section"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 _DIGESTS, _ROWS, _RANKS = "Q", "I", "B"  # array type codes: 8, 4 and 1 bytes
@@ -75,6 +75,42 @@ def lookup_section(keys: Sequence[Identified]) -> dict[str, Any]:
         "ranks": array(_RANKS, [e & _MAX_RANK for e in entries]).tobytes(),
         "sizes": [array(code).itemsize for code in (_DIGESTS, _ROWS, _RANKS)],
         "ids": [paper.id for paper in keys],
+    }
+
+
+def patched_section(
+    section: dict[str, Any], dead: set[str], added: Sequence[Identified]
+) -> dict[str, Any]:
+    """A saved table (`lookup_section`) without the entries of the papers in `dead` and
+    with those of `added`, whose rows follow the table's last: no identity is digested
+    again but theirs. Its answers are those of a table written afresh; its ids keep the
+    dead papers' rows, unused, until the next full write.
+
+    Raises ValueError or TypeError for a table that is not what was written.
+    """
+    old = KeyLookup(section)
+    dead_rows = {row for row, paper_id in enumerate(old._ids) if paper_id in dead}
+    entries = [
+        digest << _ENTRY | row << _RANK | rank
+        for digest, row, rank in zip(old._digests, old._rows, old._ranks)
+        if row not in dead_rows
+    ]
+    ids = old._ids + [paper.id for paper in added]
+    new = lookup_section(added)
+    first = len(old._ids)
+    entries += (
+        digest << _ENTRY | (first + row) << _RANK | rank
+        for digest, row, rank in zip(
+            array(_DIGESTS, new["digests"]), array(_ROWS, new["rows"]), array(_RANKS, new["ranks"])
+        )
+    )
+    entries.sort()
+    return {
+        "digests": array(_DIGESTS, [e >> _ENTRY for e in entries]).tobytes(),
+        "rows": array(_ROWS, [(e >> _RANK) & _ROW_MASK for e in entries]).tobytes(),
+        "ranks": array(_RANKS, [e & _MAX_RANK for e in entries]).tobytes(),
+        "sizes": new["sizes"],
+        "ids": ids,
     }
 
 

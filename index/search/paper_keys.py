@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import marshal
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -27,7 +27,7 @@ from whoosh.reading import IndexReader
 
 from index.atomic import write_bytes_atomic
 from index.search.facet_store import index_key
-from index.search.key_lookup import KeyLookup, lookup_section
+from index.search.key_lookup import KeyLookup, lookup_section, patched_section
 
 __all__ = [
     "KEYS_FILE",
@@ -35,6 +35,7 @@ __all__ = [
     "SavedKeys",
     "read_saved_keys",
     "saved_keys",
+    "update_paper_keys",
     "write_paper_keys",
 ]
 
@@ -76,24 +77,85 @@ def write_paper_keys(folder: Path, reader: IndexReader, keys: Iterable[PaperKeys
         return
     saved = list(keys)
     rows = [tuple(k) for k in saved]
-    header = {
+    # Here, not at the top: `index.citations` costs ~70 ms to import, and a search only reads.
+    from index.citations.keys import unique_keys
+
+    cites = unique_keys((k.id, k.base_key) for k in saved)
+    _write(folder, key, rows, cites, lookup_section(saved))
+
+
+def _write(
+    folder: Path,
+    key: list[list[Any]],
+    rows: list[tuple[Any, ...]],
+    cites: dict[str, str],
+    lookup: dict[str, Any],
+) -> None:
+    """The file of `write_paper_keys`, from its parts."""
+    header: dict[str, Any] = {
         "format": FORMAT,
         "key": key,
         "count": len(rows),
         "collections": [row for row in rows if row[4]],
     }
-    # Here, not at the top: `index.citations` costs ~70 ms to import, and a search only reads.
-    from index.citations.keys import unique_keys
-
-    cites = unique_keys((k.id, k.base_key) for k in saved)
     sections = [
         marshal.dumps({"key": key, "cites": cites}, 4),
         marshal.dumps({"key": key, "rows": rows}, 4),
-        marshal.dumps({"key": key, **lookup_section(saved)}, 4),
+        marshal.dumps({"key": key, **lookup}, 4),
     ]
     # Their sizes let a reader skip to one and decode it from bytes (`_section`).
     header["sections"] = [len(section) for section in sections]
     write_bytes_atomic(Path(folder) / KEYS_FILE, marshal.dumps(header, 4) + b"".join(sections))
+
+
+def update_paper_keys(
+    folder: Path, reader: IndexReader, order: Sequence[str], changed: Sequence[PaperKeys]
+) -> bool:
+    """Patches the saved keys for an in-place update: `order` is every paper's id in the
+    library's order, `changed` the keys of the papers it indexed anew (changed or added).
+
+    Rewriting them whole read every saved row back and digested every identity again:
+    ~1.5 s of an update of 100 papers at 100,000. Here the rows stay marshalled tuples,
+    and the lookup table (index.search.key_lookup) keeps its digests: the removed and
+    replaced papers' entries are dropped and the new ones merged in. Their answers are a
+    fresh write's. False (nothing written) when there is no complete file to patch: the
+    caller writes it whole.
+    """
+    key = index_key(reader)
+    path = Path(folder) / KEYS_FILE
+    found, table = _section(path, ROWS), _section(path, LOOKUP)
+    if key is None or found is None or table is None or not isinstance(table[1], dict):
+        return False
+    header, body = found
+    if not isinstance(body, dict) or body.get("key") != header.get("key"):
+        return False
+    old = body.get("rows") or []
+    by_id = {row[0]: row for row in old}
+    fresh = {keys.id: tuple(keys) for keys in changed}
+    # The same papers in the same order: each paper's unique citation key is a function
+    # of the (id, base key) sequence, and the lookup table of the identities and note
+    # names, so what the changed papers kept needs no recomputing (an edit of an abstract).
+    same = [row[0] for row in old] == list(order)
+    kept_cites = same and all(by_id[i][5] == row[5] for i, row in fresh.items())
+    kept_table = same and all(by_id[i][1:3] == row[1:3] for i, row in fresh.items())
+    by_id.update(fresh)
+    cites = _section(path, CITES) if kept_cites else None
+    try:
+        rows = [by_id[paper_id] for paper_id in order]
+        lookup = table[1]
+        if not kept_table:
+            lookup = patched_section(lookup, set(by_id).difference(order) | set(fresh), changed)
+    except (KeyError, TypeError, ValueError):  # a paper without keys, or a damaged table
+        return False
+    if cites is not None and isinstance(cites[1], dict) and isinstance(cites[1].get("cites"), dict):
+        unique = cites[1]["cites"]
+    else:
+        from index.citations.keys import unique_keys  # see write_paper_keys
+
+        unique = unique_keys((row[0], row[5]) for row in rows)
+    lookup = {name: value for name, value in lookup.items() if name != "key"}
+    _write(folder, key, rows, unique, lookup)
+    return True
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from index.schema.fields import cached_stem
 from index.whoosh_ext.fuzzy import distance, list_words_within, words_within
 
 WORDS_FILE = "words.json"
+CHANGES_FILE = "words-changes.json"  # what in-place updates changed since (`add_words`)
 # The letters a fuzzy word or a correction keeps as typed among the surface words (a
 # first-letter typo is rare, and the automaton's walk shrinks ~20x); the second may be
 # wrong (`sheduling`). Names and venues keep two (`NAME_PREFIX`): the walk halves again.
@@ -60,12 +61,33 @@ def write_words(folder: Path, counts: Counter[str]) -> None:
 
 
 def read_words(folder: Path) -> Counter[str] | None:
-    """The counts beside an index, or None (an older index: callers fall back)."""
+    """The counts beside an index, with the in-place updates' changes (`add_words`), or
+    None (an older index: callers fall back)."""
     try:
         data = json.loads((Path(folder) / WORDS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return Counter(data) if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    counts = Counter(data)
+    for word, change in _read_changes(folder).items():
+        left = counts[word] + change
+        if left > 0:
+            counts[word] = left
+        else:
+            del counts[word]  # no paper holds it any more
+    return counts
+
+
+def _read_changes(folder: Path) -> dict[str, int]:
+    """The updates' changes to the build's counts: word -> how many papers more (or fewer)."""
+    try:
+        data = json.loads((Path(folder) / CHANGES_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(n, int) for n in data.values()):
+        return {}
+    return data
 
 
 def saved_lexicon(folder: Path) -> Lexicon | None:
@@ -80,15 +102,27 @@ def saved_lexicon(folder: Path) -> Lexicon | None:
     return Lexicon(lambda: read_words(folder) or Counter())
 
 
-def add_words(folder: Path, papers: Iterable[Paper]) -> None:
-    """Counts re-indexed papers' words in (an in-place update; old counts are not taken
-    out, which only ever keeps a word a little longer than its last paper)."""
-    counts = read_words(folder)
-    if counts is None:
+def add_words(folder: Path, papers: Iterable[Paper], removed: Iterable[Paper] = ()) -> None:
+    """Counts an in-place update's papers' words in and its removed (or replaced) papers'
+    words out, so fuzzy words and "did you mean" rank the words a fresh build of the
+    library would count. The changes go to a file of their own (`CHANGES_FILE`, summed
+    over the updates since the build): the build's counts are not rewritten, which at
+    10,000 papers cost ~0.1 s of an update of 100."""
+    if not (Path(folder) / WORDS_FILE).is_file():
         return
+    changes: Counter[str] = Counter(_read_changes(folder))
     for paper in papers:
-        count_words(counts, paper)
-    write_words(folder, counts)
+        count_words(changes, paper)
+    gone: Counter[str] = Counter()
+    for paper in removed:
+        count_words(gone, paper)
+    changes.subtract(gone)
+    write_text_atomic(
+        Path(folder) / CHANGES_FILE,
+        json.dumps(
+            {word: n for word, n in changes.items() if n}, ensure_ascii=False, separators=(",", ":")
+        ),
+    )
 
 
 def allowed_edits(length: int) -> int:

@@ -13,7 +13,8 @@ zlib-compressed, into one file (`POSTINGS_FILE`). A search reads them at C speed
 (`zlib.decompress`, `array.frombytes`, `itertools.accumulate`). A segment is immutable, so
 its lists stay valid while it exists: an in-place update keeps the old segments' lists as
 they are and adds the new segment's (document numbers are per segment; callers add the
-segment's offset, and mask deleted documents as they do for Whoosh's own postings).
+segment's offset, and mask deleted documents as they do for Whoosh's own postings); an
+update that adds only segments too small to hold a long list leaves the file alone.
 
 Anything missing, damaged or written for other segments is ignored: those postings are
 read from Whoosh as before, with the same answers.
@@ -70,6 +71,13 @@ def write_stored_postings(folder: Path, reader: IndexReader) -> None:
     if reader.doc_count_all() < MIN_POSTINGS:
         return
     old = StoredPostings.open(folder, reader)
+    big = [leaf for leaf, _ in reader.leaf_readers() if leaf.doc_count_all() >= MIN_POSTINGS]
+    if old and all(old.covers(leaf) for leaf in big):
+        # An update added only small segments (no list of theirs is long: `_read`), and
+        # a segment the file lacks is read from Whoosh: the file (12 MB at 100,000
+        # papers) is neither rewritten nor hashed again. Gone segments' lists stay unread.
+        old.close()
+        return
     try:
         directory: dict[str, dict[str, _Entry]] = {}
         chunks: list[bytes] = []
@@ -79,7 +87,8 @@ def write_stored_postings(folder: Path, reader: IndexReader) -> None:
             if segment is None:  # Whoosh's stock paths: nothing is stored
                 return
             entries: dict[str, _Entry] = {}
-            for key, gaps, weights, count in old.segment_blobs(segment) or _read(leaf):
+            kept = old.segment_blobs(segment)  # [] is a segment stored with no long list
+            for key, gaps, weights, count in _read(leaf) if kept is None else kept:
                 entries[key] = (written, len(gaps), len(weights), count)
                 chunks += (gaps, weights)
                 written += len(gaps) + len(weights)
@@ -95,6 +104,8 @@ def write_stored_postings(folder: Path, reader: IndexReader) -> None:
 
 def _read(leaf: IndexReader) -> Iterator[tuple[str, bytes, bytes, int]]:
     """Each long posting list of one segment: key, compressed gaps and weights, count."""
+    if leaf.doc_count_all() < MIN_POSTINGS:  # an update's small segment: no list is long
+        return
     for fieldname in FIELDS:
         if fieldname not in leaf.indexed_field_names():
             continue
@@ -159,6 +170,10 @@ class StoredPostings:
 
     def __bool__(self) -> bool:
         return bool(self._segments)
+
+    def covers(self, leaf: IndexReader) -> bool:
+        """Whether the file holds the lists of the segment `leaf` reads (maybe none)."""
+        return segment_id(leaf) in self._segments
 
     def ids(
         self, leaf: IndexReader, offset: int, fieldname: str, text: str | bytes

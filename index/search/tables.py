@@ -10,21 +10,27 @@ of each short prefix in a small JSON file beside the index makes that a dictiona
 from __future__ import annotations
 
 import json
+import marshal
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from whoosh.reading import IndexReader
 
-from index.atomic import write_text_atomic
+from index.atomic import write_bytes_atomic, write_text_atomic
 from index.cancel import checkpoint
+from index.search.facet_store import index_key
 
 # The file beside the index, and the fields whose short prefixes it covers.
 TABLE_FILE = "prefixes.json"
 TABLE_FIELDS = ("abstract",)
 # Prefixes up to this many letters are in the table.
 TABLE_PREFIX = 2
+# Every table field's term -> document count (live documents only), beside the table.
+COUNTS_FILE = "terms.marshal"
+COUNTS_FORMAT = 1
+_MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
 
 PrefixTable = dict[str, dict[str, list[list[object]]]]  # field -> prefix -> [[term, df]]
 
@@ -56,83 +62,63 @@ def prefix_frequencies(reader: IndexReader, fieldname: str, prefix: str) -> list
 
 def build_table(reader: IndexReader, cap: int) -> PrefixTable:
     """field -> prefix -> its `cap` most frequent terms (with frequencies), best first."""
+    return table_of(
+        {fieldname: term_frequencies(reader, fieldname) for fieldname in TABLE_FIELDS}, cap
+    )
+
+
+def table_of(counts: Mapping[str, Mapping[str, int]], cap: int) -> PrefixTable:
+    """The table of every prefix of the terms in `counts` (field -> term -> document count)."""
     table: PrefixTable = {}
-    for fieldname in TABLE_FIELDS:
+    for fieldname, frequencies in counts.items():
         groups: dict[str, list[tuple[int, str]]] = {}
-        for term, frequency in term_frequencies(reader, fieldname).items():
+        for term, frequency in frequencies.items():
             for length in range(1, min(TABLE_PREFIX, len(term)) + 1):
                 groups.setdefault(term[:length], []).append((frequency, term))
-        table[fieldname] = {
-            prefix: [
-                [term, freq]
-                for freq, term in sorted(items, key=lambda item: (-item[0], item[1]))[:cap]
-            ]
-            + ([["", len(items)]] if len(items) > cap else [])  # marks a capped list
-            for prefix, items in groups.items()
-        }
+        table[fieldname] = {prefix: prefix_entries(items, cap) for prefix, items in groups.items()}
     return table
 
 
+def prefix_entries(items: list[tuple[int, str]], cap: int) -> list[list[object]]:
+    """One prefix's entry: its `cap` commonest terms, then a marker if there are more."""
+    return [
+        [term, freq] for freq, term in sorted(items, key=lambda item: (-item[0], item[1]))[:cap]
+    ] + ([["", len(items)]] if len(items) > cap else [])  # marks a capped list
+
+
 def write_table(folder: Path, reader: IndexReader, cap: int) -> None:
-    write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(build_table(reader, cap)))
+    """Writes the table of a whole index, and the term counts an update patches it from."""
+    counts = {fieldname: dict(term_frequencies(reader, fieldname)) for fieldname in TABLE_FIELDS}
+    write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(table_of(counts, cap)))
+    write_counts(folder, index_key(reader), counts)
 
 
-def add_terms(
-    folder: Path, reader: IndexReader, documents: Iterable[Mapping[str, Any]], cap: int
+def write_counts(
+    folder: Path, key: list[list[Any]] | None, counts: Mapping[str, Mapping[str, int]]
 ) -> None:
-    """Puts the terms of documents an in-place update indexed into the table beside it.
-
-    Without this a one- or two-letter prefix kept answering from the build's lexicon:
-    typing `zy` found nothing after an update brought the library's only `zyzzyva`. A
-    complete list gains the new terms; a capped one (the commonest `cap` only) takes a new
-    term whose document frequency earns a place. A term already listed keeps its place, so
-    the stored first-keystroke masks of unchanged prefixes stay valid; terms whose papers
-    went stay listed and match nothing, which is what a rebuild would show. Far cheaper
-    than `build_table` (one walk of the whole lexicon): only the update's terms are read.
-    """
-    table = read_table(folder)
-    if table is None:
-        return  # no table: short prefixes walk the lexicon, which has the new terms
-    documents = list(documents)
-    for fieldname, prefixes in table.items():
-        if fieldname not in reader.schema:
-            continue
-        field = reader.schema[fieldname]
-        terms = {
-            term.decode("utf-8")
-            for document in documents
-            if isinstance(document.get(fieldname), str)
-            for term, *_ in field.index(document[fieldname])
-        }
-        for term in terms:
-            frequency = reader.doc_frequency(fieldname, term)
-            for length in range(1, min(TABLE_PREFIX, len(term)) + 1):
-                prefixes[term[:length]] = _with_term(
-                    prefixes.get(term[:length], []), term, frequency, cap
-                )
-    write_text_atomic(Path(folder) / TABLE_FILE, json.dumps(table))
+    """Saves every table field's term -> document count, for the index whose segments are
+    `key` (index.search.facet_store.index_key): what an in-place update patches the table
+    from (index.search.table_updates) instead of reading the lexicon again."""
+    data = {"format": COUNTS_FORMAT, "key": key, "counts": {f: dict(c) for f, c in counts.items()}}
+    write_bytes_atomic(Path(folder) / COUNTS_FILE, marshal.dumps(data, _MARSHAL_VERSION))
 
 
-def _with_term(
-    listed: list[list[object]], term: str, frequency: int, cap: int
-) -> list[list[object]]:
-    """One prefix's list with `term` in its place by frequency, cut to `cap` (marked)."""
-    capped = bool(listed) and listed[-1][0] == ""
-    entries = listed[:-1] if capped else list(listed)
-    if any(entry[0] == term for entry in entries):
-        return listed  # known: its count is the build's (the order the masks were made for)
-    entries.append([term, frequency])
-    entries.sort(key=lambda entry: (-_count(entry), str(entry[0])))
-    marker = listed[-1] if capped else ["", cap + 1]
-    if len(entries) > cap:
-        entries, capped = entries[:cap], True
-    return entries + ([marker] if capped else [])
-
-
-def _count(entry: list[object]) -> int:
-    """The document frequency of a table entry ([term, df]; `read_table` checked it)."""
-    value = entry[1]
-    return value if isinstance(value, int) else 0
+def read_counts(folder: Path, key: list[list[Any]] | None) -> dict[str, dict[str, int]] | None:
+    """The saved counts when they were written for the index whose segments are `key`;
+    None when missing, damaged, or written for another state of the index (an update
+    killed between its commit and this file)."""
+    try:
+        data = marshal.loads((Path(folder) / COUNTS_FILE).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != COUNTS_FORMAT:
+        return None
+    counts = data.get("counts")
+    if key is None or data.get("key") != key or not isinstance(counts, dict):
+        return None
+    if not all(isinstance(c, dict) for c in counts.values()):
+        return None
+    return counts
 
 
 def read_table(folder: Path) -> PrefixTable | None:

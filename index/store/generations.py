@@ -453,11 +453,11 @@ def _refresh(
             if old.get("library_code") != manifest["library_code"]:
                 # New loader code may read the same files into other papers: check them all.
                 changed = set(library.files)
-            from index.store.writer import update_in_place
+            from index.store.updates import update_in_place
 
             updated = update_in_place(ix, path, library, changed, progress)
             # The short-prefix table is not rebuilt (a walk of the whole lexicon): the
-            # update adds its own terms to it (index.search.tables.add_terms).
+            # update patches it (index.search.table_updates).
             if updated is not None and ix.doc_count() == manifest["papers"]:
                 publish(folder, path.name, manifest, recorded)
                 return done(ix, path, str(updated))

@@ -1,4 +1,5 @@
-"""Writing papers into a Whoosh index: a whole build, or a few changed papers in place.
+"""Writing papers into a Whoosh index: a whole build (a few changed papers in place:
+index.store.updates).
 
 Split from index.store.generations, which decides *when* to build and where; this module is *how*.
 The build is the slow part of a first start (docs/whoosh.md: the analysis dominates), so it
@@ -14,28 +15,25 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.filedb.filestore import FileStorage
-from whoosh.index import Index, LockError
+from whoosh.index import Index
 from whoosh.reading import IndexReader
 
 from index.library.identity import identities
-from index.models import Library, Paper
-from index.schema.fields import build_schema, document, paper_digest
-from index.search.facet_build import updated_facet_masks
-from index.search.facet_store import index_key, read_facet_masks, write_facet_masks
-from index.search.paper_keys import PaperKeys, saved_keys, write_paper_keys
+from index.models import Paper
+from index.schema.fields import build_schema, document
+from index.search.facet_store import write_facet_masks
+from index.search.paper_keys import PaperKeys, write_paper_keys
 from index.search.parser import QueryBuilder
-from index.search.positions import read_positions, updated_positions, write_positions
 from index.search.prefixes import PREFIX_CAP, short_prefixes, write_letters
-from index.search.spelling import add_words, count_words, write_words
+from index.search.spelling import count_words, write_words
 from index.search.stored_postings import StoredPostings, write_stored_postings
-from index.search.tables import add_terms, read_table, write_table
+from index.search.tables import read_table, write_table
 from index.store.child import Publish, build_in_child
 from index.store.leaving import LeaveBuilds
-from index.whoosh_ext.columns import column_values, deleted_docnums
 from index.whoosh_ext.internals import start_writer_tasks
 from index.whoosh_ext.pool import fast_pool
 from index.whoosh_ext.positioned import PositionedStorage
@@ -50,8 +48,6 @@ PARALLEL_MIN_PAPERS = 3000
 # Up to this many papers the finished index is read through mmap for its tables (see
 # `build_into`): a few MB at most, never the memory a big index's pages would take.
 MAPPED_READ_PAPERS = 5000
-# ...as long as no more than this share of the papers changed.
-INCREMENTAL_MAX_SHARE = 0.25
 # How much lower a yielding build runs (`build`): on two busy cores a preview of 1,000
 # papers beside the build took 20 s at the same priority.
 YIELDING_NICE = 10
@@ -148,13 +144,13 @@ def build_into(
     with ix.reader() as reader:
         write_table(path, reader, PREFIX_CAP)
         write_stored_postings(path, reader)
-        _store_letters(path, reader)
+        store_letters(path, reader)
         write_facet_masks(path, reader)  # what opening the index would compute
         write_paper_keys(path, reader, keys)  # the user's layer without the library
     ix.close()
 
 
-def _store_letters(path: Path, reader: IndexReader) -> None:
+def store_letters(path: Path, reader: IndexReader) -> None:
     """Stores the short prefixes' match sets (index.search.prefixes) for segments that lack them."""
     table = read_table(path) or {}
     # Parsed exactly as the engine will parse the first keystrokes (same table).
@@ -222,119 +218,3 @@ def _cancel(writer: Any) -> None:
             if task.is_alive():
                 task.terminate()
                 task.join(5)
-
-
-class Updated(NamedTuple):
-    """What an in-place update did: papers written (new or changed) and papers removed."""
-
-    written: int
-    removed: int
-
-    def __str__(self) -> str:
-        if not self.written and not self.removed:  # a file was saved, no paper in it changed
-            return "no paper changed"
-        parts = [f"{count} {'paper' if count == 1 else 'papers'}" for count in self]
-        if not self.removed:
-            return f"updated {parts[0]}"
-        if not self.written:
-            return f"removed {parts[1]}"
-        return f"updated {parts[0]}, removed {parts[1]}"
-
-
-def update_in_place(
-    ix: Index, folder: Path, library: Library, changed: set[str], progress: Progress | None
-) -> Updated | None:
-    """Re-indexes the changed papers of the changed files in place.
-
-    Only papers whose content digest differs from the indexed one are rewritten (a file of
-    10,000 papers with 100 edited costs 100 documents). Returns None when a fresh build is
-    the better deal (too much changed) or Whoosh's writer lock is taken.
-    """
-    # Sources may name a file as the user did or by its bare name (the bundled corpus).
-    names = changed | {os.path.basename(name) for name in changed}
-    # A library names a handful of files: each is matched once, not once per paper.
-    named = {
-        path: path in names or os.path.basename(path) in names
-        for path in {s.path for p in library.papers for s in p.sources}
-    }
-    touched = [p for p in library.papers if any(named[s.path] for s in p.sources)]
-    wanted = {paper.id for paper in library.papers}
-    try:
-        with fast_pool():  # the writer makes its pool now
-            writer = ix.writer(limitmb=LIMIT_MB)
-    except LockError:  # someone else's writer: build a fresh copy instead of waiting
-        return None
-    try:
-        reader = writer.reader()
-        # The masks saved for the index as it is, patched after the commit (before the
-        # deletions below, which change the segments this reader reads).
-        before = read_facet_masks(folder, reader), index_key(reader)
-        ids = before[0].ids if before[0] is not None else column_values(reader, "id")
-        digests = column_values(reader, "digest")
-        indexed: dict[str, tuple[int, bytes]] = {}
-        doomed: set[int] = set()
-        removed = 0
-        deleted = set(deleted_docnums(reader))
-        for docnum, paper_id in enumerate(ids):
-            if docnum in deleted:
-                continue
-            if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
-                doomed.add(docnum)
-                removed += paper_id not in wanted
-            else:
-                indexed[paper_id] = (docnum, digests[docnum])
-        papers = []
-        for paper in touched:
-            old = indexed.get(paper.id)
-            if old is None or old[1] != paper_digest(paper):
-                papers.append(paper)
-                if old is not None:
-                    doomed.add(old[0])
-        missing = wanted.difference(indexed).difference(p.id for p in papers)
-        papers += [p for p in library.papers if p.id in missing]
-        if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
-            writer.cancel()
-            return None
-        for docnum in doomed:
-            writer.delete_document(docnum)
-        for done, paper in enumerate(papers, 1):
-            writer.add_document(**document(paper))
-            if progress is not None:
-                progress(done, len(papers))
-        writer.commit()
-    except BaseException:
-        writer.cancel()
-        raise
-    rewritten = {paper.id for paper in papers}
-    write_positions(
-        folder,
-        updated_positions(
-            read_positions(folder),
-            (paper for paper in touched if paper.id not in rewritten),
-            rewritten,
-            wanted,
-        ),
-    )
-    add_words(folder, papers)
-    with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
-        add_terms(folder, reader, map(document, papers), PREFIX_CAP)
-        write_stored_postings(folder, reader)
-        _store_letters(folder, reader)
-        masks, key = before
-        after = index_key(reader)
-        if masks is not None and key is not None and after is not None:
-            write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader, after))
-        else:
-            write_facet_masks(folder, reader)
-        known = saved_keys(folder)
-        write_paper_keys(
-            folder,
-            reader,
-            (
-                known[paper.id]
-                if paper.id in known and paper.id not in rewritten
-                else keys_of(paper)
-                for paper in library.papers
-            ),
-        )
-    return Updated(len(papers), removed)

@@ -14,7 +14,7 @@ import pytest
 from index import open_current_engine, open_engine
 from index.facets.taxonomy import Taxonomy
 from index.library.load import load_library
-from index.store import generations, writer
+from index.store import generations, updates
 from tests.tui.app_pilot import WIDE, screen_text, settle
 from tests.tui.screens.test_app_reload import BIB, entry, ids, notices, start, wait_for
 
@@ -60,7 +60,7 @@ async def test_deleting_a_middle_entry_is_one_removed_none_changed(
     """The entries after it move up the file: no changed papers for that, and the index
     update (made for a library of any size here) rewrites none of them."""
     monkeypatch.setattr(generations, "INCREMENTAL_MIN_PAPERS", 1)
-    monkeypatch.setattr(writer, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
     bib = tmp_path / "refs.bib"
     bib.write_text(FIVE, encoding="utf-8")
     app = start(bib, taxonomy)
@@ -80,7 +80,7 @@ def test_papers_read_from_an_updated_index_are_where_the_file_has_them(
     """Without the library (a command on a current index) each paper comes from its stored
     JSON, written before the deletion moved it: its line is the file's now."""
     monkeypatch.setattr(generations, "INCREMENTAL_MIN_PAPERS", 1)
-    monkeypatch.setattr(writer, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
     bib = tmp_path / "refs.bib"
     bib.write_text(FIVE, encoding="utf-8")
     cache = tmp_path / "cache"

@@ -20,7 +20,7 @@ from index.models import Library, Paper, Source
 from index.search import bitsets, facet_build
 from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
-from index.store import writer
+from index.store import updates, writer
 from tests.fixtures.search.generate import make_library
 
 FILES = ("a.bib", "b.bib", "c.bib")
@@ -47,7 +47,7 @@ def _edited(paper: Paper, rng: random.Random, round_: int, donor: Paper) -> Pape
 def _update(folder: Path, papers: list[Paper], changed: set[str]) -> None:
     ix = whoosh_index.open_dir(str(folder))
     try:
-        assert writer.update_in_place(ix, folder, _library(papers), changed, None) is not None
+        assert updates.update_in_place(ix, folder, _library(papers), changed, None) is not None
     finally:
         ix.close()
 
@@ -56,7 +56,7 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bitsets, "TOP_MASKS", 6)  # so the top values change between rounds
-    monkeypatch.setattr(writer, "INCREMENTAL_MAX_SHARE", 1.0)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 1.0)
     rng = random.Random(3)
     papers = [
         replace(p, sources=(Source(FILES[i % 3], line=i),))
@@ -73,7 +73,9 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
 
     monkeypatch.setattr(facet_build, "_kept", spy)
     monkeypatch.setattr(facet_build, "facet_masks", _forbidden)
-    monkeypatch.setattr(writer, "write_facet_masks", _saving_patched_only(writer.write_facet_masks))
+    monkeypatch.setattr(
+        updates, "write_facet_masks", _saving_patched_only(updates.write_facet_masks)
+    )
     for round_ in range(9):
         target = FILES[round_ % 3]
         mine = [i for i, p in enumerate(papers) if p.sources[0].path == target]

@@ -21,7 +21,7 @@ from index.search import engine as engine_module
 from index.search.bitsets import FacetMasks
 from index.search.facet_build import facet_masks
 from index.store import generations as store
-from index.store import writer as build
+from index.store import updates
 from index.store.generations import open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
 from tests.index.store.test_store import file_library
@@ -85,7 +85,7 @@ def test_an_in_place_update_saves_them_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
     cache = tmp_path / "cache"
     open_engine(file_library(tmp_path, per_file=30), TAXONOMY, cache).close()
     changed = file_library(tmp_path, per_file=30, marker="wombatmarker")

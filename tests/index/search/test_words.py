@@ -120,3 +120,33 @@ def test_the_saved_words_are_read_on_first_need_once(
     again.preload()
     assert len(reads) == 2
     again.close()
+
+
+def test_in_place_updates_count_words_in_and_out_beside_the_builds_counts(
+    tmp_path: Path,
+) -> None:
+    """Round after round the counts read back are those of the library as it is now (a
+    word no paper holds any more is gone), and the build's own file is never rewritten."""
+    papers = {
+        key: Paper(id=key, title=title, abstract=abstract)
+        for key, (title, abstract) in TEXTS.items()
+    }
+    first, second, *_ = papers
+    built: Counter[str] = Counter()
+    for paper in papers.values():
+        spelling.count_words(built, paper)
+    spelling.write_words(tmp_path, built)
+    written = (tmp_path / spelling.WORDS_FILE).read_bytes()
+    revised = Paper(id=first, title="Zebrafish pipelines", abstract="")
+    rounds = [([revised], [papers[first]]), ([], [papers[second]]), ([papers[first]], [revised])]
+    library = dict(papers)
+    for added, removed in rounds:
+        spelling.add_words(tmp_path, added, removed)
+        for paper in removed:
+            library.pop(paper.id)
+        library.update((paper.id, paper) for paper in added)
+        want: Counter[str] = Counter()
+        for paper in library.values():
+            spelling.count_words(want, paper)
+        assert spelling.read_words(tmp_path) == +want
+    assert (tmp_path / spelling.WORDS_FILE).read_bytes() == written

@@ -13,7 +13,7 @@ from index import open_engine
 from index.models import Library, Paper, SearchRequest, Source, replace
 from index.search.engine import SearchEngine
 from index.store import generations as store
-from index.store import locks, manifest
+from index.store import locks, manifest, updates
 from index.store import writer as build
 from index.store.generations import IndexUnavailable, library_dir, open_index
 from tests.fixtures.search.generate import TAXONOMY, make_library
@@ -39,7 +39,7 @@ def file_library(folder: Path, per_file: int = 20, files: int = 3, marker: str =
 def updates_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
     """Small test libraries are updated in place, as a large one would be."""
     monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
-    monkeypatch.setattr(build, "INCREMENTAL_MAX_SHARE", 0.5)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
 
 
 def indexed_for_updates(
@@ -502,3 +502,36 @@ def test_saved_citation_keys_follow_an_in_place_update(
     assert stored.saved_citation_keys() == expected
     assert expected[twin.id] != expected[first.id]
     stored.close()
+
+
+def test_an_update_of_only_small_segments_leaves_the_long_lists_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update's segment is too small to hold a long list: the file is not rewritten
+    (nor hashed again), and the new segment's postings come from Whoosh, the same answers."""
+    from index.search import stored_postings
+
+    monkeypatch.setattr(stored_postings, "MIN_POSTINGS", 50)  # the 120-paper segment's lists
+    changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
+    folder = library_dir(cache, changed)
+    (path,) = folder.glob(f"gen-*/{stored_postings.POSTINGS_FILE}")
+    before = path.stat().st_mtime_ns, path.read_bytes()
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    assert (path.stat().st_mtime_ns, path.read_bytes()) == before
+    requests = [SearchRequest(p) for p in ("model", "wombatmarker", "cache training")]
+
+    def answers() -> list[tuple[object, ...]]:
+        out: list[tuple[object, ...]] = []
+        for request in requests:
+            engine.forget_cached()
+            result = engine.search(request)
+            out.append((result.total, [(h.paper.id, h.score) for h in result.hits]))
+        return out
+
+    kept, lists = answers(), engine._postings
+    assert lists  # the old segment's lists are read from the file
+    engine._postings = engine._term_scores.stored = stored_postings.StoredPostings()
+    assert answers() == kept and kept[1][0] == 40
+    engine.close()
+    lists.close()

@@ -1,0 +1,270 @@
+"""An index updated in place answers every search as a fresh build of the same library does.
+
+Round after round, one source file's papers are edited (new and dropped words, titles,
+authors, years, venues), removed and added; after each in-place update, a set of
+queries (as typed and whole, fielded, phrases, wildcards, facet selections, every sort
+order) gets the same totals, the same papers, the same facet counts and the same
+partial flags from the updated index as from a one-shot build of the library as it is
+now. The stored side tables are in play as in a large library: long posting lists,
+first-keystroke masks and a capped prefix table.
+
+Relevance order is compared as a set: Whoosh's BM25 statistics (document frequency,
+average field length) still count deleted documents until their segment is merged, so
+scores of an updated index differ slightly from a fresh build's; every other order is
+compared exactly.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from index import open_engine
+from index.models import Library, Paper, SearchRequest, SortOrder, replace
+from index.search import prefixes as letters
+from index.search import stored_postings
+from index.search.engine import SearchEngine
+from index.store import updates, writer
+from tests.fixtures.search.generate import TAXONOMY
+from tests.index.store.test_store import file_library, updates_in_place
+
+QUERIES = (
+    "",
+    "model",
+    "training inference",
+    "quokka",
+    "zyzzyva",
+    '"memory cache"',
+    "q*k*",
+    "title:cache",
+    "author:li",
+    "year:2019..2022",
+    "venue:osdi",
+    "cache -model",
+    "zyzzyvva",  # a typo: "did you mean"
+    "quoka~",  # a fuzzy word
+)
+TYPED = ("m", "t", "z", "zy", "tr", "mo", "ca", "author:m", "quo", "zyzz")
+SORTS: tuple[SortOrder, ...] = ("year", "year-asc", "title", "author")
+
+
+def _requests() -> list[SearchRequest]:
+    requests = [SearchRequest(q, limit=500) for q in QUERIES]
+    requests += [SearchRequest(q, limit=500, as_you_type=True) for q in TYPED]
+    requests += [SearchRequest("cache", sort=sort, limit=500) for sort in SORTS]
+    requests += [
+        SearchRequest("model", topics=frozenset({"training"}), limit=500),
+        SearchRequest("", hardware=frozenset({"gpu"}), years=frozenset({2021}), limit=500),
+    ]
+    return requests
+
+
+def _answers(engine: SearchEngine) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    for request in _requests():
+        result = engine.search(request)
+        ids = [hit.paper.id for hit in result.hits]
+        order = sorted(ids) if request.sort == "relevance" else ids
+        facets = {name: list(counts) for name, counts in result.facets.items()}
+        out.append(
+            (request.query, request.sort, result.total, order, facets, result.partial)
+            + (result.correction,)
+        )
+    return out
+
+
+def _edited(library: Library, round_: int) -> Library:
+    """The library with file `round_ % 3`'s papers edited, three removed, four added."""
+    target = Path(library.files[round_ % len(library.files)]).name
+    mine = [p for p in library.papers if p.sources[0].path == target]
+    changed: dict[str, Paper] = {}
+    for n, paper in enumerate(mine[3:15]):
+        words = paper.abstract.split()
+        changed[paper.id] = replace(
+            paper,
+            abstract=" ".join(words[2:] + (["zyzzyva", "quokka"] if n % 2 else ["cache"])),
+            title=paper.title + (" revised" if n % 3 else ""),
+            authors=paper.authors[1:] + ("Zora Li",) if n % 4 == 0 else paper.authors,
+            year=(paper.year or 2000) + 1 if n % 5 == 0 else paper.year,
+            venue="OSDI" if n % 6 == 0 else paper.venue,
+        )
+    gone = {p.id for p in mine[:3]}
+    added = tuple(
+        replace(paper, id=f"{paper.id}-copy{round_}", title=f"Zygote {paper.title}")
+        for paper in mine[15:19]
+    )
+    papers = tuple(changed.get(p.id, p) for p in library.papers if p.id not in gone)
+    Path(library.files[round_ % len(library.files)]).write_text(f"round {round_}\n")
+    return replace(library, papers=papers + added)
+
+
+def test_an_updated_index_answers_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    updates_in_place(monkeypatch)
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # masks stored, as at 5,000+
+    monkeypatch.setattr(stored_postings, "MIN_POSTINGS", 20)  # long lists stored
+    monkeypatch.setattr(writer, "PREFIX_CAP", 4)  # capped table lists, as for a big lexicon
+    monkeypatch.setattr(updates, "PREFIX_CAP", 4)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    for round_ in range(3):
+        library = _edited(library, round_)
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        assert updated.opened.action.startswith("updated"), updated.opened.action
+        fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
+        assert fresh.opened.action == "built"
+        try:
+            assert updated.size == fresh.size == len(library.papers)
+            for got, want in zip(_answers(updated), _answers(fresh)):
+                assert got == want, got[:2]
+        finally:
+            updated.close()
+            fresh.close()
+
+
+def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed between Whoosh's commit and its side tables, an update leaves files that
+    differ from the generation's recorded checksums: the next open does not serve them
+    (index.store.integrity) but builds afresh, and answers as a fresh build does."""
+    updates_in_place(monkeypatch)
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)
+    monkeypatch.setattr(writer, "PREFIX_CAP", 4)
+    monkeypatch.setattr(updates, "PREFIX_CAP", 4)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    library = _edited(library, 0)
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(updates, "add_words", killed)
+        with pytest.raises(KeyboardInterrupt):
+            open_engine(library, TAXONOMY, tmp_path / "cache")
+    updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+    assert updated.opened.action == "rebuilt"
+    fresh = open_engine(library, TAXONOMY, tmp_path / "fresh")
+    try:
+        for got, want in zip(_answers(updated), _answers(fresh)):
+            assert got == want, got[:2]
+    finally:
+        updated.close()
+        fresh.close()
+
+
+def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's layer without the library: rows, citation keys and every identity's and
+    note name's papers as a fresh build saves them, round after round."""
+    from index.search.key_lookup import note_stem
+    from index.search.paper_keys import KEYS_FILE, SavedKeys, _header, _rows
+
+    def saved(path: Path) -> tuple[object, ...]:
+        header = _header(path / KEYS_FILE)
+        assert header is not None
+        keys = SavedKeys(path / KEYS_FILE, header["key"], ())
+        rows, lookup = keys.rows(), keys.lookup()
+        assert rows is not None and lookup is not None
+        found = {
+            (identity, tuple(sorted(lookup.papers_with(identity))))
+            for row in rows
+            for identity in row.identities
+        }
+        named = {
+            tuple(sorted(lookup.papers_named(note_stem(row.citation_key, row.id)))) for row in rows
+        }
+        collections = _rows(header["collections"], path)
+        return rows, keys.citation_keys(), found, named, collections
+
+    def unpatched(folder: Path) -> None:
+        raise AssertionError("the keys were written whole, not patched")
+
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    monkeypatch.setattr(updates, "saved_keys", unpatched)  # what a whole write reads
+    for round_ in range(3):
+        if round_ < 2:
+            library = _edited(library, round_)
+        else:  # only abstracts: the papers' keys and their order are kept
+            papers = tuple(
+                replace(p, abstract=p.abstract + " wombat") if n % 7 == 0 else p
+                for n, p in enumerate(library.papers)
+            )
+            library = replace(library, papers=papers)
+            for name in library.files:
+                Path(name).write_text("abstracts\n")
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
+        assert updated.opened.action.startswith("updated")
+        try:
+            assert saved(updated.opened.path) == saved(fresh.opened.path)
+        finally:
+            updated.close()
+            fresh.close()
+
+
+def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Update after update of other papers: Whoosh's policy merges the small segments
+    (their live papers indexed again from the stored ones) and a segment whose papers
+    were all edited again is dropped, so the segments stay few; the answers are a
+    fresh build's throughout."""
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    counts = []
+    for round_ in range(12):
+        # Other papers each round (an eleventh of the library), then the first ones again.
+        papers = tuple(
+            replace(p, abstract=f"{p.abstract} round{round_}word") if n % 11 == round_ % 11 else p
+            for n, p in enumerate(library.papers)
+        )
+        library = replace(library, papers=papers)
+        for name in library.files:
+            Path(name).write_text(f"round {round_}\n")
+        updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+        assert updated.opened.action.startswith("updated"), updated.opened.action
+        with updated._searcher() as searcher:
+            counts.append(len(list(searcher.reader().leaf_readers())))
+        updated.close()
+    fresh = open_engine(library, TAXONOMY, tmp_path / "fresh")
+    updated = open_engine(library, TAXONOMY, tmp_path / "cache")
+    try:
+        assert updated.opened.action == "up to date"
+        merged = [n for n, (was, now) in enumerate(pairwise(counts)) if now < was]
+        assert merged and max(counts) <= 10, counts
+        for got, want in zip(_answers(updated), _answers(fresh)):
+            assert got == want, got[:2]
+    finally:
+        updated.close()
+        fresh.close()
+
+
+def test_a_removed_paper_that_cannot_be_read_back_means_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update counts a removed document's words out from its stored paper; one that
+    does not read back (damaged) leaves the index as it was and the library is built
+    afresh, never an exception to the caller."""
+    updates_in_place(monkeypatch)
+    library = file_library(tmp_path, per_file=40)
+    open_engine(library, TAXONOMY, tmp_path / "cache").close()
+    library = _edited(library, 0)
+
+    def unreadable(*args: object) -> None:
+        raise ValueError("not JSON")
+
+    monkeypatch.setattr(updates, "stored_paper", unreadable)
+    engine = open_engine(library, TAXONOMY, tmp_path / "cache")
+    try:
+        assert engine.opened.action == "rebuilt" and engine.size == len(library.papers)
+    finally:
+        engine.close()
