@@ -14,6 +14,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from whoosh.idsets import DocIdSet
@@ -28,6 +29,9 @@ from index.whoosh_ext.columns import column_values
 TOP_MASKS = 256
 # Match sets up to this size count author and venue values exactly, document by document.
 EXACT_COUNT_LIMIT = 4000
+# A single-valued facet (venue) with at most this many values, each with a mask, is counted
+# from its masks at any size: one `&` per value costs less than walking the match set.
+MASK_COUNTED_VALUES = 64
 
 log = logging.getLogger("paperscope.index")
 
@@ -360,29 +364,50 @@ class FacetMasks:
         Small match sets are counted document by document from the columns. Large ones are
         counted from the top masks (one `&` per value), unless more values are asked for
         than have masks: then one pass over the columns (~200 ms for authors at 100,000
-        papers, and only when a user pages that far through a panel's "more…").
+        papers, and only when a user pages that far through a panel's "more…"). A venue
+        whose every value has a mask (a paper has one venue, so a mask counts what its
+        column does) is counted from the masks at any size, and a listed facet no paper
+        has a value of is not counted at all: walking the match set cost more than 30
+        intersections (issue 50).
         """
         total = within.bit_count()
         if total == 0:
             return [], False
         masks = self.masks[facet]
         every_value_masked = len(masks) < TOP_MASKS
-        if total <= EXACT_COUNT_LIMIT or (limit > len(masks) and not every_value_masked):
-            counter: Counter[str] = Counter()
+        by_masks = every_value_masked and (
+            not masks or (facet not in LIST_FACETS and len(masks) <= MASK_COUNTED_VALUES)
+        )
+        if not by_masks and (
+            total <= EXACT_COUNT_LIMIT or (limit > len(masks) and not every_value_masked)
+        ):
+            docnums = bits(within)
             if facet in LIST_FACETS:
-                column = self.lists[facet]
-                for docnum in bits(within):
-                    counter.update(column[docnum])
+                # A name listed twice on one paper counts twice here (once in a mask).
+                counter = Counter(chain.from_iterable(map(self.lists[facet].__getitem__, docnums)))
             else:
-                venues = self.venues
-                counter.update(venues[d] for d in bits(within))
+                counter = Counter(map(self.venues.__getitem__, docnums))
                 counter.pop("", None)
-            ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
-            return ranked[:limit], len(ranked) > limit
-        counts = [(value, (mask & within).bit_count()) for value, mask in masks.items()]
-        ranked = sorted((c for c in counts if c[1]), key=lambda item: (-item[1], item[0]))
+            return _most_frequent(counter, limit), len(counter) > limit
+        counts = {value: (mask & within).bit_count() for value, mask in masks.items()}
+        counts = {value: count for value, count in counts.items() if count}
         # Values without a mask of their own may match too: then there may be more.
-        return ranked[:limit], len(ranked) > limit or not every_value_masked
+        return _most_frequent(counts, limit), len(counts) > limit or not every_value_masked
+
+
+def _most_frequent(counts: dict[str, int], limit: int) -> list[tuple[str, int]]:
+    """The `limit` values with the highest counts, ties by value: `sorted(...)[:limit]`
+    without a Python key for every value (3,000 authors of a narrow search at 10,000
+    papers), only for those at least as frequent as the `limit`-th. The counts alone are
+    sorted in C (`heapq.nlargest` steps through them in Python)."""
+    if len(counts) > limit > 0:
+        cut = sorted(counts.values(), reverse=True)[limit - 1]
+        counts = {value: count for value, count in counts.items() if count >= cut}
+    return sorted(counts.items(), key=_by_count)[:limit]
+
+
+def _by_count(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
 
 
 class AllowedDocs(DocIdSet):
