@@ -24,7 +24,8 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import compress
+from itertools import accumulate, compress
+from sys import intern
 from typing import NamedTuple
 
 from index.models import Segment, Snippet
@@ -32,6 +33,9 @@ from index.schema.analysis import cached_stem, fold_word
 
 # The default RegexTokenizer's idea of a word, so highlighting agrees with the index.
 _TOKEN = re.compile(r"\w+(\.?\w+)*")
+# The same words (a dot joins two only when a word character follows it), as one group:
+# `re.split` keeps them between the text around them.
+_SPLIT = re.compile(r"(\w+(?:\.\w+)*)")
 # How many characters of abstract a result row shows around its best match.
 FRAGMENT_CHARS = 240
 # Texts whose words are remembered (`_words_of`), and whose spans one highlighter remembers:
@@ -39,7 +43,8 @@ FRAGMENT_CHARS = 240
 # this is a few dozen pages (a few MB: an abstract's words take ~3 kB).
 _REMEMBERED_TEXTS = 4_000
 
-# A text's word as the index sees it (the same for every query).
+# A text's word as the index sees it (the same for every query). Whoosh's accent map
+# leaves lower-case ASCII as it is (the index's FoldFilter skips ASCII words too).
 _fold = lru_cache(maxsize=100_000)(fold_word)
 
 
@@ -47,35 +52,37 @@ class _Words(NamedTuple):
     """One text's words as the index sees them, and where each occurs."""
 
     words: tuple[str, ...]  # the distinct folded words, sorted: a prefix's are adjacent
-    slots: array[int]  # each token's word, as an index into `words`, in text order
+    folded: tuple[str, ...]  # each token's folded word, in text order
     starts: array[int]  # each token's start in the text
     ends: array[int]  # and its end
 
 
 @lru_cache(maxsize=_REMEMBERED_TEXTS)
 def _words_of(text: str) -> _Words:
-    """`text`'s words, tokenised as the index does (remembered: they depend on it alone)."""
-    found = list(_TOKEN.finditer(text))
-    tokens = [match.group() for match in found]
-    folded = {token: _fold(token) for token in set(tokens)}
-    words = tuple(sorted(set(folded.values())))
-    slot_of = {word: i for i, word in enumerate(words)}
-    slot = {token: slot_of[word] for token, word in folded.items()}
-    return _Words(
-        words,
-        array("I", map(slot.__getitem__, tokens)),
-        array("I", [match.start() for match in found]),
-        array("I", [match.end() for match in found]),
-    )
+    """`text`'s words, tokenised as the index does (remembered: they depend on it alone).
+
+    Split rather than matched one by one: the parts alternate between the text between
+    words and a word, so their lengths' running sums are where each word starts and ends.
+    An ASCII text is lower-cased whole, which folds its every word (`_fold`) in one call
+    and keeps every position. The words are interned: a page of abstracts shares most.
+    """
+    if text.isascii():
+        parts = _SPLIT.split(text.lower())
+        folded = tuple(map(intern, parts[1::2]))
+    else:
+        parts = _SPLIT.split(text)
+        folded = tuple(map(_fold, parts[1::2]))
+    bounds = array("I", accumulate(map(len, parts)))
+    return _Words(tuple(sorted(set(folded))), folded, bounds[0:-1:2], bounds[1::2])
 
 
-def _starting(words: tuple[str, ...], prefix: str) -> range:
-    """Where the sorted `words` that start with `prefix` are."""
+def _starting(words: tuple[str, ...], prefix: str) -> tuple[str, ...]:
+    """The sorted `words` that start with `prefix`."""
     first = bisect_left(words, prefix)
     last = first
     while last < len(words) and words[last].startswith(prefix):
         last += 1
-    return range(first, last)
+    return words[first:last]
 
 
 class Highlighter:
@@ -138,18 +145,16 @@ class Highlighter:
         """The spans of `text`'s tokens whose word matches, as `matches` decides (a
         word of the query's shares its own stem, so the stems decide the whole words)."""
         words = text.words
-        hit: set[int] = set()
+        hit: set[str] = set()
         for letter in self._stem_letters:
-            hit.update(i for i in _starting(words, letter) if cached_stem(words[i]) in self.stems)
+            hit.update(w for w in _starting(words, letter) if cached_stem(w) in self.stems)
         for prefix in self.prefixes:
             hit.update(_starting(words, prefix))
         if self.patterns:
-            hit.update(
-                i for i, word in enumerate(words) if any(p.match(word) for p in self.patterns)
-            )
+            hit.update(word for word in words if any(p.match(word) for p in self.patterns))
         if not hit:
             return []
-        return list(compress(zip(text.starts, text.ends), map(hit.__contains__, text.slots)))
+        return list(compress(zip(text.starts, text.ends), map(hit.__contains__, text.folded)))
 
     def whole(self, text: str) -> Snippet:
         """All of `text`, matching words highlighted (titles, the detail view)."""

@@ -26,6 +26,7 @@ TEXTS = (
     "Yielding yields: yacht, Y, y, yes; mixture-of-experts MoE mixtures experts.",
     "",
     "   ",
+    "Dots: a..b ..c. d.e.f. g._h _i_.j 1.2.3 x. .y",
     "Ünïcödé ﬁnal ligatures, ß straße, İstanbul, ΣΊΣΥΦΟΣ, 北京 and 北京大学.",
 )
 
@@ -43,6 +44,7 @@ TERMS = (
     ("北京*",),
     ("memori*", "memories", "memor"),
     ("a*",),
+    ("d.e*", "g", "1.2*", "_i_.j", "b"),
 )
 
 

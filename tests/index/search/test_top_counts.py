@@ -1,4 +1,4 @@
-"""Every way `FacetMasks.top_counts` counts gives what counting each document gives."""
+"""Every way `top_counts` counts gives what counting each document gives."""
 
 from __future__ import annotations
 
@@ -7,15 +7,19 @@ from collections import Counter
 
 import pytest
 
-from index.search import bitsets
+from index.search import bitsets, counting
 from index.search.bitsets import LIST_FACETS, FacetMasks, bits, mask_of
+from index.search.counting import top_counts
 
 SIZE = 400
 
 
-def columns(rng: random.Random) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
-    """Skewed venues (some papers without one) and author lists, a name sometimes twice
-    on one paper (a real .bib has two "Wei Wang"s); no keyword or category anywhere."""
+def columns(
+    rng: random.Random, twice: bool = True
+) -> tuple[list[str], dict[str, list[tuple[str, ...]]]]:
+    """Skewed venues (some papers without one) and author lists, with `twice` a name
+    sometimes twice on one paper (a real .bib has two "Wei Wang"s); no keyword or
+    category anywhere."""
     venues = [
         rng.choice(["", "OSDI", "SOSP", "MLSys", "ATC", "NSDI"][: rng.randint(1, 6)])
         for _ in range(SIZE)
@@ -24,11 +28,13 @@ def columns(rng: random.Random) -> tuple[list[str], dict[str, list[tuple[str, ..
     authors = []
     for _ in range(SIZE):
         chosen = [names[min(int(rng.expovariate(0.05)), 119)] for _ in range(rng.randint(0, 5))]
-        authors.append(tuple(chosen))
+        authors.append(tuple(chosen if twice else dict.fromkeys(chosen)))
     return venues, {"author": authors, "keyword": [()] * SIZE, "category": [()] * SIZE}
 
 
-def facet_state(venues: list[str], lists: dict[str, list[tuple[str, ...]]]) -> FacetMasks:
+def facet_state(
+    venues: list[str], lists: dict[str, list[tuple[str, ...]]], size: int = SIZE
+) -> FacetMasks:
     """The masks as the build makes them: the `TOP_MASKS` most frequent values of each
     large facet (index.search.facet_build), over the columns."""
     documents = {"venue": [(v,) if v else () for v in venues], **lists}
@@ -37,21 +43,21 @@ def facet_state(venues: list[str], lists: dict[str, list[tuple[str, ...]]]) -> F
         counted = Counter(value for values in column for value in values)
         top = sorted(counted.items(), key=lambda item: (-item[1], item[0]))[: bitsets.TOP_MASKS]
         masks[facet] = {
-            value: mask_of([d for d, values in enumerate(column) if value in values], SIZE)
+            value: mask_of([d for d, values in enumerate(column) if value in values], size)
             for value, _ in top
         }
     return FacetMasks.restored(
         {
-            "size": SIZE,
-            "live": (1 << SIZE) - 1,
-            "ids": [f"p{d}" for d in range(SIZE)],
+            "size": size,
+            "live": (1 << size) - 1,
+            "ids": [f"p{d}" for d in range(size)],
             "venues": venues,
             "lists": lists,
             "masks": masks,
-            "year_of": [0] * SIZE,
-            "titles": [""] * SIZE,
-            "order_title": list(range(SIZE)),
-            "order_year": list(range(SIZE)),
+            "year_of": [0] * size,
+            "titles": [""] * size,
+            "order_title": list(range(size)),
+            "order_year": list(range(size)),
         }
     )
 
@@ -89,8 +95,8 @@ def test_every_path_counts_as_before(
     monkeypatch.setattr(bitsets, "TOP_MASKS", top_masks)
     monkeypatch.setattr(bitsets, "EXACT_COUNT_LIMIT", exact_limit)
     rng = random.Random(top_masks)
-    for _ in range(4):
-        venues, lists = columns(rng)
+    for twice in (True, False, False):
+        venues, lists = columns(rng, twice)
         masks = facet_state(venues, lists)
         for _ in range(25):
             share = rng.choice([0.0, 0.01, 0.1, 0.5, 1.0])
@@ -98,19 +104,56 @@ def test_every_path_counts_as_before(
             for facet in ("venue", *LIST_FACETS):
                 for limit in (1, 3, 15, 500):
                     expected = as_before(masks, facet, within, limit)
-                    assert masks.top_counts(facet, within, limit) == expected, (facet, limit)
+                    assert top_counts(masks, facet, within, limit) == expected, (facet, limit)
 
 
-def test_a_venue_counts_from_its_masks_and_authors_from_the_columns() -> None:
-    """What makes the new paths cheap: a small match set's venues are one `&` per
-    value (the columns are not read), its authors still counted per document."""
-    venues, lists = columns(random.Random(1))
+def test_the_cheap_paths_leave_the_columns_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small match set's venues are one `&` per value, and a large enough one's top
+    authors too when no other name can reach them: the match set is never walked."""
+    walked: list[int] = []
+    monkeypatch.setattr(counting, "bits", lambda mask: walked.append(mask) or bits(mask))
+    venues, lists = columns(random.Random(1), twice=False)
     masks = facet_state(venues, lists)
-    within = mask_of(range(0, SIZE, 7), SIZE)
     masks.venues = []  # a venue count that read the column would fail
-    top, more = masks.top_counts("venue", within, 15)
+    within = mask_of(range(0, SIZE, 7), SIZE)
+    top, more = top_counts(masks, "venue", within, 15)
     assert sum(count for _, count in top) == sum(1 for d in range(0, SIZE, 7) if venues[d])
-    assert not more
-    authors, _ = masks.top_counts("author", within, 15)
-    expected = Counter(name for d in range(0, SIZE, 7) for name in lists["author"][d])
-    assert authors == sorted(expected.items(), key=lambda item: (-item[1], item[0]))[:15]
+    assert not more and not walked
+    everything = masks.live
+    authors, more = top_counts(masks, "author", everything, 3)
+    expected = Counter(name for names in lists["author"] for name in names)
+    assert authors == sorted(expected.items(), key=lambda item: (-item[1], item[0]))[:3]
+    assert more and not walked
+    # A name twice on one paper: only the columns count it as the panel always has.
+    lists["author"][0] = (*lists["author"][0], "Author 000", "Author 000")
+    masks = facet_state(venues, lists)
+    assert top_counts(masks, "author", everything, 3) == as_before(masks, "author", everything, 3)
+    assert walked == [everything]
+
+
+def test_a_name_without_a_mask_is_never_outranked_by_the_masked_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four masks (A on 10 papers, B 8, C 7, D 6) and E on 6 papers without one: when a
+    search leaves C and D on fewer papers than E is on, or leaves only A and B, the top
+    list and its 'more' flag are the columns' own."""
+    monkeypatch.setattr(bitsets, "TOP_MASKS", 4)
+    authors: list[tuple[str, ...]] = []
+    for name, papers in (("A", 10), ("B", 8), ("C", 7), ("D", 6), ("E", 6)):
+        authors += [(name,)] * papers
+    size = len(authors)
+    lists = {"author": authors, "keyword": [()] * size, "category": [()] * size}
+    masks = facet_state([""] * size, lists, size)
+    assert set(masks.masks["author"]) == {"A", "B", "C", "D"}
+
+    def papers_of(name: str) -> list[int]:
+        return [d for d, names in enumerate(authors) if names == (name,)]
+
+    fewer_c_d = masks.live & ~mask_of(papers_of("C")[:3] + papers_of("D")[:2], size)
+    only_a_b = mask_of(papers_of("A") + papers_of("B"), size)
+    for within in (fewer_c_d, only_a_b, masks.live):
+        for limit in (1, 2, 3):
+            expected = as_before(masks, "author", within, limit)
+            assert top_counts(masks, "author", within, limit) == expected, (within, limit)
+    assert top_counts(masks, "author", fewer_c_d, 3) == ([("A", 10), ("B", 8), ("E", 6)], True)
+    assert top_counts(masks, "author", only_a_b, 2) == ([("A", 10), ("B", 8)], False)
