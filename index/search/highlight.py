@@ -40,7 +40,7 @@ _SPLIT = re.compile(r"(\w+(?:\.\w+)*)")
 FRAGMENT_CHARS = 240
 # Texts whose words are remembered (`_words_of`), and whose spans one highlighter remembers:
 # a page of 20 hits has up to 100 texts (title, short name, authors, abstract, venue), so
-# this is a few dozen pages (a few MB: an abstract's words take ~3 kB).
+# this is 40 pages, ~800 papers (~6 MB of generated papers' texts).
 _REMEMBERED_TEXTS = 4_000
 
 # A text's word as the index sees it (the same for every query). Whoosh's accent map
@@ -53,8 +53,7 @@ class _Words(NamedTuple):
 
     words: tuple[str, ...]  # the distinct folded words, sorted: a prefix's are adjacent
     folded: tuple[str, ...]  # each token's folded word, in text order
-    starts: array[int]  # each token's start in the text
-    ends: array[int]  # and its end
+    bounds: array[int]  # where each token starts and ends: the text between, then a token
 
 
 @lru_cache(maxsize=_REMEMBERED_TEXTS)
@@ -64,7 +63,8 @@ def _words_of(text: str) -> _Words:
     Split rather than matched one by one: the parts alternate between the text between
     words and a word, so their lengths' running sums are where each word starts and ends.
     An ASCII text is lower-cased whole, which folds its every word (`_fold`) in one call
-    and keeps every position. The words are interned: a page of abstracts shares most.
+    and keeps every position. The words are interned (a page of abstracts shares most)
+    and the positions kept as 16-bit numbers when they fit: ~6 kB for an abstract.
     """
     if text.isascii():
         parts = _SPLIT.split(text.lower())
@@ -72,8 +72,8 @@ def _words_of(text: str) -> _Words:
     else:
         parts = _SPLIT.split(text)
         folded = tuple(map(_fold, parts[1::2]))
-    bounds = array("I", accumulate(map(len, parts)))
-    return _Words(tuple(sorted(set(folded))), folded, bounds[0:-1:2], bounds[1::2])
+    bounds = array("H" if len(text) < 1 << 16 else "I", accumulate(map(len, parts)))
+    return _Words(tuple(sorted(set(folded))), folded, bounds)
 
 
 def _starting(words: tuple[str, ...], prefix: str) -> tuple[str, ...]:
@@ -119,17 +119,6 @@ class Highlighter:
     def __bool__(self) -> bool:
         return bool(self.words or self.prefixes or self.patterns)
 
-    def matches(self, token: str) -> bool:
-        """Whether the word `token` (as written) matches: its folded form is one of the
-        query's words, shares a stem with one, starts with a prefix or fits a pattern."""
-        word = fold_word(token)
-        return (
-            word in self.words
-            or cached_stem(word) in self.stems
-            or (bool(self.prefixes) and word.startswith(self.prefixes))
-            or any(p.match(word) for p in self.patterns)
-        )
-
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Start and end of every matching word in `text` (remembered per text)."""
         if not self:
@@ -142,8 +131,9 @@ class Highlighter:
         return found
 
     def _found(self, text: _Words) -> list[tuple[int, int]]:
-        """The spans of `text`'s tokens whose word matches, as `matches` decides (a
-        word of the query's shares its own stem, so the stems decide the whole words)."""
+        """The spans of `text`'s tokens whose folded word is one of the query's words or
+        shares a stem with one (its own is one of the stems), starts with a prefix or fits
+        a pattern."""
         words = text.words
         hit: set[str] = set()
         for letter in self._stem_letters:
@@ -151,10 +141,11 @@ class Highlighter:
         for prefix in self.prefixes:
             hit.update(_starting(words, prefix))
         if self.patterns:
-            hit.update(word for word in words if any(p.match(word) for p in self.patterns))
+            hit.update(w for w in words if any(p.match(w) for p in self.patterns))
         if not hit:
             return []
-        return list(compress(zip(text.starts, text.ends), map(hit.__contains__, text.folded)))
+        spans = zip(text.bounds[0::2], text.bounds[1::2])
+        return list(compress(spans, map(hit.__contains__, text.folded)))
 
     def whole(self, text: str) -> Snippet:
         """All of `text`, matching words highlighted (titles, the detail view)."""
