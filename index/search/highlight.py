@@ -76,6 +76,12 @@ def _words_of(text: str) -> _Words:
     return _Words(tuple(sorted(set(folded))), folded, bounds)
 
 
+def forget() -> None:
+    """Forget every remembered text's words (`SearchEngine.forget_cached`: a search then
+    does all of its work, as a session's first does)."""
+    _words_of.cache_clear()
+
+
 def _starting(words: tuple[str, ...], prefix: str) -> tuple[str, ...]:
     """The sorted `words` that start with `prefix`."""
     first = bisect_left(words, prefix)

@@ -13,7 +13,7 @@ import pytest
 from index import open_engine
 from index.models import Library, SearchRequest
 from index.schema.analysis import cached_stem, fold_word
-from index.search.highlight import Highlighter
+from index.search.highlight import Highlighter, _words_of
 from tests.fixtures.search.generate import RARE, TAXONOMY, WORDS, make_library
 
 # The index's idea of a word (the default RegexTokenizer), written out again here.
@@ -126,3 +126,14 @@ def test_an_edited_abstract_is_highlighted_as_it_now_reads(tmp_path: Path) -> No
     assert snippet.plain == edited
     assert [s.text for s in snippet.segments if s.highlighted] == ["quokka", "Quokka"]
     second.close()
+
+
+def test_forgetting_the_caches_forgets_the_texts_words(tmp_path: Path) -> None:
+    """`forget_cached` makes the next search do all of its work, highlighting included
+    (what the torture tests count and the hostile-query benchmark times)."""
+    engine = open_engine(make_library(8, seed=3), TAXONOMY, tmp_path)
+    engine.search(SearchRequest("memory", limit=5))
+    assert _words_of.cache_info().currsize > 0
+    engine.forget_cached()
+    assert _words_of.cache_info().currsize == 0
+    engine.close()
