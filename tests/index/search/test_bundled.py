@@ -13,8 +13,8 @@ from index import open_engine
 from index.facets.taxonomy import Taxonomy
 from index.models import Library, Paper, SearchRequest
 from index.schema.venues import short_venue
-from index.search.engine import SearchEngine
 from index.search.counting import top_counts
+from index.search.engine import SearchEngine
 from index.search.facet_build import facet_masks
 
 
