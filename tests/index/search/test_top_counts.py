@@ -37,7 +37,8 @@ def facet_state(
 ) -> FacetMasks:
     """The masks as the build makes them: the `TOP_MASKS` most frequent values of each
     large facet (index.search.facet_build), over the columns."""
-    documents = {"venue": [(v,) if v else () for v in venues], **lists}
+    venue_lists: list[tuple[str, ...]] = [(v,) if v else () for v in venues]
+    documents = {"venue": venue_lists, **lists}
     masks: dict[str, dict[str, int]] = {"topic": {}, "hardware": {}, "year": {}}
     for facet, column in documents.items():
         counted = Counter(value for values in column for value in values)
@@ -111,7 +112,12 @@ def test_the_cheap_paths_leave_the_columns_alone(monkeypatch: pytest.MonkeyPatch
     """A small match set's venues are one `&` per value, and a large enough one's top
     authors too when no other name can reach them: the match set is never walked."""
     walked: list[int] = []
-    monkeypatch.setattr(counting, "bits", lambda mask: walked.append(mask) or bits(mask))
+
+    def walking(mask: int) -> list[int]:
+        walked.append(mask)
+        return bits(mask)
+
+    monkeypatch.setattr(counting, "bits", walking)
     venues, lists = columns(random.Random(1), twice=False)
     masks = facet_state(venues, lists)
     masks.venues = []  # a venue count that read the column would fail
@@ -142,7 +148,8 @@ def test_a_name_without_a_mask_is_never_outranked_by_the_masked_ones(
     for name, papers in (("A", 10), ("B", 8), ("C", 7), ("D", 6), ("E", 6)):
         authors += [(name,)] * papers
     size = len(authors)
-    lists = {"author": authors, "keyword": [()] * size, "category": [()] * size}
+    nothing: list[tuple[str, ...]] = [()] * size
+    lists = {"author": authors, "keyword": nothing, "category": nothing}
     masks = facet_state([""] * size, lists, size)
     assert set(masks.masks["author"]) == {"A", "B", "C", "D"}
 
