@@ -7,19 +7,29 @@ another value of that facet would give (disjunctive faceting).
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
 from typing import Any
 
 from whoosh.reading import IndexReader
 
 from index.facets import taxonomy as _taxonomy
 from index.models import FacetCount, SearchRequest
-from index.search.bitsets import NO_TOPIC, NO_YEAR, FacetMasks
+from index.search import bitsets
+from index.search.bitsets import LIST_FACETS, NO_TOPIC, NO_YEAR, FacetMasks, bits
 
 # The facets the index counts (the rest of `index.models.FACET_FIELDS` are the user's layer).
 FACETS = ("topic", "hardware", "year", "venue", "author", "keyword", "category")
 # Venue, author, keyword and category lists show this many values (plus any selected
 # ones), unless the request asks for more (`facet_limits`).
 LISTED_VALUES = 15
+# A single-valued facet (venue) with at most this many values, each with a mask, is counted
+# from its masks at any size: one `&` per value costs less than walking the match set.
+MASK_COUNTED_VALUES = 64
+# A listed facet's top masks are tried on a small match set (`top_counts`) when it holds
+# at least one document per this many bits of masks to intersect: below that, walking
+# its documents' columns costs less than the intersections.
+BITS_PER_DOCUMENT = 10_000
 
 
 def arxiv_category_name(category: str) -> str | None:
@@ -134,7 +144,7 @@ def _counts(
             )
             for year in years
         ), False
-    top, cut = masks.top_counts(facet, within, value_limit(request, facet, LISTED_VALUES))
+    top, cut = top_counts(masks, facet, within, value_limit(request, facet, LISTED_VALUES))
     shown = {value for value, _ in top}
     top += [
         (value, (masks.value_mask(facet, value, reader) & within).bit_count())
@@ -144,6 +154,80 @@ def _counts(
     return tuple(
         FacetCount(facet, value, label(value), count, value in chosen) for value, count in top
     ), cut
+
+
+def top_counts(
+    masks: FacetMasks, facet: str, within: int, limit: int
+) -> tuple[list[tuple[str, int]], bool]:
+    """The `limit` most frequent values of a venue or listed facet among the documents in
+    `within`, and whether values were left out.
+
+    Small match sets are counted exactly, large ones from the top masks (one `&` per
+    value), unless more values are asked for than have masks: then one pass over the
+    columns (~200 ms for authors at 100,000 papers, and only when a user pages that far
+    through a panel's "more…"). Exactly means: a venue whose every value has a mask (a
+    paper has one venue, so a mask counts what its column does) by its masks at any size;
+    a listed facet no paper has a value of not at all; another listed facet by its top
+    masks when their `limit`-th count is above what any other value can reach
+    (`FacetMasks.unmasked_bound`), else document by document from the columns. Walking
+    the match set of a typed word cost more than those intersections (issue 50).
+    """
+    total = within.bit_count()
+    if total == 0:
+        return [], False
+    values = masks.masks[facet]
+    every_value_masked = len(values) < bitsets.TOP_MASKS
+    if every_value_masked and (
+        not values or (facet not in LIST_FACETS and len(values) <= MASK_COUNTED_VALUES)
+    ):
+        counts = _mask_counts(values, within)
+        return _most_frequent(counts, limit), len(counts) > limit
+    if total > bitsets.EXACT_COUNT_LIMIT and (limit <= len(values) or every_value_masked):
+        counts = _mask_counts(values, within)
+        # Values without a mask of their own may match too: then there may be more.
+        return _most_frequent(counts, limit), len(counts) > limit or not every_value_masked
+    if (
+        facet in LIST_FACETS
+        and 0 < limit < len(values)
+        and total * BITS_PER_DOCUMENT >= len(values) * masks.size
+    ):
+        bound = masks.unmasked_bound(facet)
+        if bound is not None:
+            counts = _mask_counts(values, within)
+            top = _most_frequent(counts, limit)
+            # More than `limit` values match (masked ones), and none without a mask can
+            # reach the last one shown: the columns would give the same.
+            if len(counts) > limit and top[-1][1] > bound:
+                return top, True
+    docnums = bits(within)
+    if facet in LIST_FACETS:
+        # A name listed twice on one paper counts twice here (once in a mask).
+        counter = Counter(chain.from_iterable(map(masks.lists[facet].__getitem__, docnums)))
+    else:
+        counter = Counter(map(masks.venues.__getitem__, docnums))
+        counter.pop("", None)
+    return _most_frequent(counter, limit), len(counter) > limit
+
+
+def _mask_counts(values: dict[str, int], within: int) -> dict[str, int]:
+    """How many documents of `within` each value's mask holds, for those holding any."""
+    counts = {value: (mask & within).bit_count() for value, mask in values.items()}
+    return {value: count for value, count in counts.items() if count}
+
+
+def _most_frequent(counts: dict[str, int], limit: int) -> list[tuple[str, int]]:
+    """The `limit` values with the highest counts, ties by value: `sorted(...)[:limit]`
+    without a Python key for every value (3,000 authors of a narrow search at 10,000
+    papers), only for those at least as frequent as the `limit`-th. The counts alone are
+    sorted in C (`heapq.nlargest` steps through them in Python)."""
+    if len(counts) > limit > 0:
+        cut = sorted(counts.values(), reverse=True)[limit - 1]
+        counts = {value: count for value, count in counts.items() if count >= cut}
+    return sorted(counts.items(), key=_by_count)[:limit]
+
+
+def _by_count(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]
 
 
 def category_label(category: str) -> str:

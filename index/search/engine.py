@@ -34,6 +34,7 @@ from index.search.counting import facet_counts, selection_masks
 from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
 from index.search.highlight import Highlighter
+from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
 from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
@@ -251,7 +252,8 @@ class SearchEngine(Generic[OpenedT]):
         self._index.close()
 
     def forget_cached(self) -> None:
-        """Forget cached results, match sets, scored words, prefix expansions and automata.
+        """Forget cached results, match sets, scored words, prefix expansions, automata and
+        the words of the texts highlighted.
 
         The next search then does all of its work, as the first search of a session does:
         what the torture tests and benchmarks time. Masks of the facets and of the first
@@ -266,6 +268,7 @@ class SearchEngine(Generic[OpenedT]):
                 cache.clear()
         self._term_scores.clear()
         clear_automata()
+        forget_highlighted()
 
     # -- searching -------------------------------------------------------------------------
 
