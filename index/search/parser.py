@@ -193,6 +193,8 @@ class QueryBuilder:
         for name in ("tag", "status", "keyword", "collection"):
             self.schema.add(name, fields.ID(analyzer=IDAnalyzer(lowercase=True)))
         self.schema.add("note", fields.TEXT(analyzer=stem_analyzer()))
+        # The attachments' pages, stemmed as they are indexed (index.search.fulltext).
+        self.schema.add("fulltext", fields.TEXT(analyzer=stem_analyzer()))
         self.expander = PrefixExpander(prefix_table)
         self.lexicon = lexicon
         self.children = children or {}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from index.citations import citation_keys, format_citation, style_label
 from index.citations.export import export_text
 from index.facets.taxonomy import Taxonomy
-from index.models import Library, Paper, SearchRequest, Snippet
+from index.models import Library, PageMatch, Paper, SearchRequest, Snippet
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -36,6 +36,8 @@ class PaperDetail:
     terms: tuple[str, ...] = ()  # the query's words, to rebuild the detail in another style
     # The user's layer and the source's extras: (heading, text), see tui.view.user_detail.
     extra: tuple[tuple[str, str], ...] = ()
+    # Where the attachments' text matched (the hit's page), when the search found it there.
+    page_match: PageMatch | None = None
 
 
 class PaperData:
@@ -125,8 +127,15 @@ class PaperData:
         result = engine.search(SearchRequest(limit=max(1, engine.size), counts=False))
         return tuple(hit.paper for hit in result.hits)
 
-    def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:
-        """Everything the detail pane shows; runs in a worker thread."""
+    def detail(
+        self,
+        paper_id: str,
+        terms: tuple[str, ...],
+        style: str,
+        page_match: PageMatch | None = None,
+    ) -> PaperDetail | None:
+        """Everything the detail pane shows; runs in a worker thread. `page_match`: the
+        hit's match in the full text, shown with it."""
         engine = self._engine()
         paper = engine.paper(paper_id) if engine else None
         if paper is None or engine is None:
@@ -144,5 +153,13 @@ class PaperData:
             citation = f"(cannot format this citation: {error})"
         extra = self.extras(paper) if self.extras is not None else ()
         return PaperDetail(
-            paper, abstract, related, similar, citation, style_label(style), terms, extra
+            paper,
+            abstract,
+            related,
+            similar,
+            citation,
+            style_label(style),
+            terms,
+            extra,
+            page_match,
         )
