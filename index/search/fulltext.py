@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from whoosh import query as wq
 
 from index.fulltext.page_index import TEXT_FIELD, Unit
-from index.models import Hit, PageMatch, SearchRequest
+from index.models import Hit, PageMatch, SearchRequest, Segment, Snippet
 from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import member_test
-from index.search.highlight import Highlighter
+from index.search.highlight import FRAGMENT_CHARS, Highlighter
 from index.search.matching import without_layer
 from index.search.page_view import Pages, PageView
 from index.search.parser import Parsed
@@ -42,6 +42,9 @@ FIELD = "fulltext"
 # Fields a bare word's group may hold besides the text fields (the year a word may be,
 # the edge n-grams of a typed prefix).
 _GROUP_EXTRA = frozenset(("year_facet", "prefix"))
+
+# Characters of a page looked through at a time for its first match (`_snippet`).
+_WINDOW = 4 * FRAGMENT_CHARS
 
 Rank = Callable[[int, bool], list[tuple[float, int]]]
 
@@ -321,6 +324,34 @@ def _page_matches(
         out[docnum] = PageMatch(
             path=unit.path,
             page=number if number > 0 else None,
-            snippet=highlighter.fragment(text),
+            snippet=_snippet(highlighter, text),
         )
     return out
+
+
+def _snippet(highlighter: Highlighter, text: str) -> Snippet:
+    """The fragment of a page around its first match, found a window at a time.
+
+    A page is ten times an abstract: tokenizing all of it for each hit (as `fragment`
+    does to find the densest run) was most of what a page of full-text hits cost.
+    """
+    start = 0
+    while start < len(text):
+        end = _word_end(text, start + _WINDOW)
+        if highlighter.any_in(text[start:end]):
+            begin = _word_end(text, max(0, start - FRAGMENT_CHARS)) if start else 0
+            found = highlighter.fragment(text[begin : _word_end(text, end + FRAGMENT_CHARS)])
+            segments = list(found.segments)
+            if begin and segments and segments[0].text != "…":
+                segments.insert(0, Segment("…"))
+            return Snippet(tuple(segments))
+        start = end
+    return highlighter.fragment(text[: _word_end(text, FRAGMENT_CHARS)])
+
+
+def _word_end(text: str, at: int) -> int:
+    """`at`, moved on to the next space (a window never cuts a word)."""
+    if at >= len(text):
+        return len(text)
+    space = text.find(" ", at)
+    return len(text) if space == -1 else space

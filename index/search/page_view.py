@@ -37,9 +37,9 @@ TEXT_CACHE = 64
 # Completions a typed prefix is searched for in the pages (the most frequent), and at
 # least this many letters before it is looked for there at all: full text holds far
 # more words than the abstracts, and a one-letter prefix would match nearly every page.
-PREFIX_CAP = 32
-PREFIX_SCAN = 2000
-MIN_PREFIX = 3
+PREFIX_CAP = 16
+PREFIX_SCAN = 1000
+MIN_PREFIX = 4
 
 
 class PageView:
