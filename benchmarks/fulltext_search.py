@@ -95,8 +95,13 @@ def _timed(engine: SearchEngine, request: SearchRequest) -> float:
 
 
 def measure(
-    docs: int, share: float = 0.3, pages: tuple[int, int] = (10, 20), seed: int = 7
+    docs: int,
+    share: float = 0.3,
+    pages: tuple[int, int] = (10, 20),
+    seed: int = 7,
+    keystrokes: int | None = None,
 ) -> dict[str, Any]:
+    """The figures (module docstring); `keystrokes`: replay only the mix's first ones."""
     taxonomy = load_taxonomy()
     with tempfile.TemporaryDirectory(prefix="fulltext-search-") as work:
         root = Path(work)
@@ -116,7 +121,7 @@ def measure(
         without = SearchEngine(with_text.opened, library, taxonomy)  # no page index
         base: list[float] = []
         ours: list[float] = []
-        for number, typed in enumerate(typed_requests()):
+        for number, typed in enumerate(typed_requests()[:keystrokes]):
             pair = ((without, base), (with_text, ours))
             for engine, times in pair if number % 2 else reversed(pair):
                 times.append(_timed(engine, typed.request))
@@ -124,7 +129,7 @@ def measure(
             _timed(with_text, SearchRequest(query[:end], limit=20, as_you_type=True))
             for query in FULLTEXT_QUERIES
             for end in range(1, len(query) + 1)
-        ]
+        ][:keystrokes]
         index_mb = _folder_mb(pages_folder(cache))
         with_text.close()
     without_s, with_s = summary(base), summary(ours)

@@ -25,6 +25,7 @@ from index.fulltext.page_index import TEXT_FIELD, open_page_index, pages_folder
 from index.fulltext.store import FulltextStore
 from index.search.bitsets import Lru, mask_of
 from index.search.term_scores import TermParts, TermScores
+from index.whoosh_ext.columns import column_values, deleted_docnums
 
 __all__ = ["PageView", "Pages"]
 
@@ -57,12 +58,13 @@ class PageView:
         with self.searcher() as searcher:
             reader = searcher.reader()
             self.pages = reader.doc_count_all()
-            self.paper_of: array[int] = array("i", [-1]) * self.pages
-            column = reader.column_reader("paper")
-            deleted = reader.has_deletions()
-            for page in range(self.pages):
-                if not (deleted and reader.is_deleted(page)):
-                    self.paper_of[page] = docnum_of.get(str(column[page]), -1)
+            # Read at once (index.whoosh_ext.columns): a column reader's lookup per page
+            # cost ~0.3 s at 45,000 pages, at the first search after each sync.
+            self.paper_of: array[int] = array(
+                "i", [docnum_of.get(str(paper), -1) for paper in column_values(reader, "paper")]
+            )
+            for page in deleted_docnums(reader):
+                self.paper_of[page] = -1
         self.scores = TermScores(self.pages)
 
     @contextmanager

@@ -127,8 +127,8 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
         parts.append(Text("\nFound in the full text", "bold"))
         found = page_match_text(detail.page_match, label_style="dim", match_style=match_style)
         parts.append(Padding(found, (0, 0, 0, 2)))
-        name = PurePath(detail.page_match.path).name  # the whole path is under Sources
-        parts.append(Padding(Text(clean(f"in {name}", one_line=True), "dim"), (0, 0, 0, 2)))
+        file_name = PurePath(detail.page_match.path).name  # a whole path wraps the pane
+        parts.append(Padding(Text(clean(f"in {file_name}", one_line=True), "dim"), (0, 0, 0, 2)))
     ids = [
         (name, clean(value, one_line=True).strip())
         for name, value in (
