@@ -30,7 +30,7 @@ from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import member_test
 from index.search.highlight import FRAGMENT_CHARS, Highlighter
 from index.search.matching import without_layer
-from index.search.page_view import Pages, PageView
+from index.search.page_view import MIN_PREFIX, Pages, PageView
 from index.search.parser import Parsed
 from index.search.ranking import ranking_query, scored_terms
 from index.search.syntax import PLACEHOLDER, walk
@@ -137,6 +137,17 @@ class _Evaluator:
         if not self._negated:
             self.words.extend(words)
 
+    def looks_up(self, q: wq.Query) -> bool:
+        """Whether a plain word of `q` is looked for in the pages (a typed prefix only
+        from `MIN_PREFIX` letters): else the query is searched as it was, whole."""
+        for node in walk(q):
+            if node in self.parsed.prefixes:
+                if len(self.parsed.prefixes[node][0]) >= MIN_PREFIX and self._is_group(node):
+                    return True
+            elif self._is_group(node):
+                return True
+        return False
+
     def _is_group(self, q: wq.Query) -> bool:
         """A plain word's node: its fields are the text fields (the abstract among them)."""
         if q in self.parsed.prefixes:
@@ -216,6 +227,8 @@ def match_fulltext(
     if not explicit and (view is None or not view.pages):
         return None
     evaluator = _Evaluator(view, parsed, main, live)
+    if not explicit and not evaluator.looks_up(q):  # `title:x`, `year:2020`, `py` typed
+        return None
     loose = evaluator.evaluate(q, True)
     if not explicit and not evaluator.words:
         return None

@@ -27,7 +27,7 @@ from index.search.bitsets import Lru, mask_of
 from index.search.term_scores import TermParts, TermScores
 from index.whoosh_ext.columns import column_values, deleted_docnums
 
-__all__ = ["PageView", "Pages"]
+__all__ = ["MIN_PREFIX", "PageView", "Pages"]
 
 log = logging.getLogger("paperscope.index")
 

@@ -9,7 +9,9 @@ import pytest
 
 from index import load_taxonomy, open_engine
 from index.fulltext import sync_fulltext
+from index.fulltext.extract import Extracted
 from index.fulltext.pool import ExtractionPool, Job
+from index.fulltext.store import FulltextStore
 from index.models import Library, Paper, SearchRequest, SearchResult
 from index.search.engine import SearchEngine
 from tests.index.fulltext.pdfs import paper_pdf, scanned_pdf
@@ -150,5 +152,24 @@ def test_an_open_engine_sees_a_later_sync(tmp_path: Path) -> None:
         ]
         sync_fulltext(cache, moved)
         assert ids(search(engine, "quokkas")) == ["b"]
+    finally:
+        engine.close()
+
+
+def test_text_without_page_breaks_has_no_page_number(tmp_path: Path) -> None:
+    # Zotero's cached text without form feeds (index.fulltext.zotero_cache): one block.
+    attachment = tmp_path / "zotero.pdf"
+    attachment.write_bytes(b"%PDF-1.4 stand-in")
+    cache = tmp_path / "cache"
+    store = FulltextStore(cache)
+    store.put(store.digest(attachment), Extracted(pages=("a wombat burrows",), paged=False))
+    store.save_files()
+    papers = [Paper(id="z", title="Zotero item", attachments=(str(attachment),))]
+    engine = open_engine(Library(papers=tuple(papers)), TAXONOMY, cache)
+    try:
+        sync_fulltext(cache, papers)
+        found = search(engine, "wombat").hits[0].page_match
+        assert found is not None and found.page is None
+        assert found.snippet.plain == "a wombat burrows"
     finally:
         engine.close()
