@@ -159,13 +159,13 @@ class _Evaluator:
 
     def _group(self, q: wq.Query) -> int:
         """The papers whose pages hold the group's word (its abstract stems, which the
-        pages are analyzed like) or phrase, or a typed prefix's completions."""
-        view = self.view
-        assert view is not None
-        if q in self.parsed.prefixes:
-            return self._prefix(self.parsed.prefixes[q][0])
+        pages are analyzed like) or phrase; for a typed prefix, its completions in the
+        pages and its stem as a whole word ("quokkas" typed is the stem "quokka", which
+        no page word starts with)."""
         mask = 0
-        for leaf in q.leaves():
+        if q in self.parsed.prefixes:
+            mask = self._prefix(self.parsed.prefixes[q][0])
+        for leaf in _outside_expansions(q):
             if getattr(leaf, "fieldname", None) != "abstract":
                 continue
             if type(leaf) is wq.Term:
@@ -209,6 +209,16 @@ class _Evaluator:
         for word in words:
             mask |= self.view.word_mask(word)
         return mask
+
+
+def _outside_expansions(q: wq.Query) -> list[wq.Query]:
+    """`q`'s leaves, less those of a prefix's or pattern's expansion in the library's
+    words (a `ConstantScoreQuery`: the pages have their own words)."""
+    if isinstance(q, wq.ConstantScoreQuery):
+        return []
+    if q.is_leaf():
+        return [q]
+    return [leaf for child in q.children() for leaf in _outside_expansions(child)]
 
 
 def _names_fulltext(q: wq.Query) -> bool:

@@ -123,6 +123,8 @@ def test_facet_counts_count_the_full_text_matches(engine: SearchEngine) -> None:
 
 def test_the_word_being_typed_matches_the_pages_as_a_prefix(engine: SearchEngine) -> None:
     assert ids(search(engine, "pythag", as_you_type=True)) == ["paging"]
+    # A word typed whole is its stem in the pages, which no page word starts with.
+    assert ids(search(engine, "pythagoras", as_you_type=True)) == ["paging"]
     assert ids(search(engine, "fulltext:pythag", as_you_type=True)) == ["paging"]
     # Too short to look for in the pages: the library's fields only.
     assert "paging" not in ids(search(engine, "py", as_you_type=True))
