@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from whoosh import fields, index
-from whoosh.filedb.filestore import FileStorage
 from whoosh.writing import IndexWriter
 
 from index.atomic import write_text_atomic
@@ -39,6 +38,7 @@ from index.fulltext.store import FulltextStore
 from index.models import Paper
 from index.schema.analysis import FastStemText, stem_analyzer
 from index.whoosh_ext.pool import fast_pool
+from index.whoosh_ext.positioned import PositionedStorage
 
 try:  # POSIX
     import fcntl
@@ -132,13 +132,21 @@ def pages_folder(cache_dir: Path) -> Path:
     return Path(cache_dir) / "fulltext" / f"pages-{FORMAT}"
 
 
+def _storage(folder: Path) -> PositionedStorage:
+    """The page index's files: not memory-mapped (Whoosh copies each file of a mapped
+    compound segment into memory for every searcher: the whole index, ~60 MB per 1,000
+    PDFs), and written without a system call per `tell`, which beside the app's busy UI
+    thread made a write crawl (index.whoosh_ext.positioned)."""
+    return PositionedStorage(str(folder), supports_mmap=False)
+
+
 def open_page_index(cache_dir: Path) -> index.Index | None:
     """The page index for reading, or None when no sync has written one yet."""
     folder = pages_folder(cache_dir)
     try:
         if not index.exists_in(str(folder)):
             return None
-        return index.open_dir(str(folder))
+        return _storage(folder).open_index()
     except (OSError, ValueError, EOFError, index.IndexError):
         return None
 
@@ -182,7 +190,7 @@ def _sync(
     fingerprint: str,
     cancelled: Callable[[], bool],
 ) -> FulltextSync:
-    storage = FileStorage(str(folder))
+    storage = _storage(folder)
     ix = storage.open_index() if index.exists_in(str(folder)) else storage.create_index(_schema())
     try:
         with ix.searcher() as searcher:

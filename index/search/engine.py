@@ -6,7 +6,9 @@ evaluates the new part), apply the facet selections as masks, count every facet 
 intersection (index.search.counting), rank only what will be shown
 (index.search.ranking) and highlight only those rows (index.search.highlight). Results are
 frozen values (index.models), cached per request. "Did you mean" and fuzzy words use the
-library's words as written (index.search.spelling).
+library's words as written (index.search.spelling). Once the attachments' text has been
+read, plain words and `fulltext:` also match their pages (index.search.fulltext: the match
+set, the rows after the library's own matches, each one's page).
 """
 
 from __future__ import annotations

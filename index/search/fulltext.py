@@ -27,7 +27,7 @@ from whoosh import query as wq
 from index.fulltext.page_index import TEXT_FIELD, Unit
 from index.models import Hit, PageMatch, SearchRequest, Segment, Snippet
 from index.schema.fields import TEXT_FIELDS
-from index.search.bitsets import member_test
+from index.search.bitsets import bits, member_test
 from index.search.highlight import FRAGMENT_CHARS, Highlighter
 from index.search.matching import without_layer
 from index.search.page_view import MIN_PREFIX, Pages, PageView
@@ -199,7 +199,7 @@ class _Evaluator:
         self._note([str(word) for word in q.words])
         if len(q.words) == 1:
             return self.view.word_mask(str(q.words[0]))
-        return self.view.query_mask(wq.Phrase(TEXT_FIELD, list(q.words), slop=q.slop))
+        return self.view.phrase_mask(wq.Phrase(TEXT_FIELD, list(q.words), slop=q.slop))
 
     def _prefix(self, prefix: str) -> int:
         assert self.view is not None
@@ -259,15 +259,27 @@ def match_fulltext(
 def best_pages(view: PageView, words: list[str], papers: int) -> dict[int, tuple[float, int]]:
     """Each paper of `papers` with a page holding any of `words`: (that page's score, the
     page), its best page by the summed BM25 parts of the words."""
-    test = member_test(papers, view.size)
     paper_of = view.paper_of
     page_scores: dict[int, float] = defaultdict(float)
-    for word in words:
-        docs, parts = view.parts(word)
-        for page, part in zip(docs, parts):
-            paper = paper_of[page]
-            if paper >= 0 and test[paper >> 3] >> (paper & 7) & 1:
-                page_scores[page] += part
+    candidates = [page for paper in bits(papers) for page in view.pages_of.get(paper, ())]
+    postings = sum(view.frequency(word) for word in words)
+    if len(candidates) * len(words) < postings:
+        # Few papers (a page of hits, the few found in the pages alone): their pages
+        # looked up in each word's parts, not every posting of every word tested.
+        for word in words:
+            scored = view.page_parts(word)
+            for page in candidates:
+                part = scored.get(page)
+                if part is not None:
+                    page_scores[page] += part
+    else:
+        test = member_test(papers, view.size)
+        for word in words:
+            docs, parts = view.parts(word)
+            for page, part in zip(docs, parts):
+                paper = paper_of[page]
+                if paper >= 0 and test[paper >> 3] >> (paper & 7) & 1:
+                    page_scores[page] += part
     best: dict[int, tuple[float, int]] = {}
     for page, value in page_scores.items():
         paper = paper_of[page]
