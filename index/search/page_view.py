@@ -41,7 +41,9 @@ TEXT_CACHE = 64
 # Completions a typed prefix is searched for in the pages (the most frequent), and at
 # least this many letters before it is looked for there at all: full text holds far
 # more words than the abstracts, and a one-letter prefix would match nearly every page.
-PREFIX_CAP = 16
+# Each common completion is ~10 ms of postings at 45,000 pages; the pages' matches come
+# after the library's anyway, and the finished word is searched whole.
+PREFIX_CAP = 8
 PREFIX_SCAN = 1000
 MIN_PREFIX = 4
 
@@ -104,8 +106,9 @@ class PageView:
 
     def papers(self, pages: list[int] | array[int]) -> int:
         """The mask of the papers these pages belong to."""
-        paper_of = self.paper_of
-        return mask_of([p for p in (paper_of[page] for page in pages) if p >= 0], self.size)
+        papers = set(map(self.paper_of.__getitem__, pages))  # a paper's pages: one bit
+        papers.discard(-1)
+        return mask_of(list(papers), self.size)
 
     def phrase_mask(self, q: wq.Phrase) -> int:
         """Papers with a page holding the phrase `q` (of the pages' field): only the pages
