@@ -18,6 +18,7 @@ Nothing here runs while the page index is absent or the query has no plain word 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -43,6 +44,8 @@ FIELD = "fulltext"
 # the edge n-grams of a typed prefix).
 _GROUP_EXTRA = frozenset(("year_facet", "prefix"))
 
+# What looking a word up at one paper's pages costs, in postings tested one by one.
+_SPAN_COST = 16
 # Characters of a page looked through at a time for its first match (`_snippet`).
 _WINDOW = 4 * FRAGMENT_CHARS
 
@@ -261,17 +264,22 @@ def best_pages(view: PageView, words: list[str], papers: int) -> dict[int, tuple
     page), its best page by the summed BM25 parts of the words."""
     paper_of = view.paper_of
     page_scores: dict[int, float] = defaultdict(float)
-    candidates = [page for paper in bits(papers) for page in view.pages_of.get(paper, ())]
+    chosen = bits(papers)
     postings = sum(view.frequency(word) for word in words)
-    if len(candidates) * len(words) < postings:
-        # Few papers (a page of hits, the few found in the pages alone): their pages
-        # looked up in each word's parts, not every posting of every word tested.
+    if len(chosen) * len(words) * _SPAN_COST < postings:
+        # Few papers (a page of hits, the few found in the pages alone): each word's
+        # postings looked up at each paper's pages, not every posting tested.
         for word in words:
-            scored = view.page_parts(word)
-            for page in candidates:
-                part = scored.get(page)
-                if part is not None:
-                    page_scores[page] += part
+            docs, parts = view.parts(word)
+            for paper in chosen:
+                span = view.span_of.get(paper)
+                if span is None:
+                    continue
+                at = bisect_left(docs, span[0])
+                while at < len(docs) and docs[at] <= span[1]:
+                    if paper_of[docs[at]] == paper:
+                        page_scores[docs[at]] += parts[at]
+                    at += 1
     else:
         test = member_test(papers, view.size)
         for word in words:

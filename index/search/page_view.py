@@ -34,8 +34,6 @@ log = logging.getLogger("paperscope.index")
 
 # Word and phrase masks one view keeps (they only depend on the view).
 MASK_CACHE = 1024
-# Words kept as page -> score maps (~40 bytes a page holding the word).
-PAGE_PARTS_CACHE = 64
 # Attachments' texts kept for snippets (a page of results, with room for paging on).
 TEXT_CACHE = 64
 # Completions a typed prefix is searched for in the pages (the most frequent), and at
@@ -70,12 +68,13 @@ class PageView:
             )
             for page in deleted_docnums(reader):
                 self.paper_of[page] = -1
-        # Each paper's pages (document number -> its pages'), for scoring a few papers.
-        self.pages_of: dict[int, list[int]] = {}
+        # Each paper's first and last page (an attachment's pages are written together),
+        # for scoring a few papers' pages without reading every posting.
+        self.span_of: dict[int, tuple[int, int]] = {}
         for page, paper in enumerate(self.paper_of):
             if paper >= 0:
-                self.pages_of.setdefault(paper, []).append(page)
-        self._page_parts = Lru(PAGE_PARTS_CACHE)
+                first = self.span_of.get(paper)
+                self.span_of[paper] = (page if first is None else first[0], page)
         self.scores = TermScores(self.pages)
 
     @contextmanager
@@ -94,15 +93,6 @@ class PageView:
         """The pages holding the stemmed `word` and its BM25 part in each."""
         with self.searcher() as searcher:
             return self.scores.parts(searcher, TEXT_FIELD, word)
-
-    def page_parts(self, word: str) -> dict[int, float]:
-        """`parts(word)` as page -> part, for looking up a few pages."""
-        found = self._page_parts.fetch(word)
-        if found is None:
-            docs, parts = self.parts(word)
-            found = dict(zip(docs, parts))
-            self._page_parts.store(word, found)
-        return found
 
     def papers(self, pages: list[int] | array[int]) -> int:
         """The mask of the papers these pages belong to."""
