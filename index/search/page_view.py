@@ -109,20 +109,21 @@ class PageView:
         found = self.masks.fetch(key)
         if found is not None:
             return found
-        candidates: set[int] | None = None
-        for word in q.words:
-            pages = set(self.parts(str(word))[0])
-            candidates = pages if candidates is None else candidates & pages
-            if not candidates:
-                break
-        pages_found: list[int] | None = []
-        if candidates:
-            test = member_test(mask_of(sorted(candidates), self.pages), self.pages)
-            terms = [str(word).encode("utf-8") for word in q.words]
-            with self.searcher() as searcher:
-                pages_found = phrase_ids(searcher.reader(), TEXT_FIELD, terms, q.slop, test)
-                if pages_found is None:  # not Whoosh's block postings: Whoosh matches
-                    pages_found = list(searcher.docs_for_query(q))
+        pages_found: list[int] = []
+        with self.searcher() as searcher:
+            reader = searcher.reader()
+            candidates: set[int] | None = None
+            for word in q.words:
+                pages = set(posting_ids(reader, TEXT_FIELD, str(word)))
+                candidates = pages if candidates is None else candidates & pages
+                if not candidates:
+                    break
+            if candidates:
+                test = member_test(mask_of(sorted(candidates), self.pages), self.pages)
+                terms = [str(word).encode("utf-8") for word in q.words]
+                matched = phrase_ids(reader, TEXT_FIELD, terms, q.slop, test)
+                # None: not Whoosh's block postings; Whoosh's phrase matcher then.
+                pages_found = list(searcher.docs_for_query(q)) if matched is None else matched
         found = self.papers(pages_found)
         self.masks.store(key, found)
         return found
