@@ -103,8 +103,8 @@ class _Evaluator:
 
     def evaluate(self, q: wq.Query, groups: bool) -> int:
         """`q`'s papers; `groups`: a plain word's group matches in the pages too."""
-        if not _names_fulltext(q) and not (groups and self.view is not None):
-            return self.main(q)
+        if not _names_fulltext(q) and not (groups and self.looks_up(q)):
+            return self.main(q)  # whole: the engine's own shortcuts (a typed prefix checked)
         if getattr(q, "fieldname", None) == FIELD:
             return self._fulltext_leaf(q) & self.live
         if isinstance(q, wq.Not):
@@ -143,6 +143,8 @@ class _Evaluator:
     def looks_up(self, q: wq.Query) -> bool:
         """Whether a plain word of `q` is looked for in the pages (a typed prefix only
         from `MIN_PREFIX` letters): else the query is searched as it was, whole."""
+        if self.view is None:
+            return False
         for node in walk(q):
             if node in self.parsed.prefixes:
                 if len(self.parsed.prefixes[node][0]) >= MIN_PREFIX and self._is_group(node):
