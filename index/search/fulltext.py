@@ -31,7 +31,7 @@ from index.schema.fields import TEXT_FIELDS
 from index.search.bitsets import bits, member_test
 from index.search.highlight import FRAGMENT_CHARS, Highlighter
 from index.search.matching import without_layer
-from index.search.page_view import MIN_PREFIX, Pages, PageView
+from index.search.page_view import MIN_ASKED_PREFIX, MIN_PREFIX, Pages, PageView
 from index.search.parser import Parsed
 from index.search.ranking import ranking_query, scored_terms
 from index.search.syntax import PLACEHOLDER, walk
@@ -184,12 +184,12 @@ class _Evaluator:
             return 0
         if type(q) is wq.Term:
             if q.text == PLACEHOLDER and self.parsed.last:
-                return self._prefix(self.parsed.last.lower())
+                return self._prefix(self.parsed.last.lower(), MIN_ASKED_PREFIX)
             return self._word(str(q.text))
         if isinstance(q, wq.Phrase):
             return self._phrase(q) if q.words else 0
         if isinstance(q, wq.Prefix):
-            return self._prefix(str(q.text))
+            return self._prefix(str(q.text), MIN_ASKED_PREFIX)
         moved = q.copy()
         moved.fieldname = TEXT_FIELD
         return self.view.query_mask(moved)
@@ -206,10 +206,10 @@ class _Evaluator:
             return self.view.word_mask(str(q.words[0]))
         return self.view.phrase_mask(wq.Phrase(TEXT_FIELD, list(q.words), slop=q.slop))
 
-    def _prefix(self, prefix: str) -> int:
+    def _prefix(self, prefix: str, minimum: int = MIN_PREFIX) -> int:
         assert self.view is not None
         mask = 0
-        words = self.view.completions(prefix)
+        words = self.view.completions(prefix, minimum)
         self._note(words)
         for word in words:
             mask |= self.view.word_mask(word)

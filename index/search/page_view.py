@@ -28,7 +28,7 @@ from index.search.term_scores import TermParts, TermScores
 from index.whoosh_ext.blocks import phrase_ids
 from index.whoosh_ext.columns import column_values, deleted_docnums
 
-__all__ = ["MIN_PREFIX", "PageView", "Pages"]
+__all__ = ["MIN_ASKED_PREFIX", "MIN_PREFIX", "PageView", "Pages"]
 
 log = logging.getLogger("paperscope.index")
 
@@ -44,6 +44,8 @@ TEXT_CACHE = 64
 PREFIX_CAP = 8
 PREFIX_SCAN = 1000
 MIN_PREFIX = 4
+# A prefix the user asked the pages for (`fulltext:kv*`, or typing `fulltext:kv`).
+MIN_ASKED_PREFIX = 2
 
 
 class PageView:
@@ -154,9 +156,10 @@ class PageView:
             self.masks.store(key, found)
         return found
 
-    def completions(self, prefix: str) -> list[str]:
-        """The most frequent words of the pages that start with `prefix`."""
-        if len(prefix) < MIN_PREFIX:
+    def completions(self, prefix: str, minimum: int = MIN_PREFIX) -> list[str]:
+        """The most frequent words of the pages that start with `prefix` (none when it is
+        shorter than `minimum`)."""
+        if len(prefix) < minimum:
             return []
         key = ("prefix", prefix)
         found = self.masks.fetch(key)

@@ -93,6 +93,11 @@ def test_fulltext_field_searches_the_pages_alone(engine: SearchEngine) -> None:
     # With a field of the library: both must hold.
     assert ids(search(engine, "title:memory fulltext:pythagoras")) == ["paging"]
     assert ids(search(engine, "title:quokka fulltext:pythagoras")) == []
+    # A prefix, a fuzzy word and a pattern, in the pages' own words.
+    assert ids(search(engine, "fulltext:quo*")) == ["paging"]
+    assert ids(search(engine, "fulltext:quokas~")) == ["paging"]
+    assert ids(search(engine, "fulltext:quok?as")) == ["paging"]
+    assert ids(search(engine, 'fulltext:"kv', as_you_type=True)) == ["paging"]
     hit = search(engine, "title:memory fulltext:pythagoras").hits[0]
     assert hit.page_match is not None and hit.page_match.page == 2
 
