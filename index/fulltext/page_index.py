@@ -157,36 +157,45 @@ def sync_fulltext(
     *,
     cancelled: Callable[[], bool] | None = None,
 ) -> FulltextSync:
-    """Makes the searchable full text that of `papers`' current attachments, as stored.
+    """Makes the searchable full text of `papers` that of their current attachments.
 
-    Adds the attachments whose text the store now has, drops those no paper has any more
-    (a paper removed, an attachment removed or changed); papers not in `papers` are
-    dropped too: call it with the whole library. Cheap when nothing changed (a stat per
+    Adds the attachments whose text the store now has; drops those of `papers` that are no
+    longer theirs (removed, or changed since they were read), and any whose file is gone
+    or changed. Papers not in `papers` keep their pages while their files do: a cache
+    shared by two libraries (the bundled corpus and the user's, say) keeps both, and the
+    engine matches only its own papers' pages. Cheap when nothing changed (a stat per
     attachment and one small file read). Safe from a worker thread while searches run and
     from several processes; `cancelled()`, asked between files, stops it without a commit.
+    The counts returned are of `papers`.
     """
     cache_dir = Path(cache_dir)
     store = FulltextStore(cache_dir)
     wanted: dict[str, Unit] = {}
+    given: set[str] = set()
     for paper in papers:
+        given.add(paper.id)
         for path in paper.attachments:
             digest = store.known_digest(Path(path))
             if digest is not None:
                 unit = Unit(paper.id, digest, str(path))
                 wanted[unit.key] = unit
     folder = pages_folder(cache_dir)
-    fingerprint = hashlib.sha256("\n".join(sorted(wanted)).encode("utf-8")).hexdigest()
+    # What was asked for: the papers and their readable attachments. Asked again, the
+    # index is as the last sync left it (or another process's, which rewrote the record).
+    asked = "\n".join([*sorted(wanted), "", *sorted(given)])
+    fingerprint = hashlib.sha256(asked.encode("utf-8")).hexdigest()
     recorded = _recorded(folder)
     if recorded is not None and recorded.get("fingerprint") == fingerprint:
         return _counts(recorded)
     with _sync_lock(folder):
-        return _sync(store, folder, wanted, fingerprint, cancelled or (lambda: False))
+        return _sync(store, folder, wanted, given, fingerprint, cancelled or (lambda: False))
 
 
 def _sync(
     store: FulltextStore,
     folder: Path,
     wanted: dict[str, Unit],
+    given: set[str],
     fingerprint: str,
     cancelled: Callable[[], bool],
 ) -> FulltextSync:
@@ -198,7 +207,11 @@ def _sync(
                 str(fields_["unit"]): int(fields_.get("pages") or 0)
                 for fields_ in searcher.documents(head="1")
             }
-        removed = [key for key in current if key not in wanted]
+        removed = [
+            key
+            for key in current
+            if key not in wanted and (_paper_of(key) in given or not _current_file(store, key))
+        ]
         added = [key for key in wanted if key not in current]
         if removed or added:
             # The build's posting pool and writer (index.whoosh_ext.pool): the same
@@ -220,15 +233,16 @@ def _sync(
                 except BaseException:
                     writer.cancel()
                     raise
+        mine = {key: pages for key, pages in current.items() if key in wanted}
         counts = {
             "fingerprint": fingerprint,
-            "papers": len({_paper_of(key) for key, pages in current.items() if pages}),
-            "pages": sum(current.values()),
-            "attachments": len(current),
+            "papers": len({_paper_of(key) for key, pages in mine.items() if pages}),
+            "pages": sum(mine.values()),
+            "attachments": len(mine),
         }
         # Units whose text the store lost are not indexed: the fingerprint is then not
         # the index's, and the next sync looks again (cheaply: nothing to add).
-        if len(current) != len(wanted):
+        if len(mine) != len(wanted):
             counts["fingerprint"] = ""
         write_text_atomic(folder / "synced.json", json.dumps(counts))
     finally:
@@ -245,6 +259,12 @@ def _sync(
 
 def _paper_of(key: str) -> str:
     return key.split(_SEP, 1)[0]
+
+
+def _current_file(store: FulltextStore, key: str) -> bool:
+    """Whether the unit's file is still there, as it was when read (a stat)."""
+    unit = Unit.parse(key)
+    return unit is not None and store.known_digest(Path(unit.path)) == unit.digest
 
 
 def _add_unit(writer: IndexWriter, store: FulltextStore, unit: Unit) -> int | None:

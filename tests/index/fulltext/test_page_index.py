@@ -62,7 +62,7 @@ def test_sync_adds_read_attachments_and_is_cheap_when_nothing_changed(
     assert again == FulltextSync(papers=1, pages=2, attachments=2) and not again.changed
 
 
-def test_sync_drops_removed_papers_and_attachments_and_changed_files(
+def test_sync_drops_removed_attachments_and_changed_files_keeps_other_libraries(
     tmp_path: Path, pdfs: tuple[Path, Path]
 ) -> None:
     cache = tmp_path / "cache"
@@ -74,16 +74,18 @@ def test_sync_drops_removed_papers_and_attachments_and_changed_files(
         Paper(id="b", title="B", attachments=(str(mine),)),  # one file, two papers
     ]
     assert sync_fulltext(cache, both).papers == 2
-    assert sync_fulltext(cache, both[:1]) == FulltextSync(
-        papers=1, pages=2, attachments=1, removed=1
-    )
-    assert _units(cache) == {"a:mine.pdf": 2}
-    # The file changes: its old text is no longer the attachment's, until it is read again.
+    # Another library in the same cache (b is not in it): b's pages stay, counted apart.
+    assert sync_fulltext(cache, both[:1]) == FulltextSync(papers=1, pages=2, attachments=1)
+    assert _units(cache) == {"a:mine.pdf": 2, "b:mine.pdf": 2}
+    # An attachment removed from a paper of the library: dropped.
+    assert sync_fulltext(cache, [Paper(id="a", title="A")]).removed == 1
+    assert _units(cache) == {"b:mine.pdf": 2}
+    # The file changes: its old text is no paper's any more, until it is read again.
     mine.write_bytes(mine.read_bytes() + b"\n% appended\n")
-    assert sync_fulltext(cache, both[:1]).removed == 1
+    assert sync_fulltext(cache, both).removed == 1
     assert _units(cache) == {}
     _read(cache, mine)
-    assert sync_fulltext(cache, both[:1]).added == 1
+    assert sync_fulltext(cache, both).added == 2
 
 
 def test_a_sync_that_fails_or_is_cancelled_leaves_the_previous_state(

@@ -159,6 +159,9 @@ def test_an_open_engine_sees_a_later_sync(tmp_path: Path) -> None:
         ]
         sync_fulltext(cache, moved)
         assert ids(search(engine, "quokkas")) == ["b"]
+        # Another library synced in the same cache: its papers' pages are not this one's.
+        sync_fulltext(cache, [Paper(id="elsewhere", title="X", attachments=(str(pdf),))])
+        assert ids(search(engine, "quokkas")) == ["b"]
     finally:
         engine.close()
 
