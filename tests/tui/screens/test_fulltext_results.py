@@ -10,7 +10,17 @@ from index.fulltext.pool import ExtractionPool, Job
 from index.fulltext.store import FulltextStore
 from index.models import Paper
 from tests.index.fulltext.pdfs import paper_pdf
-from tests.tui.app_pilot import WIDE, app_with, results, screen_text, search, shown
+from tests.tui.app_pilot import (
+    WIDE,
+    app_with,
+    results,
+    screen_text,
+    search,
+    settle,
+    shown,
+    top_screen,
+)
+from tui.screens.detail import DetailScreen
 from tui.widgets.detail_pane import DetailPane
 
 
@@ -54,3 +64,8 @@ async def test_a_full_text_match_shows_its_page_in_the_row_and_the_detail(tmp_pa
         assert "Found in the full text" in text
         assert "p. 2: [bold]Pythagoras[/bold]" in text
         assert f"in {Path(pane.detail.page_match.path).name}" in text
+        # Opened full screen, the paper still says where it was found.
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert isinstance(top_screen(app), DetailScreen)
+        assert "Found in the full text" in screen_text(app)
