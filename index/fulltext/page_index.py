@@ -29,16 +29,18 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from whoosh import fields, index
-from whoosh.writing import IndexWriter
 
 from index.atomic import write_text_atomic
 from index.fulltext.store import FulltextStore
 from index.models import Paper
 from index.schema.analysis import FastStemText, stem_analyzer
-from index.whoosh_ext.pool import fast_pool
 from index.whoosh_ext.positioned import PositionedStorage
+
+if TYPE_CHECKING:
+    from whoosh.writing import IndexWriter
 
 try:  # POSIX
     import fcntl
@@ -199,6 +201,8 @@ def _sync(
     fingerprint: str,
     cancelled: Callable[[], bool],
 ) -> FulltextSync:
+    from index.whoosh_ext.pool import fast_pool  # Whoosh's writer: a sync's import only
+
     storage = _storage(folder)
     ix = storage.open_index() if index.exists_in(str(folder)) else storage.create_index(_schema())
     try:
