@@ -190,9 +190,20 @@ class _Evaluator:
             return self._phrase(q) if q.words else 0
         if isinstance(q, wq.Prefix):
             return self._prefix(str(q.text), MIN_ASKED_PREFIX)
+        if isinstance(q, wq.Every):  # `fulltext:*`: every paper with text
+            return self.view.with_text()
+        if not isinstance(q, wq.MultiTerm):
+            return 0
+        # A fuzzy word, a pattern, a range: its commonest words in the pages (Whoosh finds
+        # them, a bounded scan), each a word of the match (scored, highlighted).
         moved = q.copy()
         moved.fieldname = TEXT_FIELD
-        return self.view.query_mask(moved)
+        words = self.view.expanded(moved)
+        self._note(words)
+        mask = 0
+        for word in words:
+            mask |= self.view.word_mask(word)
+        return mask
 
     def _word(self, word: str) -> int:
         assert self.view is not None
@@ -357,7 +368,8 @@ def _page_matches(
     mask = 0
     for docnum in wanted:
         mask |= 1 << docnum
-    highlighter = Highlighter(terms)
+    # The query's words, and the pages' words they matched (a fuzzy word's, a pattern's).
+    highlighter = Highlighter((*terms, *found.words))
     out: dict[int, PageMatch] = {}
     for docnum, (_, page) in best_pages(view, found.words, mask).items():
         located = view.located(page)

@@ -13,8 +13,9 @@ import logging
 import os
 import threading
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 
 from whoosh import query as wq
@@ -44,6 +45,8 @@ TEXT_CACHE = 64
 PREFIX_CAP = 8
 PREFIX_SCAN = 1000
 MIN_PREFIX = 4
+# Words a fuzzy word or a pattern (`fulltext:quok?a`) is searched for in the pages.
+PATTERN_CAP = 8
 # A prefix the user asked the pages for (`fulltext:kv*`, or typing `fulltext:kv`).
 MIN_ASKED_PREFIX = 2
 
@@ -96,7 +99,7 @@ class PageView:
         with self.searcher() as searcher:
             return self.scores.parts(searcher, TEXT_FIELD, word)
 
-    def papers(self, pages: list[int] | array[int]) -> int:
+    def papers(self, pages: Iterable[int]) -> int:
         """The mask of the papers these pages belong to."""
         papers = set(map(self.paper_of.__getitem__, pages))  # a paper's pages: one bit
         papers.discard(-1)
@@ -146,14 +149,12 @@ class PageView:
         with self.searcher() as searcher:
             return int(searcher.reader().doc_frequency(TEXT_FIELD, word))
 
-    def query_mask(self, q: wq.Query) -> int:
-        """Papers with a page matching `q` (a phrase, a pattern: Whoosh matches it)."""
-        key = ("query", q)
-        found = self.masks.fetch(key)
+    def with_text(self) -> int:
+        """Papers with at least one page of text."""
+        found = self.masks.fetch(("every",))
         if found is None:
-            with self.searcher() as searcher:
-                found = self.papers(list(searcher.docs_for_query(q)))
-            self.masks.store(key, found)
+            found = self.papers(range(self.pages))
+            self.masks.store(("every",), found)
         return found
 
     def completions(self, prefix: str, minimum: int = MIN_PREFIX) -> list[str]:
@@ -173,6 +174,25 @@ class PageView:
                     text = word.decode("utf-8") if isinstance(word, bytes) else str(word)
                     words.append((reader.doc_frequency(TEXT_FIELD, text), text))
             found = [text for _, text in sorted(words, reverse=True)[:PREFIX_CAP]]
+            self.masks.store(key, found)
+        return list(found)
+
+    def expanded(self, q: wq.Query) -> list[str]:
+        """The pages' words a fuzzy word or a pattern of theirs matches, the commonest
+        `PATTERN_CAP` (Whoosh finds them)."""
+        key = ("expanded", q)
+        found = self.masks.fetch(key)
+        if found is None:
+            with self.searcher() as searcher:
+                reader = searcher.reader()
+                words = [
+                    text.decode("utf-8") if isinstance(text, bytes) else str(text)
+                    for _, text in islice(q.expanded_terms(reader), PREFIX_SCAN)
+                ]
+                ranked = sorted(
+                    ((reader.doc_frequency(TEXT_FIELD, w), w) for w in words), reverse=True
+                )
+            found = [word for _, word in ranked[:PATTERN_CAP]]
             self.masks.store(key, found)
         return list(found)
 

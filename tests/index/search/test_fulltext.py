@@ -96,7 +96,13 @@ def test_fulltext_field_searches_the_pages_alone(engine: SearchEngine) -> None:
     # A prefix, a fuzzy word and a pattern, in the pages' own words.
     assert ids(search(engine, "fulltext:quo*")) == ["paging"]
     assert ids(search(engine, "fulltext:quokas~")) == ["paging"]
+    fuzzy = search(engine, "fulltext:quokas~").hits[0].page_match
+    assert fuzzy is not None and fuzzy.page == 1
+    assert any(s.highlighted and s.text == "quokkas" for s in fuzzy.snippet.segments)
     assert ids(search(engine, "fulltext:quok?as")) == ["paging"]
+    # Any text at all (the scan has none): with and without.
+    assert ids(search(engine, "fulltext:*")) == ["paging"]
+    assert sorted(ids(search(engine, "-fulltext:*"))) == ["plain", "quokka-bio", "scanned"]
     assert ids(search(engine, 'fulltext:"kv', as_you_type=True)) == ["paging"]
     hit = search(engine, "title:memory fulltext:pythagoras").hits[0]
     assert hit.page_match is not None and hit.page_match.page == 2
