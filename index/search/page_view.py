@@ -71,7 +71,8 @@ class PageView:
             self.paper_of: array[int] = array(
                 "i", [docnum_of.get(str(paper), -1) for paper in column_values(reader, "paper")]
             )
-            for page in deleted_docnums(reader):
+            # Deleted pages, and each attachment's head (its page count, no text).
+            for page in (*deleted_docnums(reader), *posting_ids(reader, "head", "1")):
                 self.paper_of[page] = -1
         # Each paper's first and last page (an attachment's pages are written together),
         # for scoring a few papers' pages without reading every posting.
