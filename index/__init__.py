@@ -174,7 +174,7 @@ def open_engine(
         preview=serve if preview is not None else None,
         leave=leave,
     )
-    return SearchEngine(opened, library, taxonomy)
+    return SearchEngine(opened, library, taxonomy, Path(cache_dir))
 
 
 def open_current_engine(
@@ -193,7 +193,7 @@ def open_current_engine(
     from index.store.generations import open_if_current
 
     opened = open_if_current(library_files(paths), taxonomy, Path(cache_dir))
-    return None if opened is None else SearchEngine(opened, None, taxonomy)
+    return None if opened is None else SearchEngine(opened, None, taxonomy, Path(cache_dir))
 
 
 def open_outdated_engine(
@@ -215,4 +215,4 @@ def open_outdated_engine(
     if found is None:
         return None
     opened, changed = found
-    return SearchEngine(opened, None, taxonomy), changed
+    return SearchEngine(opened, None, taxonomy, Path(cache_dir)), changed

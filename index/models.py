@@ -23,6 +23,7 @@ __all__ = [
     "Library",
     "LoadWarning",
     "Name",
+    "PageMatch",
     "Paper",
     "SearchRequest",
     "SearchResult",
@@ -517,6 +518,15 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
+class PageMatch:
+    """Where a paper's full text matched: an attachment, its page, the words around."""
+
+    path: str  # the attachment (as `Paper.attachments` has it)
+    page: int | None  # 1-based; None when the source has no page breaks
+    snippet: Snippet = field(default_factory=Snippet)
+
+
+@dataclass(frozen=True)
 class Hit:
     """One ranked paper in a result."""
 
@@ -525,6 +535,8 @@ class Hit:
     matched_fields: tuple[str, ...] = ()
     snippet: Snippet = field(default_factory=Snippet)  # abstract fragments
     title: Snippet = field(default_factory=Snippet)  # the title, highlighted
+    # Set when the paper matched in the full text of an attachment (index.search.fulltext).
+    page_match: PageMatch | None = None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""`benchmarks/fulltext_extract.py` runs at its smallest and reports what it promises.
+"""`benchmarks/fulltext_extract.py` and `fulltext_search.py` run at their smallest and report
+what they promise.
 
 Speed is never asserted: this proves the script still works against the current reader.
 """
@@ -12,6 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 import fulltext_extract  # noqa: E402
+import fulltext_search  # noqa: E402
 
 
 def test_the_extraction_benchmark_reports_both_rates() -> None:
@@ -20,3 +22,10 @@ def test_the_extraction_benchmark_reports_both_rates() -> None:
     assert figures["one_process_pages_per_s"] > 0 and figures["pool_pages_per_s"] > 0
     assert figures["pool_vs_one_process"] > 0
     assert figures["stored_mb_per_1000_pdfs"] > 0
+
+
+def test_the_full_text_search_benchmark_compares_with_and_without() -> None:
+    figures = fulltext_search.measure(docs=60, share=0.5, pages=(1, 2), keystrokes=12)
+    assert figures["attachments"] > 0 and figures["pages_indexed"] == figures["pages"]
+    assert figures["with"]["n"] == figures["without"]["n"] > 0
+    assert figures["ratio_p95"] > 0 and figures["page_index_mb_per_1000_pdfs"] > 0

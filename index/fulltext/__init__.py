@@ -8,15 +8,52 @@ once (`store`: keyed by the file's content), in worker processes at low priority
 (`pool`), and a file that cannot be read (encrypted, damaged, not a PDF, a scan without a
 text layer) is one line saying so, never an exception for the caller.
 
-It never imports the search or store layers: what it gives is plain values (`PageText`)
-for whoever indexes them.
+`page_index` makes the stored texts searchable: `sync_fulltext(cache_dir, papers)` keeps
+a page-level index of them beside the library's (index.search.fulltext consults it). The
+names below are imported on first use. This package never imports the search or store
+layers.
 """
 
 from __future__ import annotations
 
-from index.fulltext.extract import Extracted, extract_pdf
-from index.fulltext.pool import ExtractionPool, Job
-from index.fulltext.store import FulltextStore
-from index.fulltext.zotero_cache import zotero_text
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Extracted", "ExtractionPool", "FulltextStore", "Job", "extract_pdf", "zotero_text"]
+if TYPE_CHECKING:
+    from index.fulltext.extract import Extracted, extract_pdf
+    from index.fulltext.page_index import FulltextSync, sync_fulltext
+    from index.fulltext.pool import ExtractionPool, Job
+    from index.fulltext.store import FulltextStore
+    from index.fulltext.zotero_cache import zotero_text
+
+__all__ = [
+    "Extracted",
+    "ExtractionPool",
+    "FulltextStore",
+    "FulltextSync",
+    "Job",
+    "extract_pdf",
+    "sync_fulltext",
+    "zotero_text",
+]
+
+# Where each name lives: imported on first use, so a search that reads the page index
+# (index.search.page_view) loads neither the worker pool (multiprocessing) nor Whoosh's
+# writer, and an extraction worker no Whoosh at all.
+_HOMES = {
+    "Extracted": "extract",
+    "extract_pdf": "extract",
+    "ExtractionPool": "pool",
+    "Job": "pool",
+    "FulltextStore": "store",
+    "FulltextSync": "page_index",
+    "sync_fulltext": "page_index",
+    "zotero_text": "zotero_cache",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"index.fulltext.{home}"), name)

@@ -6,7 +6,9 @@ evaluates the new part), apply the facet selections as masks, count every facet 
 intersection (index.search.counting), rank only what will be shown
 (index.search.ranking) and highlight only those rows (index.search.highlight). Results are
 frozen values (index.models), cached per request. "Did you mean" and fuzzy words use the
-library's words as written (index.search.spelling).
+library's words as written (index.search.spelling). Once the attachments' text has been
+read, plain words and `fulltext:` also match their pages (index.search.fulltext: the match
+set, the rows after the library's own matches, each one's page).
 """
 
 from __future__ import annotations
@@ -33,16 +35,18 @@ from index.search.bitsets import (
 from index.search.counting import facet_counts, selection_masks
 from index.search.facet_build import facet_masks
 from index.search.facet_store import read_facet_masks
+from index.search.fulltext import match_fulltext, with_pages
 from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
 from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
+from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.positions import Positions, placed, read_positions
 from index.search.prefixes import read_letters
-from index.search.ranking import best_scoring, top_rows
+from index.search.ranking import best_scoring, in_order, top_rows
 from index.search.spelling import correct, saved_lexicon, transposed, unknown_words
 from index.search.stored_postings import StoredPostings
 from index.search.syntax import is_wildcard, positive_words
@@ -97,7 +101,15 @@ class SearchEngine(Generic[OpenedT]):
     current from the files' sizes and mtimes, `index.store.generations.open_if_current`).
     """
 
-    def __init__(self, opened: OpenedT, library: Library | None, taxonomy: Taxonomy) -> None:
+    def __init__(
+        self,
+        opened: OpenedT,
+        library: Library | None,
+        taxonomy: Taxonomy,
+        fulltext_dir: Path | None = None,
+    ) -> None:
+        """`fulltext_dir`: the cache folder whose page index (index.fulltext.page_index)
+        plain words and `fulltext:` also search; None: no full text."""
         self.opened = opened
         self.taxonomy = taxonomy
         self._index = opened.index
@@ -156,6 +168,14 @@ class SearchEngine(Generic[OpenedT]):
         self._layer = self._layer_masks(self._user_layer)
         self._layer_generation = 0
         self._layer_lock = threading.Lock()
+        # The attachments' pages (index.search.fulltext), looked at again at each search.
+        self._pages = (
+            Pages(
+                fulltext_dir, lambda: live_docnums(self.masks.ids, self.masks.live), self.masks.size
+            )
+            if fulltext_dir is not None
+            else None
+        )
 
     def _read_column(self, name: str) -> Any:
         """The multi-valued facets' columns (`lists`) or the sorted titles (`titles`), read
@@ -249,6 +269,8 @@ class SearchEngine(Generic[OpenedT]):
                 searcher.close()
             self._pool.clear()
         self._postings.close()
+        if self._pages is not None:
+            self._pages.close()
         self._index.close()
 
     def forget_cached(self) -> None:
@@ -291,7 +313,8 @@ class SearchEngine(Generic[OpenedT]):
         started = time.perf_counter()
         with self._layer_lock:
             layer, generation = self._layer, self._layer_generation
-        cached = self._results.fetch((request, generation))
+        view, pages_generation = self._pages.current() if self._pages else (None, 0)
+        cached = self._results.fetch((request, generation, pages_generation))
         if cached is not None:
             return replace(cached, elapsed_ms=(time.perf_counter() - started) * 1000)
 
@@ -304,12 +327,19 @@ class SearchEngine(Generic[OpenedT]):
             with self._parse_lock:
                 parsed = self._builder.parse(request.query, searcher.reader(), request.as_you_type)
             masks = self.masks
+            evaluation = Evaluation(parsed.prefixes, layer, generation)
+
+            def main(q: Any) -> int:
+                return self._matching.mask(searcher, q, evaluation)
+
+            # With the attachments' pages: None when they change nothing for this query.
+            found = match_fulltext(view, parsed, main, masks.live)
             base = (
                 masks.live
                 if parsed.query is None
-                else self._matching.mask(
-                    searcher, parsed.query, Evaluation(parsed.prefixes, layer, generation)
-                )
+                else found.loose
+                if found is not None
+                else main(parsed.query)
             )
             selected = selection_masks(masks, request, searcher.reader())
             selected.update(layer.selections(request))
@@ -327,23 +357,30 @@ class SearchEngine(Generic[OpenedT]):
             if parsed.query is not None and uses_layer(parsed.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
                 ranking = replace(parsed, query=without_layer(parsed.query))
-            ranked = top_rows(
-                searcher,
-                self.masks,
-                ranking,
-                request,
-                final,
-                final != base or ranking is not parsed,
-                self._term_scores,
-            )
+
+            def rank(part: int, filtered: bool) -> list[tuple[float, int]]:
+                return top_rows(
+                    searcher, masks, ranking, request, part, filtered, self._term_scores
+                )
+
+            if found is None:
+                ranked = rank(final, final != base or ranking is not parsed)
+            else:
+                ranked = found.rows(
+                    request, final, rank, lambda part, n: in_order(masks, masks.order_year, part, n)
+                )
             highlighter = Highlighter(parsed.terms)
             hits = tuple(self._hit(searcher, d, score, highlighter) for score, d in ranked)
+            if found is not None:
+                hits = with_pages(self._pages, found, hits, [d for _, d in ranked], parsed.terms)
             total = final.bit_count()
             correction = None
             # Not while the last word is still being typed: it is a prefix of the word the
             # user means, and every zero-result keystroke paid for a correction.
             typing = request.as_you_type and not request.query.endswith(" ")
             unknown: list[str] = []
+            # A search of the pages (`fulltext:`) is no typo of a paper's words or key.
+            fallbacks = fallbacks and not (found is not None and found.explicit)
             if total == 0 and parsed.query is not None and not typing and fallbacks:
                 # The words as typed (not the fuzzy words' expansions that `terms`
                 # adds for highlighting); a fuzzy word is kept as written.
@@ -371,7 +408,7 @@ class SearchEngine(Generic[OpenedT]):
         )
         if total == 0 and fallbacks and parsed.query is not None and not typing:
             result = self._fuzzy_retry(result, set(unknown), started) or result
-        self._results.store((request, generation), result)
+        self._results.store((request, generation, pages_generation), result)
         return result
 
     def _transposed(self, word: str) -> str | None:

@@ -45,8 +45,9 @@ class Evaluation(NamedTuple):
 
 
 # Query fields answered from masks, not Whoosh's postings: the user's layer (`tag:`,
-# `note:`), and `keyword:`, matched ignoring case against the index's keyword facet.
-MASK_FIELDS = frozenset((*LAYER_FIELDS, "keyword"))
+# `note:`), `keyword:`, matched ignoring case against the index's keyword facet, and
+# `fulltext:`, answered from the page index (index.search.fulltext).
+MASK_FIELDS = frozenset((*LAYER_FIELDS, "keyword", "fulltext"))
 
 
 def uses_layer(q: wq.Query) -> bool:

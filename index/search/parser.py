@@ -193,6 +193,8 @@ class QueryBuilder:
         for name in ("tag", "status", "keyword", "collection"):
             self.schema.add(name, fields.ID(analyzer=IDAnalyzer(lowercase=True)))
         self.schema.add("note", fields.TEXT(analyzer=stem_analyzer()))
+        # The attachments' pages, stemmed as they are indexed (index.search.fulltext).
+        self.schema.add("fulltext", fields.TEXT(analyzer=stem_analyzer()))
         self.expander = PrefixExpander(prefix_table)
         self.lexicon = lexicon
         self.children = children or {}
@@ -361,6 +363,8 @@ class QueryBuilder:
         if isinstance(q, wq.Term) and q.fieldname in ("hw", "topic") and q.text in self.children:
             values = self.children[q.text]
             return wq.Or([wq.Term(q.fieldname, v) for v in values]) if len(values) > 1 else q
+        if isinstance(q, wq.FuzzyTerm) and q.fieldname == "fulltext":
+            return q  # the pages' own words (index.search.fulltext), not the library's
         if isinstance(q, wq.FuzzyTerm) and q.fieldname in STEMMED and self.lexicon is not None:
             return self._fuzzy_stemmed(q, result)
         if isinstance(q, wq.FuzzyTerm):

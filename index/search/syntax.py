@@ -250,7 +250,7 @@ def positive_words(text: str, last: str | None = None, keep_fuzzy: bool = False)
         r"|collections?):(?:\"[^\"]*\"?|\S+)"
     )
     text = re.sub(id_values, " ", text)
-    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?):", " ", text)
+    text = re.sub(r"\b(?:title|author|authors|by|abstract|venue|name|notes?|fulltext):", " ", text)
     words: list[str] = []
     for token in re.finditer(r"[\w*?]+(?:~\d*)?", text):
         if "~" in token[0]:

@@ -221,6 +221,12 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
                 snippet=hit.snippet.plain,
                 matched_fields=list(hit.matched_fields),
             )
+            if hit.page_match is not None:  # matched inside an attachment (full text)
+                row["page_match"] = {
+                    "path": hit.page_match.path,
+                    "page": hit.page_match.page,
+                    "snippet": hit.page_match.snippet.plain,
+                }
             out.write(strip_controls(json.dumps(row, ensure_ascii=False)) + "\n")
         else:
             year = paper.year if paper.year is not None else "n.d."
@@ -231,6 +237,11 @@ def search_command(context: CliContext, args: argparse.Namespace) -> int:
             )
             if hit.snippet.plain:
                 out.write(f"     {for_terminal(hit.snippet.marked('*', '*'), one_line=True)}\n")
+            if hit.page_match is not None:
+                found = hit.page_match
+                where = f"p. {found.page}: " if found.page is not None else "text: "
+                text = for_terminal(found.snippet.marked("*", "*"), one_line=True)
+                out.write(f"     {where}{text}\n")
     summary = _summary(result, args.summary)
     if summary:
         print(for_terminal(summary), file=sys.stderr)

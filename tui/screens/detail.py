@@ -11,7 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from index.models import Paper
+from index.models import PageMatch, Paper
 from tui.messages import PaperChosen
 from tui.screens.base import PaperScreen
 from tui.screens.layer_actions import LAYER_BINDINGS, PaperLayerActions
@@ -42,10 +42,13 @@ class DetailScreen(PaperLayerActions, PaperScreen):
         ),
     ]
 
-    def __init__(self, paper_id: str, terms: tuple[str, ...]) -> None:
+    def __init__(
+        self, paper_id: str, terms: tuple[str, ...], page_match: PageMatch | None = None
+    ) -> None:
         super().__init__(id="detail-screen")
         self._paper_id = paper_id
         self._terms = terms
+        self._page_match = page_match  # where the search found it in the full text
 
     def compose(self) -> ComposeResult:
         yield DetailPane(id="detail", count_marks=True)
@@ -56,6 +59,9 @@ class DetailScreen(PaperLayerActions, PaperScreen):
         pane.set_marks(self._app.marks)
         pane.focus()
         self.load_detail(self._paper_id, self._terms)
+
+    def page_match_of(self, paper_id: str) -> PageMatch | None:
+        return self._page_match if paper_id == self._paper_id else None
 
     @property
     def current_paper(self) -> Paper | None:

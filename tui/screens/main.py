@@ -22,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from index.library.first_rows import ReadRecords, plain_request
-from index.models import Paper, SearchRequest, SearchResult
+from index.models import PageMatch, Paper, SearchRequest, SearchResult
 from tui.messages import (
     FacetToggled,
     HitHighlighted,
@@ -396,7 +396,8 @@ class MainScreen(LibraryActions, SearchingScreen):
             return
         from tui.screens.detail import DetailScreen
 
-        self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
+        paper_id = message.paper_id
+        self.app.push_screen(DetailScreen(paper_id, self._terms(), self.page_match_of(paper_id)))
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         self._first_detail_loading = None
@@ -436,6 +437,11 @@ class MainScreen(LibraryActions, SearchingScreen):
 
     def _terms(self) -> tuple[str, ...]:
         return self.result.terms if self.result else ()
+
+    def page_match_of(self, paper_id: str) -> PageMatch | None:
+        """The result's page for this paper, when it matched in the full text."""
+        hits = self.result.hits if self.result else ()
+        return next((hit.page_match for hit in hits if hit.paper.id == paper_id), None)
 
     def refresh_marks(self) -> None:
         """Redraw the marks in the results, the detail pane's title and the results' border."""

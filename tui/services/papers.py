@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from index.citations import citation_keys, format_citation, style_label
 from index.citations.export import export_text
 from index.facets.taxonomy import Taxonomy
-from index.models import Library, Paper, SearchRequest, Segment, Snippet
+from index.models import Library, PageMatch, Paper, SearchRequest, Segment, Snippet
 
 if TYPE_CHECKING:
     from index.search.engine import SearchEngine
@@ -38,6 +38,8 @@ class PaperDetail:
     extra: tuple[tuple[str, str], ...] = ()
     # False for a first start's record as read (index.library.first_rows): not tagged yet.
     tagged: bool = True
+    # Where the attachments' text matched (the hit's page), when the search found it there.
+    page_match: PageMatch | None = None
 
 
 class PaperData:
@@ -156,8 +158,15 @@ class PaperData:
             paper, abstract, citation=citation, style_label=label, extra=extra, tagged=tagged
         )
 
-    def detail(self, paper_id: str, terms: tuple[str, ...], style: str) -> PaperDetail | None:
-        """Everything the detail pane shows; runs in a worker thread."""
+    def detail(
+        self,
+        paper_id: str,
+        terms: tuple[str, ...],
+        style: str,
+        page_match: PageMatch | None = None,
+    ) -> PaperDetail | None:
+        """Everything the detail pane shows; runs in a worker thread. `page_match`: the
+        hit's match in the full text, shown with it."""
         engine = self._engine()
         paper = engine.paper(paper_id) if engine else None
         if paper is None or engine is None:
@@ -175,5 +184,13 @@ class PaperData:
             citation = f"(cannot format this citation: {error})"
         extra = self.extras(paper) if self.extras is not None else ()
         return PaperDetail(
-            paper, abstract, related, similar, citation, style_label(style), terms, extra
+            paper,
+            abstract,
+            related,
+            similar,
+            citation,
+            style_label(style),
+            terms,
+            extra,
+            page_match=page_match,
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Container, Iterator, Sized
+from pathlib import PurePath
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType
@@ -34,7 +35,7 @@ from tui.messages import PaperChosen
 from tui.services.papers import PaperDetail
 from tui.widgets.borders import set_border_subtitle, set_border_title
 from tui.widgets.key_list import KeyList
-from tui.widgets.render import Body, Labeler, clean, snippet_text
+from tui.widgets.render import Body, Labeler, clean, page_match_text, snippet_text
 
 __all__ = ["DetailPane", "detail_body", "paper_links", "venue_line"]
 
@@ -122,6 +123,12 @@ def detail_body(detail: PaperDetail, labeler: Labeler, match_style: str = "bold 
         parts.append(snippet_text(detail.abstract, match_style=match_style))
     else:
         parts.append(Text(clean(paper.abstract) or "no abstract", "" if paper.abstract else "dim"))
+    if detail.page_match is not None:  # where the query was found in the attachments
+        parts.append(Text("\nFound in the full text", "bold"))
+        found = page_match_text(detail.page_match, label_style="dim", match_style=match_style)
+        parts.append(Padding(found, (0, 0, 0, 2)))
+        file_name = PurePath(detail.page_match.path).name  # a whole path wraps the pane
+        parts.append(Padding(Text(clean(f"in {file_name}", one_line=True), "dim"), (0, 0, 0, 2)))
     ids = [
         (name, clean(value, one_line=True).strip())
         for name, value in (

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from index.author_lists import author_list
-from index.models import Paper, Snippet
+from index.models import PageMatch, Paper, Snippet
 from index.text_safety import for_terminal
 
 __all__ = [
@@ -78,6 +78,22 @@ def snippet_text(
             clean(segment.text, one_line=one_line), match_style if segment.highlighted else ""
         )
     return text
+
+
+def page_match_text(
+    found: PageMatch,
+    *,
+    label_style: Style | str,
+    match_style: Style | str,
+    base_style: Style | str = "",
+) -> Text:
+    """ "p. 7: …the KV cache is paged…", a full-text match on one line, appended literally
+    (the page's text comes from a PDF: anything may be in it)."""
+    label = f"p. {found.page}: " if found.page is not None else "text: "
+    text = Text(label, style=label_style)
+    return text + snippet_text(
+        found.snippet, match_style=match_style, base_style=base_style, one_line=True
+    )
 
 
 def short_authors(paper: Paper, limit: int = 3) -> str:

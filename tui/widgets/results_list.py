@@ -24,7 +24,7 @@ from index.author_lists import author_list
 from index.library.lookup import handle
 from index.models import Hit, Paper
 from tui.messages import HitHighlighted, MoreResultsWanted, PaperChosen
-from tui.widgets.render import Labeler, clean, meta_line, snippet_text
+from tui.widgets.render import Labeler, clean, meta_line, page_match_text, snippet_text
 
 __all__ = ["ROW_HEIGHT", "ResultsList"]
 
@@ -294,6 +294,13 @@ class ResultsList(ScrollView, can_focus=True):
                     text.append(" ")
             return text
         snippet_style = style("results-list--snippet")
+        if hit.page_match is not None:  # matched inside an attachment: where, and the words
+            return Text("   ") + page_match_text(
+                hit.page_match,
+                label_style=style("results-list--meta"),
+                match_style=style("results-list--match"),
+                base_style=snippet_style,
+            )
         if hit.snippet.segments:
             snippet = snippet_text(
                 hit.snippet,
