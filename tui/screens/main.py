@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 
 from index.models import Paper, SearchRequest, SearchResult
+from tui.fulltext_host import FulltextProgress, FulltextSynced
 from tui.messages import (
     FacetToggled,
     HitHighlighted,
@@ -37,6 +38,7 @@ from tui.messages import (
 from tui.screens.library_actions import LibraryActions
 from tui.screens.main_keys import MAIN_BINDINGS
 from tui.screens.searching import PAGE, SearchingScreen
+from tui.services.fulltext import page_of
 from tui.services.papers import PaperDetail
 from tui.view.facets import (
     build_message,
@@ -45,6 +47,7 @@ from tui.view.facets import (
     facet_view,
     index_writing,
     reading_again,
+    reading_pdfs,
     status_line,
     step_counted,
     unknown_facet_values,
@@ -85,6 +88,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._building: tuple[int, int, str] | None = None
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
+        # Attached PDFs read in the background (FulltextProgress): (done, total), or None.
+        self._reading_pdfs: tuple[int, int] | None = None
         # The paper the pane shows first, once the first page is drawn (`_preview`).
         self._first_detail: str | None = None
         self._first_detail_loading: str | None = None  # asked for, the pane still empty
@@ -215,6 +220,19 @@ class MainScreen(LibraryActions, SearchingScreen):
         if self.result is not None:
             self._show_status(self.result)
 
+    @on(FulltextProgress)
+    def _fulltext_progress(self, message: FulltextProgress) -> None:
+        """The status line says how far the PDFs are read, then goes quiet."""
+        self._reading_pdfs = (message.done, message.total) if message.total else None
+        if self.result is not None and self._building is None:
+            self._show_status(self.result)
+
+    @on(FulltextSynced)
+    def _fulltext_synced(self) -> None:
+        """More PDFs are searchable: a query with words finds them now (the cursor stays)."""
+        if self.request.query.strip() and self._building is None:
+            self.start_search()
+
     def show_result(self, result: SearchResult) -> None:
         """The current request's result: rows, facet counts, the status line."""
         previous = self.result
@@ -252,6 +270,8 @@ class MainScreen(LibraryActions, SearchingScreen):
             building = build_stage(*self._building) + " · so far "  # short: a narrow pane
         elif self._updating:
             building = reading_again(self._updating) + " · "
+        elif self._reading_pdfs is not None:
+            building = reading_pdfs(*self._reading_pdfs) + " · "
         self.query_one(StatusLine).show_result(
             result,
             lambda r: (
@@ -357,7 +377,16 @@ class MainScreen(LibraryActions, SearchingScreen):
             return
         from tui.screens.detail import DetailScreen
 
-        self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
+        match = self.matched_page_of(message.paper_id)
+        self.app.push_screen(DetailScreen(message.paper_id, self._terms(), match))
+
+    def matched_page_of(self, paper_id: str) -> tuple[str, int | None] | None:
+        """Where the result for `paper_id` matched in its PDF (`O` opens it there), if it did."""
+        hit = next((h for h in self.query_one(ResultsList).hits if h.paper.id == paper_id), None)
+        return page_of(hit) if hit is not None else None
+
+    def matched_page(self, paper: Paper) -> tuple[str, int | None] | None:
+        return self.matched_page_of(paper.id)
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         self._first_detail_loading = None
