@@ -258,7 +258,8 @@ class FulltextReading:
                 pool.store.save_files()  # the sync finds files by the digests recorded
                 synced |= self._sync(papers, cancelled)
                 last_sync, since_sync = time.monotonic(), 0
-        synced |= self._sync(papers, cancelled)
+        if since_sync or not base:  # read since the last sync, or all found stored
+            synced |= self._sync(papers, cancelled)
         return ReadSummary(
             read=counts["read"],
             stored=counts["stored"],
