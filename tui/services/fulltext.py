@@ -271,9 +271,11 @@ class FulltextReading:
 
 
 def described(summary: ReadSummary) -> str:
-    """One line for the end of a run: "Read 12 PDFs (340 pages); 2 could not be read"."""
-    files = summary.read + summary.stored
-    line = f"{files:,} PDF{'s' * (files != 1)} read ({summary.pages:,} pages of text)"
+    """One line for the end of a run: "3 PDFs read now, 12 before (340 pages of text)"."""
+    line = (
+        f"{summary.read:,} PDF{'s' * (summary.read != 1)} read now, {summary.stored:,} before "
+        f"({summary.pages:,} pages of text)"
+    )
     if summary.problems:
         line += f"; {summary.problems:,} with a problem"
     return line

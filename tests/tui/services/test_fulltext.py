@@ -65,7 +65,7 @@ def test_a_library_is_read_with_progress_problems_and_syncs(tmp_path: Path, pdf:
         f"{locked}: attachment is encrypted: a password is needed to read it; "
         "its text is not searchable",
     ]
-    assert described(summary) == "3 PDFs read (2 pages of text); 3 with a problem"
+    assert described(summary) == "3 PDFs read now, 0 before (2 pages of text); 3 with a problem"
     # The texts are kept by content: a new session finds them stored, reads nothing.
     again, seen = FulltextReading(tmp_path / "cache", workers=0, sync=syncs), []
     summary = again.run(library, lambda done, total: seen.append((done, total)))
