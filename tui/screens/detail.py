@@ -42,17 +42,10 @@ class DetailScreen(PaperLayerActions, PaperScreen):
         ),
     ]
 
-    def __init__(
-        self,
-        paper_id: str,
-        terms: tuple[str, ...],
-        match: tuple[str, int | None] | None = None,
-    ) -> None:
-        """`match`: the attachment and page the result matched on, which `O` opens."""
+    def __init__(self, paper_id: str, terms: tuple[str, ...]) -> None:
         super().__init__(id="detail-screen")
         self._paper_id = paper_id
         self._terms = terms
-        self._match = match
 
     def compose(self) -> ComposeResult:
         yield DetailPane(id="detail", count_marks=True)
@@ -69,10 +62,6 @@ class DetailScreen(PaperLayerActions, PaperScreen):
         """The paper on show: what `c`, `m`, `o` and the style preview act on."""
         detail = self.query_one(DetailPane).detail
         return detail.paper if detail else None
-
-    def matched_page(self, paper: Paper) -> tuple[str, int | None] | None:
-        """The result's match, for the paper it was found as (not a similar one opened here)."""
-        return self._match if paper.id == self._paper_id else None
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         pane = self.query_one(DetailPane)

@@ -19,6 +19,7 @@ from textual.binding import Binding
 
 from index.models import READING_STATUSES, Paper
 from tui.services.annotations import normalize_tag
+from tui.services.fulltext import page_of
 from tui.services.notes import create_note, editor_command
 from tui.services.opener import (
     OpenOutcome,
@@ -224,8 +225,11 @@ class PaperLayerActions:
         app.apply_user_layer()
 
     def matched_page(self, paper: Paper) -> tuple[str, int | None] | None:
-        """The attachment and page `paper`'s result matched on (the screen knows the hit)."""
-        return None
+        """The attachment and page `paper`'s result matched on in its text: the screen's
+        `page_match_of` (the result's `Hit.page_match`; the full-screen detail keeps the
+        one it was opened with), as (path, page)."""
+        hook = getattr(self, "page_match_of", None)
+        return page_of(hook(paper.id)) if hook is not None else None
 
     def action_open_attachment(self) -> None:
         """Open the first attached file that exists (the one the search matched in, at its

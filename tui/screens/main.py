@@ -38,7 +38,6 @@ from tui.messages import (
 from tui.screens.library_actions import LibraryActions
 from tui.screens.main_keys import MAIN_BINDINGS
 from tui.screens.searching import PAGE, SearchingScreen
-from tui.services.fulltext import page_of
 from tui.services.papers import PaperDetail
 from tui.view.facets import (
     build_message,
@@ -377,16 +376,7 @@ class MainScreen(LibraryActions, SearchingScreen):
             return
         from tui.screens.detail import DetailScreen
 
-        match = self.matched_page_of(message.paper_id)
-        self.app.push_screen(DetailScreen(message.paper_id, self._terms(), match))
-
-    def matched_page_of(self, paper_id: str) -> tuple[str, int | None] | None:
-        """Where the result for `paper_id` matched in its PDF (`O` opens it there), if it did."""
-        hit = next((h for h in self.query_one(ResultsList).hits if h.paper.id == paper_id), None)
-        return page_of(hit) if hit is not None else None
-
-    def matched_page(self, paper: Paper) -> tuple[str, int | None] | None:
-        return self.matched_page_of(paper.id)
+        self.app.push_screen(DetailScreen(message.paper_id, self._terms()))
 
     def show_detail(self, detail: PaperDetail | None) -> None:
         self._first_detail_loading = None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from index.models import Hit, LoadWarning, Paper
+from index.models import LoadWarning, Paper
 
 if TYPE_CHECKING:
     from index.fulltext.pool import Job
@@ -65,17 +65,13 @@ def sync_searchable(
     return bool(sync(cache_dir, papers, cancelled=cancelled).changed)
 
 
-def page_of(hit: Hit) -> tuple[str, int | None] | None:
-    """Where `hit` matched in an attachment's text: (the file, its 1-based page or None).
-
-    None when it matched elsewhere (title, abstract). Reads `Hit.page_match` (a
-    `PageMatch(path, page, snippet)`), added by the search side.
-    """
-    match = getattr(hit, "page_match", None)
+def page_of(match: object) -> tuple[str, int | None] | None:
+    """A search's match in an attachment's text (`index.models.PageMatch`: path, page,
+    snippet) as (the file, its 1-based page or None for unpaged text); None for no match."""
     if match is None:
         return None
     page = getattr(match, "page", None)
-    return str(match.path), page if isinstance(page, int) and page > 0 else None
+    return str(getattr(match, "path", "")), page if isinstance(page, int) and page > 0 else None
 
 
 def _is_zotero(paper: Paper, path: str) -> bool:

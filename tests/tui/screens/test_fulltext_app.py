@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +16,19 @@ from tests.torture.test_open_file import fake_opener
 from tests.tui.app_pilot import WIDE, all_notices, app_with, settle, top_screen
 from tests.tui.conftest import clipboard
 from tui import fulltext_host
-from tui.screens import main as main_screen
 from tui.screens.detail import DetailScreen
 from tui.services.fulltext import FulltextReading
 from tui.widgets.status_line import StatusLine
 
 __all__ = ["clipboard"]
+
+
+@dataclass(frozen=True)
+class PageMatch:
+    """What `index.models.PageMatch` holds that `O` reads (the search side's value)."""
+
+    path: str
+    page: int | None
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +152,9 @@ async def open_matched(
     paper = Paper(
         id="kv", title="Paged KV cache", attachments=(str(pdf),), sources=(Source("r.bib"),)
     )
-    # The search side's `Hit.page_match`, as `page_of` reads it.
-    monkeypatch.setattr(main_screen, "page_of", lambda hit: (str(pdf), page))
+    # The search side's `Hit.page_match`, as the detail screen keeps it for its paper.
+    match = PageMatch(path=str(pdf), page=page)
+    monkeypatch.setattr(DetailScreen, "page_match_of", lambda self, pid: match, raising=False)
     app = app_with(tmp_path, [paper])
     app.fulltext_workers = 0
     async with app.run_test(size=WIDE) as pilot:
