@@ -14,6 +14,7 @@ Quitting cancels the worker, whose reads stop at once; what was read is kept.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from textual import work
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from index.models import LoadWarning
+from index.models import LoadWarning, Paper
 
 if TYPE_CHECKING:  # imported when the reading starts: the app's start pays nothing for it
     from tui.services.fulltext import FulltextReading, ReadSummary
@@ -90,7 +91,7 @@ class FulltextHost:
         app: Any = self
         reading = self._fulltext
         worker = get_current_worker()
-        papers = app._papers()  # tui.library_host: loaded, or read from the index
+        papers = self._papers_to_read()
         if reading is None or worker.is_cancelled:
             return
         shown = [0.0]
@@ -113,6 +114,16 @@ class FulltextHost:
             app.main_screen.post_message(FulltextProgress(0, 0))
         if not summary.cancelled:
             app.post_message(FulltextDone(summary))
+
+    def _papers_to_read(self) -> Sequence[Paper]:
+        """The library's papers: as loaded, or (a start on the index alone) those with
+        attachments, recorded once per version of the index (tui.services.fulltext_papers)."""
+        app: Any = self
+        if app.library is not None and app.library.papers:
+            return app.library.papers
+        from tui.services.fulltext_papers import attached_papers
+
+        return attached_papers(app.engine, Path(app.settings.cache_dir), app._papers)
 
     def on_fulltext_done(self, message: FulltextDone) -> None:
         """New problems with the attachments are said once, like the library's at start."""

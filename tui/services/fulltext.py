@@ -149,14 +149,16 @@ class FulltextReading:
         # Path -> its stat when it was handled (read, or found stored): not read again.
         self._handled: dict[str, Stamp] = {}
         self._problems: dict[str, LoadWarning] = {}
+        self._shown: tuple[LoadWarning, ...] = ()
         # One run at a time: a run superseded by a reload stops, and the next waits for it.
         self._lock = threading.Lock()
         self._synced: Callable[[], None] = lambda: None
 
     @property
     def problems(self) -> tuple[LoadWarning, ...]:
-        """One line per attachment that gave no text, in the order they were found."""
-        return tuple(self._problems.values())
+        """One line per attachment that gave no text, in the order they were found (a
+        snapshot: the UI thread reads it while a run changes the problems)."""
+        return self._shown
 
     def run(
         self,
@@ -185,6 +187,7 @@ class FulltextReading:
             self._problems.pop(path, None)
         else:
             self._problems[path] = line
+        self._shown = tuple(self._problems.values())
 
     def _sync(self, papers: Sequence[Paper], cancelled: Callable[[], bool]) -> bool:
         if cancelled():
@@ -214,6 +217,7 @@ class FulltextReading:
                 self._handled.pop(path, None)
             elif self._handled.get(path) != stamp:
                 todo.append(job)
+        self._shown = tuple(self._problems.values())
         if not todo:
             synced = self._sync(papers, cancelled)
             return ReadSummary(synced=synced, cancelled=cancelled())

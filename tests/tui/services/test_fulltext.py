@@ -12,7 +12,7 @@ from index.facets.taxonomy import load_taxonomy
 from index.fulltext.store import FulltextStore
 from index.fulltext.zotero_cache import CACHE_NAME
 from index.library.load import load_library
-from index.models import Paper, Source
+from index.models import Library, Paper, Source
 from tests.fixtures.zotero import ZoteroFixture
 from tests.index.fulltext.pdfs import encrypted_pdf, paper_pdf, scanned_pdf
 from tui.services.fulltext import FulltextReading, attachment_jobs, described
@@ -157,3 +157,38 @@ def test_zotero_items_use_zoteros_text_cache(tmp_path: Path, pdf: Path) -> None:
         "Zotero read this page",
         "and this one about wombats",
     )
+
+
+def test_a_start_on_the_index_alone_decodes_its_papers_once_per_version(tmp_path: Path) -> None:
+    from index import open_engine
+    from tui.services.fulltext_papers import attached_papers
+
+    taxonomy = load_taxonomy()
+    library = Library(
+        papers=(paper("a", tmp_path / "a.pdf", source="zotero.sqlite"), paper("b")),
+        files=(),
+    )
+    decoded: list[int] = []
+
+    def decode() -> tuple[Paper, ...]:
+        decoded.append(1)
+        return library.papers
+
+    engine = open_engine(library, taxonomy, tmp_path / "cache")
+    try:
+        first = attached_papers(engine, tmp_path / "cache", decode)
+        again = attached_papers(engine, tmp_path / "cache", decode)
+    finally:
+        engine.close()
+    assert decoded == [1]  # the second start read the record
+    assert [(p.id, p.attachments) for p in again] == [("a", (str(tmp_path / "a.pdf"),))]
+    assert attachment_jobs(again)[str(tmp_path / "a.pdf")].zotero  # still Zotero's
+    assert [p.id for p in first] == ["a"]
+    grown = Library(papers=(*library.papers, paper("c", tmp_path / "c.pdf")))
+    library = grown
+    engine = open_engine(grown, taxonomy, tmp_path / "cache")
+    try:
+        assert [p.id for p in attached_papers(engine, tmp_path / "cache", decode)] == ["a", "c"]
+    finally:
+        engine.close()
+    assert decoded == [1, 1]  # another index: decoded again
