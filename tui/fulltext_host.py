@@ -60,6 +60,8 @@ class FulltextHost:
     # Extraction processes (None: one per core). Tests set 0: read in the worker's thread.
     fulltext_workers: int | None = None
     _fulltext: FulltextReading | None = None
+    # The problems the last notice was about: a run that finds no new one says nothing.
+    _fulltext_told: tuple[LoadWarning, ...] = ()
 
     @property
     def fulltext_problems(self) -> tuple[LoadWarning, ...]:
@@ -129,8 +131,7 @@ class FulltextHost:
         """New problems with the attachments are said once, like the library's at start."""
         app: Any = self
         problems = self.fulltext_problems
-        told = getattr(self, "_fulltext_told", ())
-        if problems and set(problems) - set(told):
+        if problems and set(problems) - set(self._fulltext_told):
             count = len(problems)
             app.notify(
                 f"{count} attached file{'s' * (count != 1)} gave no text: ctrl+p, "

@@ -105,7 +105,11 @@ def problem_line(path: str, problem: str | None, truncated: bool = False) -> Loa
     if problem is not None:
         return LoadWarning(path, f"attachment {problem}; its text is not searchable")
     if truncated:
-        return LoadWarning(path, "attachment is very long: only its first pages are searchable")
+        from index.fulltext.extract import MAX_PAGES
+
+        return LoadWarning(
+            path, f"attachment is very long: only its first {MAX_PAGES:,} pages are searchable"
+        )
     return None
 
 
@@ -220,7 +224,7 @@ class FulltextReading:
         self._shown = tuple(self._problems.values())
         if not todo:
             synced = self._sync(papers, cancelled)
-            return ReadSummary(synced=synced, cancelled=cancelled())
+            return ReadSummary(problems=len(self._problems), synced=synced, cancelled=cancelled())
         from index.fulltext.extract import _precheck
         from index.fulltext.pool import ExtractionPool
 
