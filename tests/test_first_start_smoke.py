@@ -24,7 +24,15 @@ import first_start  # noqa: E402
 from index.facets.taxonomy import load_taxonomy  # noqa: E402
 from index.library.load import load_library  # noqa: E402
 
-TIMES = ("bare_s", "fts5_s", "cold_first_s", "cold_s", "warm_s", "grown_first_s", "grown_s")
+TIMES: tuple[str, ...] = (
+    "bare_s",
+    "fts5_s",
+    "cold_first_s",
+    "cold_s",
+    "warm_s",
+    "grown_first_s",
+    "grown_s",
+)
 TIMES += ("cold_first_off_s", "cold_off_s", "warm_off_s")
 
 
@@ -74,7 +82,12 @@ def test_runs_tiny_and_reports_every_start_with_ratios(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)
     assert report["docs"] == 40 and report["files"] == 10 and report["pdfs"] == 2
-    ratios = ("cold_first_vs_fts5", "cold_vs_fts5", "warm_vs_bare", "grown_first_vs_bare")
+    ratios: tuple[str, ...] = (
+        "cold_first_vs_fts5",
+        "cold_vs_fts5",
+        "warm_vs_bare",
+        "grown_first_vs_bare",
+    )
     ratios += ("cold_first_on_vs_off", "cold_on_vs_off", "warm_on_vs_off")
     for key in (*TIMES, *ratios, "grown_vs_bare"):
         assert math.isfinite(report[key]) and report[key] > 0, key

@@ -25,10 +25,10 @@ __all__ = ["attached_papers"]
 
 def _version(engine: Any) -> list[Any] | None:
     """What identifies the index's contents, or None when it cannot be told (a test's)."""
-    opened = getattr(engine, "opened", None)
+    opened: Any = getattr(engine, "opened", None)
     try:
-        generation = int(opened.index.latest_generation())  # type: ignore[union-attr]
-        return [str(opened.path), generation, int(opened.doc_count)]  # type: ignore[union-attr]
+        generation = int(opened.index.latest_generation())
+        return [str(opened.path), generation, int(opened.doc_count)]
     except (AttributeError, OSError, TypeError, ValueError):
         return None
 
