@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
+from index.facets.taxonomy import Taxonomy
 from index.models import Paper, Source
-from tests.index.fulltext.pdfs import paper_pdf
+from tests.index.fulltext.pdfs import encrypted_pdf, paper_pdf
 from tests.torture.test_open_file import fake_opener
 from tests.tui.app_pilot import WIDE, all_notices, app_with, settle, top_screen
 from tests.tui.conftest import clipboard
+from tests.tui.screens.test_app_reload import start, wait_for
 from tui import fulltext_host
 from tui.screens.detail import DetailScreen
 from tui.services.fulltext import FulltextReading
@@ -165,3 +167,26 @@ async def open_matched(
         await pilot.press("O")
         await settle(pilot)
         return [str(n.message) for n in all_notices(app)]
+
+
+async def test_a_reload_reads_a_new_pdf_and_forgets_a_detached_one(
+    tmp_path: Path, pdf: Path, taxonomy: Taxonomy
+) -> None:
+    locked = encrypted_pdf(tmp_path / "locked.pdf")
+
+    def entry(key: str, path: Path) -> str:
+        return f"@article{{{key},\n  title = {{{key}}},\n  year = {{2021}},\n  file = {{:{path}:PDF}}\n}}\n"
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text(entry("kv", pdf), encoding="utf-8")
+    app = start(bib, taxonomy)
+    app.fulltext_workers = 0
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.fulltext_problems == ()
+        bib.write_text(entry("kv", pdf) + entry("locked", locked), encoding="utf-8")
+        await wait_for(pilot, lambda: len(app.fulltext_problems) == 1)
+        assert app.fulltext_problems[0].path == str(locked)
+        assert str(app.fulltext_problems[0]) in [str(w) for w in app.load_warnings]
+        bib.write_text(entry("kv", pdf), encoding="utf-8")
+        await wait_for(pilot, lambda: not app.fulltext_problems)
