@@ -59,6 +59,9 @@ class FulltextHost:
 
     # Extraction processes (None: one per core). Tests set 0: read in the worker's thread.
     fulltext_workers: int | None = None
+    # Seconds from "searchable" to the reading's start: the first rows are drawn and the
+    # first keys typed before the workers start (two interpreters: the cores for a moment).
+    fulltext_delay: float = 1.0
     _fulltext: FulltextReading | None = None
     # The problems the last notice was about: a run that finds no new one says nothing.
     _fulltext_told: tuple[LoadWarning, ...] = ()
@@ -79,7 +82,10 @@ class FulltextHost:
             self._fulltext = FulltextReading(
                 Path(app.settings.cache_dir), workers=self.fulltext_workers
             )
-        self.read_attachments()
+        if self.fulltext_delay > 0:
+            app.set_timer(self.fulltext_delay, self.read_attachments)
+        else:
+            self.read_attachments()
 
     @work(
         thread=True,
@@ -120,12 +126,11 @@ class FulltextHost:
     def _papers_to_read(self) -> Sequence[Paper]:
         """The library's papers: as loaded, or (a start on the index alone) those with
         attachments, recorded once per version of the index (tui.services.fulltext_papers)."""
-        app: Any = self
-        if app.library is not None and app.library.papers:
-            return app.library.papers
         from tui.services.fulltext_papers import attached_papers
 
-        return attached_papers(app.engine, Path(app.settings.cache_dir), app._papers)
+        app: Any = self
+        loaded = app.library.papers if app.library is not None and app.library.papers else None
+        return attached_papers(app.engine, Path(app.settings.cache_dir), app._papers, loaded)
 
     def on_fulltext_done(self, message: FulltextDone) -> None:
         """New problems with the attachments are said once, like the library's at start."""

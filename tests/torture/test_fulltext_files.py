@@ -91,7 +91,6 @@ def test_each_bad_file_is_one_line_and_the_good_one_is_read(
 
 async def test_load_problems_list_them_literally(tmp_path: Path, files: dict[str, Path]) -> None:
     app = app_with(tmp_path, library_of(files))
-    app.fulltext_workers = 0
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await app.workers.wait_for_complete()
@@ -110,7 +109,6 @@ async def test_full_text_off_reads_nothing(tmp_path: Path, files: dict[str, Path
     (tmp_path / "config.toml").write_text("fulltext = false\n")
     settings = AppSettings(tmp_path / "config.toml", tmp_path / "data", tmp_path / "cache")
     app = make_app(settings, library=Library(papers=library_of(files)))
-    app.fulltext_workers = 0
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert app.fulltext_problems == () and not (tmp_path / "cache" / "fulltext").exists()

@@ -4,8 +4,9 @@ A start on a current index has no `Library`: its papers are decoded from the ind
 demand, and decoding every one of them only to find the few with attachments took seconds
 of the app's CPU at 20,000 papers (tui.library_host measured 5.5 s), at every start.
 So the papers with attachments (id, files, whether the paper came from Zotero) are
-recorded once per version of the index, in `<cache>/fulltext/papers/`; a start on the same
-index reads that small file instead. A version is the index's folder, its Whoosh
+recorded once per version of the index, in `<cache>/fulltext/papers/` (by the session that
+loaded the library, or else by the first that needed them); a start on the same index
+reads that small file instead. A version is the index's folder, its Whoosh
 generation and its paper count: an update in place or a rebuild is another version.
 """
 
@@ -39,19 +40,25 @@ def _light(paper: Paper) -> list[Any]:
 
 
 def attached_papers(
-    engine: Any, cache_dir: Path, decode: Callable[[], Sequence[Paper]]
+    engine: Any,
+    cache_dir: Path,
+    decode: Callable[[], Sequence[Paper]],
+    loaded: Sequence[Paper] | None = None,
 ) -> Sequence[Paper]:
-    """The index's papers that have attachments (as far as reading PDFs needs them: id,
-    files, a Zotero source), from the record for this version of the index, else
-    `decode()`d (every paper) and recorded."""
+    """The library's papers as reading PDFs needs them: `loaded` when the library was
+    loaded (recorded for the next start on this index, if not yet); else those with
+    attachments (id, files, a Zotero source) from the record for this version of the
+    index, else `decode()`d (every paper) and recorded."""
     version = _version(engine)
     if version is None:
-        return decode()
+        return loaded if loaded is not None else decode()
     name = hashlib.sha256(version[0].encode("utf-8")).hexdigest()[:16]
     record = Path(cache_dir) / "fulltext" / "papers" / f"{name}.json"
     try:
         data = json.loads(record.read_text("utf-8"))
         if isinstance(data, dict) and data.get("version") == version:
+            if loaded is not None:
+                return loaded  # recorded already
             return tuple(
                 Paper(
                     id=str(pid),
@@ -62,8 +69,8 @@ def attached_papers(
                 for pid, files, zotero in data["papers"]
             )
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        pass  # none yet, or damaged: decoded and written again
-    papers = [paper for paper in decode() if paper.attachments]
+        pass  # none yet, or damaged: written again
+    papers = [paper for paper in (loaded if loaded is not None else decode()) if paper.attachments]
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(
@@ -71,4 +78,4 @@ def attached_papers(
         )
     except OSError:
         pass  # a read-only cache: decoded again next time
-    return papers
+    return loaded if loaded is not None else papers

@@ -158,7 +158,6 @@ async def open_matched(
     match = PageMatch(path=str(pdf), page=page)
     monkeypatch.setattr(DetailScreen, "page_match_of", lambda self, pid: match, raising=False)
     app = app_with(tmp_path, [paper])
-    app.fulltext_workers = 0
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("enter")
@@ -180,7 +179,6 @@ async def test_a_reload_reads_a_new_pdf_and_forgets_a_detached_one(
     bib = tmp_path / "refs.bib"
     bib.write_text(entry("kv", pdf), encoding="utf-8")
     app = start(bib, taxonomy)
-    app.fulltext_workers = 0
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         assert app.fulltext_problems == ()

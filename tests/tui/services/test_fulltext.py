@@ -192,3 +192,12 @@ def test_a_start_on_the_index_alone_decodes_its_papers_once_per_version(tmp_path
     finally:
         engine.close()
     assert decoded == [1, 1]  # another index: decoded again
+    # A session that loaded the library records it for the next start on that index.
+    shrunk = Library(papers=library.papers[:1])
+    engine = open_engine(shrunk, taxonomy, tmp_path / "cache")
+    try:
+        assert attached_papers(engine, tmp_path / "cache", decode, shrunk.papers) == shrunk.papers
+        assert [p.id for p in attached_papers(engine, tmp_path / "cache", decode)] == ["a"]
+    finally:
+        engine.close()
+    assert decoded == [1, 1]
