@@ -14,7 +14,6 @@ Quitting cancels the worker, whose reads stop at once; what was read is kept.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from textual import work
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from index.models import LoadWarning, Paper
+from index.models import LoadWarning
 
 if TYPE_CHECKING:  # imported when the reading starts: the app's start pays nothing for it
     from tui.services.fulltext import FulltextReading, ReadSummary
@@ -60,7 +59,8 @@ class FulltextHost:
     # Extraction processes (None: one per core). Tests set 0: read in the worker's thread.
     fulltext_workers: int | None = None
     # Seconds from "searchable" to the reading's start: the first rows are drawn and the
-    # first keys typed before the workers start (two interpreters: the cores for a moment).
+    # first keys typed before the workers start (two interpreters: the cores for a moment)
+    # or a start on the index alone decodes its papers (once per index).
     fulltext_delay: float = 1.0
     _fulltext: FulltextReading | None = None
     # The problems the last notice was about: a run that finds no new one says nothing.
@@ -82,10 +82,7 @@ class FulltextHost:
             self._fulltext = FulltextReading(
                 Path(app.settings.cache_dir), workers=self.fulltext_workers
             )
-        if self.fulltext_delay > 0:
-            app.set_timer(self.fulltext_delay, self.read_attachments)
-        else:
-            self.read_attachments()
+        self.read_attachments()
 
     @work(
         thread=True,
@@ -96,10 +93,20 @@ class FulltextHost:
     )
     def read_attachments(self) -> None:
         """Read what is new since the last run; a reload's run cancels the one before."""
+        from tui.services.fulltext_papers import attached_papers
+
         app: Any = self
         reading = self._fulltext
         worker = get_current_worker()
-        papers = self._papers_to_read()
+        cache_dir = Path(app.settings.cache_dir)
+        library = app.library.papers if app.library is not None and app.library.papers else None
+        if library is not None:  # recorded for the next start on this index (cheap)
+            attached_papers(app.engine, cache_dir, app._papers, library)
+        deadline = time.monotonic() + self.fulltext_delay
+        while time.monotonic() < deadline and not worker.is_cancelled:
+            time.sleep(0.05)
+        # A start on the index alone: those with PDFs, recorded, else decoded (once).
+        papers = library or attached_papers(app.engine, cache_dir, app._papers)
         if reading is None or worker.is_cancelled:
             return
         shown = [0.0]
@@ -122,15 +129,6 @@ class FulltextHost:
             app.main_screen.post_message(FulltextProgress(0, 0))
         if not summary.cancelled:
             app.post_message(FulltextDone(summary))
-
-    def _papers_to_read(self) -> Sequence[Paper]:
-        """The library's papers: as loaded, or (a start on the index alone) those with
-        attachments, recorded once per version of the index (tui.services.fulltext_papers)."""
-        from tui.services.fulltext_papers import attached_papers
-
-        app: Any = self
-        loaded = app.library.papers if app.library is not None and app.library.papers else None
-        return attached_papers(app.engine, Path(app.settings.cache_dir), app._papers, loaded)
 
     def on_fulltext_done(self, message: FulltextDone) -> None:
         """New problems with the attachments are said once, like the library's at start."""
