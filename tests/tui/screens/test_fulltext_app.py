@@ -181,10 +181,11 @@ async def test_a_reload_reads_a_new_pdf_and_forgets_a_detached_one(
     app = start(bib, taxonomy)
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
-        assert app.fulltext_problems == ()
+        assert not app.fulltext_problems
         bib.write_text(entry("kv", pdf) + entry("locked", locked), encoding="utf-8")
         await wait_for(pilot, lambda: len(app.fulltext_problems) == 1)
-        assert app.fulltext_problems[0].path == str(locked)
-        assert str(app.fulltext_problems[0]) in [str(w) for w in app.load_warnings]
+        [problem] = app.fulltext_problems
+        assert problem.path == str(locked)
+        assert str(problem) in [str(w) for w in app.load_warnings]
         bib.write_text(entry("kv", pdf), encoding="utf-8")
         await wait_for(pilot, lambda: not app.fulltext_problems)
