@@ -15,6 +15,13 @@ the results' status line ("20000 of 20000 papers") shows:
    `tui.library_host`) and to the rows with the new record (the file re-parsed, the index
    updated).
 
+With `--pdfs N`, N of the papers (an `attached.bib` beside the JSONL files) each have a
+PDF attached (10 two-column pages, written with Typst as `fulltext_extract.py` does), and
+the cold and warm starts are also timed with `fulltext = false` in the config (their own
+cache): the app reads the PDFs only once the library is searchable (tui.fulltext_host),
+so the first rows should come as soon with full text on as with it off; the warm start
+with it on runs while the PDFs the cold one did not finish are still being read.
+
 In the same run, the baselines:
 
 - **FTS5**: a fresh interpreter reads the same files, writes an SQLite FTS5 index of them
@@ -25,7 +32,7 @@ In the same run, the baselines:
 
 The machine is shared: read the ratios, not the seconds.
 
-    python benchmarks/first_start.py --docs 20000 [--runs 1] [--json] [--work-dir DIR]
+    python benchmarks/first_start.py --docs 20000 [--pdfs 200] [--runs 1] [--json] [--work-dir DIR]
 """
 
 from __future__ import annotations
@@ -144,7 +151,25 @@ def grow_one_file(directory: Path, seed: int) -> None:
         handle.write(json.dumps(fresh, ensure_ascii=False) + "\n")
 
 
-def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict[str, Any]:
+def attach_pdfs(library: Path, pdf_dir: Path, count: int) -> None:
+    """`count` more papers, in `attached.bib`, each with a distinct PDF attached."""
+    import fulltext_extract
+
+    pdf_dir.mkdir(parents=True, exist_ok=True)
+    pdfs = fulltext_extract.write_pdfs(pdf_dir, count, 10)
+    (library / "attached.bib").write_text(
+        "".join(
+            f"@article{{attached{n},\n  title = {{Attached paper {n} on paged attention}},\n"
+            f"  author = {{Writer, Pat}},\n  year = {{2023}},\n  file = {{:{path}:PDF}}\n}}\n"
+            for n, path in enumerate(pdfs)
+        ),
+        encoding="utf-8",
+    )
+
+
+def measure(
+    docs: int, seed: int, runs: int, work: Path, timeout: float, pdfs: int = 0
+) -> dict[str, Any]:
     """Median seconds of every start and baseline over `runs` fresh runs, with ratios."""
     paperscope = Path(sys.executable).with_name("paperscope")
     if shutil.which("tmux") is None or not paperscope.exists():
@@ -152,12 +177,16 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
     bare_script = work / "bare.py"
     bare_script.write_text(startup.BARE_APP)
     names = ("bare", "fts5", "cold_first", "cold", "warm", "grown_first", "grown")
+    if pdfs:
+        names += ("cold_first_off", "cold_off", "warm_off")
     times: dict[str, list[float]] = {name: [] for name in names}
-    every = EVERY.format(docs=docs)
+    every = EVERY.format(docs=docs + pdfs)
     for run in range(runs):
         base = work / f"run{run}"
         library = base / "library"
         write_inputs(docs, seed, library)
+        if pdfs:
+            attach_pdfs(library, base / "pdfs", pdfs)
         env = {
             "PAPERSCOPE_CACHE_DIR": str(base / "cache"),
             "PAPERSCOPE_DATA_DIR": str(base / "data"),
@@ -171,6 +200,14 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
             startup._time_to_screen(f"{sys.executable} {bare_script}", "bare app ready", env)
         )
         times["fts5"].append(_time_fts5(library, base / "fts5.db"))
+        if pdfs:  # the same starts with full text off, on a cache of their own
+            off = dict(env, PAPERSCOPE_CACHE_DIR=str(base / "cache-off"))
+            off["PAPERSCOPE_CONFIG"] = str(base / "config-off.toml")
+            (base / "config-off.toml").write_text("fulltext = false\n", encoding="utf-8")
+            first, cold = startup.times_to_screen(command, [RESULTS, every], off, timeout)
+            times["cold_first_off"].append(first)
+            times["cold_off"].append(cold)
+            times["warm_off"].append(startup._time_to_screen(command, every, off, timeout))
         first, cold = startup.times_to_screen(command, [RESULTS, every], env, timeout)
         times["cold_first"].append(first)
         times["cold"].append(cold)
@@ -179,7 +216,7 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
         # First the papers as they were, while the grown file is read (tui.library_host);
         # then the whole library with the new record, a new paper.
         as_they_were = f"{every}|Reading {GROWN_FILE}"
-        grown = EVERY.format(docs=docs + 1)
+        grown = EVERY.format(docs=docs + pdfs + 1)
         first, whole = startup.times_to_screen(command, [as_they_were, grown], env, timeout)
         times["grown_first"].append(first)
         times["grown"].append(whole)
@@ -188,7 +225,7 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
             + ", ".join(f"{name} {values[-1]:.2f} s" for name, values in times.items()),
             file=sys.stderr,
         )
-    figures: dict[str, Any] = {"docs": docs, "files": FILES, "runs": runs}
+    figures: dict[str, Any] = {"docs": docs, "files": FILES, "runs": runs, "pdfs": pdfs}
     for name, values in times.items():
         figures[f"{name}_s"] = round(statistics.median(values), 3)
     figures["cold_first_vs_fts5"] = round(figures["cold_first_s"] / figures["fts5_s"], 2)
@@ -198,6 +235,9 @@ def measure(docs: int, seed: int, runs: int, work: Path, timeout: float) -> dict
     figures["grown_first_vs_bare"] = round(figures["grown_first_s"] / figures["bare_s"], 2)
     figures["grown_vs_bare"] = round(figures["grown_s"] / figures["bare_s"], 2)
     figures["grown_vs_fts5"] = round(figures["grown_s"] / figures["fts5_s"], 2)
+    if pdfs:
+        for name in ("cold_first", "cold", "warm"):
+            figures[f"{name}_on_vs_off"] = round(figures[f"{name}_s"] / figures[f"{name}_off_s"], 2)
     return figures
 
 
@@ -222,12 +262,26 @@ def print_report(f: dict[str, Any]) -> None:
         f"x{f['grown_first_vs_bare']:.2f} bare   target <= 3x bare (the papers as they were)"
     )
     print(f"    ...with the new record  {f['grown_s']:8.2f} s   x{f['grown_vs_bare']:.2f} bare")
+    if f.get("pdfs"):
+        print(f"  {f['pdfs']} papers with a PDF: the starts above read them (full text on); off:")
+        for name, label in (
+            ("cold_first", "cold, any rows"),
+            ("cold", "cold, all rows"),
+            ("warm", "warm"),
+        ):
+            print(
+                f"  full text off, {label:14} {f[f'{name}_off_s']:6.2f} s   "
+                f"on/off x{f[f'{name}_on_vs_off']:.2f}   target 1x (the PDFs come after)"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pdfs", type=int, default=0, help="papers with a PDF attached; times full text off too"
+    )
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument(
         "--timeout",
@@ -244,10 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.work_dir is not None:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-        figures = measure(args.docs, args.seed, args.runs, args.work_dir, args.timeout)
+        figures = measure(args.docs, args.seed, args.runs, args.work_dir, args.timeout, args.pdfs)
     else:
         with tempfile.TemporaryDirectory(prefix="first-start-") as tmp:
-            figures = measure(args.docs, args.seed, args.runs, Path(tmp), args.timeout)
+            figures = measure(args.docs, args.seed, args.runs, Path(tmp), args.timeout, args.pdfs)
     if args.json:
         print(json.dumps(figures))
     else:

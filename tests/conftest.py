@@ -134,3 +134,13 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
     yield
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(autouse=True)
+def _fulltext_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test apps read attached PDFs in the worker's own thread, as soon as the library is
+    searchable: no extraction processes per test (CPU), no timer left running after it."""
+    from tui.fulltext_host import FulltextHost
+
+    monkeypatch.setattr(FulltextHost, "fulltext_workers", 0)
+    monkeypatch.setattr(FulltextHost, "fulltext_delay", 0.0)

@@ -24,7 +24,16 @@ import first_start  # noqa: E402
 from index.facets.taxonomy import load_taxonomy  # noqa: E402
 from index.library.load import load_library  # noqa: E402
 
-TIMES = ("bare_s", "fts5_s", "cold_first_s", "cold_s", "warm_s", "grown_first_s", "grown_s")
+TIMES: tuple[str, ...] = (
+    "bare_s",
+    "fts5_s",
+    "cold_first_s",
+    "cold_s",
+    "warm_s",
+    "grown_first_s",
+    "grown_s",
+)
+TIMES += ("cold_first_off_s", "cold_off_s", "warm_off_s")
 
 
 def test_inputs_are_arxiv_records_in_ten_files_and_grow_by_one(tmp_path: Path) -> None:
@@ -41,6 +50,9 @@ def test_inputs_are_arxiv_records_in_ten_files_and_grow_by_one(tmp_path: Path) -
     twice = load_library([tmp_path], load_taxonomy())
     assert len(twice.papers) == 42
     assert len({paper.arxiv for paper in twice.papers}) == 42
+    first_start.attach_pdfs(tmp_path, tmp_path / "pdfs", 1)  # a paper with its PDF
+    attached = load_library([tmp_path], load_taxonomy())
+    assert [Path(p).exists() for paper in attached.papers for p in paper.attachments] == [True]
 
 
 @pytest.mark.skipif(
@@ -54,6 +66,8 @@ def test_runs_tiny_and_reports_every_start_with_ratios(tmp_path: Path) -> None:
             str(BENCHMARKS / "first_start.py"),
             "--docs",
             "40",
+            "--pdfs",
+            "2",
             "--json",
             "--timeout",
             "240",
@@ -67,8 +81,14 @@ def test_runs_tiny_and_reports_every_start_with_ratios(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr[-3000:]
     report = json.loads(completed.stdout)
-    assert report["docs"] == 40 and report["files"] == 10
-    ratios = ("cold_first_vs_fts5", "cold_vs_fts5", "warm_vs_bare", "grown_first_vs_bare")
+    assert report["docs"] == 40 and report["files"] == 10 and report["pdfs"] == 2
+    ratios: tuple[str, ...] = (
+        "cold_first_vs_fts5",
+        "cold_vs_fts5",
+        "warm_vs_bare",
+        "grown_first_vs_bare",
+    )
+    ratios += ("cold_first_on_vs_off", "cold_on_vs_off", "warm_on_vs_off")
     for key in (*TIMES, *ratios, "grown_vs_bare"):
         assert math.isfinite(report[key]) and report[key] > 0, key
     assert report["grown_first_s"] <= report["grown_s"]

@@ -36,6 +36,7 @@ from index.store.leaving import LeaveBuilds
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
 from tui.first_start import FirstStart
+from tui.fulltext_host import FulltextHost
 from tui.library_host import LibraryHost
 from tui.messages import IndexFailed, IndexPreview, IndexProgress, IndexReady
 from tui.screens.main import MainScreen
@@ -67,7 +68,7 @@ INDEX_FINISHED_ALONE = (
 )
 
 
-class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
+class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[str]):
     """Browse, filter and cite papers from the keyboard (or the mouse).
 
     Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
@@ -165,9 +166,11 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
         app serves a current index without loading the library (tui.cli.run_app); and a
         changed file's problems while its previous papers are kept (tui.library_host)."""
         if self.library is not None:
-            return self.library.warnings + self.reload_problems
+            return self.library.warnings + self.reload_problems + self.fulltext_problems
         opened = getattr(self.engine, "opened", None)
-        return tuple(getattr(opened, "warnings", ())) + self.reload_problems
+        return (
+            tuple(getattr(opened, "warnings", ())) + self.reload_problems + self.fulltext_problems
+        )
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
@@ -208,9 +211,11 @@ class PaperscopeApp(FirstStart, LibraryHost, SettingsActions, App[str]):
             )
 
     def _library_ready(self) -> None:
-        """The engine is open: apply the user's layer, count saved searches, watch sources."""
+        """The engine is open: apply the user's layer, count saved searches, watch sources,
+        read the attached PDFs (tui.fulltext_host)."""
         self.apply_user_layer()
         self.start_watching()
+        self.start_fulltext()
 
     def notify(
         self,

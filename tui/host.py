@@ -125,6 +125,9 @@ class LibraryHostView(Notices, Protocol):
     @property
     def notes_dir(self) -> Path: ...
 
+    @property
+    def config(self) -> Config: ...  # `pdf_viewer`: what `O` opens a PDF with
+
     def apply_user_layer(self) -> Worker[None]: ...  # a worker: the engine gets the layer
 
     def report_save(self, store: Annotations | SavedSearches, done: bool) -> None: ...

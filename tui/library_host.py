@@ -458,6 +458,7 @@ class LibraryHost:
         self._retired = [previous] if previous is not None and app._owns_engine else []
         app._owns_engine = True
         app.main_screen.library_reloaded()
+        app.start_fulltext()  # a new or changed attachment is read, a removed one forgotten
         if message.lines or message.announce:
             app.notify(
                 "; ".join(message.lines) or "library reloaded", title="Library", markup=False

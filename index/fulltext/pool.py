@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -27,6 +33,9 @@ __all__ = ["WORKER_NICENESS", "ExtractionPool", "Job", "read_one"]
 
 # As the load's workers (index.library.parallel): the app's keystrokes come first.
 WORKER_NICENESS = 10
+# Seconds between looks at `cancelled()` while the workers read: a quit never waits for a
+# 200-page PDF to finish.
+CANCEL_POLL = 0.2
 
 Progress = Callable[[int, int], None]
 
@@ -152,17 +161,39 @@ class ExtractionPool:
                 futures: dict[Future[tuple[Job, str | None, Extracted]], Job] = {
                     executor.submit(read_one, job, cache): job for job in jobs
                 }
-                for future in as_completed(futures):
+                pending = set(futures)
+                while pending:
+                    finished, pending = wait(pending, CANCEL_POLL, FIRST_COMPLETED)
+                    for future in finished:
+                        if cancelled():
+                            return
+                        result = future.result()
+                        left.remove(futures[future])
+                        yield result
                     if cancelled():
                         return
-                    result = future.result()
-                    left.remove(futures[future])
-                    yield result
             except (BrokenProcessPool, OSError, CancelledError):
                 pass
             finally:
+                if cancelled():
+                    _stop_now(executor)
                 executor.shutdown(wait=False, cancel_futures=True)
         for job in left:
             if cancelled():
                 return
             yield read_one(job, cache)
+
+
+def _stop_now(executor: ProcessPoolExecutor) -> None:
+    """End the workers' reads at once (the user quit): each file is stored atomically when
+    read, so a read cut short leaves nothing behind, and it is read again next time.
+
+    `shutdown(cancel_futures=True)` only drops the files not started; the executor has no
+    public call that ends a running one, so its processes are terminated by hand.
+    """
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.terminate()
+        except (OSError, AttributeError):
+            pass

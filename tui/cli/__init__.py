@@ -35,6 +35,7 @@ COMMANDS = {
     "pick": "pick_cmd",
     "lsp": "lsp_cmd",
     "check": "check_cmds",
+    "fulltext": "fulltext_cmd",
     "tag": "user_cmds",
     "status": "user_cmds",
     "saved": "user_cmds",

@@ -58,9 +58,17 @@ class ProgressBar(_StderrLine):
     (an index build writes the index after its last paper is in, for a while at scale).
     """
 
-    def __init__(self, label: str, stream: TextIO, width: int = 30, finishing: str = "") -> None:
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO,
+        width: int = 30,
+        finishing: str = "",
+        unit: str = "papers",
+    ) -> None:
         super().__init__(stream)
         self.label = label
+        self.unit = unit
         self.width = width
         self.finishing = finishing
         self._last = 0.0
@@ -72,7 +80,7 @@ class ProgressBar(_StderrLine):
         self._last = now
         if not self._tty:
             if not self.shown:
-                self.stream.write(f"paperscope: {self.label} {total} papers...\n")
+                self.stream.write(f"paperscope: {self.label} {total} {self.unit}...\n")
                 self.shown = True
             return
         filled = self.width * done // max(1, total)

@@ -65,7 +65,9 @@ def run_app(context: CliContext) -> int:
             load_corpus=True,
             load_pool=pool,
         )
-    if app.load_corpus or changed:  # the app reads files: its workers need the terminal
+    # The app reads files (the library, or its PDFs: tui.fulltext_host): its workers need
+    # the terminal's stderr, which the running app's capture has none of.
+    if app.load_corpus or changed or app.config.fulltext:
         start_worker_support()
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -19,13 +19,32 @@ from textual.binding import Binding
 
 from index.models import READING_STATUSES, Paper
 from tui.services.annotations import normalize_tag
+from tui.services.fulltext import page_of
 from tui.services.notes import create_note, editor_command
-from tui.services.opener import OpenOutcome, no_opener_reason, open_file, system_opener
+from tui.services.opener import (
+    OpenOutcome,
+    launch,
+    no_display_reason,
+    no_opener_reason,
+    open_file,
+    system_opener,
+)
+from tui.services.viewer import viewer_argv
 
 if TYPE_CHECKING:
     from tui.host import LibraryHostView
 
-__all__ = ["LAYER_BINDINGS", "PaperLayerActions", "launch_editor", "system_opener"]
+__all__ = [
+    "LAYER_BINDINGS",
+    "PaperLayerActions",
+    "launch_editor",
+    "open_with_viewer",
+    "system_opener",
+]
+
+# Seconds to wait for a viewer run directly: it shows the file itself, so one still
+# running after a moment is showing it (an opener hands the file on, and may take longer).
+VIEWER_WAIT = 1.5
 
 LAYER_BINDINGS = [
     Binding(
@@ -58,7 +77,7 @@ LAYER_BINDINGS = [
         "Open file",
         show=False,
         id="open_attachment",
-        tooltip="Open the paper's first attached file (PDF) with the system's opener",
+        tooltip="Open the paper's attached file (PDF), at the page the search matched on when the viewer takes a page",
     ),
 ]
 
@@ -205,8 +224,16 @@ class PaperLayerActions:
             self._notify(problem, severity="warning")
         app.apply_user_layer()
 
+    def matched_page(self, paper: Paper) -> tuple[str, int | None] | None:
+        """The attachment and page `paper`'s result matched on in its text: the screen's
+        `page_match_of` (the result's `Hit.page_match`; the full-screen detail keeps the
+        one it was opened with), as (path, page)."""
+        hook = getattr(self, "page_match_of", None)
+        return page_of(hook(paper.id)) if hook is not None else None
+
     def action_open_attachment(self) -> None:
-        """Open the first attached file that exists; else say where it should be."""
+        """Open the first attached file that exists (the one the search matched in, at its
+        page, when the viewer takes one: tui.services.viewer); else say where it should be."""
         paper = self.current_paper  # type: ignore[attr-defined]
         if paper is None or not paper.attachments:
             self._notify("This paper has no attached files")
@@ -217,34 +244,66 @@ class PaperLayerActions:
                 f"The attached file is missing: {paper.attachments[0]}", severity="warning"
             )
             return
-        path = present[0]
-        opener = system_opener()
-        if opener is None:
-            # Over SSH or with no desktop: the path is what the user can use.
-            # The copy says itself whether it landed; this says why it was needed.
-            self._notify(f"No program here opens files ({no_opener_reason()}): {path}")
+        path, page = present[0], None
+        match = self.matched_page(paper)
+        if match is not None and match[0] in present:
+            path, page = match
+        configured = self._host.config.pdf_viewer
+        if page is None and not configured:
+            opener = system_opener()
+            if opener is None:
+                # Over SSH or with no desktop: the path is what the user can use.
+                # The copy says itself whether it landed; this says why it was needed.
+                self._notify(f"No program here opens files ({no_opener_reason()}): {path}")
+                self._host.copy_text_to_clipboard(path, "the file's path")
+                return
+            self._open_in_background(lambda: (open_file(opener, path), None), path)
+            return
+        unseen = no_display_reason()
+        if unseen is not None:
+            where = f"{path} (page {page})" if page else path
+            self._notify(f"No program here opens files ({unseen}): {where}")
             self._host.copy_text_to_clipboard(path, "the file's path")
             return
-        self._open_in_background(opener, path)
+        self._open_in_background(lambda: open_with_viewer(configured, path, page), path)
 
-    def _open_in_background(self, opener: str, path: str) -> None:
+    def _open_in_background(
+        self, run_opener: Callable[[], tuple[OpenOutcome, int | None]], path: str
+    ) -> None:
         """Run the opener in a worker and say what it did once it has said (tui.services.opener)."""
         app = self.app  # type: ignore[attr-defined]
 
         def run() -> None:
-            outcome = open_file(opener, path)
-            app.call_from_thread(self._opened, outcome, path)
+            outcome, page = run_opener()
+            app.call_from_thread(self._opened, outcome, path, page)
 
         app.run_worker(
             run, thread=True, group="open", description="open a file", exit_on_error=False
         )
 
-    def _opened(self, outcome: OpenOutcome, path: str) -> None:
-        """ "Opened X", or why not and the path copied instead, as `O` promises."""
+    def _opened(self, outcome: OpenOutcome, path: str, page: int | None = None) -> None:
+        """ "Opened X" (at page N), or why not and the path copied instead, as `O` promises."""
         if outcome.opened:
-            self._notify(f"Opened {os.path.basename(path)}")
+            at = f" at page {page}" if page else ""
+            self._notify(f"Opened {os.path.basename(path)}{at}")
             return
         self._notify(
             f"Could not open {os.path.basename(path)}: {outcome.reason}", severity="warning"
         )
         self._host.copy_text_to_clipboard(path, "the file's path")
+
+
+def open_with_viewer(
+    configured: str, path: str, page: int | None
+) -> tuple[OpenOutcome, int | None]:
+    """Open `path` with the configured or default viewer, at `page` when it takes one, else
+    with the desktop's opener; and the page it opened at (blocks: runs `xdg-mime`, waits
+    for the viewer's verdict)."""
+    command = viewer_argv(configured, path, page)
+    if command is not None:
+        argv, at_page = command
+        return launch(argv, VIEWER_WAIT), page if at_page else None
+    opener = system_opener()
+    if opener is None:
+        return OpenOutcome(False, f"no program here opens files ({no_opener_reason()})"), None
+    return open_file(opener, path), None

@@ -23,6 +23,7 @@ from textual.widgets import ProgressBar
 
 from index.library.first_rows import ReadRecords, plain_request
 from index.models import PageMatch, Paper, SearchRequest, SearchResult
+from tui.fulltext_host import FulltextProgress, FulltextSynced
 from tui.messages import (
     FacetToggled,
     HitHighlighted,
@@ -48,6 +49,7 @@ from tui.view.facets import (
     facet_view,
     index_writing,
     reading_again,
+    reading_pdfs,
     status_line,
     step_counted,
     unknown_facet_values,
@@ -88,6 +90,8 @@ class MainScreen(LibraryActions, SearchingScreen):
         self._building: tuple[int, int, str] | None = None
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
+        # Attached PDFs read in the background (FulltextProgress): (done, total), or None.
+        self._reading_pdfs: tuple[int, int] | None = None
         # The paper the pane shows first, once the first page is drawn (`_preview`).
         self._first_detail: str | None = None
         self._first_detail_loading: str | None = None  # asked for, the pane still empty
@@ -248,6 +252,19 @@ class MainScreen(LibraryActions, SearchingScreen):
         if self.result is not None:
             self._show_status(self.result)
 
+    @on(FulltextProgress)
+    def _fulltext_progress(self, message: FulltextProgress) -> None:
+        """The status line says how far the PDFs are read, then goes quiet."""
+        self._reading_pdfs = (message.done, message.total) if message.total else None
+        if self.result is not None and self._building is None:
+            self._show_status(self.result)
+
+    @on(FulltextSynced)
+    def _fulltext_synced(self) -> None:
+        """More PDFs are searchable: a query with words finds them now (the cursor stays)."""
+        if self.request.query.strip() and self._building is None:
+            self.start_search()
+
     def show_result(self, result: SearchResult) -> None:
         """The current request's result: rows, facet counts, the status line."""
         previous = self.result
@@ -291,6 +308,8 @@ class MainScreen(LibraryActions, SearchingScreen):
             building = build_stage(*self._building) + " · so far "  # short: a narrow pane
         elif self._updating:
             building = reading_again(self._updating) + " · "
+        elif self._reading_pdfs is not None:
+            building = reading_pdfs(*self._reading_pdfs) + " · "
         self.query_one(StatusLine).show_result(
             result,
             lambda r: (

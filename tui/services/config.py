@@ -51,6 +51,10 @@ class Config:
         key_style: the key format the yank-key action copies in (the last one picked).
         latex_command: what `latex` writes (`citep` -> `\\citep{a,b}`).
         debug: show search timings and engine caps in the status line.
+        fulltext: read the attached PDFs in the background so their text is searched.
+        pdf_viewer: the program `O` opens a PDF with ("zathura", "evince --fullscreen");
+            empty: the desktop's default. A viewer that takes a page is opened at the page
+            a result matched on.
     """
 
     style: str = DEFAULT_STYLE
@@ -59,6 +63,8 @@ class Config:
     latex_command: str = DEFAULT_LATEX_COMMAND
     keymap: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     debug: bool = False
+    fulltext: bool = True
+    pdf_viewer: str = ""
 
     def to_toml(self, existing: str = "") -> str:
         """The file's text: `existing` with this config's settings edited in.
@@ -133,11 +139,22 @@ def _parse(data: dict[str, Any], where: str) -> tuple[Config, list[str]]:
             values[name] = data[name].strip()
         else:
             warnings.append(f"{where}: `{name}` must be a non-empty string; using the default")
-    if "debug" in data:
-        if isinstance(data["debug"], bool):
-            values["debug"] = data["debug"]
+    for name, default in (("debug", False), ("fulltext", True)):
+        if name not in data:
+            continue
+        if isinstance(data[name], bool):
+            values[name] = data[name]
         else:
-            warnings.append(f"{where}: `debug` must be true or false; using false")
+            warnings.append(
+                f"{where}: `{name}` must be true or false; using {str(default).lower()}"
+            )
+    if "pdf_viewer" in data:
+        if isinstance(data["pdf_viewer"], str):
+            values["pdf_viewer"] = data["pdf_viewer"].strip()
+        else:
+            warnings.append(
+                f"{where}: `pdf_viewer` must be a string (a program); using the default"
+            )
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
         warnings.append(f'{where}: [keymap] must be a table of binding id = "keys"; ignored')

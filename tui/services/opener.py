@@ -14,12 +14,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from index.text_safety import for_terminal
 
-__all__ = ["OpenOutcome", "no_opener_reason", "open_file", "system_opener"]
+__all__ = [
+    "OpenOutcome",
+    "launch",
+    "no_display_reason",
+    "no_opener_reason",
+    "open_file",
+    "system_opener",
+]
 
 # Seconds to wait for the opener's exit status before taking it as working.
 WAIT = 5.0
@@ -31,15 +38,25 @@ def no_opener_reason(
     platform: str = sys.platform,
 ) -> str | None:
     """Why no program here can open a file for the user, or None when one can."""
+    reason = no_display_reason(environ, platform)
+    if reason is not None:
+        return reason
+    if platform == "darwin":
+        return None if which("open") else "no `open` program"
+    if not (which("xdg-open") or which("gio")):
+        return "neither xdg-open nor gio is installed"
+    return None
+
+
+def no_display_reason(
+    environ: Mapping[str, str] | None = None, platform: str = sys.platform
+) -> str | None:
+    """Why a window opened here would not be seen by the user (SSH, no display), or None."""
     env = os.environ if environ is None else environ
     if env.get("SSH_CONNECTION") or env.get("SSH_TTY"):
         return "over SSH it would open on the remote machine"
-    if platform == "darwin":
-        return None if which("open") else "no `open` program"
-    if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+    if platform != "darwin" and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         return "no display: DISPLAY and WAYLAND_DISPLAY are unset"
-    if not (which("xdg-open") or which("gio")):
-        return "neither xdg-open nor gio is installed"
     return None
 
 
@@ -68,14 +85,21 @@ class OpenOutcome:
 
 def open_file(opener: str, path: str, wait: float = WAIT) -> OpenOutcome:
     """Run `opener` on `path` and wait up to `wait` seconds for its verdict (blocks: call
-    it off the UI thread). Its stderr goes to a file, not a pipe: a viewer that keeps
-    running and writing must never block on a pipe no one reads."""
+    it off the UI thread)."""
     name = os.path.basename(opener)
-    argv = [opener, "open", path] if name == "gio" else [opener, path]
+    return launch([opener, "open", path] if name == "gio" else [opener, path], wait)
+
+
+def launch(argv: Sequence[str], wait: float = WAIT) -> OpenOutcome:
+    """Run `argv` (an opener, or a viewer at a page: tui.services.viewer) and wait up to
+    `wait` seconds for its verdict; one still running then is showing the file. Its
+    stderr goes to a file, not a pipe: a viewer that keeps running and writing must
+    never block on a pipe no one reads."""
+    name = os.path.basename(argv[0])
     with tempfile.TemporaryFile() as errors:
         try:
             process = subprocess.Popen(
-                argv,
+                list(argv),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=errors,

@@ -24,6 +24,7 @@ __all__ = [
     "facet_view",
     "index_writing",
     "reading_again",
+    "reading_pdfs",
     "status_line",
     "unknown_facet_values",
 ]
@@ -129,6 +130,11 @@ def reading_again(files: Sequence[str]) -> str:
     if len(files) == 1:
         return f"Reading {os.path.basename(files[0])}"
     return f"Reading {len(files):,} changed files"
+
+
+def reading_pdfs(done: int, total: int) -> str:
+    """What the status leads with while attached PDFs are read: "Reading PDFs 120 of 1,800"."""
+    return f"Reading PDFs {done:,} of {total:,}"
 
 
 def status_line(

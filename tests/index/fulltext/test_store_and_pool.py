@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import multiprocessing
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -130,13 +132,23 @@ def test_a_cancelled_run_keeps_what_it_read(tmp_path: Path, paper: Path) -> None
     assert ExtractionPool(tmp_path / "cache", workers=0).cached(copies[1]) is None
 
 
-def test_worker_processes_read_the_same_text(tmp_path: Path, paper: Path) -> None:
+def test_worker_processes_read_the_same_text_and_stop_when_cancelled(
+    tmp_path: Path, paper: Path
+) -> None:
+    """The app quits half-way: the run ends without waiting for the files being read, and
+    the worker processes are gone (terminated, not left to finish)."""
     jobs = []
-    for n in range(2):
+    for n in range(6):
         copy = tmp_path / f"w{n}.pdf"
         copy.write_bytes(paper.read_bytes() + b"%" * (n + 1))
         jobs.append(Job(str(copy)))
     pool = ExtractionPool(tmp_path / "cache", workers=2)
-    results = sorted(pool.read(jobs), key=lambda result: result[0].path)
+    results: list[tuple[Job, str | None, Extracted]] = []
+    for result in pool.read(jobs, cancelled=lambda: len(results) >= 2):
+        results.append(result)
     assert [read.pages[0][:9] for _, _, read in results] == ["Efficient", "Efficient"]
     assert all(digest == file_digest(Path(job.path)) for job, digest, _ in results)
+    deadline = time.monotonic() + 10
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []
