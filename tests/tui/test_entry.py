@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator, Sequence
+from types import SimpleNamespace
 
 import pytest
 
@@ -54,6 +55,7 @@ def test_the_app_starts_with_the_collector_back_on(monkeypatch: pytest.MonkeyPat
         loaded_library = None
         load_corpus = False  # the app reads no files itself
         handed_off = False  # nor hands a start to another process
+        config = SimpleNamespace(fulltext=False)  # nor reads attached PDFs
 
         def run(self, loop: object = None) -> None:
             seen["while running"] = gc.isenabled()
