@@ -236,18 +236,18 @@ def test_which_words_are_made_fuzzy(
 
 def test_the_retries_in_order() -> None:
     swapped = {"huamn": "human"}.get
-    assert retries("huamn memry c", {"huamn", "memry"}, swapped) == [
+    assert list(retries("huamn memry c", {"huamn", "memry"}, swapped)) == [
         "human memry~ c",  # the unknown words: a swapped pair put back, the rest fuzzy
         "human memry~",  # without the letter no field keeps (every word: the same)
     ]
-    assert retries("pipeline trainng", {"trainng"}, swapped) == [
+    assert list(retries("pipeline trainng", {"trainng"}, swapped)) == [
         "pipeline trainng~2",
         "pipeline~2 trainng~2",  # a typo can make another real word
     ]
     # As fuzzy as the closest real word needs: one edit, though seven letters allow two.
-    assert retries("pipeline trainng", {"trainng"}, swapped, {"trainng": 1}.get) == [
+    assert list(retries("pipeline trainng", {"trainng"}, swapped, {"trainng": 1}.get)) == [
         "pipeline trainng~",
         "pipeline~2 trainng~",
     ]
-    assert retries("hofetal13", set(), swapped) == ["key:hofetal13~"]
-    assert retries("https://doi.org/10.1/x", {"https"}, swapped) == []  # no typo
+    assert list(retries("hofetal13", set(), swapped)) == ["key:hofetal13~"]
+    assert list(retries("https://doi.org/10.1/x", {"https"}, swapped)) == []  # no typo
