@@ -109,6 +109,24 @@ async def test_a_rare_typo_shows_the_exact_match_then_the_fuzzy_ones(
         engine.close()
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_retrys_notice_is_read_from_its_start(
+    engine: SearchEngine, size: tuple[int, int]
+) -> None:
+    """The status line shows three rows at most: the notice of a retry comes before a
+    long correction, so its start stays in view at 80 and 120 columns."""
+    app = build(engine, show_timings=True)
+    async with app.run_test(size=size) as pilot:
+        await search(pilot, "pipeline parallelism for multi-task traning")
+        assert shown(app).correction and shown(app).total
+        line = app.main_screen.query_one("#status", Static)
+        rows = plain(line.content, width=line.content_size.width).splitlines()
+        assert line.size.height == 3 and len(rows) > 3  # cut: the correction is what goes
+        visible = " ".join(" ".join(rows[:3]).split())
+        said = "No exact match: showing results for pipeline parallelism for multi-task traning~"
+        assert said in visible
+
+
 async def test_nothing_even_fuzzily_says_what_was_tried(engine: SearchEngine) -> None:
     app = build(engine, show_timings=False)
     async with app.run_test(size=WIDE) as pilot:
