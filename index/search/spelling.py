@@ -193,7 +193,12 @@ def rare_words(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str
         folded = word.lower()
         if "~" in folded or not allowed_edits(len(folded)):
             continue
-        docs = max(reader.doc_frequency(f, w) for f, w in _fields_of(folded)[:-1])
+        fields = _fields_of(folded)
+        # A name (an author's, a system's, a venue's) is rare by nature, and the few
+        # papers it finds are the ones meant: `Bates 2015` is no typo of "rates".
+        if any(reader.doc_frequency(f, w) for f, w in fields[2:5]):
+            continue
+        docs = max(reader.doc_frequency(f, w) for f, w in fields[:2])
         if not 0 < docs <= RARE_DOCS:
             continue
         near = [w for w in lexicon.near(folded, 1, FIXED_PREFIX) if w != folded]

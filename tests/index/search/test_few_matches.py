@@ -30,6 +30,11 @@ PAPERS = (
     ),
     Paper(id="coarse", title="Coarse coding of space", abstract="Grid cells.", year=2001),
     Paper(id="scale", title="Memory at scale", year=2002),
+    Paper(id="ratts", title="Mixed models", authors=("Doug Ratts",), year=2015),
+    *(
+        Paper(id=f"rates-{n}", title=f"Error rates {n}", abstract="Rates.", year=2015)
+        for n in range(12)
+    ),
     Paper(id="sacre", title="Le sacre du printemps", year=1913),
     *(
         Paper(id=f"course-{n}", title=f"A course on neurons {n}", abstract="Lectures.", year=1990)
@@ -54,6 +59,13 @@ def test_a_rare_word_with_no_common_word_near_is_left_alone(engine: SearchEngine
     """`coarse` is one paper's; "course" is in three, not ten times as many: no typo."""
     result = engine.search(SearchRequest("coarse coding"))
     assert [hit.paper.id for hit in result.hits] == ["coarse"]
+    assert result.notice is None
+
+
+def test_a_rare_name_is_no_typo(engine: SearchEngine) -> None:
+    """`Ratts` is one author's name, "rates" a word of twelve papers: the author is meant."""
+    result = engine.search(SearchRequest("ratts 2015"))
+    assert [hit.paper.id for hit in result.hits] == ["ratts"]
     assert result.notice is None
 
 
