@@ -350,7 +350,8 @@ class SearchEngine(Generic[OpenedT]):
             words: list[str] = []
             unknown: set[str] = set()
             rare: set[str] = set()
-            if total <= ALMOST_NOTHING and parsed.query is not None and not typing and fallbacks:
+            fallback = total <= ALMOST_NOTHING and parsed.query is not None and not typing
+            if fallback and fallbacks:
                 # The words as typed (not the fuzzy words' expansions that `terms`
                 # adds for highlighting); a fuzzy word is kept as written.
                 typed = positive_words(parsed.text, keep_fuzzy=True)
@@ -371,7 +372,7 @@ class SearchEngine(Generic[OpenedT]):
             library_size=self.size,
             more_values=more_values,
         )
-        if words and total == 0:
+        if fallback and fallbacks and total == 0:
             # The fuzzy retry first: the correction's candidate searches then find the
             # near words' match sets made (each is one of the fuzzy words' expansions).
             result = self._typos.nothing_found(result, unknown | rare, started) or result

@@ -191,7 +191,7 @@ def rare_words(reader: IndexReader, lexicon: Lexicon | None, words: Iterable[str
         return found
     for word in words:
         folded = word.lower()
-        if "~" in folded or not allowed_edits(len(folded)):
+        if "~" in folded or not allowed_edits(len(folded)) or len(folded) > MAX_SUGGEST_CHARS:
             continue
         fields = _fields_of(folded)
         # A name (an author's, a system's, a venue's) is rare by nature, and the few

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from index.library.lookup import paper_name
 from index.models import SearchRequest, SearchResult
 from index.search.known_items import FUZZY_TRIED, identify
-from index.search.spelling import FIXED_PREFIX, Lexicon, allowed_edits
+from index.search.spelling import FIXED_PREFIX, MAX_SUGGEST_CHARS, Lexicon, allowed_edits
 from index.search.syntax import with_fuzzy
 from index.whoosh_ext.fuzzy import distance
 
@@ -95,8 +95,8 @@ class TypoRetry:
         """How many edits the closest of the library's words is from `word` (None: none
         within the edits its length allows). The walk is the one the fuzzy word's
         expansion and the correction make next (`Lexicon.near` keeps it)."""
-        if self.lexicon is None:
-            return None
+        if self.lexicon is None or len(word) > MAX_SUGGEST_CHARS:
+            return None  # a pasted blob's automaton would cost more than any search
         # One edit first: the cheaper walk, and the one the fuzzy word then makes.
         for edits in range(1, allowed_edits(len(word)) + 1):
             near = [w for w in self.lexicon.near(word, edits, FIXED_PREFIX) if w != word]
