@@ -196,7 +196,7 @@ class SearchingScreen(PaperScreen):
             return
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
         # Here: the search package imports Whoosh, which start-up defers.
-        from index.search.typos import ALMOST_NOTHING
+        from index.search.typos import ALMOST_NOTHING, FEW
 
         if (
             result.total > ALMOST_NOTHING
@@ -214,7 +214,12 @@ class SearchingScreen(PaperScreen):
         if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
         finished = engine.search(replace(request, as_you_type=False), cancelled)
-        changed = finished.total != result.total or finished.correction or finished.notice
+        if result.total:
+            # Only the rare word's fuzzy results after the exact ones: the query submitted
+            # may find fewer (a phrase's last word, a prefix while typed, is whole now).
+            changed = finished.total > result.total and (finished.notice or "").startswith(FEW)
+        else:
+            changed = bool(finished.total or finished.correction or finished.notice)
         if changed and not cancelled():
             self.post_message(SearchFinished(replace(finished, request=request), follow_up=True))
 
