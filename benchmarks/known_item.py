@@ -91,8 +91,12 @@ def unique_prefix(key: str, keys: list[str]) -> str:
     return key
 
 
-def queries_for(paper: Any, rng: random.Random, keys: list[str]) -> list[tuple[str, str, str]]:
-    """(group, kind, query) pairs a person might type to find `paper`."""
+def queries_for(
+    paper: Any, rng: random.Random, keys: list[str], typed_right: bool = False
+) -> list[tuple[str, str, str]]:
+    """(group, kind, query) pairs a person might type to find `paper`; `typed_right` adds
+    each one-typo title fragment as it is in the title (what the typo's search is
+    compared with: the same words)."""
     found: list[tuple[str, str, str]] = []
     if paper.doi and paper.doi.startswith("10."):  # some files hold other things there
         doi = paper.doi
@@ -138,6 +142,8 @@ def queries_for(paper: Any, rng: random.Random, keys: list[str]) -> list[tuple[s
         fragment = words[start : start + size]
         long = [i for i, w in enumerate(fragment) if len(w) >= 5 and w.isalpha()]
         if long:
+            if typed_right:
+                found.append(("title", "title fragment, no typo", " ".join(fragment).lower()))
             i = rng.choice(long)
             fragment[i] = typo(fragment[i], rng)
             found.append(("title-typo", "title fragment, one typo", " ".join(fragment).lower()))

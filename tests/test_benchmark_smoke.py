@@ -201,6 +201,28 @@ def test_the_update_benchmark_times_both_updates(work: Path, report: dict) -> No
     assert result["ratio_median"] > 0 and result["cpu_ratio_median"] >= 0
 
 
+def test_the_known_item_queries_are_timed_at_scale_by_two_codes(work: Path, report: dict) -> None:
+    """known_item_scale.py: each code in a child of its own, on one run's index here."""
+    root = BENCHMARKS.parent
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "known_item_scale.py"), "--papers", "3", "--json"]
+        + ["--code", str(root), "--dir", str(work)] * 2,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    found = json.loads(completed.stdout)
+    (rows,) = found.values()  # the same code twice: one column
+    kinds = {row["kind"] for row in rows}
+    assert {"title fragment, one typo", "key, not in the library"} <= kinds
+    assert all(row["ms"] > 0 for row in rows)
+    # A title fragment typed right finds its paper in a library of a hundred.
+    typed = [row for row in rows if row["kind"] == "title fragment, no typo"]
+    assert typed and all(row["total"] > 0 for row in typed)
+
+
 def test_the_memory_benchmark_reports_every_mode(work: Path, report: dict) -> None:
     """memory.py reads the engine's own structures by name: a rename must fail here first."""
     completed = subprocess.run(

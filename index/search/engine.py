@@ -39,7 +39,6 @@ from index.search.fulltext import match_fulltext, with_pages
 from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
-from index.search.known_items import FUZZY_TRIED
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
@@ -47,12 +46,18 @@ from index.search.parser import QueryBuilder
 from index.search.positions import Positions, placed, read_positions
 from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, in_order, top_rows
-from index.search.spelling import correct, saved_lexicon, transposed, unknown_words
+from index.search.spelling import (
+    correct,
+    rare_words,
+    saved_lexicon,
+    transposed,
+    unknown_words,
+)
 from index.search.stored_postings import StoredPostings
 from index.search.syntax import is_wildcard, positive_words
 from index.search.tables import read_table
 from index.search.term_scores import TermScores
-from index.search.typos import FOUND, retries
+from index.search.typos import ALMOST_NOTHING, TypoRetry
 from index.search.user_layer import (
     LayerMasks,
     NoteMasks,
@@ -122,6 +127,9 @@ class SearchEngine(Generic[OpenedT]):
         self._hierarchy = taxonomy.implied_by()
         self.lexicon = saved_lexicon(opened.path)
         self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
+        self._typos = TypoRetry(
+            lambda request: self._search(request, fallbacks=False), self._transposed, self.lexicon
+        )
         self._parse_lock = threading.Lock()
         self._pool: list[Searcher] = []
         self._pool_lock = threading.Lock()
@@ -374,25 +382,24 @@ class SearchEngine(Generic[OpenedT]):
             if found is not None:
                 hits = with_pages(self._pages, found, hits, [d for _, d in ranked], parsed.terms)
             total = final.bit_count()
-            correction = None
             # Not while the last word is still being typed: it is a prefix of the word the
             # user means, and every zero-result keystroke paid for a correction.
             typing = request.as_you_type and not request.query.endswith(" ")
-            unknown: list[str] = []
             # A search of the pages (`fulltext:`) is no typo of a paper's words or key.
             fallbacks = fallbacks and not (found is not None and found.explicit)
-            if total == 0 and parsed.query is not None and not typing and fallbacks:
+            words: list[str] = []
+            unknown: set[str] = set()
+            rare: set[str] = set()
+            fallback = total <= ALMOST_NOTHING and parsed.query is not None and not typing
+            if fallback and fallbacks:
                 # The words as typed (not the fuzzy words' expansions that `terms`
                 # adds for highlighting); a fuzzy word is kept as written.
                 typed = positive_words(parsed.text, keep_fuzzy=True)
                 words = [t.rstrip("*") for t in typed if not is_wildcard(t)]
-                unknown = unknown_words(searcher.reader(), words, prefixes=False)
-                key = ("correction", parsed.terms, request)
-                known = self._corrections.fetch(key)  # "" means: no suggestion
-                if known is None:
-                    known = correct(searcher.reader(), self.lexicon, words, finds) or ""
-                    self._corrections.store(key, known)
-                correction = known or None
+                reader = searcher.reader()
+                if total == 0:
+                    unknown = set(unknown_words(reader, words, prefixes=False))
+                rare = rare_words(reader, self.lexicon, words)
         result = SearchResult(
             request=request,
             total=total,
@@ -400,50 +407,44 @@ class SearchEngine(Generic[OpenedT]):
             facets=facets,
             elapsed_ms=(time.perf_counter() - started) * 1000,
             notice=parsed.notice,
-            correction=correction,
             partial=parsed.partial,
             terms=parsed.terms,
             library_size=self.size,
             more_values=more_values,
         )
-        if total == 0 and fallbacks and parsed.query is not None and not typing:
-            result = self._fuzzy_retry(result, set(unknown), started) or result
+        if fallback and fallbacks and total == 0:
+            # The fuzzy retry first: the correction's candidate searches then find the
+            # near words' match sets made (each is one of the fuzzy words' expansions).
+            result = self._typos.nothing_found(result, unknown | rare, started) or result
+            result = replace(
+                result,
+                correction=self._correction(parsed.terms, request, words, finds),
+                elapsed_ms=(time.perf_counter() - started) * 1000,
+            )
+        elif rare:
+            result = self._typos.few_found(result, rare, started) or result
         self._results.store((request, generation, pages_generation), result)
         return result
+
+    def _correction(
+        self,
+        terms: tuple[str, ...],
+        request: SearchRequest,
+        words: list[str],
+        finds: Callable[[str], bool],
+    ) -> str | None:
+        """The "did you mean" of a query that found nothing as written (cached)."""
+        key = ("correction", terms, request)
+        known = self._corrections.fetch(key)  # "" means: no suggestion
+        if known is None:
+            with self._searcher() as searcher:
+                known = correct(searcher.reader(), self.lexicon, words, finds) or ""
+            self._corrections.store(key, known)
+        return known or None
 
     def _transposed(self, word: str) -> str | None:
         with self._searcher() as searcher:
             return transposed(searcher.reader(), self.lexicon, word)
-
-    def _fuzzy_retry(
-        self, result: SearchResult, unknown: set[str], started: float
-    ) -> SearchResult | None:
-        """What the query finds retried with fuzzy words (index.search.typos), when as
-        written it found nothing; the notice says what was searched. None when nothing
-        could be tried."""
-        request = result.request
-        if not unknown and request.filter_count:
-            # Every word is known: if they find papers without the selected filters, the
-            # filters leave none, and near words would only mislead.
-            alone = SearchRequest(request.query, limit=0, counts=False)
-            if self._search(alone, fallbacks=False).total:
-                return None
-        texts = retries(request.query, unknown, self._transposed)
-        for text in texts:
-            found = self._search(replace(request, query=text, as_you_type=False), fallbacks=False)
-            if found.total:
-                said = f"{FOUND} {text}"
-                return replace(
-                    found,
-                    request=request,
-                    notice=f"{said}; {found.notice}" if found.notice else said,
-                    correction=result.correction,
-                    elapsed_ms=(time.perf_counter() - started) * 1000,
-                )
-        if not texts:
-            return None
-        said = f"{FUZZY_TRIED} ({texts[0]})"
-        return replace(result, notice=f"{result.notice}; {said}" if result.notice else said)
 
     def _counts(
         self,

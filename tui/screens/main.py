@@ -404,6 +404,10 @@ class MainScreen(LibraryActions, SearchingScreen):
         if self.wide and message.paper is not None:
             self._preview(message.paper.id)
         elif message.paper is None:
+            # A paper's detail still being built (the cursor's before the results went
+            # empty) would land after this and show a paper no longer listed.
+            self.workers.cancel_group(self, "detail")
+            self._first_detail = None
             pane.show_detail(None)
 
     @on(PaperChosen)

@@ -201,8 +201,11 @@ class SearchingScreen(PaperScreen):
         if cancelled():  # the screen ends a cancelled search itself
             return
         self.post_message(SearchFinished(result))  # even if stale: it ends this search
+        # Here: the search package imports Whoosh, which start-up defers.
+        from index.search.typos import ALMOST_NOTHING, FEW
+
         if (
-            result.total
+            result.total > ALMOST_NOTHING
             or result.correction
             or not request.as_you_type
             or not request.query.strip()
@@ -211,11 +214,19 @@ class SearchingScreen(PaperScreen):
         # The engine offers no spelling and no fuzzy retry while the last word is still
         # being typed (it is a prefix of the word meant). Once the user pauses, ask again
         # with the word finished: its fuzzy results (the notice says so), or what was
-        # tried, and a correction. A new keystroke cancels this worker; nobody waits for it.
+        # tried, and a correction; or, when a rare word found almost nothing, the results
+        # of it made fuzzy after the exact ones. A new keystroke cancels this worker;
+        # nobody waits for it.
         if worker.cancelled_event.wait(CORRECTION_PAUSE):  # a keystroke meanwhile
             return
         finished = engine.search(replace(request, as_you_type=False), cancelled)
-        if (finished.total or finished.correction or finished.notice) and not cancelled():
+        if result.total:
+            # Only the rare word's fuzzy results after the exact ones: the query submitted
+            # may find fewer (a phrase's last word, a prefix while typed, is whole now).
+            changed = finished.total > result.total and (finished.notice or "").startswith(FEW)
+        else:
+            changed = bool(finished.total or finished.correction or finished.notice)
+        if changed and not cancelled():
             self.post_message(SearchFinished(replace(finished, request=request), follow_up=True))
 
     def _marked_result(

@@ -164,12 +164,15 @@ def status_line(
     ]
     if result.partial and timings:
         parts.append("prefix matches capped")
+    if result.notice:
+        # Before the correction: the line shows at most three rows, and what the engine
+        # searched instead ("No exact match: showing results for ...") must be read from
+        # its start; a long correction came first and pushed it out of sight.
+        parts.append(result.notice)
     if result.correction and result.total:
         # With no hits the results pane says it in full; here it would be cut off.
         parts.append(f"{correction_key}: {result.correction!r}?")
     parts.extend(unknown)
-    if result.notice:
-        parts.append(result.notice)
     return " · ".join(parts)
 
 

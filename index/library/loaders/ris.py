@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from index.library.attachments import parse_ris_links
-from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.identifiers import (
+    bare_doi,
+    find_arxiv,
+    find_isbn,
+    find_month,
+    find_pmid,
+    find_year,
+)
 from index.library.loaders.untitled import untitled_title
 from index.library.normalize import clean_text, latex_to_unicode
 from index.models import LoadWarning, Name, Paper, Source, SourceRecord, replace
@@ -106,6 +113,29 @@ def _doi(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+# `PMID: 123`, `PMID 123`: how a note (N1, M1) or an accession number (AN) gives one.
+_PMID = re.compile(r"\bPMID:?\s*(\d{1,9})\b", re.IGNORECASE)
+# The database a record was exported from (DB, DP) when its accession number is a PMID.
+_PUBMED = re.compile(r"pubmed|medline|\bnlm\b", re.IGNORECASE)
+
+
+def _pmid(record: Mapping[str, Any]) -> str | None:
+    """The PubMed id where real exports put it: `PMID: 123` in AN, M1 or a note (Zotero
+    writes Extra's `PMID:` line as a note), or AN alone when DB or DP names PubMed or
+    MEDLINE (EndNote's and Ovid's PubMed records; another database's accession number,
+    Embase's digits or `WOS:...`, is no PMID)."""
+    accession = record.get("accession_number")
+    texts = [accession, record.get("note"), *(record.get("notes") or [])]
+    for text in texts:
+        found = _PMID.search(text) if isinstance(text, str) else None
+        if found:
+            return found.group(1)
+    source = f"{record.get('name_of_database') or ''} {record.get('database_provider') or ''}"
+    if isinstance(accession, str) and _PUBMED.search(source):
+        return find_pmid(accession)
+    return None
+
+
 def _links(record: Mapping[str, Any]) -> list[str]:
     """The `L1` and `L4` values, in order."""
     values: list[str] = []
@@ -157,6 +187,9 @@ def _paper(record: Mapping[str, Any], source: Source) -> Paper:
         pages=f"{first}-{last}" if first and last else first,
         publisher=_first(record, "publisher"),
         doi=_doi(record),
+        # SN is an ISSN for a journal's article, an ISBN for a book: only a valid ISBN is one.
+        isbn=find_isbn(_first(record, "issn")),
+        pmid=_pmid(record),
         arxiv=find_arxiv(journal=container, url=urls[0] if urls else None),
         url=clean_text(urls[0]) if urls else None,
         abstract=_first(record, "abstract", "notes_abstract") or "",

@@ -22,6 +22,7 @@ import sqlite3
 import threading
 from pathlib import Path, PurePosixPath
 
+from index.library.identifiers import find_isbn, find_pmid
 from index.library.loaders.html_text import html_to_text
 from index.library.loaders.zotero_bbt import bbt_keys, keys_digest
 from index.library.loaders.zotero_db import (
@@ -84,7 +85,7 @@ _ARXIV = re.compile(
 )
 _EXTRA_LINES = {
     label: re.compile(rf"^\s*{label}\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
-    for label in ("Citation Key", "DOI")
+    for label in ("Citation Key", "DOI", "PMID")
 }
 _LINKED_URL = 3
 
@@ -358,6 +359,9 @@ def item_to_paper(
         pages=pages.replace("–", "-").replace("--", "-") if pages else None,
         publisher=_text(item, "publisher"),
         doi=(_DOI_PREFIX.sub("", doi) or None) if doi else None,
+        isbn=find_isbn(_text(item, "ISBN")),
+        # Zotero's PubMed translator writes the id as Extra's `PMID: 123` line.
+        pmid=find_pmid(_extra_line(item, "PMID")),
         arxiv=_arxiv(item),
         url=_text(item, "url"),
         abstract=abstract,

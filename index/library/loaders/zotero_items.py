@@ -13,7 +13,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from index.library.identifiers import bare_doi, find_arxiv, find_month, find_year
+from index.library.identifiers import (
+    bare_doi,
+    find_arxiv,
+    find_isbn,
+    find_month,
+    find_pmid,
+    find_year,
+)
 from index.library.loaders.csl_fields import rich_text
 from index.library.normalize import clean_text
 from index.models import Name, Paper, Source
@@ -136,6 +143,8 @@ def zotero_item(record: Mapping[str, Any], source: Source) -> Paper:
         pages=_text(record, "pages"),
         publisher=_text(record, "publisher"),
         doi=bare_doi(_text(record, "DOI") or _extra(extra, "DOI")),
+        isbn=find_isbn(_text(record, "ISBN")),
+        pmid=find_pmid(_extra(extra, "PMID")),
         arxiv=find_arxiv(
             eprint=_text(record, "archiveID") or _extra(extra, "arXiv"),
             archive="arXiv" if (record.get("archiveID") or _extra(extra, "arXiv")) else None,

@@ -172,8 +172,8 @@ def test_a_typo_finds_fuzzily_and_still_offers_its_correction(engine: SearchEngi
     and the status says so; the precise correction is still offered."""
     result = engine.search(SearchRequest("pipline"))
     assert result.total > 0 and result.request.query == "pipline"
-    assert result.notice == "No exact match: showing results for pipline~2"
-    assert {"pipeline", "pipelines"} <= set(result.terms)
+    assert result.notice == "No exact match: showing results for pipline~"
+    assert "pipeline" in result.terms  # one edit off: "pipelines" is two
     assert result.correction == "pipeline"
     assert engine.search(SearchRequest(result.correction)).total > 0
 

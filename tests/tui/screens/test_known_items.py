@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from textual import events
@@ -13,6 +14,7 @@ from index import open_engine
 from index.models import Library, Paper
 from index.search.engine import SearchEngine
 from tests.fixtures.search.generate import TAXONOMY
+from tests.index.search.test_few_matches import PAPERS as FEW_PAPERS
 from tests.tui.app_pilot import (
     WIDE,
     all_notices,
@@ -83,11 +85,46 @@ async def test_a_typo_shows_fuzzy_results_and_the_status_says_so(engine: SearchE
         assert result.request.query == "trainng" and result.total > 0
         assert "training" in result.terms
         line = status(app)
-        assert "No exact match: showing results for trainng~2" in line
+        assert "No exact match: showing results for trainng~" in line
         assert "ctrl+y: 'training'?" in line
         await pilot.press("ctrl+y")
         await settle(pilot)
         assert shown(app).request.query == "training" and shown(app).notice is None
+
+
+async def test_a_rare_typo_shows_the_exact_match_then_the_fuzzy_ones(
+    tmp_path: Path,
+) -> None:
+    """`retreival practice` finds the one paper with that typo while typed; after the
+    pause the papers of "retrieval" follow it, and the status says so."""
+    engine = open_engine(Library(papers=FEW_PAPERS), TAXONOMY, tmp_path)
+    app = build(engine, show_timings=False)
+    try:
+        async with app.run_test(size=WIDE) as pilot:
+            await search(pilot, "retreival practice")
+            result = shown(app)
+            assert result.total == 13 and result.hits[0].paper.id == "typo"
+            assert "Few exact matches, first; then results for retreival~2" in status(app)
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_retrys_notice_is_read_from_its_start(
+    engine: SearchEngine, size: tuple[int, int]
+) -> None:
+    """The status line shows three rows at most: the notice of a retry comes before a
+    long correction, so its start stays in view at 80 and 120 columns."""
+    app = build(engine, show_timings=True)
+    async with app.run_test(size=size) as pilot:
+        await search(pilot, "pipeline parallelism for multi-task traning")
+        assert shown(app).correction and shown(app).total
+        line = app.main_screen.query_one("#status", Static)
+        rows = plain(line.content, width=line.content_size.width).splitlines()
+        assert line.size.height == 3 and len(rows) > 3  # cut: the correction is what goes
+        visible = " ".join(" ".join(rows[:3]).split())
+        said = "No exact match: showing results for pipeline parallelism for multi-task traning~"
+        assert said in visible
 
 
 async def test_nothing_even_fuzzily_says_what_was_tried(engine: SearchEngine) -> None:
