@@ -146,6 +146,13 @@ def _folded_words(value: str) -> Iterator[str]:
         yield word if word.isascii() else word.translate(accent_map)
 
 
+# A field's postings for one value, as parallel lists: term bytes, frequencies, weights and
+# encoded values (what `FieldType.index` yields one tuple at a time).
+Postings = tuple[list[bytes], list[int], list[float], list[bytes]]
+# Encoded frequencies below this are made once (`pack_uint`: the prefix field's values).
+_COUNTS = tuple(pack_uint(count) for count in range(64))
+
+
 class FastStemText(fields.TEXT):
     """A TEXT field over `stem_analyzer` whose index-time analysis is one plain loop."""
 
@@ -153,6 +160,11 @@ class FastStemText(fields.TEXT):
         if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
             yield from super().index(value, **kwargs)
             return
+        yield from zip(*self.postings(value))
+
+    def postings(self, value: str) -> Postings:
+        """`index(value)` as lists, for a writer that adds them at once
+        (`index.whoosh_ext.documents`)."""
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(_folded_words(value)):
@@ -168,11 +180,17 @@ class FastStemText(fields.TEXT):
             else:
                 found.append(pos)
         encode, boost = self.format.encode, self.format.field_boost
-        for text, found in positions.items():
-            if len(found) == 1 and found[0] < _SINGLES:  # most terms: one position
-                yield text.encode("utf-8"), 1, boost, _single(found[0])
-            else:
-                yield text.encode("utf-8"), len(found), len(found) * boost, encode(found)
+        counts = [len(found) for found in positions.values()]
+        return (
+            [text.encode("utf-8") for text in positions],
+            counts,
+            [count * boost for count in counts],
+            [
+                # most terms: one position
+                _single(found[0]) if len(found) == 1 and found[0] < _SINGLES else encode(found)
+                for found in positions.values()
+            ],
+        )
 
 
 class FastNgramText(fields.TEXT):
@@ -182,11 +200,20 @@ class FastNgramText(fields.TEXT):
         if kwargs or not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return
+        yield from zip(*self.postings(value))
+
+    def postings(self, value: str) -> Postings:
+        """`index(value)` as lists (see `FastStemText.postings`)."""
         counts: dict[str, int] = {}
         for word in _folded_words(value):
             for size in range(1, min(MAX_GRAM, len(word)) + 1):
                 gram = word[:size]
                 counts[gram] = counts.get(gram, 0) + 1
         boost = self.format.field_boost
-        for text, count in counts.items():
-            yield text.encode("utf-8"), count, count * boost, pack_uint(count)
+        frequencies = list(counts.values())
+        return (
+            [text.encode("utf-8") for text in counts],
+            frequencies,
+            [count * boost for count in frequencies],
+            [_COUNTS[count] if count < 64 else pack_uint(count) for count in frequencies],
+        )
