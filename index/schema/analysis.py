@@ -35,6 +35,8 @@ from whoosh.system import pack_uint
 MAX_GRAM = 20
 # Written between two authors and dropped by the analyzer: phrases cannot span two names.
 AUTHOR_GAP = "zzauthorgapzz"
+# Separates the values of a multi-valued field (authors, topics): a character no name holds.
+SEP = "\x1f"
 # RegexTokenizer's default pattern, without its capturing group (for `findall`).
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*")
 # Whoosh's accent folding, plus the sub- and superscript digits and letters a title's math
@@ -125,7 +127,7 @@ def prefix_analyzer() -> Analyzer:
 
 def list_analyzer(lowercase: bool) -> Analyzer:
     """Whole values separated by `SEP`, so "nvidia-gpu" or "Cody Hao Yu" stay one term."""
-    tokenizer = RegexTokenizer(r"[^\x1f]+")
+    tokenizer = RegexTokenizer(f"[^{SEP}]+")
     return tokenizer | LowercaseFilter() if lowercase else tokenizer
 
 
@@ -179,18 +181,35 @@ class FastStemText(fields.TEXT):
                 positions[stem] = [pos]
             else:
                 found.append(pos)
-        encode, boost = self.format.encode, self.format.field_boost
-        counts = [len(found) for found in positions.values()]
-        return (
-            [text.encode("utf-8") for text in positions],
-            counts,
-            [count * boost for count in counts],
-            [
-                # most terms: one position
-                _single(found[0]) if len(found) == 1 and found[0] < _SINGLES else encode(found)
-                for found in positions.values()
-            ],
-        )
+        return _positioned(self.format, positions)
+
+
+def _positioned(format: Any, positions: dict[str, list[int]]) -> Postings:
+    """What `Positions.word_values` gives for words at `positions`, as lists."""
+    encode, boost = format.encode, format.field_boost
+    counts = [len(found) for found in positions.values()]
+    return (
+        [text.encode("utf-8") for text in positions],
+        counts,
+        [count * boost for count in counts],
+        [
+            # most terms: one position
+            _single(found[0]) if len(found) == 1 and found[0] < _SINGLES else encode(found)
+            for found in positions.values()
+        ],
+    )
+
+
+def _counted(format: Any, counts: dict[str, int]) -> Postings:
+    """What `Frequency.word_values` gives for words seen `counts` times, as lists."""
+    boost = format.field_boost
+    frequencies = list(counts.values())
+    return (
+        [text.encode("utf-8") for text in counts],
+        frequencies,
+        [count * boost for count in frequencies],
+        [_COUNTS[count] if count < 64 else pack_uint(count) for count in frequencies],
+    )
 
 
 class FastNgramText(fields.TEXT):
@@ -209,11 +228,60 @@ class FastNgramText(fields.TEXT):
             for size in range(1, min(MAX_GRAM, len(word)) + 1):
                 gram = word[:size]
                 counts[gram] = counts.get(gram, 0) + 1
-        boost = self.format.field_boost
-        frequencies = list(counts.values())
-        return (
-            [text.encode("utf-8") for text in counts],
-            frequencies,
-            [count * boost for count in frequencies],
-            [_COUNTS[count] if count < 64 else pack_uint(count) for count in frequencies],
-        )
+        return _counted(self.format, counts)
+
+
+class FastFoldText(fields.TEXT):
+    """A TEXT field with positions over `fold_analyzer` (names: authors, a short name,
+    a venue), less the `dropped` words (`authors_analyzer` drops `AUTHOR_GAP` and keeps
+    its position), analysed at index time in one loop."""
+
+    def __init__(self, *, dropped: frozenset[str] = frozenset(), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.dropped = dropped
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str) or not self.format.supports("positions"):
+            yield from super().index(value, **kwargs)
+            return
+        yield from zip(*self.postings(value))
+
+    def postings(self, value: str) -> Postings:
+        """`index(value)` as lists (see `FastStemText.postings`)."""
+        positions: dict[str, list[int]] = {}
+        dropped = self.dropped
+        for pos, word in enumerate(_folded_words(value)):
+            if word in dropped:
+                continue
+            found = positions.get(word)
+            if found is None:
+                positions[word] = [pos]
+            else:
+                found.append(pos)
+        return _positioned(self.format, positions)
+
+
+class FastListText(fields.TEXT):
+    """A TEXT field without positions over `list_analyzer`: each value between two
+    `SEP`s one term (lower-cased when `lowercase`), counted in one loop."""
+
+    def __init__(self, *, lowercase: bool, **kwargs: Any) -> None:
+        super().__init__(phrase=False, **kwargs)
+        self.lowercase = lowercase
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        if kwargs or not isinstance(value, str):
+            yield from super().index(value, **kwargs)
+            return
+        yield from zip(*self.postings(value))
+
+    def postings(self, value: str) -> Postings:
+        """`index(value)` as lists (see `FastStemText.postings`)."""
+        counts: dict[str, int] = {}
+        lowercase = self.lowercase
+        for piece in value.split(SEP):
+            if piece:
+                if lowercase:  # each value as LowercaseFilter lowers its token
+                    piece = piece.lower()
+                counts[piece] = counts.get(piece, 0) + 1
+        return _counted(self.format, counts)
