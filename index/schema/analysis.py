@@ -3,8 +3,11 @@
 Analysis dominates the build (docs/whoosh.md). Whoosh runs every word through a chain of
 generator filters and Token objects; for the fields holding most words (abstract and title
 stems, the edge n-grams) `FastStemText` and `FastNgramText` compute exactly the same
-postings in one plain loop at index time. Queries, phrases and highlighting still use the
-analyzers, and tests/index/schema/test_analysis.py checks both give identical postings.
+postings in one plain loop at index time, and so do `FastFoldText` (authors, short name,
+venue) and `FastListText` (the whole-value lists: topics, facets, sources), whose
+Token chains cost ~0.13 ms a paper (20 Token steps for 40 postings). Queries, phrases and
+highlighting still use the analyzers, and tests/index/schema/test_analysis.py checks
+both give identical postings.
 """
 
 from __future__ import annotations
@@ -165,8 +168,8 @@ class FastStemText(fields.TEXT):
         yield from zip(*self.postings(value))
 
     def postings(self, value: str) -> Postings:
-        """`index(value)` as lists, for a writer that adds them at once
-        (`index.whoosh_ext.documents`)."""
+        """`index(value)` as parallel lists, each built by one comprehension: fewer
+        Python steps per posting than building each tuple in the loop."""
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(_folded_words(value)):

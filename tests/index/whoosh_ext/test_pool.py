@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
-import random
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
@@ -12,16 +10,9 @@ import pytest
 import whoosh.writing
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
-from whoosh.writing import SegmentWriter
 
 from index.schema.fields import build_schema, document
-from index.whoosh_ext.documents import add_document
-from index.whoosh_ext.pool import (
-    BatchedPostingPool,
-    _merged_windows,
-    fast_add_postings,
-    fast_pool,
-)
+from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
 from tests.fixtures.search.generate import make_library
 
 
@@ -38,7 +29,6 @@ def build(folder: Path, fast: bool, blocklimit: int = 128) -> list[tuple[object,
         if fast:
             assert isinstance(writer.pool, BatchedPostingPool)
             assert W3FieldWriter.add_postings is fast_add_postings
-            assert SegmentWriter.add_document is add_document
         else:
             assert type(writer.pool) is whoosh.writing.PostingPool
         for paper in papers:
@@ -98,28 +88,7 @@ def test_batched_pool_writes_the_same_index(tmp_path: Path, blocklimit: int) -> 
     # Restored afterwards.
     assert whoosh.writing.PostingPool is not BatchedPostingPool
     assert W3FieldWriter.add_postings is not fast_add_postings
-    assert SegmentWriter.add_document is not add_document
     assert fast == build(tmp_path / "plain", False, blocklimit)
-
-
-def test_runs_merge_in_order_whatever_their_batches() -> None:
-    """The window merge gives what a heap merge of the runs gives, however the runs'
-    batches fall (uneven sizes, one run outlasting the others, empty runs)."""
-    rng = random.Random(5)
-    for _ in range(200):
-        postings = sorted(
-            {("f", bytes([rng.randrange(97, 100)]), rng.randrange(50), 1.0, b"") for _ in range(60)}
-        )
-        runs: list[list[tuple[object, ...]]] = [[] for _ in range(rng.randint(1, 5))]
-        for posting in postings:
-            runs[rng.randrange(len(runs))].append(posting)
-        batched = []
-        for run in runs:
-            cuts = sorted(rng.sample(range(1, len(run)), min(3, max(0, len(run) - 1))))
-            batches = [run[a:b] for a, b in zip([0, *cuts], [*cuts, len(run)]) if run[a:b]]
-            batched.append(iter(batches))
-        merged = [p for window in _merged_windows(batched) for p in window]
-        assert merged == list(heapq.merge(*runs))
 
 
 def _first_block_compression(reader: Any, fieldname: str, text: bytes) -> int:
