@@ -82,3 +82,23 @@ def test_fast_name_and_list_postings_equal_the_analyzers(name: str) -> None:
     joined = [value.replace(SEP, " zzauthorgapzz ") for value in listed()]
     for text in TRICKY + listed() + joined:
         assert postings(field, text, True) == postings(field, text, False), text
+
+
+def test_an_index_of_the_fast_fields_is_the_analyzers_index(tmp_path: Path) -> None:
+    """Every posting, statistic, length, column and stored value of a whole index is the
+    same with the fast fields as with plain TEXT fields over the same analyzers: every
+    search finds and ranks the same."""
+    from tests.index.whoosh_ext.test_pool import build
+
+    plain = build_schema()
+    for name in plain.names():
+        field = plain[name]
+        if isinstance(field, (FastStemText, FastNgramText, FastFoldText, FastListText)):
+            stock = fields.TEXT(
+                analyzer=field.analyzer,
+                field_boost=field.format.field_boost,
+                phrase=field.format.supports("positions"),
+            )
+            assert type(stock.format) is type(field.format)
+            plain._fields[name] = stock
+    assert build(tmp_path / "fast", True) == build(tmp_path / "plain", True, schema=plain)

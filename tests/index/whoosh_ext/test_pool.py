@@ -10,18 +10,21 @@ import pytest
 import whoosh.writing
 from whoosh import index as whoosh_index
 from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
+from whoosh.fields import Schema
 
 from index.schema.fields import build_schema, document
 from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
 from tests.fixtures.search.generate import make_library
 
 
-def build(folder: Path, fast: bool, blocklimit: int = 128) -> list[tuple[object, ...]]:
+def build(
+    folder: Path, fast: bool, blocklimit: int = 128, schema: Schema | None = None
+) -> list[tuple[object, ...]]:
     """Every posting (field, term, doc, weight, value), term statistic, field length,
     column value and stored value of the index, built with tiny runs; a small
     `blocklimit` makes many terms span several posting blocks."""
     folder.mkdir()
-    ix = whoosh_index.create_in(str(folder), build_schema())
+    ix = whoosh_index.create_in(str(folder), schema or build_schema())
     papers = make_library(150).papers
     with fast_pool() if fast else nullcontext():  # the commit writes the postings
         # ~50 kB: many runs spilled and merged.
