@@ -26,3 +26,5 @@ def test_builds_with_each_code_and_reports_the_ratio(tmp_path: Path) -> None:
         assert figures[name]["seconds"] > 0 and figures[name]["cpu_ms_per_paper"] > 0
     ratio = figures["this"]["seconds"] / figures["baseline"]["seconds"]
     assert abs(figures["seconds_vs_baseline"] - ratio) < 0.01
+    (only_run,) = figures["per_run_seconds_vs_baseline"]  # one run: the median's ratio
+    assert abs(only_run - ratio) < 0.01
