@@ -25,6 +25,9 @@ from index.models import Paper, SourceRecord
 from index.schema.analysis import (
     AUTHOR_GAP,
     MAX_GRAM,
+    SEP,
+    FastFoldText,
+    FastListText,
     FastNgramText,
     FastStemText,
     authors_analyzer,
@@ -40,8 +43,6 @@ __all__ = ["AUTHOR_GAP", "MAX_GRAM", "build_schema", "cached_stem", "document", 
 
 SCHEMA_VERSION = 10  # 9: key_folded, url, isbn, pmid; 10: sub- and superscripts folded
 
-# Separates the values of a multi-valued field (authors, topics): a character no name holds.
-SEP = "\x1f"
 # The free-text fields a bare word searches, with the query-language name of each.
 TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
 # The short fields whose word prefixes the `prefix` field holds (venues are long and rarely
@@ -59,31 +60,33 @@ def build_schema() -> fields.Schema:
         # The title, stemmed; boosted because a title match says most about a paper.
         title=FastStemText(analyzer=stem, field_boost=3.0),
         # The system's short name ("DynaPipe"): the most specific handle a reader types.
-        short_name=fields.TEXT(analyzer=fold, field_boost=4.0),
+        short_name=FastFoldText(analyzer=fold, field_boost=4.0),
         # Authors, folded not stemmed; a gap between names stops phrases crossing them.
-        authors=fields.TEXT(analyzer=authors_analyzer(), field_boost=1.5),
+        authors=FastFoldText(
+            analyzer=authors_analyzer(), field_boost=1.5, dropped=frozenset([AUTHOR_GAP])
+        ),
         # The abstract, stemmed and folded: the bulk of the text.
         abstract=FastStemText(analyzer=stem),
         # The venue as free text (`venue:osdi`).
-        venue=fields.TEXT(analyzer=fold),
+        venue=FastFoldText(analyzer=fold),
         # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
         prefix=FastNgramText(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
         year=fields.NUMERIC(int, bits=32, sortable=True),
         # Topic ids from the tagger: `topic:training` and the topic facet.
-        topic=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        topic=FastListText(analyzer=list_analyzer(True), lowercase=True),
         # Hardware ids, parents included: `hw:gpu` and the hardware facet.
-        hw=fields.TEXT(analyzer=list_analyzer(True), phrase=False),
+        hw=FastListText(analyzer=list_analyzer(True), lowercase=True),
         # Exact author names as displayed: the author facet's values.
-        author_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        author_facet=FastListText(analyzer=list_analyzer(False), lowercase=False),
         # The same names as one column per paper: exact author counts for small match sets.
         author_list=fields.COLUMN(columns.VarBytesColumn()),
         # The source's keywords (BibTeX keywords, Zotero tags, RIS KW) as whole values, and
         # as a column per paper: the keyword facet's values and exact counts.
-        keyword_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        keyword_facet=FastListText(analyzer=list_analyzer(False), lowercase=False),
         keyword_list=fields.COLUMN(columns.VarBytesColumn()),
         # arXiv categories ("hep-ph", "cs.DC"), the same way: the category facet.
-        category_facet=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        category_facet=FastListText(analyzer=list_analyzer(False), lowercase=False),
         category_list=fields.COLUMN(columns.VarBytesColumn()),
         # The venue's short name ("EuroSys '24", see index.schema.venues): the venue facet's values.
         venue_facet=fields.ID(sortable=True),
@@ -106,7 +109,7 @@ def build_schema() -> fields.Schema:
         isbn=fields.ID(),
         pmid=fields.ID(),
         # Source files the paper came from: which documents a changed file invalidates.
-        source=fields.TEXT(analyzer=list_analyzer(False), phrase=False),
+        source=FastListText(analyzer=list_analyzer(False), lowercase=False),
         # A digest of everything about the paper: incremental updates skip unchanged ones.
         digest=fields.COLUMN(columns.VarBytesColumn()),
         # The whole paper as JSON, so a stale index can still answer without the library.

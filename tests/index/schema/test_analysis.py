@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from whoosh import fields
 
-from index.schema.analysis import FastNgramText, FastStemText
-from index.schema.fields import build_schema, document
+from index.schema.analysis import FastFoldText, FastListText, FastNgramText, FastStemText
+from index.schema.fields import SEP, build_schema, document
 from tests.fixtures.search.generate import make_library
 
 TRICKY = [
@@ -58,3 +58,47 @@ def test_fast_postings_equal_the_analyzers(name: str) -> None:
     assert isinstance(field, (FastStemText, FastNgramText))
     for text in texts():
         assert postings(field, text, True) == postings(field, text, False), text
+
+
+def listed() -> list[str]:
+    """Values as the document joins them: names, topics, keywords, paths, by `SEP`."""
+    rng = random.Random(4)
+    names = [p.authors for p in make_library(60).papers] + [
+        ["Stärk, J.", "İlkay Öz", "ΟΔΟΣ Σ", "", "  spaced  ", "a\x1e b"],
+        ["Cody Hao Yu", "cody hao yu", "Cody Hao Yu"],  # a value twice, and in two cases
+    ]
+    words = " ".join(TRICKY).split()
+    names += [[" ".join(rng.choices(words, k=rng.randint(1, 3))) for _ in range(5)]]
+    return [SEP.join(values) for values in names] + ["", SEP, SEP * 3 + "x" + SEP]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["short_name", "venue", "authors", "topic", "hw", "author_facet", "keyword_facet", "source"],
+)
+def test_fast_name_and_list_postings_equal_the_analyzers(name: str) -> None:
+    field = build_schema()[name]
+    assert isinstance(field, (FastFoldText, FastListText))
+    joined = [value.replace(SEP, " zzauthorgapzz ") for value in listed()]
+    for text in TRICKY + listed() + joined:
+        assert postings(field, text, True) == postings(field, text, False), text
+
+
+def test_an_index_of_the_fast_fields_is_the_analyzers_index(tmp_path: Path) -> None:
+    """Every posting, statistic, length, column and stored value of a whole index is the
+    same with the fast fields as with plain TEXT fields over the same analyzers: every
+    search finds and ranks the same."""
+    from tests.index.whoosh_ext.test_pool import build
+
+    plain = build_schema()
+    for name in plain.names():
+        field = plain[name]
+        if isinstance(field, (FastStemText, FastNgramText, FastFoldText, FastListText)):
+            stock = fields.TEXT(
+                analyzer=field.analyzer,
+                field_boost=field.format.field_boost,
+                phrase=field.format.supports("positions"),
+            )
+            assert type(stock.format) is type(field.format)
+            plain._fields[name] = stock
+    assert build(tmp_path / "fast", True) == build(tmp_path / "plain", True, schema=plain)

@@ -6,23 +6,29 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+import pytest
 import whoosh.writing
 from whoosh import index as whoosh_index
-from whoosh.codec.whoosh3 import W3FieldWriter
+from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
+from whoosh.fields import Schema
 
 from index.schema.fields import build_schema, document
 from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
 from tests.fixtures.search.generate import make_library
 
 
-def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
+def build(
+    folder: Path, fast: bool, blocklimit: int = 128, schema: Schema | None = None
+) -> list[tuple[object, ...]]:
     """Every posting (field, term, doc, weight, value), term statistic, field length,
-    column value and stored value of the index, built with tiny runs."""
+    column value and stored value of the index, built with tiny runs; a small
+    `blocklimit` makes many terms span several posting blocks."""
     folder.mkdir()
-    ix = whoosh_index.create_in(str(folder), build_schema())
+    ix = whoosh_index.create_in(str(folder), schema or build_schema())
     papers = make_library(150).papers
     with fast_pool() if fast else nullcontext():  # the commit writes the postings
-        writer = ix.writer(limitmb=0.05)  # ~50 kB: many runs spilled and merged
+        # ~50 kB: many runs spilled and merged.
+        writer = ix.writer(limitmb=0.05, codec=W3Codec(blocklimit=blocklimit))
         if fast:
             assert isinstance(writer.pool, BatchedPostingPool)
             assert W3FieldWriter.add_postings is fast_add_postings
@@ -79,12 +85,13 @@ def build(folder: Path, fast: bool) -> list[tuple[object, ...]]:
     return out
 
 
-def test_batched_pool_writes_the_same_index(tmp_path: Path) -> None:
-    fast = build(tmp_path / "fast", True)
+@pytest.mark.parametrize("blocklimit", [128, 3])
+def test_batched_pool_writes_the_same_index(tmp_path: Path, blocklimit: int) -> None:
+    fast = build(tmp_path / "fast", True, blocklimit)
     # Restored afterwards.
     assert whoosh.writing.PostingPool is not BatchedPostingPool
     assert W3FieldWriter.add_postings is not fast_add_postings
-    assert fast == build(tmp_path / "plain", False)
+    assert fast == build(tmp_path / "plain", False, blocklimit)
 
 
 def _first_block_compression(reader: Any, fieldname: str, text: bytes) -> int:

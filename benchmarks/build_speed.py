@@ -1,0 +1,170 @@
+"""How soon a big library is searchable whole: its first build, against another commit's.
+
+A first start reads the library, then builds its index (`open_engine(..., rebuild=True)`:
+at 3,000 papers or more a build process with two writer workers, then the search tables,
+the publish and the engine's open); until that is done only a sample answers. This times
+that build to the engine's first answer, the part of a first start the index code owns,
+for this checkout's code and, in the same run and alternating with it, for another
+commit's (`--baseline-code DIR`, a checkout or `git archive` of it holding `index`).
+
+Each build runs in a fresh interpreter with its code first on `sys.path` (the build
+process it starts inherits that path), on the same N synthetic papers (`synth.py`, written
+once as JSONL). Reported per code: the median seconds, papers per second, the CPU seconds
+of the whole build tree (the interpreter, the build process and its workers) per paper,
+and the ratio to the baseline; with the load average before and after, since the
+machine is shared.
+
+    python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def _child(code: Path, work: Path) -> dict[str, Any]:
+    """In a fresh interpreter: build the library in `work` with the `index` of `code`."""
+    sys.path[:0] = [str(code), str(HERE)]
+    import synth
+
+    import index
+    from index.facets.taxonomy import load_taxonomy
+    from index.models import SearchRequest
+
+    library = synth.read_library(sorted((work / "library").glob("*.jsonl")))
+    taxonomy = load_taxonomy()
+    cache = work / f"cache-{os.getpid()}"
+    cpu = time.process_time()
+    started = time.perf_counter()
+    engine = index.open_engine(library, taxonomy, cache, rebuild=True)
+    total = engine.search(SearchRequest(query="", as_you_type=True)).total
+    seconds = time.perf_counter() - started
+    own = time.process_time() - cpu
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "source": str(Path(index.__file__).parent),
+        "papers": total,
+        "seconds": seconds,
+        "cpu_s": own + children.ru_utime + children.ru_stime,
+    }
+
+
+def _run(code: Path, work: Path) -> dict[str, Any]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", str(code), str(work)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        raise SystemExit(f"the build with {code} failed: {lines[-1]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def measure(docs: int, runs: int, work: Path, baseline: Path | None) -> dict[str, Any]:
+    """Median build figures per code over `runs` alternating builds, and their ratios."""
+    sys.path.insert(0, str(HERE))
+    import synth
+
+    synth.write_library(synth.generate_papers(docs, seed=1), work / "library")
+    codes = {"this": ROOT} | ({"baseline": baseline} if baseline is not None else {})
+    seen: dict[str, list[dict[str, Any]]] = {name: [] for name in codes}
+    load_before = os.getloadavg()[0]
+    for run in range(runs):
+        for name, code in codes.items():
+            result = _run(code, work)
+            if result["papers"] != docs:
+                raise SystemExit(f"{name}: the built index answers {result['papers']} papers")
+            seen[name].append(result)
+            print(
+                f"run {run + 1}/{runs} {name}: {result['seconds']:.1f} s, "
+                f"CPU {result['cpu_s']:.1f} s",
+                file=sys.stderr,
+            )
+    figures: dict[str, Any] = {
+        "docs": docs,
+        "runs": runs,
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+    for name, results in seen.items():
+        seconds = statistics.median(r["seconds"] for r in results)
+        cpu = statistics.median(r["cpu_s"] for r in results)
+        figures[name] = {
+            "source": results[0]["source"],
+            "seconds": round(seconds, 2),
+            "papers_per_s": round(docs / seconds),
+            "cpu_ms_per_paper": round(cpu / docs * 1000, 3),
+        }
+    if baseline is not None:
+        this, base = figures["this"], figures["baseline"]
+        figures["seconds_vs_baseline"] = round(this["seconds"] / base["seconds"], 3)
+        figures["cpu_vs_baseline"] = round(this["cpu_ms_per_paper"] / base["cpu_ms_per_paper"], 3)
+        # Each run's two builds ran back to back, under much the same load.
+        figures["per_run_seconds_vs_baseline"] = [
+            round(a["seconds"] / b["seconds"], 3) for a, b in zip(seen["this"], seen["baseline"])
+        ]
+    return figures
+
+
+def print_report(f: dict[str, Any]) -> None:
+    print(
+        f"first build of {f['docs']:,} synthetic papers to the engine's first answer "
+        f"(median of {f['runs']}; load {f['load_before']} -> {f['load_after']})"
+    )
+    for name in ("baseline", "this"):
+        if name in f:
+            g = f[name]
+            print(
+                f"  {name:8} {g['seconds']:8.2f} s  {g['papers_per_s']:6,} papers/s  "
+                f"CPU {g['cpu_ms_per_paper']:.3f} ms/paper   ({g['source']})"
+            )
+    if "seconds_vs_baseline" in f:
+        per_run = ", ".join(f"x{ratio:.3f}" for ratio in f["per_run_seconds_vs_baseline"])
+        print(
+            f"  this / baseline: time x{f['seconds_vs_baseline']:.3f} (each run: {per_run}), "
+            f"CPU x{f['cpu_vs_baseline']:.3f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=20000)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--baseline-code", type=Path, help="another checkout's root (its index)")
+    parser.add_argument("--work-dir", type=Path, help="keep the library and indexes here")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(_child(*args.child)))
+        return 0
+    baseline = args.baseline_code.resolve() if args.baseline_code else None
+    if baseline is not None and not (baseline / "index").is_dir():
+        parser.error(f"--baseline-code {baseline}: no index package there")
+    if args.work_dir is not None:
+        args.work_dir.mkdir(parents=True, exist_ok=True)
+        figures = measure(args.docs, args.runs, args.work_dir, baseline)
+    else:
+        with tempfile.TemporaryDirectory(prefix="build-speed-") as tmp:
+            figures = measure(args.docs, args.runs, Path(tmp), baseline)
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print_report(figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""The build-speed benchmark runs end to end at a tiny size and reports its ratio.
+
+Speed is never asserted; this proves `benchmarks/build_speed.py` builds with each code it
+is given (the baseline's own `index`, not this checkout's) and reports consistent figures.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import build_speed  # noqa: E402
+
+
+def test_builds_with_each_code_and_reports_the_ratio(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline"
+    baseline.mkdir()
+    (baseline / "index").symlink_to(ROOT / "index")  # another path to the same code
+    figures = build_speed.measure(docs=30, runs=1, work=tmp_path / "work", baseline=baseline)
+    assert figures["this"]["source"] == str(ROOT / "index")
+    assert figures["baseline"]["source"] == str(baseline / "index")
+    for name in ("this", "baseline"):
+        assert figures[name]["seconds"] > 0 and figures[name]["cpu_ms_per_paper"] > 0
+    ratio = figures["this"]["seconds"] / figures["baseline"]["seconds"]
+    assert abs(figures["seconds_vs_baseline"] - ratio) < 0.01
+    (only_run,) = figures["per_run_seconds_vs_baseline"]  # one run: the median's ratio
+    assert abs(only_run - ratio) < 0.01
