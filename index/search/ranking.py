@@ -181,8 +181,9 @@ def top_rows(
     if not exact:
         return rows
     top = max((row_score for row_score, _ in rows), default=1.0)
+    pinned = exact[:limit]  # a DOI prefix (`doi:10.1145`) names many papers: still `limit`
     rest = [row for row in rows if row[1] not in exact]
-    return [(top, docnum) for docnum in exact] + rest[: max(0, limit - len(exact))]
+    return [(top, docnum) for docnum in pinned] + rest[: max(0, limit - len(pinned))]
 
 
 def _ranked(

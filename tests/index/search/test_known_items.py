@@ -151,6 +151,9 @@ def test_a_key_being_typed_finds_its_paper(engine: SearchEngine) -> None:
 def test_a_doi_prefix_finds_the_publishers_papers(engine: SearchEngine) -> None:
     assert set(ranked(engine, "doi:10.1145")) == {"sas", "other-acm"}
     assert set(ranked(engine, "doi:10.1145 scheduling")) == {"other-acm"}
+    # Each of them comes first, but no more of them than were asked for.
+    one = engine.search(SearchRequest("doi:10.1145", limit=1))
+    assert one.total == 2 and [hit.paper.id for hit in one.hits] in (["sas"], ["other-acm"])
 
 
 def test_a_key_with_a_typo_is_found_fuzzily(engine: SearchEngine) -> None:
