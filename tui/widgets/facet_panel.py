@@ -12,11 +12,10 @@ cursor's value whole, with its query id, for the line under the panel (facet_col
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -29,6 +28,7 @@ from index.models import FacetCount
 from tui.messages import FacetToggled
 from tui.view.facet_pages import MOST, SectionSize, fitting_page
 from tui.view.facets import facet_query
+from tui.widgets.facet_labels import shared_cuts, value_label
 from tui.widgets.render import clean, literal, sparkline
 
 __all__ = ["PAGE_OF_VALUES", "SECTIONS", "FacetPanel"]
@@ -468,36 +468,16 @@ class FacetPanel(Tree[NodeData]):
         key = (id(parent), room)
         known = self._cuts.get(key)
         if known is None:
-            width = self._name_room(room)
-            cuts: Counter[str] = Counter()
-            for child in parent.children:
-                value = self._counts.get(child.data) if child.data else None
-                if value is not None:
-                    name = clean(value.label or value.value, one_line=True)
-                    if cell_len(name) > width:
-                        cuts[_cut_at_word(name, width)] += 1
-            known = frozenset(name for name, n in cuts.items() if n > 1)
+            values = (self._counts.get(child.data) for child in parent.children if child.data)
+            known = shared_cuts([v for v in values if v is not None], self._name_room(room))
             self._cuts[key] = known
         return known
 
     def _label(self, value: FacetCount, room: int, shared: frozenset[str] = frozenset()) -> Text:
         """ "○ Name   12": the name cut to fit, one space at least, the count at the right."""
-        style = self.get_component_rich_style
-        # Every count gets the widest count's room, so names are cut at one column too.
-        count = str(value.count).rjust(self._count_width)
-        text = Text("● " if value.selected else "○ ")
-        name = clean(value.label or value.value, one_line=True)
-        room = self._name_room(room)
-        if cell_len(name) > room:
-            cut = _cut_at_word(name, room)
-            name = _cut_at_word(name, room, from_end=True) if cut in shared else cut
-        text.append(set_cell_size(name, room) + " ")
-        text.append(count, style=style("facet-panel--count"))
-        if value.selected:
-            text.stylize(style("facet-panel--selected"))
-        elif value.count == 0:
-            text.stylize(style("facet-panel--zero"))
-        return text
+        return value_label(
+            value, self._name_room(room), self._count_width, shared, self.get_component_rich_style
+        )
 
     def _walk(self) -> list[TreeNode[NodeData]]:
         nodes: list[TreeNode[NodeData]] = []
@@ -531,22 +511,3 @@ class FacetPanel(Tree[NodeData]):
                 self.show_facets(self._facets, self._more_values)
         else:
             self.post_message(FacetToggled(facet, value))
-
-
-def _cut_at_word(name: str, room: int, from_end: bool = False) -> str:
-    """`name` cut to `room` cells at a word boundary, with "…" ("…" first and the last
-    words kept `from_end`); a single word too long is cut."""
-    words = name.split(" ")
-    if from_end:
-        words.reverse()
-    kept = ""
-    for word in words:
-        candidate = (f"{word} {kept}" if from_end else f"{kept} {word}") if kept else word
-        if cell_len(candidate) + 1 > room:
-            break
-        kept = candidate
-    if not kept:
-        return set_cell_size(name, room - 1) + "…"
-    if from_end:
-        return "…" + kept.lstrip(" ,;:-")
-    return kept.rstrip(" ,;:-") + "…"
