@@ -14,6 +14,7 @@ sys.path.insert(0, str(BENCHMARKS))
 
 import fulltext_extract  # noqa: E402
 import fulltext_search  # noqa: E402
+import fulltext_sync_ui  # noqa: E402
 
 
 def test_the_extraction_benchmark_reports_both_rates() -> None:
@@ -29,3 +30,10 @@ def test_the_full_text_search_benchmark_compares_with_and_without() -> None:
     assert figures["attachments"] > 0 and figures["pages_indexed"] == figures["pages"]
     assert figures["with"]["n"] == figures["without"]["n"] > 0
     assert figures["ratio_p95"] > 0 and figures["page_index_mb_per_1000_pdfs"] > 0
+
+
+def test_the_sync_ui_benchmark_times_the_ui_thread_in_each_round() -> None:
+    figures = fulltext_sync_ui.measure(docs=40, share=0.5, pages=(1, 2), seconds=3)
+    for name in ("idle", "thread", "child"):
+        assert figures[name]["search"]["n"] > 0 and figures[name]["tick_late"]["n"] > 0
+    assert figures["child"]["sync_s"] >= 0 and figures["child_search_p95_ratio"] > 0

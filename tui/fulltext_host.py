@@ -4,9 +4,11 @@ A mixin for `PaperscopeApp`, beside `library_host` (which reads the library itse
 the library is searchable (the index opened, or a first start's build done) and again
 after each reload, a worker in the `fulltext` group reads every paper's attached PDFs
 (tui.services.fulltext, in niced processes) and makes the searchable full text follow
-them a batch at a time. The status line says how far it is (`Reading PDFs 120 of 1,800`)
+them a batch at a time, each batch's sync in a niced child process too (its thread only
+waits: writing a large sync's postings would otherwise hold the GIL against the UI). The status line says how far it is (`Reading PDFs 120 of 1,800`)
 and goes quiet at the end; a file that gives no text is one line in "Load problems".
-Quitting cancels the worker, whose reads stop at once; what was read is kept.
+Quitting cancels the worker, whose reads and sync stop at once; what was read is kept,
+and the page index is the one before the sync or after it.
 
 `fulltext = false` in the config turns all of this off.
 """
@@ -56,7 +58,8 @@ class FulltextDone(Message):
 class FulltextHost:
     """The app's half of reading the attachments (see the module docstring)."""
 
-    # Extraction processes (None: one per core). Tests set 0: read in the worker's thread.
+    # Extraction processes (None: one per core). Tests set 0: read, and sync the page
+    # index, in the worker's thread (else the sync runs in a child process).
     fulltext_workers: int | None = None
     # Seconds from "searchable" to the reading's start: the first rows are drawn and the
     # first keys typed before the workers start (two interpreters: the cores for a moment)
@@ -77,10 +80,18 @@ class FulltextHost:
         if not app.config.fulltext:
             return
         if self._fulltext is None:
-            from tui.services.fulltext import FulltextReading
+            from tui.services.fulltext import (
+                FulltextReading,
+                sync_in_background,
+                sync_searchable,
+            )
 
+            # The page index is written in a niced child (the UI keeps the GIL); with no
+            # extraction processes (tests) in this thread, as the reading.
             self._fulltext = FulltextReading(
-                Path(app.settings.cache_dir), workers=self.fulltext_workers
+                Path(app.settings.cache_dir),
+                workers=self.fulltext_workers,
+                sync=sync_searchable if self.fulltext_workers == 0 else sync_in_background,
             )
         self.read_attachments()
 

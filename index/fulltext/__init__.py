@@ -9,8 +9,10 @@ once (`store`: keyed by the file's content), in worker processes at low priority
 text layer) is one line saying so, never an exception for the caller.
 
 `page_index` makes the stored texts searchable: `sync_fulltext(cache_dir, papers)` keeps
-a page-level index of them beside the library's (index.search.fulltext consults it). The
-names below are imported on first use. This package never imports the search or store
+a page-level index of them beside the library's (index.search.fulltext consults it); the
+app runs it in a niced child process (`sync_child.sync_in_child`: its postings are minutes
+of Python that would hold the GIL against the UI). The names below are imported on first
+use. This package never imports the search or store
 layers.
 """
 

@@ -54,6 +54,7 @@ __all__ = [
     "Unit",
     "open_page_index",
     "pages_folder",
+    "recorded_sync",
     "sync_fulltext",
 ]
 
@@ -171,6 +172,29 @@ def sync_fulltext(
     The counts returned are of `papers`.
     """
     cache_dir = Path(cache_dir)
+    store, wanted, given, fingerprint = _plan(cache_dir, papers)
+    folder = pages_folder(cache_dir)
+    recorded = _recorded(folder)
+    if recorded is not None and recorded.get("fingerprint") == fingerprint:
+        return _counts(recorded)
+    with _sync_lock(folder):
+        return _sync(store, folder, wanted, given, fingerprint, cancelled or (lambda: False))
+
+
+def recorded_sync(cache_dir: Path, papers: Iterable[Paper]) -> FulltextSync | None:
+    """What `sync_fulltext` would return when it has nothing to do (the record of the last
+    sync is of these papers and files), else None; a stat per attachment, no writing."""
+    _, _, _, fingerprint = _plan(Path(cache_dir), papers)
+    recorded = _recorded(pages_folder(cache_dir))
+    if recorded is not None and recorded.get("fingerprint") == fingerprint:
+        return _counts(recorded)
+    return None
+
+
+def _plan(
+    cache_dir: Path, papers: Iterable[Paper]
+) -> tuple[FulltextStore, dict[str, Unit], set[str], str]:
+    """The store, the units wanted (by key), the papers given, and their fingerprint."""
     store = FulltextStore(cache_dir)
     wanted: dict[str, Unit] = {}
     given: set[str] = set()
@@ -181,16 +205,10 @@ def sync_fulltext(
             if digest is not None:
                 unit = Unit(paper.id, digest, str(path))
                 wanted[unit.key] = unit
-    folder = pages_folder(cache_dir)
     # What was asked for: the papers and their readable attachments. Asked again, the
     # index is as the last sync left it (or another process's, which rewrote the record).
     asked = "\n".join([*sorted(wanted), "", *sorted(given)])
-    fingerprint = hashlib.sha256(asked.encode("utf-8")).hexdigest()
-    recorded = _recorded(folder)
-    if recorded is not None and recorded.get("fingerprint") == fingerprint:
-        return _counts(recorded)
-    with _sync_lock(folder):
-        return _sync(store, folder, wanted, given, fingerprint, cancelled or (lambda: False))
+    return store, wanted, given, hashlib.sha256(asked.encode("utf-8")).hexdigest()
 
 
 def _sync(
@@ -233,6 +251,9 @@ def _sync(
                         count = _add_unit(writer, store, wanted[key])
                         if count is not None:
                             current[key] = count
+                    # The record describes the index before this commit: gone first, so a
+                    # sync killed after the commit (index.fulltext.sync_child) leaves none.
+                    (folder / "synced.json").unlink(missing_ok=True)
                     writer.commit()
                 except BaseException:
                     writer.cancel()

@@ -37,6 +37,7 @@ __all__ = [
     "described",
     "page_of",
     "problem_line",
+    "sync_in_background",
     "sync_searchable",
 ]
 
@@ -59,6 +60,17 @@ def sync_searchable(
     from index.fulltext import sync_fulltext
 
     return bool(sync_fulltext(cache_dir, papers, cancelled=cancelled).changed)
+
+
+def sync_in_background(
+    cache_dir: Path, papers: Sequence[Paper], cancelled: Callable[[], bool]
+) -> bool:
+    """`sync_searchable` in a niced child process (index.fulltext.sync_child), for the app:
+    writing a large sync's postings is minutes of Python that would hold the GIL against
+    the UI. This thread only waits; `cancelled()` ends the child at once."""
+    from index.fulltext.sync_child import sync_in_child
+
+    return bool(sync_in_child(cache_dir, papers, cancelled=cancelled).changed)
 
 
 def page_of(match: PageMatch | None) -> tuple[str, int | None] | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typst
 
-__all__ = ["encrypted_pdf", "paper_pdf", "scanned_pdf"]
+__all__ = ["encrypted_pdf", "paper_pdf", "scanned_pdf", "text_pdf"]
 
 # Column one holds the first sentence, column two the marker sentence (the filler pushes
 # it there); page two starts with its own sentence.
@@ -79,4 +79,16 @@ def _grey_png(path: Path) -> Path:
         + chunk(b"IDAT", zlib.compress(raw))
         + chunk(b"IEND", b"")
     )
+    return path
+
+
+def text_pdf(path: Path, pages: list[str]) -> Path:
+    """A plain PDF with one line of text on each page, in order."""
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path))
+    for line in pages:
+        pdf.drawString(72, 720, line)
+        pdf.showPage()
+    pdf.save()
     return path

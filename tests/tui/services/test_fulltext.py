@@ -205,3 +205,33 @@ def test_a_start_on_the_index_alone_decodes_its_papers_once_per_version(tmp_path
     finally:
         engine.close()
     assert decoded == [1, 1]
+
+
+@pytest.mark.parametrize(("workers", "in_child"), [(None, True), (2, True), (0, False)])
+def test_the_app_syncs_in_a_child_unless_it_reads_in_its_own_thread(
+    tmp_path: Path, workers: int | None, in_child: bool
+) -> None:
+    from types import SimpleNamespace
+
+    from tui.fulltext_host import FulltextHost
+    from tui.services.fulltext import sync_in_background, sync_searchable
+
+    app = SimpleNamespace(
+        config=SimpleNamespace(fulltext=True),
+        settings=SimpleNamespace(cache_dir=tmp_path),
+        fulltext_workers=workers,
+        _fulltext=None,
+        read_attachments=lambda: None,
+    )
+    FulltextHost.start_fulltext(app)  # type: ignore[arg-type]
+    assert app._fulltext.sync is (sync_in_background if in_child else sync_searchable)
+
+
+def test_the_background_sync_says_whether_the_text_changed(tmp_path: Path, pdf: Path) -> None:
+    from tui.services.fulltext import sync_in_background
+
+    reading = FulltextReading(tmp_path / "cache", workers=0, sync=sync_in_background)
+    summary = reading.run([paper("a", pdf)])
+    assert summary.synced and summary.pages == 2
+    again = FulltextReading(tmp_path / "cache", workers=0, sync=sync_in_background)
+    assert not again.run([paper("a", pdf)]).synced  # nothing changed: no child started
