@@ -37,10 +37,12 @@ PROGRESS_EVERY = 0.25
 
 @dataclass
 class FulltextProgress(Message, bubble=False):
-    """`done` of `total` attachments read from their PDFs so far; `total` 0: reading is over."""
+    """`done` of `total` attachments read from their PDFs so far; `total` 0: reading is over.
+    `indexing`: what was read is being made searchable (a sync runs)."""
 
     done: int
     total: int
+    indexing: bool = False
 
 
 @dataclass
@@ -121,12 +123,18 @@ class FulltextHost:
         if reading is None or worker.is_cancelled:
             return
         shown = [0.0]
+        counts = [0, 0]  # the last progress: what an indexing status counts
 
         def progress(done: int, total: int) -> None:
+            counts[:] = [done, total]
             now = time.monotonic()
             if done == 0 or done == total or now - shown[0] >= PROGRESS_EVERY:
                 shown[0] = now
                 app.main_screen.post_message(FulltextProgress(done, total))
+
+        def indexing(busy: bool) -> None:
+            if counts[1]:  # a sync with nothing read this run says nothing
+                app.main_screen.post_message(FulltextProgress(*counts, indexing=busy))
 
         def cancelled() -> bool:
             return worker.is_cancelled
@@ -135,7 +143,7 @@ class FulltextHost:
             app.main_screen.post_message(FulltextSynced())
 
         try:
-            summary = reading.run(papers, progress, cancelled, synced)
+            summary = reading.run(papers, progress, cancelled, synced, indexing)
         finally:
             app.main_screen.post_message(FulltextProgress(0, 0))
         if not summary.cancelled:

@@ -91,7 +91,7 @@ class MainScreen(LibraryActions, SearchingScreen):
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
         # Attached PDFs read in the background (FulltextProgress): (done, total), or None.
-        self._reading_pdfs: tuple[int, int] | None = None
+        self._reading_pdfs: tuple[int, int, bool] | None = None
         # The paper the pane shows first, once the first page is drawn (`_preview`).
         self._first_detail: str | None = None
         self._first_detail_loading: str | None = None  # asked for, the pane still empty
@@ -255,7 +255,8 @@ class MainScreen(LibraryActions, SearchingScreen):
     @on(FulltextProgress)
     def _fulltext_progress(self, message: FulltextProgress) -> None:
         """The status line says how far the PDFs are read, then goes quiet."""
-        self._reading_pdfs = (message.done, message.total) if message.total else None
+        total = message.total
+        self._reading_pdfs = (message.done, total, message.indexing) if total else None
         if self.result is not None and self._building is None:
             self._show_status(self.result)
 

@@ -165,6 +165,7 @@ class FulltextReading:
         # One run at a time: a run superseded by a reload stops, and the next waits for it.
         self._lock = threading.Lock()
         self._synced: Callable[[], None] = lambda: None
+        self._indexing: Callable[[bool], None] = lambda busy: None
 
     @property
     def problems(self) -> tuple[LoadWarning, ...]:
@@ -178,16 +179,20 @@ class FulltextReading:
         progress: Progress | None = None,
         cancelled: Callable[[], bool] = lambda: False,
         synced: Callable[[], None] = lambda: None,
+        indexing: Callable[[bool], None] = lambda busy: None,
     ) -> ReadSummary:
         """Read the attachments of `papers` not handled yet, then sync; blocks (a thread's work).
 
         `papers` is the whole library (what the searchable text is made to follow).
         `progress(done, total)` counts the files read from PDFs in this run, never those
         already stored; it is not called when there is nothing to read. `synced()` is
-        called after each sync that changed the searchable text.
+        called after each sync that changed the searchable text; `indexing(True)` before each
+        sync and `indexing(False)` after it (the status says so: a large batch takes a
+        while to index after its files were all read).
         """
         with self._lock:
             self._synced = synced
+            self._indexing = indexing
             return self._run(papers, progress or (lambda done, total: None), cancelled)
 
     def _note(self, path: str, line: LoadWarning | None) -> None:
@@ -204,7 +209,11 @@ class FulltextReading:
     def _sync(self, papers: Sequence[Paper], cancelled: Callable[[], bool]) -> bool:
         if cancelled():
             return False
-        changed = self.sync(self.cache_dir, papers, cancelled)
+        self._indexing(True)
+        try:
+            changed = self.sync(self.cache_dir, papers, cancelled)
+        finally:
+            self._indexing(False)
         if changed and not cancelled():
             self._synced()
         return changed

@@ -132,9 +132,11 @@ def reading_again(files: Sequence[str]) -> str:
     return f"Reading {len(files):,} changed files"
 
 
-def reading_pdfs(done: int, total: int) -> str:
-    """What the status leads with while attached PDFs are read: "Reading PDFs 120 of 1,800"."""
-    return f"Reading PDFs {done:,} of {total:,}"
+def reading_pdfs(done: int, total: int, indexing: bool = False) -> str:
+    """What the status leads with while attached PDFs are read: "Reading PDFs 120 of 1,800",
+    and while what was read is indexed: "Reading PDFs 120 of 1,800 · indexing their text"."""
+    said = f"Reading PDFs {done:,} of {total:,}"
+    return f"{said} · indexing their text" if indexing else said
 
 
 def status_line(

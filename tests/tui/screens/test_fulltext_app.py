@@ -69,7 +69,8 @@ async def test_the_status_says_how_far_the_reading_is_then_goes_quiet(
                 break
         await pilot.pause(0.05)
         assert syncs == [3]  # the whole library, after the first file
-        assert status(app).startswith("Reading PDFs 1 of 3 · "), status(app)
+        # The batch's sync holds: what was read is being indexed, and the status says so.
+        assert status(app).startswith("Reading PDFs 1 of 3 · indexing their text · "), status(app)
         screen = app.main_screen
         monkeypatch.setattr(screen, "start_search", lambda: searches.append(screen.request.query))
         screen.request = replace(screen.request, query="quokkas")
