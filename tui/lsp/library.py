@@ -20,9 +20,11 @@ now fails to parse keeps the previous papers and says so once, as the app does.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +53,28 @@ Tell = Callable[[str, bool], None]
 
 def _is_bib(name: str) -> bool:
     return name.lower().endswith(_BIB_SUFFIXES)
+
+
+@contextmanager
+def _uncollected() -> Iterator[None]:
+    """The collector off while another engine is opened, then what is alive frozen.
+
+    Opening a 100,000-paper index makes a few hundred thousand objects (its columns, keys
+    and names), and each full collection they set off walked them all with the
+    interpreter's lock held: 0.1-0.25 s, several times, every completion waiting. They are
+    long-lived (frozen as the app freezes its engine: tui.startup), and what is dropped
+    meanwhile is freed by reference counting; no collection at the end (a full one is the
+    stall this avoids), so a cycle made meanwhile is kept: the open makes few, if any.
+    """
+    if not gc.isenabled():  # a caller's pause: theirs to end
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def _read(name: str) -> bytes | None:
@@ -310,17 +334,12 @@ class LiveLibrary:
             self._tell(result.problem, True)
         self._reported = result.problem
         if result.built:
-            context = self._context()
-            engine = context.current_engine(keys_needed=True)
-            if engine is None:  # changed again meanwhile: the index as the child left it
-                outdated = context.outdated_engine()
-                engine = outdated[0] if outdated is not None else None
-            if engine is not None:
+            with _uncollected():
+                served = self._open_served(self._context())
+            if served is not None:
                 self._files = result.files or self._files
                 self._warnings = result.warnings
                 self._bases = {**self._bases, **self._next_bases}
-                served = Served.of(engine, None)
-                served.warm()
                 deltas = {}
                 for name in self._deltas:  # edits since the child read them stay over it
                     delta = self._delta(name)
@@ -331,3 +350,17 @@ class LiveLibrary:
                 self._serve(served.with_overlay(Overlay.of(deltas.values(), served.names)))
                 return
         self._set_status()
+
+    @staticmethod
+    def _open_served(context: EditorContext) -> Served | None:
+        """The index the reload left, opened and searched once (`Served.warm`); None
+        when there is none to open."""
+        engine = context.current_engine(keys_needed=True)
+        if engine is None:  # changed again meanwhile: the index as the child left it
+            outdated = context.outdated_engine()
+            engine = outdated[0] if outdated is not None else None
+        if engine is None:
+            return None
+        served = Served.of(engine, None)
+        served.warm()
+        return served
