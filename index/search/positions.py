@@ -138,13 +138,14 @@ def updated_positions(
 ) -> Positions:
     """The positions after an update: `kept` (papers of the changed files whose documents
     were not rewritten) as they are now; earlier records of papers neither rewritten nor
-    gone stay true."""
+    gone stay true (a record that no longer parses is dropped: its stored line shows)."""
     now = {paper.id: paper.sources for paper in kept}
-    out = {
-        paper_id: sources
-        for paper_id, sources in previous.items()
-        if paper_id in wanted and paper_id not in rewritten and paper_id not in now
-    }
+    out: dict[str, tuple[Source, ...]] = {}
+    for paper_id in previous:
+        if paper_id in wanted and paper_id not in rewritten and paper_id not in now:
+            sources = previous.get(paper_id)
+            if sources is not None:
+                out[paper_id] = sources
     out.update(now)
     return out
 

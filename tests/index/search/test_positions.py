@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from index.models import Source
-from index.search.positions import POSITIONS_FILE, read_positions, write_positions
+from index.search.positions import (
+    POSITIONS_FILE,
+    read_positions,
+    updated_positions,
+    write_positions,
+)
 
 PLACES = {
     "plain2020": (Source("refs.bib", 22),),
@@ -50,5 +55,8 @@ def test_a_damaged_file_shows_the_stored_lines_with_a_warning(
         assert read.get("plain2020") is None  # its row no longer parses: the stored line
         assert read.get("two-sources") == PLACES["two-sources"]
     assert "plain2020" in caplog.text
+    # The next update keeps the other records and drops the damaged one.
+    kept = updated_positions(read, [], set(), set(PLACES))
+    assert kept == {k: v for k, v in PLACES.items() if k != "plain2020"}
     path.write_text("not a list of paths\n", encoding="utf-8")
     assert read_positions(tmp_path) == {}
