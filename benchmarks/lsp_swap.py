@@ -7,14 +7,13 @@ lock (one C call decoding a big file, a full garbage collection) holds every com
 for as long (issue 48: 0.8-1.06 s at 100,000 papers). This measures those holds directly,
 in one process: a thread that sleeps 2 ms at a time notes how late it wakes, for one
 second with nothing else running (the baseline: the machine's own scheduling) and then
-during the swap, done as the server does it (`LiveLibrary._open_served` under its
-collector pause), or with `--collector-on` as it did before the pause.
+during the swap, done as the server does it (`LiveLibrary._open_served`, the engine
+served before frozen out of collections as the server freezes it).
 
 The library and its index are the ones `lsp_live.py` leaves in `--work-dir` (built here
 when absent); the same index is opened again, as the server opens the one the reload left.
 
-    python benchmarks/lsp_swap.py [--papers 100000] [--runs 3] [--work-dir DIR]
-        [--collector-on] [--json]
+    python benchmarks/lsp_swap.py [--papers 100000] [--runs 3] [--work-dir DIR] [--json]
 """
 
 from __future__ import annotations
@@ -66,7 +65,7 @@ class Ticker:
         self._thread.join()
 
 
-def swaps(library: Path, runs: int, collector_on: bool) -> list[dict[str, Any]]:
+def swaps(library: Path, runs: int) -> list[dict[str, Any]]:
     """The served engine opened once, then `runs` swaps to the index opened again."""
     import gc
 
@@ -86,11 +85,7 @@ def swaps(library: Path, runs: int, collector_on: bool) -> list[dict[str, Any]]:
         began = time.perf_counter()
         again = EditorContext([library], None)
         again.__dict__["taxonomy"] = context.taxonomy
-        if collector_on:
-            swapped = live.LiveLibrary._open_served(again)
-        else:
-            with live._uncollected():
-                swapped = live.LiveLibrary._open_served(again)
+        swapped = live.LiveLibrary._open_served(again)
         took = time.perf_counter() - began
         ticker.stop()
         out.append(
@@ -111,7 +106,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--papers", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work-dir", type=Path, help="lsp_live.py's; built here when absent")
-    parser.add_argument("--collector-on", action="store_true", help="no collector pause")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     base = args.work_dir or Path(tempfile.mkdtemp(prefix="lsp-swap-"))
@@ -123,15 +117,14 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.update(lsp_completion.environment(work))
         if not lsp_live.index_is_current(library, work):
             lsp_completion.build_index(library, work)
-        results = swaps(library, args.runs, args.collector_on)
+        results = swaps(library, args.runs)
     finally:
         if args.work_dir is None:
             shutil.rmtree(base, ignore_errors=True)
     if args.json:
         print(json.dumps({"papers": args.papers, "runs": results}))
         return 0
-    how = "collector on" if args.collector_on else "collector paused"
-    print(f"{args.papers} papers, swap as the server does it ({how}):")
+    print(f"{args.papers} papers, the swap as the server does it:")
     for run in results:
         print(
             f"  swap {run['swap_s']:5.2f} s; longest wait of a 2 ms tick: "

@@ -20,11 +20,9 @@ now fails to parse keeps the previous papers and says so once, as the app does.
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,28 +51,6 @@ Tell = Callable[[str, bool], None]
 
 def _is_bib(name: str) -> bool:
     return name.lower().endswith(_BIB_SUFFIXES)
-
-
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """The collector off while another engine is opened, then what is alive frozen.
-
-    Opening a 100,000-paper index makes a few hundred thousand objects (its columns, keys
-    and names), and each full collection they set off walked them all with the
-    interpreter's lock held: 0.1-0.25 s, several times, every completion waiting. They are
-    long-lived (frozen as the app freezes its engine: tui.startup), and what is dropped
-    meanwhile is freed by reference counting; no collection at the end (a full one is the
-    stall this avoids), so a cycle made meanwhile is kept: the open makes few, if any.
-    """
-    if not gc.isenabled():  # a caller's pause: theirs to end
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def _read(name: str) -> bytes | None:
@@ -334,8 +310,7 @@ class LiveLibrary:
             self._tell(result.problem, True)
         self._reported = result.problem
         if result.built:
-            with _uncollected():
-                served = self._open_served(self._context())
+            served = self._open_served(self._context())
             if served is not None:
                 self._files = result.files or self._files
                 self._warnings = result.warnings
