@@ -20,6 +20,12 @@ file copies them without decoding, and `FacetMasks.lists` and `.titles` decode t
 a search first needs them (at 100,000 papers the columns were 0.22 s of the file's
 0.31 s, the titles ~9 ms of the rest; a start's first page needs neither).
 
+The other per-paper columns (ids, venues, years, the sort orders) and each facet's masks
+are bytes of their own too, decoded one by one on open: one `marshal.loads` of the whole
+state held the interpreter's lock for ~0.2 s at 100,000 papers, and a language server
+opening an updated index while it answers completions stalls them that long (issue 48);
+the longest part, the ids, takes a third of it.
+
 `marshal` (format 4) rather than JSON: the state is ints of up to 100,000 bits, and
 lists of strings and tuples, which it reads ~10x faster than JSON could parse them.
 Like the index's own table of contents (which Whoosh pickles), the file is trusted as
@@ -48,9 +54,11 @@ log = logging.getLogger("paperscope.index")
 FACETS_FILE = "facets.marshal"
 # 2: the topic facet holds NO_TOPIC; 3: the list columns are bytes of their own; 4: the
 # titles too; 5: the sort orders break ties by paper id (before, by document number: still
-# a valid order, kept until the next full build)
-FORMAT = 5
-_READABLE = (2, 3, 4, 5)
+# a valid order, kept until the next full build); 6: the other columns and each facet's
+# masks are bytes of their own (`_PARTS`)
+FORMAT = 6
+_READABLE = (2, 3, 4, 5, 6)
+_PARTS = ("ids", "venues", "year_of", "order_title", "order_year")
 _MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
 
 
@@ -75,6 +83,11 @@ def write_facet_masks(folder: Path, reader: IndexReader, masks: FacetMasks | Non
     # The columns as bytes of their own: an open decodes them only when a search needs them.
     state["lists"] = marshal.dumps(state["lists"], _MARSHAL_VERSION)
     state["titles"] = marshal.dumps(state["titles"], _MARSHAL_VERSION)
+    for name in _PARTS:  # decoded one at a time on open: the lock is let go in between
+        state[name] = marshal.dumps(state[name], _MARSHAL_VERSION)
+    state["masks"] = {
+        facet: marshal.dumps(masks, _MARSHAL_VERSION) for facet, masks in state["masks"].items()
+    }
     data = marshal.dumps({"format": FORMAT, "key": key, "state": state}, _MARSHAL_VERSION)
     write_bytes_atomic(Path(folder) / FACETS_FILE, data)
 
@@ -95,19 +108,34 @@ def read_facet_masks(
         return None  # never saved (an index built before this file existed)
     try:
         saved = marshal.loads(data)
+        if not isinstance(saved, dict) or saved.get("format") not in _READABLE:
+            return None
+        key = index_key(reader)
+        if key is None or saved.get("key") != key:
+            return None  # computed from another state of the index
+        state = saved.get("state")
+        if saved["format"] >= 6 and isinstance(state, dict):
+            _decode_parts(state)
     except (ValueError, EOFError, TypeError):
         log.warning("%s is unreadable; computing the facet masks", path)
         return None
-    if not isinstance(saved, dict) or saved.get("format") not in _READABLE:
-        return None
-    key = index_key(reader)
-    if key is None or saved.get("key") != key:
-        return None  # computed from another state of the index
-    state = saved.get("state")
     if not isinstance(state, dict) or not _well_formed(state, key):
         log.warning("%s does not hold what was written; computing the facet masks", path)
         return None
     return FacetMasks.restored(state, recompute)
+
+
+def _decode_parts(state: dict[str, Any]) -> None:
+    """The parts format 6 saved as bytes of their own, decoded in place, one call each."""
+    for name in _PARTS:
+        if isinstance(state.get(name), bytes):
+            state[name] = marshal.loads(state[name])
+    masks = state.get("masks")
+    if isinstance(masks, dict):
+        state["masks"] = {
+            facet: marshal.loads(part) if isinstance(part, bytes) else part
+            for facet, part in masks.items()
+        }
 
 
 def _well_formed(state: dict[str, Any], key: list[list[Any]]) -> bool:

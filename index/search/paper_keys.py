@@ -42,7 +42,13 @@ __all__ = [
 log = logging.getLogger("paperscope.index")
 
 KEYS_FILE = "paper-keys.marshal"
-FORMAT = 4  # 2: each paper's base citation key; 3: a header read apart; 4: citation keys
+FORMAT = 5  # 2: each paper's base citation key; 3: a header read apart; 4: citation keys
+# 5: the citation keys in chunks of their own (`_CITES_CHUNK`); 4 is still read
+_READABLE = (4, 5)
+# Papers per marshalled chunk of the citation keys: decoding all 100,000 at once held the
+# interpreter's lock for 0.1 s, the chunks let it go in between (the language server opens
+# an updated index while it answers completions: issue 48).
+_CITES_CHUNK = 10_000
 
 
 class PaperKeys(NamedTuple):
@@ -99,7 +105,7 @@ def _write(
         "collections": [row for row in rows if row[4]],
     }
     sections = [
-        marshal.dumps({"key": key, "cites": cites}, 4),
+        marshal.dumps({"key": key, "cites": _chunked(cites)}, 4),
         marshal.dumps({"key": key, "rows": rows}, 4),
         marshal.dumps({"key": key, **lookup}, 4),
     ]
@@ -147,8 +153,9 @@ def update_paper_keys(
             lookup = patched_section(lookup, set(by_id).difference(order) | set(fresh), changed)
     except (KeyError, TypeError, ValueError):  # a paper without keys, or a damaged table
         return False
-    if cites is not None and isinstance(cites[1], dict) and isinstance(cites[1].get("cites"), dict):
-        unique = cites[1]["cites"]
+    saved_cites = _cites(cites[1]) if cites is not None else None
+    if saved_cites is not None:
+        unique = saved_cites
     else:
         from index.citations.keys import unique_keys  # see write_paper_keys
 
@@ -173,8 +180,8 @@ class SavedKeys:
         saved = found[1] if found is not None else None
         if not isinstance(saved, dict) or saved.get("key") != self.key:
             return None
-        cites = saved.get("cites")
-        if not isinstance(cites, dict):
+        cites = _cites(saved)
+        if cites is None:
             return None
         return {str(paper_id): str(key) for paper_id, key in cites.items()}
 
@@ -229,10 +236,39 @@ def saved_keys(folder: Path) -> dict[str, PaperKeys]:
 CITES, ROWS, LOOKUP = 1, 2, 3  # the sections after the header, by number
 
 
+def _chunked(cites: dict[str, str]) -> list[bytes]:
+    """The citation keys as marshalled chunks of `_CITES_CHUNK` papers."""
+    items = list(cites.items())
+    return [
+        marshal.dumps(dict(items[at : at + _CITES_CHUNK]), 4)
+        for at in range(0, len(items), _CITES_CHUNK)
+    ]
+
+
+def _cites(section: Any) -> dict[str, str] | None:
+    """The citation keys of a CITES section, whole (format 4) or in chunks (format 5);
+    None when it holds neither."""
+    cites = section.get("cites") if isinstance(section, dict) else None
+    if isinstance(cites, dict):
+        return cites
+    if not isinstance(cites, list) or not all(isinstance(part, bytes) for part in cites):
+        return None
+    out: dict[str, str] = {}
+    try:
+        for part in cites:  # one chunk per call: the lock is let go in between
+            chunk = marshal.loads(part)
+            if not isinstance(chunk, dict):
+                return None
+            out.update(chunk)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return out
+
+
 def _header_of(handle: BinaryIO) -> dict[str, Any] | None:
     """The file's header, checked for this format; None for another format."""
     header = marshal.load(handle)
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not isinstance(header, dict) or header.get("format") not in _READABLE:
         return None
     return header
 

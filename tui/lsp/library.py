@@ -310,17 +310,11 @@ class LiveLibrary:
             self._tell(result.problem, True)
         self._reported = result.problem
         if result.built:
-            context = self._context()
-            engine = context.current_engine(keys_needed=True)
-            if engine is None:  # changed again meanwhile: the index as the child left it
-                outdated = context.outdated_engine()
-                engine = outdated[0] if outdated is not None else None
-            if engine is not None:
+            served = self._open_served(self._context())
+            if served is not None:
                 self._files = result.files or self._files
                 self._warnings = result.warnings
                 self._bases = {**self._bases, **self._next_bases}
-                served = Served.of(engine, None)
-                served.warm()
                 deltas = {}
                 for name in self._deltas:  # edits since the child read them stay over it
                     delta = self._delta(name)
@@ -331,3 +325,17 @@ class LiveLibrary:
                 self._serve(served.with_overlay(Overlay.of(deltas.values(), served.names)))
                 return
         self._set_status()
+
+    @staticmethod
+    def _open_served(context: EditorContext) -> Served | None:
+        """The index the reload left, opened and searched once (`Served.warm`); None
+        when there is none to open."""
+        engine = context.current_engine(keys_needed=True)
+        if engine is None:  # changed again meanwhile: the index as the child left it
+            outdated = context.outdated_engine()
+            engine = outdated[0] if outdated is not None else None
+        if engine is None:
+            return None
+        served = Served.of(engine, None)
+        served.warm()
+        return served

@@ -80,8 +80,8 @@ class Served:
 
     def warm(self) -> None:
         """One search, so what an engine reads on its first (the stored papers' lines,
-        0.3 s of JSON after an update at 100,000 papers) is read here, in the library's
-        thread, before a request searches it."""
+        100,000 after an update at 100,000 papers: index.search.positions) is read here,
+        in the library's thread, before a request searches it."""
         self.engine.search(SearchRequest(query="e", as_you_type=True, limit=20, counts=False))
 
     def with_overlay(self, overlay: Overlay) -> Served:

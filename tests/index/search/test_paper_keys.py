@@ -13,6 +13,7 @@ from index import open_current_engine, open_engine
 from index.citations.keys import citation_keys
 from index.facets.taxonomy import Taxonomy
 from index.models import Library
+from index.search import paper_keys
 from index.search.engine import SearchEngine
 from index.search.paper_keys import KEYS_FILE, read_saved_keys
 
@@ -79,6 +80,34 @@ def test_a_file_written_before_the_sizes_were_saved_is_read_the_same(
         assert saved.citation_keys() == engine.saved_citation_keys()
         assert saved.lookup() is None  # written before the table: the rows serve
         assert engine.key_lookup is not None
+    finally:
+        engine.close()
+
+
+def test_a_file_with_its_citation_keys_whole_is_read_the_same(
+    library: Library, taxonomy: Taxonomy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Format 4 saved the citation keys as one dict; format 5 in chunks decoded one by one
+    (a 100,000-paper dict held the interpreter's lock for 0.1 s): both are read."""
+    monkeypatch.setattr(paper_keys, "_CITES_CHUNK", 2)
+    path = built(library, taxonomy, tmp_path / "cache")
+    header, cites, rows, table = sequential_objects(path)
+    assert len(cites["cites"]) == (len(library.papers) + 1) // 2
+    whole: dict[str, str] = {}
+    for part in cites["cites"]:
+        whole.update(marshal.loads(part))
+    sections = [marshal.dumps(o, 4) for o in ({**cites, "cites": whole}, rows, table)]
+    header.update(format=4, sections=[len(section) for section in sections])
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / KEYS_FILE).write_bytes(marshal.dumps(header, 4) + b"".join(sections))
+    engine = reopened(taxonomy, tmp_path / "cache")
+    try:
+        saved = read_saved_keys(older, engine.opened.index.reader())
+        assert saved is not None
+        assert saved.citation_keys() == citation_keys(library.papers) == whole
+        assert saved.rows() == engine.paper_keys
+        assert engine.saved_citation_keys() == whole  # from the chunks
     finally:
         engine.close()
 
