@@ -54,7 +54,7 @@ log = logging.getLogger("paperscope.index")
 KEYS_FILE = "paper-keys.marshal"
 FORMAT = 4  # 2: each paper's base citation key; 3: a header read apart; 4: citation keys
 CHANGES_FILE = "paper-keys-changes.marshal"
-CHANGES_FORMAT = 1
+CHANGES_FORMAT = 2  # 2: the changed papers' lookup table
 # The changed rows are folded into the big file past this many, or this share of the papers.
 FOLD_ROWS, FOLD_SHARE = 1000, 0.05
 
@@ -183,7 +183,12 @@ def update_paper_keys(
     try:
         rows = [by_id[paper_id] for paper_id in order]
         lookup = table[1]
-        if not kept_table:
+        if changes is not None:  # the big file's table lacks the changed rows' entries
+            ids = {row[0] for _, row in changes["rows"]}
+            extra = _rows([by_id[i] for i in ids.intersection(order) if i not in fresh], path)
+            dead = set(by_id).difference(order) | set(fresh) | ids
+            lookup = patched_section(lookup, dead, [*changed, *(extra or ())])
+        elif not kept_table:
             lookup = patched_section(lookup, set(by_id).difference(order) | set(fresh), changed)
     except (KeyError, TypeError, ValueError):  # a paper without keys, or a damaged table
         return False
@@ -217,7 +222,7 @@ def _write_changes(
         return False
     for keys in changed:
         old = before.get(keys.id)
-        if old is None or old[1:3] != keys[1:3] or old.base_key != keys.base_key:
+        if old is None or old.base_key != keys.base_key:
             return False
     if header["order"] != _order_digest(order):
         return False
@@ -234,12 +239,16 @@ def _write_changes(
     collections = [row for row in collections if row[0] not in fresh]
     collections += [row for row in fresh.values() if row[4]]
     collections.sort(key=lambda row: position.get(row[0], -1))
+    merged = sorted(rows.values())
+    # Every changed paper's identities and note name, answered instead of the big file's.
+    lookup = lookup_section(_rows([row for _, row in merged], folder / CHANGES_FILE) or [])
     data = {
         "format": CHANGES_FORMAT,
         "base": header.get("key"),
         "key": key,
-        "rows": sorted(rows.values()),
+        "rows": merged,
         "collections": collections,
+        "lookup": lookup,
     }
     write_bytes_atomic(folder / CHANGES_FILE, marshal.dumps(data, 4))
     return True
@@ -262,6 +271,7 @@ def _changes(folder: Path, header: dict[str, Any]) -> dict[str, Any] | None:
         or changes.get("base") != header.get("key")
         or not isinstance(changes.get("rows"), list)
         or not isinstance(changes.get("collections"), list)
+        or not isinstance(changes.get("lookup"), dict)
         or not all(
             isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], int)
             for entry in changes["rows"]
@@ -282,6 +292,7 @@ class SavedKeys:
     # by position, as read at the open: a later update's changes are not this index's.
     base: object = None
     changes: tuple[tuple[int, PaperKeys], ...] = ()
+    changed_lookup: dict[str, Any] | None = None  # the changed papers' (`KeyLookup.overlaid`)
 
     @property
     def _file_key(self) -> object:
@@ -307,7 +318,10 @@ class SavedKeys:
         if not isinstance(saved, dict) or saved.get("key") != self._file_key:
             return None
         try:
-            return KeyLookup(saved)
+            found = KeyLookup(saved)
+            if self.changed_lookup is not None:
+                found = found.overlaid(KeyLookup(self.changed_lookup))
+            return found
         except (KeyError, TypeError, ValueError):
             log.warning("%s does not hold what was written; the rows are read instead", self.path)
             return None
@@ -347,7 +361,12 @@ def read_saved_keys(folder: Path, reader: IndexReader) -> SavedKeys | None:
         return None
     positions = [position for position, _ in changes["rows"]]
     return SavedKeys(
-        path, key, tuple(collections), header.get("key"), tuple(zip(positions, changed))
+        path,
+        key,
+        tuple(collections),
+        header.get("key"),
+        tuple(zip(positions, changed)),
+        changes["lookup"],
     )
 
 

@@ -197,10 +197,15 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
     for round_ in range(6):
         if round_ in (0, 1):
             library = _edited(library, round_)
-        else:  # abstracts and keywords: the papers' identities, citation keys and order kept
+        else:  # abstracts, keywords, titles' last words: base citation keys and order kept
             papers = tuple(
-                replace(p, abstract=f"{p.abstract} wombat{round_}", keywords=(f"kw{round_}",))
-                if n % 23 == round_
+                replace(
+                    p,
+                    abstract=f"{p.abstract} wombat{round_}",
+                    keywords=(f"kw{round_}",),
+                    title=f"{p.title} revised{round_}" if round_ % 2 else p.title,
+                )
+                if n % 23 == round_ or (round_ == 4 and n % 23 == 3)
                 else p
                 for n, p in enumerate(library.papers)
             )
@@ -216,7 +221,7 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
         finally:
             updated.close()
             fresh.close()
-    # Whole writes, then changed rows (5-6 papers a round) until past 20 of them.
+    # Whole writes, then changed rows (5-6 papers a round, some twice) until past 20 of them.
     assert changes == [False, False, True, True, True, False]
     reopened = open_engine(library, TAXONOMY, tmp_path / "cache")
     fresh = open_engine(library, TAXONOMY, tmp_path / "fresh5")
