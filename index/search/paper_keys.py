@@ -12,13 +12,14 @@ build computed over the whole library, and the rows only once the user has tags 
 The last section finds the papers a tag or a note belongs to without the rows
 (index.search.key_lookup).
 
-An in-place update whose papers kept their order, identities and citation keys (an edit
-of abstracts, titles' words, keywords) does not rewrite the file (18 MB at 100,000
-papers: ~0.3 s of an update of 100 papers to read, write and hash): it writes the
-changed rows to a small file beside it (`paper-keys-changes.marshal`), keyed by the big
-file it applies to and the index it fits, and every read merges them. The changes are
-folded into the big file when they grow past a share of the library or an update
-changes what they cannot hold (papers added, removed or reordered, a new identity).
+An in-place update whose papers kept their order and base citation keys (an edit of
+abstracts, titles, keywords) does not rewrite the file (18 MB at 100,000 papers: ~0.3 s
+of an update of 100 papers to read, write and hash): it writes the changed rows and a
+lookup table of their own to a small file beside it (`paper-keys-changes.marshal`),
+keyed by the big file it applies to and the index it fits, and every read merges them.
+The changes are folded into the big file when they grow past a share of the library or
+an update changes what they cannot hold (papers added, removed or reordered, a changed
+base citation key: the unique citation keys of other papers may follow from it).
 """
 
 from __future__ import annotations
@@ -141,8 +142,8 @@ def update_paper_keys(
     library's order, `changed` the keys of the papers it indexed anew (changed or added),
     `before` the keys the replaced ones had (from their stored papers).
 
-    When the papers kept their order and every changed paper its identities and citation
-    keys, only the changed rows are written, to the changes file (`_write_changes`).
+    When the papers kept their order and every changed paper its base citation key, only
+    the changed rows are written, to the changes file (`_write_changes`).
 
     Rewriting them whole read every saved row back and digested every identity again:
     ~1.5 s of an update of 100 papers at 100,000. Here the rows stay marshalled tuples,
@@ -210,10 +211,10 @@ def _write_changes(
     changed: Sequence[PaperKeys],
     before: Mapping[str, PaperKeys],
 ) -> bool:
-    """Writes the changed rows beside the big file, which stays as it is; False (nothing
-    written) when they cannot stand for a whole write: papers added, removed or
-    reordered, a changed identity, note name or base citation key (the lookup table and
-    the unique citation keys would change), or changes past a share of the library."""
+    """Writes the changed rows and their lookup table beside the big file, which stays as
+    it is; False (nothing written) when they cannot stand for a whole write: papers
+    added, removed or reordered, a changed base citation key (other papers' unique
+    citation keys may change), or changes past a share of the library."""
     found = _section(folder / KEYS_FILE, 0)
     if found is None:
         return False
@@ -318,10 +319,10 @@ class SavedKeys:
         if not isinstance(saved, dict) or saved.get("key") != self._file_key:
             return None
         try:
-            found = KeyLookup(saved)
+            table = KeyLookup(saved)
             if self.changed_lookup is not None:
-                found = found.overlaid(KeyLookup(self.changed_lookup))
-            return found
+                table = table.overlaid(KeyLookup(self.changed_lookup))
+            return table
         except (KeyError, TypeError, ValueError):
             log.warning("%s does not hold what was written; the rows are read instead", self.path)
             return None

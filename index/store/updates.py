@@ -120,7 +120,7 @@ def update_in_place(
             write_facet_masks(folder, reader)
         order = [paper.id for paper in library.papers]
         # The replaced papers' keys from their stored papers: the saved rows stay unread
-        # when the changed papers kept their order, identities and citation keys.
+        # when the papers kept their order and base citation keys.
         before_keys = {paper.id: keys_of(paper) for paper, _ in gone}
         fresh = [keys_of(paper) for paper in papers]
         if not update_paper_keys(folder, reader, order, fresh, before_keys):
