@@ -131,16 +131,34 @@ class KeyLookup:
         if count and max(self._rows) >= len(self._ids):
             raise ValueError("the table names a row it has no paper for")
 
+    def overlaid(self, changed: KeyLookup) -> KeyLookup:
+        """This table with the papers of `changed` (a table of their new keys) answered
+        from it instead: an in-place update's changed papers (index.search.paper_keys)."""
+        self._replaced = frozenset(changed._ids)
+        self._overlay: KeyLookup | None = changed
+        return self
+
+    _replaced: frozenset[str] = frozenset()
+    _overlay: KeyLookup | None = None
+
     def papers_with(self, identity: str) -> list[tuple[str, int]]:
         """(paper id, rank of `identity` among that paper's identities, 0 the strongest)
         for every paper that carries `identity`."""
-        return [
+        found = [
             (self._ids[self._rows[i]], self._ranks[i]) for i in self._find("identity", identity)
         ]
+        if self._overlay is None:
+            return found
+        kept = [hit for hit in found if hit[0] not in self._replaced]
+        return kept + self._overlay.papers_with(identity)
 
     def papers_named(self, stem: str) -> list[str]:
         """The papers whose note is `<stem>.md` (`note_stem`)."""
-        return [self._ids[self._rows[i]] for i in self._find("note", stem)]
+        found = [self._ids[self._rows[i]] for i in self._find("note", stem)]
+        if self._overlay is None:
+            return found
+        kept = [paper_id for paper_id in found if paper_id not in self._replaced]
+        return kept + self._overlay.papers_named(stem)
 
     def _find(self, kind: str, value: str) -> range:
         digest = _digest(kind, value)

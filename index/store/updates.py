@@ -4,9 +4,9 @@ index.store.generations decides when an index is updated rather than rebuilt; th
 writes the update. Whoosh's commit adds the changed and new papers as a small segment and
 marks the old documents deleted; every table beside the index is then brought up to date
 from what the update removed and added, not recomputed over the library: the prefix
-table from saved term counts (index.search.table_updates), the spelling words as a file
-of changes, the paper keys and facet masks patched, the long posting lists and
-first-keystroke masks kept for the old segments. Each gives what a one-shot build of the
+table from saved term counts (index.search.table_updates), the spelling words and the
+paper keys as files of changes (index.search.paper_keys), the facet masks patched, the
+long posting lists and first-keystroke masks kept for the old segments. Each gives what a one-shot build of the
 same library gives (tests/index/store/test_update_equivalence.py). Measured in
 benchmarks/update_speed.py against SQLite FTS5's same update.
 """
@@ -119,7 +119,11 @@ def update_in_place(
         else:
             write_facet_masks(folder, reader)
         order = [paper.id for paper in library.papers]
-        if not update_paper_keys(folder, reader, order, [keys_of(paper) for paper in papers]):
+        # The replaced papers' keys from their stored papers: the saved rows stay unread
+        # when the papers kept their order and base citation keys.
+        before_keys = {paper.id: keys_of(paper) for paper, _ in gone}
+        fresh = [keys_of(paper) for paper in papers]
+        if not update_paper_keys(folder, reader, order, fresh, before_keys):
             known = saved_keys(folder)
             write_paper_keys(
                 folder,

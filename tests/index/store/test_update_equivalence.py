@@ -161,14 +161,18 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The user's layer without the library: rows, citation keys and every identity's and
-    note name's papers as a fresh build saves them, round after round."""
+    note name's papers as a fresh build saves them, round after round: patched whole when
+    papers come and go, as a file of changed rows beside the saved keys when they only
+    change (several rounds of it, read by a fresh open too), folded in when it grows past
+    its share of the library."""
+    from index.search import paper_keys
     from index.search.key_lookup import note_stem
-    from index.search.paper_keys import KEYS_FILE, SavedKeys, _header, _rows
+    from index.search.paper_keys import CHANGES_FILE, read_saved_keys
 
-    def saved(path: Path) -> tuple[object, ...]:
-        header = _header(path / KEYS_FILE)
-        assert header is not None
-        keys = SavedKeys(path / KEYS_FILE, header["key"], ())
+    def saved(engine: SearchEngine) -> tuple[object, ...]:
+        with engine._searcher() as searcher:
+            keys = read_saved_keys(engine.opened.path, searcher.reader())
+        assert keys is not None
         rows, lookup = keys.rows(), keys.lookup()
         assert rows is not None and lookup is not None
         found = {
@@ -179,35 +183,54 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
         named = {
             tuple(sorted(lookup.papers_named(note_stem(row.citation_key, row.id)))) for row in rows
         }
-        collections = _rows(header["collections"], path)
-        return rows, keys.citation_keys(), found, named, collections
+        return rows, keys.citation_keys(), found, named, keys.collections
 
     def unpatched(folder: Path) -> None:
         raise AssertionError("the keys were written whole, not patched")
 
     updates_in_place(monkeypatch)
+    monkeypatch.setattr(paper_keys, "FOLD_ROWS", 20)
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     monkeypatch.setattr(updates, "saved_keys", unpatched)  # what a whole write reads
-    for round_ in range(3):
-        if round_ < 2:
+    changes = []
+    for round_ in range(6):
+        if round_ in (0, 1):
             library = _edited(library, round_)
-        else:  # only abstracts: the papers' keys and their order are kept
+        else:  # abstracts, keywords, titles' last words: base citation keys and order kept
             papers = tuple(
-                replace(p, abstract=p.abstract + " wombat") if n % 7 == 0 else p
+                replace(
+                    p,
+                    abstract=f"{p.abstract} wombat{round_}",
+                    keywords=(f"kw{round_}",),
+                    title=f"{p.title} revised{round_}" if round_ % 2 else p.title,
+                )
+                if n % 23 == round_ or (round_ == 4 and n % 23 == 3)
+                else p
                 for n, p in enumerate(library.papers)
             )
             library = replace(library, papers=papers)
             for name in library.files:
-                Path(name).write_text("abstracts\n")
+                Path(name).write_text(f"abstracts {round_}\n")
         updated = open_engine(library, TAXONOMY, tmp_path / "cache")
         fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
         assert updated.opened.action.startswith("updated")
+        changes.append((updated.opened.path / CHANGES_FILE).exists())
         try:
-            assert saved(updated.opened.path) == saved(fresh.opened.path)
+            assert saved(updated) == saved(fresh)
         finally:
             updated.close()
             fresh.close()
+    # Whole writes, then changed rows (5-6 papers a round, some twice) until past 20 of them.
+    assert changes == [False, False, True, True, True, False]
+    reopened = open_engine(library, TAXONOMY, tmp_path / "cache")
+    fresh = open_engine(library, TAXONOMY, tmp_path / "fresh5")
+    try:
+        assert reopened.opened.action == "up to date"
+        assert saved(reopened) == saved(fresh)
+    finally:
+        reopened.close()
+        fresh.close()
 
 
 def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
