@@ -134,7 +134,7 @@ class FulltextHost:
 
         def indexing(busy: bool) -> None:
             if counts[1]:  # a sync with nothing read this run says nothing
-                app.main_screen.post_message(FulltextProgress(*counts, indexing=busy))
+                app.main_screen.post_message(FulltextProgress(counts[0], counts[1], indexing=busy))
 
         def cancelled() -> bool:
             return worker.is_cancelled
