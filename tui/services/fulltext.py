@@ -206,14 +206,32 @@ class FulltextReading:
             self._problems[path] = line
         self._shown = tuple(self._problems.values())
 
+    def _note_sync(self, line: LoadWarning | None) -> None:
+        """The last sync's failure (or none any more) among the problems."""
+        where = str(Path(self.cache_dir) / "fulltext")
+        if line is None:
+            if self._problems.pop(where, None) is not None:
+                self._shown = tuple(self._problems.values())
+        else:
+            self._problems[where] = line
+            self._shown = tuple(self._problems.values())
+
     def _sync(self, papers: Sequence[Paper], cancelled: Callable[[], bool]) -> bool:
         if cancelled():
             return False
+        from index.fulltext.sync_child import SyncFailed
+
+        where = str(Path(self.cache_dir) / "fulltext")
         self._indexing(True)
         try:
             changed = self.sync(self.cache_dir, papers, cancelled)
+        except (SyncFailed, OSError) as error:
+            # One line in Load problems; what was read stays stored, synced at the next run.
+            self._note_sync(LoadWarning(where, f"{error}; the PDFs read are not searchable yet"))
+            return False
         finally:
             self._indexing(False)
+        self._note_sync(None)
         if changed and not cancelled():
             self._synced()
         return changed

@@ -235,3 +235,27 @@ def test_the_background_sync_says_whether_the_text_changed(tmp_path: Path, pdf: 
     assert summary.synced and summary.pages == 2
     again = FulltextReading(tmp_path / "cache", workers=0, sync=sync_in_background)
     assert not again.run([paper("a", pdf)]).synced  # nothing changed: no child started
+
+
+def test_a_failed_sync_is_one_line_and_the_next_one_clears_it(tmp_path: Path, pdf: Path) -> None:
+    """A sync whose process died (or could not start) is said in Load problems; the text
+    read stays stored, and a later sync that works takes the line away."""
+    from index.fulltext.sync_child import SyncFailed
+
+    failing = [True]
+
+    def sync(cache: Path, papers: Sequence[Paper], cancelled: Callable[[], bool]) -> bool:
+        if failing[0]:
+            raise SyncFailed("the full-text sync process died (exit -9)")
+        return True
+
+    reading = FulltextReading(tmp_path / "cache", workers=0, sync=sync)
+    summary = reading.run([paper("a", pdf)])
+    assert not summary.synced and summary.read == 1
+    assert [str(line) for line in reading.problems] == [
+        f"{tmp_path / 'cache' / 'fulltext'}: the full-text sync process died (exit -9); "
+        "the PDFs read are not searchable yet"
+    ]
+    failing[0] = False
+    assert reading.run([paper("a", pdf)]).synced
+    assert reading.problems == ()
