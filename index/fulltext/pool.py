@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from index.background import become_background
 from index.fulltext.extract import Extracted, _precheck, extract_pdf
 from index.fulltext.store import FulltextStore, file_digest
 from index.fulltext.zotero_cache import zotero_text
@@ -77,14 +78,7 @@ def read_one(job: Job, cache_dir: str) -> tuple[Job, str | None, Extracted]:
 
 def _start_worker() -> None:
     """In a worker: yield to the app, and write nothing to its terminal."""
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):
-        pass
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    os.close(devnull)
+    become_background(WORKER_NICENESS)
 
 
 class ExtractionPool:

@@ -27,6 +27,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
+from index.background import become_background
 from index.fulltext.page_index import FulltextSync, recorded_sync
 from index.models import Paper
 
@@ -61,14 +62,7 @@ def _watch_parent(conn: Connection) -> None:
 
 def _child(cache_dir: str, light: Light, conn: Connection) -> None:
     """The child's work: yield to the app, write nothing to its terminal, sync, answer."""
-    try:
-        os.nice(SYNC_NICENESS)
-    except (AttributeError, OSError):
-        pass
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    os.close(devnull)
+    become_background(SYNC_NICENESS)
     threading.Thread(target=_watch_parent, args=(conn,), daemon=True).start()
     from index.fulltext.page_index import sync_fulltext
 

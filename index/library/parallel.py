@@ -26,6 +26,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
+from index.background import become_background
 from index.facets.tagger import tag_paper
 from index.facets.taxonomy import Taxonomy
 from index.library.cache import Tags, pack_file_result, unpack_file_result
@@ -74,14 +75,7 @@ def _start_worker(taxonomy: Taxonomy) -> None:
     """
     global _taxonomy
     _taxonomy = taxonomy
-    try:
-        os.nice(WORKER_NICENESS)
-    except (AttributeError, OSError):  # no `nice` (Windows), or not allowed: run as is
-        pass
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    os.close(devnull)
+    become_background(WORKER_NICENESS)
 
 
 def _labels(papers: list[Paper], taxonomy: Taxonomy) -> list[Tags]:
