@@ -205,19 +205,6 @@ class FacetPanel(FacetTree):
         ]
         height = self.scrollable_content_region.height
         return fitting_page(sizes, sections[0].line, height, self._shown)
-        self._tree_lines  # noqa: B018 - number the lines
-        first = sections[0].line
-        for page in range(PAGE_OF_VALUES, 2, -1):
-            line = first
-            for section in sections[:-1]:
-                assert section.data is not None
-                listable, extra, cut = self._sizes[section.data[0]]
-                shown = min(listable, self._shown.get(section.data[0], page))
-                more = 1 if listable > shown or cut else 0
-                line += 1 + (max(1, shown + extra + more) if section.is_expanded else 0)
-            if line + 1 < height:
-                return page
-        return PAGE_OF_VALUES
 
     def _top(self, values: list[FacetCount], shown: int) -> list[FacetCount]:
         chosen = [v for v in values if v.selected]
