@@ -181,7 +181,21 @@ class FastStemText(fields.TEXT):
                 positions[stem] = [pos]
             else:
                 found.append(pos)
-        yield from _positioned(self.format, positions)
+        yield from _postings(self.format, positions)
+
+
+def _postings(
+    format: Any, positions: dict[str, list[int]]
+) -> Iterator[tuple[bytes, int, float, bytes]]:
+    """What the field's format gives for words at these positions: `Positions` (a full
+    index) or `Frequency` (a lean first index, `build_schema(lean=True)`: counts only)."""
+    if format.supports("positions"):
+        yield from _positioned(format, positions)
+        return
+    boost = format.field_boost
+    for text, found in positions.items():
+        count = len(found)
+        yield text.encode("utf-8"), count, count * boost, pack_uint(count)
 
 
 def _positioned(
@@ -223,7 +237,7 @@ class FastFoldText(fields.TEXT):
         self.dropped = dropped
 
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str) or not self.format.supports("positions"):
+        if kwargs or not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return
         positions: dict[str, list[int]] = {}
@@ -236,7 +250,7 @@ class FastFoldText(fields.TEXT):
                 positions[word] = [pos]
             else:
                 found.append(pos)
-        yield from _positioned(self.format, positions)
+        yield from _postings(self.format, positions)
 
 
 class FastListText(fields.TEXT):
