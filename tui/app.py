@@ -302,7 +302,8 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
 
             def progress(done: int, total: int) -> None:
                 # At most ~100 messages however large the library: the UI only shows a count.
-                if done == total or done - posted[0] >= step:
+                # A count that goes back is the full build after the lean index's.
+                if done == total or done < posted[0] or done - posted[0] >= step:
                     posted[0] = done
                     self.main_screen.post_message(IndexProgress(done, total))
 
