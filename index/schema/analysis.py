@@ -167,6 +167,14 @@ class FastStemText(fields.TEXT):
         if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
             yield from super().index(value, **kwargs)
             return
+        if not self.format.supports("positions"):  # a lean index: counts, no positions
+            counts: dict[str, int] = {}
+            for word in _folded_words(value):
+                if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
+                    stem = cached_stem(word)
+                    counts[stem] = counts.get(stem, 0) + 1
+            yield from _counted(self.format.field_boost, counts)
+            return
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(_folded_words(value)):
@@ -192,10 +200,19 @@ def _postings(
     if format.supports("positions"):
         yield from _positioned(format, positions)
         return
-    boost = format.field_boost
-    for text, found in positions.items():
-        count = len(found)
-        yield text.encode("utf-8"), count, count * boost, pack_uint(count)
+    yield from _counted(format.field_boost, {text: len(found) for text, found in positions.items()})
+
+
+@lru_cache(maxsize=256)
+def _count_bytes(count: int) -> bytes:
+    """`Frequency.encode(count)`: the same few small counts, encoded once."""
+    return pack_uint(count)
+
+
+def _counted(boost: float, counts: dict[str, int]) -> Iterator[tuple[bytes, int, float, bytes]]:
+    """What `Frequency.word_values` gives for words with these counts."""
+    for text, count in counts.items():
+        yield text.encode("utf-8"), count, count * boost, _count_bytes(count)
 
 
 def _positioned(
