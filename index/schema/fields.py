@@ -81,7 +81,8 @@ def build_schema(lean: bool = False) -> fields.Schema:
         # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
         prefix=FastNgramText(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
-        year=fields.NUMERIC(int, bits=32, sortable=True),
+        # (A lean index keeps only the full-precision term: a range scans the few years.)
+        year=fields.NUMERIC(int, bits=32, sortable=True, shift_step=32 if lean else 4),
         # Topic ids from the tagger: `topic:training` and the topic facet.
         topic=FastListText(analyzer=list_analyzer(True), lowercase=True),
         # Hardware ids, parents included: `hw:gpu` and the hardware facet.

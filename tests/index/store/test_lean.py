@@ -105,8 +105,10 @@ def test_the_lean_index_has_no_ngrams_positions_or_stored_papers(
             assert not list(searcher.lexicon("prefix"))
             assert not searcher.schema["abstract"].format.supports("positions")
             assert "paper" not in searcher.stored_fields(0)
+            years = len(list(searcher.lexicon("year")))  # no shifted terms
         with final.opened.index.searcher() as searcher:
             assert list(searcher.lexicon("prefix"))
+            assert len(list(searcher.lexicon("year"))) > years
     finally:
         lean.close()
         final.close()
@@ -255,3 +257,20 @@ def test_a_small_library_an_update_or_a_caller_leaving_gets_no_lean_index(
     built = open_engine(library, TAXONOMY, tmp_path / "left", preview=shown.append, leave=leaving)
     assert not shown and built.size == PAPERS
     built.close()
+
+
+def test_year_ranges_and_sorts_on_the_lean_index(tmp_path: Path, lean_first: None) -> None:
+    """Its year keeps one term a paper (no shifted terms): ranges answer the same."""
+    lean, final = _first_start(make_library(PAPERS), tmp_path / "cache")
+    try:
+        requests = [
+            SearchRequest(query=query, year_range=span, sort=sort, limit=100)
+            for query in ("", "year:2019", "year:2018..2021", "year:>2020", "memory year:..2019")
+            for span in (None, (2019, 2021), (None, 2020), (2021, None))
+            for sort in ("relevance", "year")
+        ]
+        assert [_answer(lean, r) for r in requests] == [_answer(final, r) for r in requests]
+        assert any(lean.search(r).total for r in requests)
+    finally:
+        lean.close()
+        final.close()
