@@ -16,18 +16,36 @@ without positions: no phrase reaches it.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 from whoosh import query as wq
 from whoosh.index import Index
 
+from index.models import Paper
 from index.schema.fields import NGRAM_FIELDS
 from index.search.parser import Parsed
+from index.search.spelling import Lexicon, count_words
 from index.search.syntax import walk
 
-__all__ = ["is_lean", "lean_notice", "lean_parsed"]
+__all__ = ["is_lean", "lean_lexicon", "lean_notice", "lean_parsed"]
 
 UNTIL = "until the index is complete"
+
+
+def lean_lexicon(papers: Sequence[Paper]) -> Lexicon:
+    """The library's surface words (what a full build saves beside its index), counted
+    when first needed: a fuzzy word, a "did you mean", or the engine's `preload` once
+    the first page is shown. The lean build leaves them out: ~0.09 ms a paper, 5% of it."""
+
+    def counted() -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for paper in papers:
+            count_words(counts, paper)
+        return counts
+
+    return Lexicon(counted)
 
 
 def is_lean(index: Index) -> bool:

@@ -125,9 +125,10 @@ def build_into(
     `procs` > 1 forks writer workers: only call it so from a process without threads.
     `compressed=False` writes the posting blocks without zlib: for an index that lives
     one build (a sample's), 1,000 papers cost 6.3 -> 5.3 s of CPU and a third more disk.
-    `lean`: a lean first index (index.store.lean): no edge n-grams, no positions, and of
-    the tables only the spelling words (the engine computes its facet masks on open; the
-    prefix tables and the saved keys serve the full index and a library-free open only).
+    `lean`: a lean first index (index.store.lean): no edge n-grams, no positions, none of
+    the tables (the engine computes its facet masks on open and its words from the
+    library when first needed; the prefix tables and the saved keys serve the full
+    index and a library-free open only).
     """
     if total is None:
         papers = list(papers)
@@ -138,9 +139,9 @@ def build_into(
             words, keys = _write_all(ix, papers, total, progress, procs, compressed, lean)
     finally:
         ix.close()
-    write_words(path, words)
     if lean:
         return
+    write_words(path, words)
     # A big index is read without mmap: the tables below read much of the posting files, and
     # mapped pages count as this process's memory (at 100,000 papers they were most of its
     # peak). A small one is mapped: read through files, every block is a system call that
@@ -204,8 +205,8 @@ def _write_all(
         for done, item in enumerate(papers, 1):
             paper, stored = item if isinstance(item, tuple) else (item, None)
             writer.add_document(**document(paper, stored, lean))
-            count_words(words, paper)
-            if not lean:
+            if not lean:  # the lean engine counts the words itself (index.search.lean)
+                count_words(words, paper)
                 keys.append(keys_of(paper))
             if progress is not None and (done % step == 0 or done == total):
                 progress(done, total)  # (total, total): every paper is in, the writing starts
