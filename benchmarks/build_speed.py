@@ -7,6 +7,11 @@ that build to the engine's first answer, the part of a first start the index cod
 for this checkout's code and, in the same run and alternating with it, for another
 commit's (`--baseline-code DIR`, a checkout or `git archive` of it holding `index`).
 
+This checkout's build serves a lean index of every paper first (index.store.lean, from
+`--lean-min` papers): the time to that index's first answer is when the whole library is
+searchable, reported beside the full index's and as a ratio to the baseline's full build
+(the baseline is asked for no preview: its full build alone, the quickest it has).
+
 Each build runs in a fresh interpreter with its code first on `sys.path` (the build
 process it starts inherits that path), on the same N synthetic papers (`synth.py`, written
 once as JSONL). Reported per code: the median seconds, papers per second, the CPU seconds
@@ -14,7 +19,8 @@ of the whole build tree (the interpreter, the build process and its workers) per
 and the ratio to the baseline; with the load average before and after, since the
 machine is shared.
 
-    python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR] [--json]
+    python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR]
+        [--lean-min N] [--json]
 """
 
 from __future__ import annotations
