@@ -278,3 +278,56 @@ def test_year_ranges_and_sorts_on_the_lean_index(tmp_path: Path, lean_first: Non
     finally:
         lean.close()
         final.close()
+
+
+def test_a_caller_leaving_while_the_lean_index_serves_leaves_the_full_build_to_finish(
+    tmp_path: Path, lean_first: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app quits once the lean index is served: the full build, in its build process,
+    is left to finish and publish alone (`LeaveBuilds`), and the next start opens it."""
+    import time
+
+    from index.store.leaving import BuildDetached, LeaveBuilds
+
+    monkeypatch.setattr(writer, "PARALLEL_MIN_PAPERS", 40)
+    library = file_library(tmp_path, per_file=20)
+    cache = tmp_path / "cache"
+    leaving = LeaveBuilds()
+    shown: list[SearchEngine[Any]] = []
+
+    def served_then_quit(engine: SearchEngine[Any]) -> None:
+        shown.append(engine)
+        leaving.leave()
+
+    with pytest.raises(BuildDetached):
+        open_engine(library, TAXONOMY, cache, preview=served_then_quit, leave=leaving)
+    (lean,) = shown
+    assert lean.lean
+    lean.close()
+    files = list(map(Path, library.files))
+    deadline = time.monotonic() + 60
+    while (engine := open_current_engine(files, TAXONOMY, cache)) is None:
+        assert time.monotonic() < deadline, "the build left alone never published"
+        time.sleep(0.1)
+    one_shot = open_engine(library, TAXONOMY, tmp_path / "one-shot")
+    try:
+        assert not engine.lean and engine.size == len(library.papers)
+        assert _answers(engine) == _answers(one_shot)
+    finally:
+        engine.close()
+        one_shot.close()
+
+
+def test_a_lean_build_that_fails_is_skipped_and_the_full_build_serves(
+    tmp_path: Path, lean_first: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lean_module, "build_into", full_disk)
+    shown: list[SearchEngine[Any]] = []
+    engine = open_engine(make_library(PAPERS), TAXONOMY, tmp_path / "cache", preview=shown.append)
+    try:
+        assert not shown and not engine.lean and engine.size == PAPERS
+    finally:
+        engine.close()
