@@ -7,6 +7,11 @@ that build to the engine's first answer, the part of a first start the index cod
 for this checkout's code and, in the same run and alternating with it, for another
 commit's (`--baseline-code DIR`, a checkout or `git archive` of it holding `index`).
 
+This checkout's build serves a lean index of every paper first (index.store.lean, from
+`--lean-min` papers): the time to that index's first answer is when the whole library is
+searchable, reported beside the full index's and as a ratio to the baseline's full build
+(the baseline is asked for no preview: its full build alone, the quickest it has).
+
 Each build runs in a fresh interpreter with its code first on `sys.path` (the build
 process it starts inherits that path), on the same N synthetic papers (`synth.py`, written
 once as JSONL). Reported per code: the median seconds, papers per second, the CPU seconds
@@ -14,7 +19,8 @@ of the whole build tree (the interpreter, the build process and its workers) per
 and the ratio to the baseline; with the load average before and after, since the
 machine is shared.
 
-    python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR] [--json]
+    python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR]
+        [--lean-min N] [--json]
 """
 
 from __future__ import annotations
@@ -35,8 +41,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def _child(code: Path, work: Path) -> dict[str, Any]:
-    """In a fresh interpreter: build the library in `work` with the `index` of `code`."""
+def _child(code: Path, work: Path, lean_min: int | None = None) -> dict[str, Any]:
+    """In a fresh interpreter: build the library in `work` with the `index` of `code`.
+
+    `lean_min`: a first build this size or more serves a lean index first
+    (index.store.lean; the threshold is set to it, so a smoke run at 30 papers has one):
+    the time to its first answer is reported beside the full index's. None: no preview
+    is asked for (the baseline: its full build alone, the quickest it has).
+    """
     sys.path[:0] = [str(code), str(HERE)]
     import synth
 
@@ -47,23 +59,43 @@ def _child(code: Path, work: Path) -> dict[str, Any]:
     library = synth.read_library(sorted((work / "library").glob("*.jsonl")))
     taxonomy = load_taxonomy()
     cache = work / f"cache-{os.getpid()}"
+    marks: dict[str, Any] = {}
+
+    def cpu_so_far() -> float:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the finished ones
+        return time.process_time() - cpu + children.ru_utime + children.ru_stime
+
+    def lean(engine: Any) -> None:
+        """The lean index's first answer, timed as the full index's is below."""
+        marks["lean_papers"] = engine.search(SearchRequest(query="", as_you_type=True)).total
+        marks["lean_seconds"] = time.perf_counter() - started
+        marks["lean_cpu_s"] = cpu_so_far()
+        engine.close()
+
+    if lean_min is not None:
+        import index.store.lean as lean_store
+
+        lean_store.LEAN_MIN_PAPERS = lean_min
     cpu = time.process_time()
     started = time.perf_counter()
-    engine = index.open_engine(library, taxonomy, cache, rebuild=True)
+    engine = index.open_engine(
+        library, taxonomy, cache, rebuild=True, preview=lean if lean_min is not None else None
+    )
     total = engine.search(SearchRequest(query="", as_you_type=True)).total
     seconds = time.perf_counter() - started
-    own = time.process_time() - cpu
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
         "source": str(Path(index.__file__).parent),
         "papers": total,
         "seconds": seconds,
-        "cpu_s": own + children.ru_utime + children.ru_stime,
+        "cpu_s": cpu_so_far(),
+        **marks,
     }
 
 
-def _run(code: Path, work: Path) -> dict[str, Any]:
+def _run(code: Path, work: Path, lean_min: int | None = None) -> dict[str, Any]:
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(code), str(work)]
+    if lean_min is not None:
+        command += ["--lean-min", str(lean_min)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines() or ["no output"]
@@ -72,8 +104,13 @@ def _run(code: Path, work: Path) -> dict[str, Any]:
     return result
 
 
-def measure(docs: int, runs: int, work: Path, baseline: Path | None) -> dict[str, Any]:
-    """Median build figures per code over `runs` alternating builds, and their ratios."""
+def measure(
+    docs: int, runs: int, work: Path, baseline: Path | None, lean_min: int | None = None
+) -> dict[str, Any]:
+    """Median build figures per code over `runs` alternating builds, and their ratios.
+
+    `lean_min`: this checkout's builds serve a lean index first from this many papers
+    (`_child`); the baseline's never ask for a preview."""
     sys.path.insert(0, str(HERE))
     import synth
 
@@ -83,13 +120,20 @@ def measure(docs: int, runs: int, work: Path, baseline: Path | None) -> dict[str
     load_before = os.getloadavg()[0]
     for run in range(runs):
         for name, code in codes.items():
-            result = _run(code, work)
-            if result["papers"] != docs:
+            load = os.getloadavg()[0]
+            result = _run(code, work, lean_min if name == "this" else None)
+            if result["papers"] != docs or result.get("lean_papers", docs) != docs:
                 raise SystemExit(f"{name}: the built index answers {result['papers']} papers")
+            result["load"] = load
             seen[name].append(result)
+            lean = (
+                f"lean {result['lean_seconds']:.1f} s (CPU {result['lean_cpu_s']:.1f} s), "
+                if "lean_seconds" in result
+                else ""
+            )
             print(
-                f"run {run + 1}/{runs} {name}: {result['seconds']:.1f} s, "
-                f"CPU {result['cpu_s']:.1f} s",
+                f"run {run + 1}/{runs} {name}: {lean}full {result['seconds']:.1f} s, "
+                f"CPU {result['cpu_s']:.1f} s, load {load:.2f}",
                 file=sys.stderr,
             )
     figures: dict[str, Any] = {
@@ -108,7 +152,21 @@ def measure(docs: int, runs: int, work: Path, baseline: Path | None) -> dict[str
             "seconds": round(seconds, 2),
             "papers_per_s": round(docs / seconds),
             "cpu_ms_per_paper": round(cpu / docs * 1000, 3),
+            "runs": [
+                {
+                    k: round(r[k], 2)
+                    for k in ("seconds", "cpu_s", "lean_seconds", "lean_cpu_s", "load")
+                    if k in r
+                }
+                for r in results
+            ],
         }
+        if all("lean_seconds" in r for r in results):
+            lean_s = statistics.median(r["lean_seconds"] for r in results)
+            lean_cpu = statistics.median(r["lean_cpu_s"] for r in results)
+            medians[f"{name}_lean"] = (lean_s, lean_cpu)
+            figures[name]["lean_seconds"] = round(lean_s, 2)
+            figures[name]["lean_cpu_ms_per_paper"] = round(lean_cpu / docs * 1000, 3)
     if baseline is not None:
         (this_s, this_cpu), (base_s, base_cpu) = medians["this"], medians["baseline"]
         figures["seconds_vs_baseline"] = round(this_s / base_s, 3)
@@ -117,6 +175,14 @@ def measure(docs: int, runs: int, work: Path, baseline: Path | None) -> dict[str
         figures["per_run_seconds_vs_baseline"] = [
             round(a["seconds"] / b["seconds"], 3) for a, b in zip(seen["this"], seen["baseline"])
         ]
+        if "this_lean" in medians:  # the whole library searchable: the lean index's answer
+            lean_s, lean_cpu = medians["this_lean"]
+            figures["lean_seconds_vs_baseline"] = round(lean_s / base_s, 3)
+            figures["lean_cpu_vs_baseline"] = round(lean_cpu / base_cpu, 3)
+            figures["per_run_lean_vs_baseline"] = [
+                round(a["lean_seconds"] / b["seconds"], 3)
+                for a, b in zip(seen["this"], seen["baseline"])
+            ]
     return figures
 
 
@@ -132,10 +198,24 @@ def print_report(f: dict[str, Any]) -> None:
                 f"  {name:8} {g['seconds']:8.2f} s  {g['papers_per_s']:6,} papers/s  "
                 f"CPU {g['cpu_ms_per_paper']:.3f} ms/paper   ({g['source']})"
             )
+    if "lean_seconds" in f.get("this", {}):
+        g = f["this"]
+        print(
+            f"  this's lean index answered at {g['lean_seconds']:.2f} s "
+            f"(CPU {g['lean_cpu_ms_per_paper']:.3f} ms/paper so far)"
+        )
+    if "lean_seconds_vs_baseline" in f:
+        per_run = ", ".join(f"x{ratio:.3f}" for ratio in f["per_run_lean_vs_baseline"])
+        print(
+            f"  whole library searchable, this (lean) / baseline (full): "
+            f"time x{f['lean_seconds_vs_baseline']:.3f} (each run: {per_run}), "
+            f"CPU x{f['lean_cpu_vs_baseline']:.3f}"
+        )
     if "seconds_vs_baseline" in f:
         per_run = ", ".join(f"x{ratio:.3f}" for ratio in f["per_run_seconds_vs_baseline"])
         print(
-            f"  this / baseline: time x{f['seconds_vs_baseline']:.3f} (each run: {per_run}), "
+            f"  full index, this / baseline: time x{f['seconds_vs_baseline']:.3f} "
+            f"(each run: {per_run}), "
             f"CPU x{f['cpu_vs_baseline']:.3f}"
         )
 
@@ -147,20 +227,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-code", type=Path, help="another checkout's root (its index)")
     parser.add_argument("--work-dir", type=Path, help="keep the library and indexes here")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--lean-min",
+        type=int,
+        help="this checkout serves a lean index first from this many papers "
+        "(default: the code's own threshold, 5,000; 0: never)",
+    )
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(_child(*args.child)))
+    if args.child:  # the baseline's child is given no threshold: no preview
+        print(json.dumps(_child(*args.child, lean_min=args.lean_min)))
         return 0
+    lean_min = (5000 if args.lean_min is None else args.lean_min) or None
     baseline = args.baseline_code.resolve() if args.baseline_code else None
     if baseline is not None and not (baseline / "index").is_dir():
         parser.error(f"--baseline-code {baseline}: no index package there")
     if args.work_dir is not None:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-        figures = measure(args.docs, args.runs, args.work_dir, baseline)
+        figures = measure(args.docs, args.runs, args.work_dir, baseline, lean_min)
     else:
         with tempfile.TemporaryDirectory(prefix="build-speed-") as tmp:
-            figures = measure(args.docs, args.runs, Path(tmp), baseline)
+            figures = measure(args.docs, args.runs, Path(tmp), baseline, lean_min)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -145,9 +145,9 @@ def open_engine(
 ) -> SearchEngine[Opened]:
     """Opens this library's index under `cache_dir`, building or refreshing it if stale.
 
-    `preview`, when given, is handed an engine on a small sample of a big library while
-    its first index is built (from the build's thread; `index.store.preview`). It serves
-    searches until this returns; the caller closes it.
+    `preview`, when given, is handed an engine on a lean index of a big library before
+    its full index is built (from this thread; `index.store.lean`). It serves searches
+    until this returns; the caller closes it.
 
     `leave`, when given, lets a caller about to exit stop waiting (`LeaveBuilds.leave`):
     a big library's build, which runs in a process of its own, is then finished and
@@ -162,8 +162,8 @@ def open_engine(
     from index.store.generations import open_index
 
     def serve(opened: Opened) -> None:
-        if preview is not None:  # papers from stored fields: the sample is not the library
-            preview(SearchEngine(opened, None, taxonomy))
+        if preview is not None:  # a lean index of the whole library, which it searches with
+            preview(SearchEngine(opened, library, taxonomy))
 
     opened = open_index(
         library,

@@ -19,7 +19,9 @@ def test_builds_with_each_code_and_reports_the_ratio(tmp_path: Path) -> None:
     baseline = tmp_path / "baseline"
     baseline.mkdir()
     (baseline / "index").symlink_to(ROOT / "index")  # another path to the same code
-    figures = build_speed.measure(docs=30, runs=1, work=tmp_path / "work", baseline=baseline)
+    figures = build_speed.measure(
+        docs=30, runs=1, work=tmp_path / "work", baseline=baseline, lean_min=20
+    )
     assert figures["this"]["source"] == str(ROOT / "index")
     assert figures["baseline"]["source"] == str(baseline / "index")
     for name in ("this", "baseline"):
@@ -31,3 +33,9 @@ def test_builds_with_each_code_and_reports_the_ratio(tmp_path: Path) -> None:
     assert abs(figures["seconds_vs_baseline"] - ratio) <= rounding
     (only_run,) = figures["per_run_seconds_vs_baseline"]  # one run: the median's ratio
     assert only_run == figures["seconds_vs_baseline"]
+    # This checkout served a lean index first (index.store.lean); the baseline did not.
+    assert 0 < figures["this"]["lean_seconds"] <= figures["this"]["seconds"]
+    assert "lean_seconds" not in figures["baseline"]
+    lean_ratio = figures["this"]["lean_seconds"] / base
+    lean_rounding = 0.005 * (1 + lean_ratio) / base + 0.001
+    assert abs(figures["lean_seconds_vs_baseline"] - lean_ratio) <= lean_rounding

@@ -302,11 +302,14 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
 
             def progress(done: int, total: int) -> None:
                 # At most ~100 messages however large the library: the UI only shows a count.
-                if done == total or done - posted[0] >= step:
+                # A count that goes back is the full build after the lean index's.
+                if done == total or done < posted[0] or done - posted[0] >= step:
                     posted[0] = done
                     self.main_screen.post_message(IndexProgress(done, total))
 
-            def preview(engine: Any) -> None:  # a sample of a big library, searchable meanwhile
+            def preview(engine: Any) -> None:  # a big library's lean index (index.store.lean)
+                if self.sampling is not None:  # the early sample's engine is handed over first
+                    self.sampling.join()
                 self.post_message(IndexPreview(engine))
 
             try:
@@ -315,8 +318,7 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
                     self.taxonomy,
                     self.settings.cache_dir,
                     progress=progress,
-                    # The early sample serves till the end: no second one.
-                    preview=None if self.sampling is not None else preview,
+                    preview=preview,
                     leave=self.leave_builds,
                 )
             except BuildDetached:  # the user quit: the build process finishes it alone
@@ -330,7 +332,9 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
 
     @on(IndexPreview)
     def _index_preview(self, message: IndexPreview) -> None:
-        """Search the sample until the full index is ready (index.store.preview)."""
+        """Search the early sample, then the lean index, until the full index is ready
+        (index.store.preview, index.store.lean)."""
+        self._drop_preview()  # the early sample's, when the lean index replaces it
         self.engine = message.engine  # type: ignore[assignment]
         self.previewing = True
         self.main_screen.post_message(IndexPreview(message.engine))

@@ -167,6 +167,14 @@ class FastStemText(fields.TEXT):
         if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
             yield from super().index(value, **kwargs)
             return
+        if not self.format.supports("positions"):  # a lean index: counts, no positions
+            counts: dict[str, int] = {}
+            for word in _folded_words(value):
+                if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
+                    stem = cached_stem(word)
+                    counts[stem] = counts.get(stem, 0) + 1
+            yield from _counted(self.format.field_boost, counts)
+            return
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(_folded_words(value)):
@@ -181,7 +189,30 @@ class FastStemText(fields.TEXT):
                 positions[stem] = [pos]
             else:
                 found.append(pos)
-        yield from _positioned(self.format, positions)
+        yield from _postings(self.format, positions)
+
+
+def _postings(
+    format: Any, positions: dict[str, list[int]]
+) -> Iterator[tuple[bytes, int, float, bytes]]:
+    """What the field's format gives for words at these positions: `Positions` (a full
+    index) or `Frequency` (a lean first index, `build_schema(lean=True)`: counts only)."""
+    if format.supports("positions"):
+        yield from _positioned(format, positions)
+        return
+    yield from _counted(format.field_boost, {text: len(found) for text, found in positions.items()})
+
+
+@lru_cache(maxsize=256)
+def _count_bytes(count: int) -> bytes:
+    """`Frequency.encode(count)`: the same few small counts, encoded once."""
+    return pack_uint(count)
+
+
+def _counted(boost: float, counts: dict[str, int]) -> Iterator[tuple[bytes, int, float, bytes]]:
+    """What `Frequency.word_values` gives for words with these counts."""
+    for text, count in counts.items():
+        yield text.encode("utf-8"), count, count * boost, _count_bytes(count)
 
 
 def _positioned(
@@ -223,7 +254,7 @@ class FastFoldText(fields.TEXT):
         self.dropped = dropped
 
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str) or not self.format.supports("positions"):
+        if kwargs or not isinstance(value, str):
             yield from super().index(value, **kwargs)
             return
         positions: dict[str, list[int]] = {}
@@ -236,7 +267,7 @@ class FastFoldText(fields.TEXT):
                 positions[word] = [pos]
             else:
                 found.append(pos)
-        yield from _positioned(self.format, positions)
+        yield from _postings(self.format, positions)
 
 
 class FastListText(fields.TEXT):

@@ -50,29 +50,39 @@ TEXT_FIELDS = ("title", "short_name", "authors", "abstract", "venue")
 NGRAM_FIELDS = ("title", "short_name", "authors")
 
 
-def build_schema() -> fields.Schema:
-    """The schema of every paperscope index (see SCHEMA_VERSION)."""
+def build_schema(lean: bool = False) -> fields.Schema:
+    """The schema of every paperscope index (see SCHEMA_VERSION).
+
+    `lean`: a big library's first index (index.store.lean), served while the full one is
+    built: the same fields and analyzers, but the word fields keep no positions (a
+    phrase is searched as its words) and `prefix` is left empty by `document`.
+    """
     stem = stem_analyzer()
     fold = fold_analyzer()
+    words = not lean  # positions in the word fields: phrases
     return fields.Schema(
         # The paper's stable id: unique key for updates, a column for docnum -> id.
         id=fields.ID(stored=True, unique=True, sortable=True),
         # The title, stemmed; boosted because a title match says most about a paper.
-        title=FastStemText(analyzer=stem, field_boost=3.0),
+        title=FastStemText(analyzer=stem, field_boost=3.0, phrase=words),
         # The system's short name ("DynaPipe"): the most specific handle a reader types.
-        short_name=FastFoldText(analyzer=fold, field_boost=4.0),
+        short_name=FastFoldText(analyzer=fold, field_boost=4.0, phrase=words),
         # Authors, folded not stemmed; a gap between names stops phrases crossing them.
         authors=FastFoldText(
-            analyzer=authors_analyzer(), field_boost=1.5, dropped=frozenset([AUTHOR_GAP])
+            analyzer=authors_analyzer(),
+            field_boost=1.5,
+            dropped=frozenset([AUTHOR_GAP]),
+            phrase=words,
         ),
         # The abstract, stemmed and folded: the bulk of the text.
-        abstract=FastStemText(analyzer=stem),
+        abstract=FastStemText(analyzer=stem, phrase=words),
         # The venue as free text (`venue:osdi`).
-        venue=FastFoldText(analyzer=fold),
+        venue=FastFoldText(analyzer=fold, phrase=words),
         # Edge n-grams of the NGRAM_FIELDS' words: a typed prefix is one term lookup.
         prefix=FastNgramText(analyzer=prefix_analyzer(), phrase=False),
         # Publication year: `year:2021`, `year:2020..2024`, and sorting.
-        year=fields.NUMERIC(int, bits=32, sortable=True),
+        # (A lean index keeps only the full-precision term: a range scans the few years.)
+        year=fields.NUMERIC(int, bits=32, sortable=True, shift_step=32 if lean else 4),
         # Topic ids from the tagger: `topic:training` and the topic facet.
         topic=FastListText(analyzer=list_analyzer(True), lowercase=True),
         # Hardware ids, parents included: `hw:gpu` and the hardware facet.
@@ -162,13 +172,16 @@ def paper_json(paper: Paper) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
+def document(paper: Paper, stored: str | None = None, lean: bool = False) -> dict[str, Any]:
     """The field values Whoosh indexes for one paper.
 
     `stored` is `paper_json(paper)` when the caller has it already (the build process is
     sent it): the stored field and digest then match the caller's process exactly.
+    `lean`: no edge n-grams (`build_schema(lean=True)`), a third of the postings; nor
+    the stored paper and its digest: a lean index is searched with its library at hand
+    (index.store.lean) and replaced whole, never updated.
     """
-    if stored is None:
+    if stored is None and not lean:
         stored = paper_json(paper)
     doc: dict[str, Any] = {
         "id": paper.id,
@@ -177,7 +190,9 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         "authors": f" {AUTHOR_GAP} ".join(paper.authors),
         "abstract": paper.abstract,
         "venue": paper.venue or "",
-        "prefix": " ".join(filter(None, (paper.title, paper.short_name, *paper.authors))),
+        "prefix": ""
+        if lean
+        else " ".join(filter(None, (paper.title, paper.short_name, *paper.authors))),
         "topic": SEP.join(paper.topic_ids),
         "hw": SEP.join(paper.hardware_ids),
         "author_facet": SEP.join(paper.authors),
@@ -190,9 +205,10 @@ def document(paper: Paper, stored: str | None = None) -> dict[str, Any]:
         "year_facet": str(paper.year) if paper.year is not None else "",
         "title_sort": paper.title.casefold(),
         "source": SEP.join(source.path for source in paper.sources),
-        "digest": paper_digest(paper, stored),
-        "paper": stored,
     }
+    if not lean:  # a lean index is served with its library beside it, never updated
+        doc["digest"] = paper_digest(paper, stored)
+        doc["paper"] = stored
     if paper.year is not None and paper.year >= 0:
         doc["year"] = paper.year
     if paper.doi:

@@ -39,6 +39,7 @@ from index.search.fulltext import match_fulltext, with_pages
 from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
+from index.search.lean import is_lean, lean_lexicon, lean_parsed
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
@@ -126,7 +127,14 @@ class SearchEngine(Generic[OpenedT]):
         self._positions: Positions | None = None
         self._hierarchy = taxonomy.implied_by()
         self.lexicon = saved_lexicon(opened.path)
-        self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
+        # A lean first index (index.search.lean): no n-grams, phrases as their words,
+        # its words counted from the library when first needed.
+        self.lean = is_lean(self._index)
+        if self.lean and self.lexicon is None and library is not None:
+            self.lexicon = lean_lexicon(library.papers)
+        self._builder = QueryBuilder(
+            self._hierarchy, read_table(opened.path), self.lexicon, ngrams=not self.lean
+        )
         self._typos = TypoRetry(
             lambda request: self._search(request, fallbacks=False), self._transposed, self.lexicon
         )
@@ -334,6 +342,8 @@ class SearchEngine(Generic[OpenedT]):
         with self._searcher() as searcher:
             with self._parse_lock:
                 parsed = self._builder.parse(request.query, searcher.reader(), request.as_you_type)
+            if self.lean:
+                parsed = lean_parsed(parsed)
             masks = self.masks
             evaluation = Evaluation(parsed.prefixes, layer, generation)
 

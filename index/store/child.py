@@ -182,6 +182,7 @@ class BuildProcess:
         compressed: bool = True,
         publish: Publish | None = None,
         leave: LeaveBuilds | None = None,
+        lean: bool = False,
     ) -> dict[str, float] | None:
         """`build_in_child` in this process (once); see there."""
         if self._used:
@@ -195,6 +196,7 @@ class BuildProcess:
             "procs": procs,
             "nice": nice,
             "compressed": compressed,
+            "lean": lean,
         }
         spool = None
         if publish is not None:
@@ -290,6 +292,7 @@ def build_in_child(
     process: BuildProcess | None = None,
     publish: Publish | None = None,
     leave: LeaveBuilds | None = None,
+    lean: bool = False,
 ) -> dict[str, float] | None:
     """Builds the index of `papers` into the empty folder `path` in a fresh interpreter.
 
@@ -298,7 +301,8 @@ def build_in_child(
     `compressed`: as for `index.store.writer.build_into` (False for a sample's index).
     `process`: an interpreter started ahead for this build (`BuildProcess`); a new one
     is started if None. `publish`: the child publishes the build itself, inheriting the
-    build lock (`Publish.lock_fd`), and can be left to it (`leave`).
+    build lock (`Publish.lock_fd`), and can be left to it (`leave`). `lean`: a lean first
+    index (`index.store.lean`).
 
     Returns the build process tree's peak memory as the child measured it.
 
@@ -309,7 +313,15 @@ def build_in_child(
     if process is None:
         process = BuildProcess(publish.lock_fd if publish is not None else None)
     return process.build(
-        path, papers, progress, procs, nice, compressed=compressed, publish=publish, leave=leave
+        path,
+        papers,
+        progress,
+        procs,
+        nice,
+        compressed=compressed,
+        publish=publish,
+        leave=leave,
+        lean=lean,
     )
 
 

@@ -153,7 +153,8 @@ def main() -> None:
 
     try:
         papers = _read_papers(sys.stdin.buffer, total)
-        build_into(path, papers, report, total=total, procs=procs, compressed=compressed)
+        lean = bool(job.get("lean", False))
+        build_into(path, papers, report, total=total, procs=procs, compressed=compressed, lean=lean)
         if publish is not None:
             folder = Path(publish["folder"])
             finish_build(folder, str(publish["token"]), publish["manifest"])

@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from threading import Thread
 from typing import IO, TYPE_CHECKING, Any
 
 from whoosh.index import Index
@@ -79,7 +78,8 @@ class Opened:
     warnings: tuple[LoadWarning, ...] = ()
 
 
-# Told, from the preview's thread, of a small index to serve while the full one is built.
+# Told of a lean index of the whole library to serve while the full one is built
+# (index.store.lean), from the thread that builds.
 Preview = Callable[[Opened], None]
 
 
@@ -180,7 +180,12 @@ damage = integrity.damage
 
 
 def _open_checked(
-    path: Path, expected_docs: int | None, recorded: Any = None, *, mapped: bool | None = None
+    path: Path,
+    expected_docs: int | None,
+    recorded: Any = None,
+    *,
+    mapped: bool | None = None,
+    lean: bool = False,
 ) -> Index | None:
     """The index at `path`, or None when it is missing, corrupt or not what was written.
 
@@ -192,6 +197,7 @@ def _open_checked(
     of the index. Small indexes are mapped; large ones are read from the file instead (at
     100,000 papers the copies held ~600 MB; without them requests were ~15% slower, p95
     71 -> 89 ms, far inside the 250 ms target). `mapped` overrides that choice.
+    `lean`: a lean first index (index.store.lean), read with its own schema.
     """
     try:
         why = damage(path, recorded)
@@ -202,7 +208,7 @@ def _open_checked(
             mapped = _folder_bytes(path) <= MMAP_UP_TO_BYTES
         # Positioned: an in-place update writes through this index (index.whoosh_ext.positioned).
         storage = PositionedStorage(str(path), supports_mmap=mapped)
-        ix = storage.open_index(schema=build_schema())
+        ix = storage.open_index(schema=build_schema(lean))
         with ix.searcher() as searcher:
             count = searcher.doc_count()
             if searcher.doc_count_all():
@@ -226,8 +232,8 @@ def _full_build(
     lock: Held | None = None,
     leave: LeaveBuilds | None = None,
 ) -> tuple[Path, float | None]:
-    """Builds into a fresh folder and publishes it; `preview` gets a small index of a
-    sample meanwhile, when the library is big (`index.store.preview`).
+    """Builds into a fresh folder and publishes it; `preview` gets a lean index of the
+    whole library first, when it is big (`index.store.lean`).
 
     A build in a process of its own publishes itself, with `lock` (the build lock this
     process holds) inherited: if this process stops waiting for it (`BuildDetached`: the
@@ -248,24 +254,20 @@ def _full_build(
     # does not import it: the writer and what it brings are ~30 ms of a 0.35 s search.
     import uuid
 
-    from index.store.preview import preview_sample
+    from index.store.lean import wants_lean
     from index.store.writer import build
 
     token = uuid.uuid4().hex[:12]
+    served = False
+    if preview is not None and wants_lean(len(library.papers)) and not _leaving(leave):
+        served = _serve_lean(folder, token, library.papers, progress, preview)
     building = folder / f"build-{token}"
     building.mkdir()
-    sample = preview_sample(library.papers) if preview is not None else []
-    previewing = _start_preview(folder / f"preview-{token}", sample, preview) if sample else None
     lock_fd = lock.fileno() if lock is not None else None
     job = Publish(str(folder), token, manifest, lock_fd)
     try:
         peak, published = build(
-            building,
-            library.papers,
-            progress,
-            yielding=previewing is not None,
-            publish=job,
-            leave=leave,
+            building, library.papers, progress, yielding=served, publish=job, leave=leave
         )
     except BuildFailed as error:
         raise IndexUnavailable(f"cannot build the index in {building}: {error}") from None
@@ -273,37 +275,41 @@ def _full_build(
         if lock is not None and lock_fd is not None:
             lock.hand_over()  # the build process holds it now, until it has published
         raise
-    finally:
-        if previewing is not None:  # handed over before the full index is: never after it
-            previewing.join()
     final = folder / f"gen-{token}"
     if not published:
         finish_build(folder, token, manifest)
     return final, (peak["self_mb"] + peak["children_mb"]) if peak else None
 
 
-def _start_preview(path: Path, sample: list[Paper], preview: Preview | None) -> Thread:
-    """Builds the preview index in a thread and hands it to `preview`, opened and held.
+def _leaving(leave: LeaveBuilds | None) -> bool:
+    """The caller is about to exit: no lean index, the full build is left to finish."""
+    return leave is not None and leave.is_set()
 
-    The folder is held from the start, so a sweep (`sweep_previews`) by another process
-    never deletes it while it is written.
-    """
-    started = time.perf_counter()
-    path.mkdir()
-    building = hold_folder(path)
 
-    def ready(built: Path | None) -> None:
-        opened = _opened_sample(built, len(sample), building, started)
-        if opened is None or preview is None:
-            return
-        try:
-            preview(opened)
-        except Exception as error:  # the caller's problem must not end the build
-            log.warning("the preview index could not be served: %s", error)
+def _serve_lean(
+    folder: Path, token: str, papers: Sequence[Paper], progress: Progress | None, preview: Preview
+) -> bool:
+    """Builds the lean index of `papers` (`index.store.lean`), opens it and hands it to
+    `preview`; whether it was served. A failure is logged: the full build serves later."""
+    from index.store.lean import build_lean
 
-    from index.store.preview import start_preview
-
-    return start_preview(path, sample, ready)
+    built = build_lean(folder, token, papers, progress)
+    if built is None:
+        return False
+    path, building, seconds = built
+    try:
+        ix = _open_checked(path, len(papers), lean=True)
+    finally:
+        if building is not None:
+            building.close()  # the open index holds the folder now
+    if ix is None:
+        return False
+    try:
+        preview(Opened(ix, path, "lean", ix.doc_count(), seconds))
+    except Exception as error:  # the caller's problem must not end the build
+        log.warning("the lean index could not be served: %s", error)
+        return False
+    return True
 
 
 def open_sample(
@@ -372,8 +378,8 @@ def open_index(
 ) -> Opened:
     """Opens this library's index, building or refreshing it first when it is stale.
 
-    A first build (or rebuild) of a big library hands `preview` a small index of a
-    sample of it while the full one is built (`index.store.preview`), from another thread.
+    A first build (or rebuild) of a big library hands `preview` a lean index of all of it
+    before the full one is built (`index.store.lean`), from this thread.
     `leave`: the caller may stop waiting for a full build in a build process, which then
     finishes and publishes it alone (`index.store.child.LeaveBuilds`; `BuildDetached`).
 

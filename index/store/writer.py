@@ -116,6 +116,7 @@ def build_into(
     total: int | None = None,
     procs: int = 1,
     compressed: bool = True,
+    lean: bool = False,
 ) -> None:
     """Builds a complete index of `papers` in the empty folder `path`, with its tables.
 
@@ -124,16 +125,22 @@ def build_into(
     `procs` > 1 forks writer workers: only call it so from a process without threads.
     `compressed=False` writes the posting blocks without zlib: for an index that lives
     one build (a sample's), 1,000 papers cost 6.3 -> 5.3 s of CPU and a third more disk.
+    `lean`: a lean first index (index.store.lean): no edge n-grams, no positions, none of
+    the tables (the engine computes its facet masks on open and its words from the
+    library when first needed; the prefix tables and the saved keys serve the full
+    index and a library-free open only).
     """
     if total is None:
         papers = list(papers)
         total = len(papers)
-    ix = PositionedStorage(str(path)).create_index(build_schema())
+    ix = PositionedStorage(str(path)).create_index(build_schema(lean))
     try:
         with fast_pool():
-            words, keys = _write_all(ix, papers, total, progress, procs, compressed)
+            words, keys = _write_all(ix, papers, total, progress, procs, compressed, lean)
     finally:
         ix.close()
+    if lean:
+        return
     write_words(path, words)
     # A big index is read without mmap: the tables below read much of the posting files, and
     # mapped pages count as this process's memory (at 100,000 papers they were most of its
@@ -174,6 +181,7 @@ def _write_all(
     progress: Progress | None,
     procs: int,
     compressed: bool = True,
+    lean: bool = False,
 ) -> tuple[Counter[str], list[PaperKeys]]:
     """Adds every paper and commits; returns the surface-word counts (index.search.spelling)
     and each paper's keys for the user's layer (index.search.paper_keys).
@@ -196,9 +204,10 @@ def _write_all(
         step = max(1, total // 100)
         for done, item in enumerate(papers, 1):
             paper, stored = item if isinstance(item, tuple) else (item, None)
-            writer.add_document(**document(paper, stored))
-            count_words(words, paper)
-            keys.append(keys_of(paper))
+            writer.add_document(**document(paper, stored, lean))
+            if not lean:  # the lean engine counts the words itself (index.search.lean)
+                count_words(words, paper)
+                keys.append(keys_of(paper))
             if progress is not None and (done % step == 0 or done == total):
                 progress(done, total)  # (total, total): every paper is in, the writing starts
         writer.commit()

@@ -52,9 +52,11 @@ def texts() -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("lean", [False, True])
 @pytest.mark.parametrize("name", ["title", "abstract", "prefix"])
-def test_fast_postings_equal_the_analyzers(name: str) -> None:
-    field = build_schema()[name]
+def test_fast_postings_equal_the_analyzers(name: str, lean: bool) -> None:
+    """`lean`: a lean first index's fields (index.store.lean) keep counts, no positions."""
+    field = build_schema(lean)[name]
     assert isinstance(field, (FastStemText, FastNgramText))
     for text in texts():
         assert postings(field, text, True) == postings(field, text, False), text
@@ -76,8 +78,9 @@ def listed() -> list[str]:
     "name",
     ["short_name", "venue", "authors", "topic", "hw", "author_facet", "keyword_facet", "source"],
 )
-def test_fast_name_and_list_postings_equal_the_analyzers(name: str) -> None:
-    field = build_schema()[name]
+@pytest.mark.parametrize("lean", [False, True])
+def test_fast_name_and_list_postings_equal_the_analyzers(name: str, lean: bool) -> None:
+    field = build_schema(lean)[name]
     assert isinstance(field, (FastFoldText, FastListText))
     joined = [value.replace(SEP, " zzauthorgapzz ") for value in listed()]
     for text in TRICKY + listed() + joined:

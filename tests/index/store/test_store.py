@@ -136,7 +136,7 @@ def test_a_killed_build_leaves_the_old_index_served(
     open_engine(old, TAXONOMY, tmp_path).close()
     new = make_library(31, seed=9)
 
-    def crash(paper: Paper, stored: str | None = None) -> dict[str, object]:
+    def crash(*args: object, **kwargs: object) -> dict[str, object]:
         raise KeyboardInterrupt  # the process dies half-way through the build
 
     real = build.document

@@ -1,0 +1,91 @@
+"""Pilot test of a big library's first start: a lean index of every paper answers searches
+while the full index is built (index.store.lean), saying which answers are approximate,
+then the full index takes over and the label goes.
+
+`index.open_engine` is replaced by one that hands the app a real lean engine of the
+bundled papers, reports progress, and returns the full engine only when the test lets it:
+what a first build of 20,000 papers does over a minute, held still to look at.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import index
+from index.facets.taxonomy import Taxonomy
+from index.library.load import load_library
+from index.models import Library
+from index.search.engine import SearchEngine
+from index.store import lean as lean_store
+from tests.tui.app_pilot import WIDE, settle, shown
+from tests.tui.screens.test_app_edges import status
+from tests.tui.screens.test_app_preview import until
+from tui.app import make_app
+from tui.services.config import AppSettings
+
+LABEL = "until the index is complete"
+
+
+async def test_the_lean_index_serves_every_paper_labelled_until_the_full_one_takes_over(
+    tmp_path: Path, taxonomy: Taxonomy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = load_library(None, taxonomy)
+    size = len(library.papers)
+    real_open = index.open_engine
+    shown_first: list[SearchEngine[Any]] = []
+    with monkeypatch.context() as patch:  # a real first start's lean index, built here
+        patch.setattr(lean_store, "LEAN_MIN_PAPERS", 10)
+        real_open(library, taxonomy, tmp_path / "lean-cache", preview=shown_first.append).close()
+    (lean,) = shown_first
+    release = threading.Event()
+
+    def slow_first_build(library: Library, taxonomy: Taxonomy, cache_dir: Path, **kw: Any) -> Any:
+        kw["progress"](size, size)  # the lean index's papers are in
+        kw["preview"](lean)
+        kw["progress"](size // 2, size)  # the full build, half-way
+        assert release.wait(30), "the test never let the build finish"
+        return real_open(library, taxonomy, cache_dir)
+
+    monkeypatch.setattr(index, "open_engine", slow_first_build)
+    app = make_app(AppSettings.from_environment(), library=library, taxonomy=taxonomy)
+    async with app.run_test(size=WIDE) as pilot:
+        await until(pilot, lambda: app.previewing and app.main_screen.result is not None)
+        half = f"Indexing {100 * (size // 2) // size}%"
+        await until(pilot, lambda: status(app).startswith(f"{half} · so far {size:,} of {size:,}"))
+        # a plain word: every paper searched, exactly, no label
+        await pilot.press("slash", *"memory", "space")
+        await until(pilot, lambda: shown(app).request.query == "memory ")
+        assert shown(app).total == lean.search(shown(app).request).total > 0
+        assert LABEL not in status(app)
+        # a word being typed: answered, and said to be approximate
+        await pilot.press(*"pipe")
+        await until(pilot, lambda: shown(app).request.query == "memory pipe")
+        assert shown(app).total > 0
+        said = "Word starts approximate until the index is complete"
+        await until(pilot, lambda: said in status(app))  # once typing pauses
+        # a phrase: searched as its words, said so
+        await pilot.press("ctrl+u", *'"memory bandwidth" ')
+        await until(pilot, lambda: shown(app).request.query == '"memory bandwidth" ')
+        said = "Phrases searched as their words until the index is complete"
+        await until(pilot, lambda: said in status(app))
+        # a typed filter: the facet counts are the lean index's own, exact
+        await pilot.press("ctrl+u", *"topic:training ")
+        await until(pilot, lambda: shown(app).request.query == "topic:training ")
+        lean_facets = shown(app).facets
+        assert lean_facets and LABEL not in status(app)
+        release.set()
+        await until(pilot, lambda: not app.previewing)
+        await settle(pilot)
+        assert app.engine is not lean and lean in app._retired
+        assert not status(app).startswith("Indexing")
+        assert app.engine is not None and not app.engine.lean
+        assert shown(app).facets == lean_facets  # the same counts from the full index
+        await pilot.press("ctrl+u", *"memory pipe")
+        await until(pilot, lambda: shown(app).request.query == "memory pipe")
+        await settle(pilot)
+        assert LABEL not in status(app)
+        assert shown(app).total == app.engine.search(shown(app).request).total > 0
