@@ -36,9 +36,11 @@ from index.search.parser import Parsed
 from index.search.spelling import Lexicon, count_words
 from index.search.syntax import walk
 
-__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_notice", "lean_parsed"]
+__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_parsed"]
 
 UNTIL = "until the index is complete"
+# What a result on the lean index says when it searched a phrase as its words.
+PHRASES = f"Phrases searched as their words {UNTIL}"
 # Sorts after every word that begins with a start: the end of its range.
 LAST = chr(0x10FFFF)
 
@@ -63,11 +65,6 @@ def is_lean(index: Index) -> bool:
     return not title.format.supports("positions")
 
 
-def lean_notice(phrases: bool) -> str | None:
-    """The one line a result on the lean index carries, or None when it is exact."""
-    return f"Phrases searched as their words {UNTIL}" if phrases else None
-
-
 def _unphrased(q: wq.Query) -> wq.Query:
     """`q` with every phrase replaced by its words, AND-ed in the phrase's field."""
     if isinstance(q, wq.Phrase):
@@ -84,12 +81,10 @@ def lean_parsed(parsed: Parsed) -> Parsed:
     """`parsed` as the lean index can answer it, its notice saying what is approximate."""
     if parsed.query is None:
         return parsed
-    phrases = any(isinstance(node, wq.Phrase) for node in walk(parsed.query))
-    notice = lean_notice(phrases)
-    if notice is None:
+    if not any(isinstance(node, wq.Phrase) for node in walk(parsed.query)):
         return parsed
     query = _unphrased(parsed.query)
-    joined = f"{parsed.notice}; {notice}" if parsed.notice else notice
+    joined = f"{parsed.notice}; {PHRASES}" if parsed.notice else PHRASES
     return replace(parsed, query=query, notice=joined)
 
 
@@ -100,8 +95,8 @@ class WordStarts:
     paper's title, short name and authors, up to `MAX_GRAM` letters; a start that long or
     shorter is in a paper's n-grams exactly when one of those words begins with it. So the
     words are read once, when first needed (the engine's `preload`, once the first page
-    is shown: ~0.5 s at 20,000 papers), each with its documents, sorted; a start's
-    documents are those of the words in its range of the sorted list.
+    is shown: 0.3-0.9 s at 20,000 papers, benchmarks/README.md), each with its documents,
+    sorted; a start's documents are those of the words in its range of the sorted list.
 
     Args:
         documents: (document number, paper) for every paper of the index.
