@@ -144,7 +144,7 @@ def _single(pos: int) -> bytes:
     return pack_uint(1) + pickle.dumps([pos], 2)
 
 
-def _folded_words(value: str) -> Iterator[str]:
+def folded_words(value: str) -> Iterator[str]:
     """The tokenizer's words, lower-cased and accent-folded, as the analyzers see them."""
     for word in _TOKEN.findall(value):
         word = word.lower()
@@ -159,7 +159,7 @@ class FastStemText(fields.TEXT):
         in-place update counts the terms of the documents it adds and removes)."""
         return {
             cached_stem(word)
-            for word in _folded_words(value)
+            for word in folded_words(value)
             if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS
         }
 
@@ -169,7 +169,7 @@ class FastStemText(fields.TEXT):
             return
         if not self.format.supports("positions"):  # a lean index: counts, no positions
             counts: dict[str, int] = {}
-            for word in _folded_words(value):
+            for word in folded_words(value):
                 if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
                     stem = cached_stem(word)
                     counts[stem] = counts.get(stem, 0) + 1
@@ -177,7 +177,7 @@ class FastStemText(fields.TEXT):
             return
         positions: dict[str, list[int]] = {}
         pos = -1
-        for index, word in enumerate(_folded_words(value)):
+        for index, word in enumerate(folded_words(value)):
             if len(word) < _MIN_SIZE or word in PROSE_STOP_WORDS:
                 continue
             # StopFilter(renumber=True): the first kept word keeps its own position, the
@@ -235,7 +235,7 @@ class FastNgramText(fields.TEXT):
             yield from super().index(value, **kwargs)
             return
         counts: dict[str, int] = {}
-        for word in _folded_words(value):
+        for word in folded_words(value):
             for size in range(1, min(MAX_GRAM, len(word)) + 1):
                 gram = word[:size]
                 counts[gram] = counts.get(gram, 0) + 1
@@ -259,7 +259,7 @@ class FastFoldText(fields.TEXT):
             return
         positions: dict[str, list[int]] = {}
         dropped = self.dropped
-        for pos, word in enumerate(_folded_words(value)):
+        for pos, word in enumerate(folded_words(value)):
             if word in dropped:
                 continue
             found = positions.get(word)

@@ -39,7 +39,7 @@ from index.search.fulltext import match_fulltext, with_pages
 from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
-from index.search.lean import is_lean, lean_lexicon, lean_parsed
+from index.search.lean import WordStarts, is_lean, lean_lexicon, lean_parsed
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
@@ -127,14 +127,14 @@ class SearchEngine(Generic[OpenedT]):
         self._positions: Positions | None = None
         self._hierarchy = taxonomy.implied_by()
         self.lexicon = saved_lexicon(opened.path)
-        # A lean first index (index.search.lean): no n-grams, phrases as their words,
-        # its words counted from the library when first needed.
+        # A lean first index (index.search.lean): word starts and words counted from the
+        # library when first needed, phrases searched as their words.
         self.lean = is_lean(self._index)
+        if self.lean and library is None:
+            raise ValueError(f"{opened.path}: a lean index is searched with its library")
         if self.lean and self.lexicon is None and library is not None:
             self.lexicon = lean_lexicon(library.papers)
-        self._builder = QueryBuilder(
-            self._hierarchy, read_table(opened.path), self.lexicon, ngrams=not self.lean
-        )
+        self._builder = QueryBuilder(self._hierarchy, read_table(opened.path), self.lexicon)
         self._typos = TypoRetry(
             lambda request: self._search(request, fallbacks=False), self._transposed, self.lexicon
         )
@@ -163,6 +163,13 @@ class SearchEngine(Generic[OpenedT]):
         self._term_scores = TermScores(self.masks.size, self._postings)
         # The match sets of queries and their parts (index.search.matching).
         self._matching = QueryMasks(self.masks, letters, self._term_scores, self._paper_at)
+        self._starts: WordStarts | None = None
+        if self.lean:
+            ids, by_id = self.masks.ids, self._papers
+            self._starts = WordStarts(
+                lambda: ((d, by_id[i]) for d, i in enumerate(ids) if i in by_id), self.masks.size
+            )
+            self._matching.starts = self._starts.mask
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -211,6 +218,8 @@ class SearchEngine(Generic[OpenedT]):
         self.masks.preload()
         if self.lexicon is not None:
             self.lexicon.counts  # noqa: B018  (read on first use)
+        if self._starts is not None:
+            self._starts.preload()
 
     @property
     def has_paper_keys(self) -> bool:

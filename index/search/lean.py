@@ -5,33 +5,44 @@ while the full one is built. Plain words, field searches, filters, facet counts 
 sorting need neither, and answer exactly as on the full index. Two things do:
 
 - a word start (the word being typed, `micro*`) is answered on the full index by the edge
-  n-gram field; here it is expanded over the short fields' own terms (`QueryBuilder` with
-  `ngrams=False`), and a title's terms are stems, so `learni` misses "learning";
-- a phrase needs positions: here it is searched as its words, all in one field.
-
-Each result that used either says so in its notice, in one short line, so the user knows
-what changes once the index is complete. Whoosh's own phrase matcher would raise on a field
-without positions: no phrase reaches it.
+  n-gram field `prefix` (the title's, short name's and authors' words as written, each
+  start of up to `MAX_GRAM` letters a term). The lean index has none, and its title holds
+  stems (`learni` is no start of `learn`), stop words dropped: no expansion over its own
+  terms gives the same papers. So the query is parsed as for the full index and its
+  `prefix` terms are answered by `WordStarts`, from the library beside the lean index:
+  the same papers, and the same ranking (the n-grams only filter, they never score);
+- a phrase needs positions: here it is searched as its words, all in one field, and the
+  result says so in one short line, so the user knows what changes once the index is
+  complete. Whoosh's own phrase matcher would raise on a field without positions: no
+  phrase reaches it.
 """
 
 from __future__ import annotations
 
+import threading
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from itertools import chain, islice
 
 from whoosh import query as wq
 from whoosh.index import Index
 
 from index.models import Paper
-from index.schema.fields import NGRAM_FIELDS
+from index.schema.analysis import folded_words
+from index.search.bitsets import mask_of
 from index.search.parser import Parsed
 from index.search.spelling import Lexicon, count_words
 from index.search.syntax import walk
 
-__all__ = ["is_lean", "lean_lexicon", "lean_notice", "lean_parsed"]
+__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_parsed"]
 
 UNTIL = "until the index is complete"
+# What a result on the lean index says when it searched a phrase as its words.
+PHRASES = f"Phrases searched as their words {UNTIL}"
+# Sorts after every word that begins with a start: the end of its range.
+LAST = chr(0x10FFFF)
 
 
 def lean_lexicon(papers: Sequence[Paper]) -> Lexicon:
@@ -54,17 +65,6 @@ def is_lean(index: Index) -> bool:
     return not title.format.supports("positions")
 
 
-def lean_notice(phrases: bool, starts: bool) -> str | None:
-    """The one line a result on the lean index carries, or None when it is exact."""
-    if phrases and starts:
-        return f"Phrases and word starts approximate {UNTIL}"
-    if phrases:
-        return f"Phrases searched as their words {UNTIL}"
-    if starts:
-        return f"Word starts approximate {UNTIL}"
-    return None
-
-
 def _unphrased(q: wq.Query) -> wq.Query:
     """`q` with every phrase replaced by its words, AND-ed in the phrase's field."""
     if isinstance(q, wq.Phrase):
@@ -81,12 +81,59 @@ def lean_parsed(parsed: Parsed) -> Parsed:
     """`parsed` as the lean index can answer it, its notice saying what is approximate."""
     if parsed.query is None:
         return parsed
-    phrases = any(isinstance(node, wq.Phrase) for node in walk(parsed.query))
-    # Only a start the full index answers from its n-grams differs here.
-    starts = any(set(NGRAM_FIELDS) <= set(fields) for _, fields in parsed.prefixes.values())
-    notice = lean_notice(phrases, starts)
-    if notice is None:
+    if not any(isinstance(node, wq.Phrase) for node in walk(parsed.query)):
         return parsed
-    query = _unphrased(parsed.query) if phrases else parsed.query
-    joined = f"{parsed.notice}; {notice}" if parsed.notice else notice
+    query = _unphrased(parsed.query)
+    joined = f"{parsed.notice}; {PHRASES}" if parsed.notice else PHRASES
     return replace(parsed, query=query, notice=joined)
+
+
+class WordStarts:
+    """The documents the full index's `prefix` term of a word start holds, from the library.
+
+    The full build indexes every start of every word (as `folded_words` reads them) of a
+    paper's title, short name and authors, up to `MAX_GRAM` letters; a start that long or
+    shorter is in a paper's n-grams exactly when one of those words begins with it. So the
+    words are read once, when first needed (the engine's `preload`, once the first page
+    is shown: 0.3-0.9 s at 20,000 papers, benchmarks/README.md), each with its documents,
+    sorted; a start's documents are those of the words in its range of the sorted list.
+
+    Args:
+        documents: (document number, paper) for every paper of the index.
+        size: the index's document count (the masks' width).
+    """
+
+    def __init__(self, documents: Callable[[], Iterable[tuple[int, Paper]]], size: int) -> None:
+        self._documents = documents
+        self._size = size
+        self._lock = threading.Lock()
+        self._words: list[str] | None = None
+        self._postings: dict[str, list[int]] = {}
+
+    def _read(self) -> list[str]:
+        with self._lock:
+            if self._words is None:
+                postings: dict[str, list[int]] = {}
+                for docnum, paper in self._documents():
+                    text = " ".join(filter(None, (paper.title, paper.short_name, *paper.authors)))
+                    for word in set(folded_words(text)):
+                        docs = postings.get(word)
+                        if docs is None:
+                            postings[word] = [docnum]
+                        else:
+                            docs.append(docnum)
+                self._postings = postings
+                self._words = sorted(postings)
+            return self._words
+
+    def preload(self) -> None:
+        """Reads the words now, so the first word start typed does not wait for them."""
+        self._read()
+
+    def mask(self, start: str) -> int:
+        """The documents with a word beginning with `start` (deleted ones too: the lean
+        index has none, and callers mask with the live documents)."""
+        words = self._read()
+        first, end = bisect_left(words, start), bisect_left(words, start + LAST)
+        docs = chain.from_iterable(self._postings[word] for word in islice(words, first, end))
+        return mask_of(list(docs), self._size)

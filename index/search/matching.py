@@ -96,6 +96,9 @@ class QueryMasks:
         self.term_scores = term_scores
         self.paper_at = paper_at
         self.cache = Lru(MASK_CACHE)
+        # A lean first index's word starts (index.search.lean.WordStarts): the documents
+        # of a `prefix` term, which that index does not hold. None: read from the index.
+        self.starts: Callable[[str], int] | None = None
 
     def mask(self, searcher: Searcher, q: wq.Query, evaluation: Evaluation) -> int:
         """The documents matching `q`; a plain word's or prefix's also match in the
@@ -211,7 +214,9 @@ class QueryMasks:
         cached = self.cache.fetch(key)
         if cached is not None:
             return cached
-        if scored and q.fieldname in TEXT_FIELDS:
+        if q.fieldname == "prefix" and self.starts is not None:
+            mask = self.starts(str(q.text))
+        elif scored and q.fieldname in TEXT_FIELDS:
             mask = self.term_scores.mask(searcher, q.fieldname, q.text)
         else:
             ids = posting_ids(searcher.reader(), q.fieldname, q.text, self.term_scores.stored)

@@ -185,12 +185,8 @@ class QueryBuilder:
         children: dict[str, tuple[str, ...]] | None = None,
         prefix_table: PrefixTable | None = None,
         lexicon: Lexicon | None = None,
-        ngrams: bool = True,
     ) -> None:
-        """`ngrams`: the index has the `prefix` field; False for a lean first index
-        (index.search.lean), whose word starts are expanded over each field instead."""
         self.schema = build_schema()
-        self.ngrams = ngrams
         # Fields the engine answers from masks, not postings: the user's layer
         # (index.search.user_layer) and `keyword:` (the index's keyword facet, any case).
         # Known to the parser only, so `tag:toread` parses as a term the engine looks up.
@@ -493,7 +489,7 @@ class QueryBuilder:
         scored: list[wq.Query] = [wq.Term(f, t) for f in fields for t in self._analyzed(f, prefix)]
         expansion: list[wq.Query] = []
         scan = list(fields)
-        if self.ngrams and set(NGRAM_FIELDS) <= set(fields) and len(prefix) <= MAX_GRAM:
+        if set(NGRAM_FIELDS) <= set(fields) and len(prefix) <= MAX_GRAM:
             expansion.append(wq.Term("prefix", prefix))
             scan = [f for f in fields if f not in NGRAM_FIELDS]
         for name in scan:

@@ -130,7 +130,7 @@ class MainScreen(LibraryActions, MainActions, DetailPreview, BuildProgress):
         as_read = self._records is not None and self.engine_for(result.request) is self._records
         if as_read:
             empty += "\n\nSo far this matches words in the files as read: the index is still being built."
-        elif self._building is not None:
+        elif self._building is not None and not self._lean:  # a lean index has every paper
             empty += "\n\nSo far this searches a sample: the full index is still being built."
         if self.marked_only and not result.total:
             empty = f"No marked paper matches. Press m on a paper to mark it; {self._app.key_for('marked_only')} shows every paper."

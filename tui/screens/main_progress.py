@@ -1,8 +1,10 @@
 """The main screen while its library is loaded, built or read again: progress and answers.
 
 A first start shows a progress bar where the results will be, then the records as read
-(index.library.first_rows) and a sample's index while the full one is built; a changed
-file read again, and attached PDFs read in the background, lead the status line. The app
+(index.library.first_rows) and a sample's index while the full one is built; a big
+library's lean index (index.store.lean) holds every paper, so once it serves it answers
+everything and the status says the index is being completed. A changed file read again,
+and attached PDFs read in the background, lead the status line. The app
 posts the messages (tui.first_start, tui.library_host, tui.fulltext_host); this layer of
 `MainScreen` keeps what they said and chooses what answers a request meanwhile
 (`engine_for`).
@@ -30,6 +32,7 @@ from tui.screens.searching import SearchingScreen
 from tui.view.facets import (
     build_message,
     build_stage,
+    completing_stage,
     index_writing,
     reading_again,
     reading_pdfs,
@@ -52,6 +55,8 @@ class BuildProgress(SearchingScreen):
         # index serves searches meanwhile (IndexPreview), else None.
         self._progress: tuple[int, int, str] = (0, 1, "")
         self._building: tuple[int, int, str] | None = None
+        # A lean index of every paper serves (index.store.lean): the full build completes it.
+        self._lean = False
         # Source files being read again (LibraryUpdating): the results are from before them.
         self._updating: tuple[str, ...] = ()
         # Attached PDFs read in the background (FulltextProgress): (done, total), or None.
@@ -96,8 +101,8 @@ class BuildProgress(SearchingScreen):
     def _records_read(self, message: RecordsRead) -> None:
         """A first start's files are read: their first page at once, the status saying
         what is still being done (tui.first_start)."""
-        if self._app.engine is not None and self._building is None:
-            return  # the full index is open already
+        if (self._app.engine is not None and self._building is None) or self._lean:
+            return  # the full index is open already, or a lean one of every paper
         assert isinstance(message.records, ReadRecords)
         self._keep_cursor = self._records is not None  # the merged library's, next
         self._records = message.records
@@ -107,15 +112,24 @@ class BuildProgress(SearchingScreen):
         self.start_search()
 
     @on(IndexPreview)
-    def _index_preview(self) -> None:
-        """A sample of the library is searchable while the full index is built."""
+    def _index_preview(self, message: IndexPreview) -> None:
+        """A sample of the library is searchable while the full index is built, or a lean
+        index of all of it: that one answers every request, the records as read retire
+        (the detail pane then shows the library's papers, which the lean engine holds)."""
         self._building = self._progress
         self._keep_cursor = self._records is not None
+        if getattr(message.engine, "lean", False):
+            self._lean = True
+            self._records = self._app.papers.records = None
+            done, total, step = self._progress
+            if index_writing(done, total) or step:  # the lean build's end: the full one's start
+                self._building = (0, total, "")
         self.start_search()
 
     @on(IndexReady)
     def _index_ready(self) -> None:
         self._building = None
+        self._lean = False
         self._keep_cursor = self._records is not None
         self._records = self._app.papers.records = None
         self.start_search()
@@ -123,6 +137,7 @@ class BuildProgress(SearchingScreen):
     @on(IndexFailed)
     def _index_failed(self, message: IndexFailed) -> None:
         self._building = None  # a sample served meanwhile is gone with the build
+        self._lean = False
         self._records = None
         self.show_index_failed(message.reason)
 
@@ -153,7 +168,9 @@ class BuildProgress(SearchingScreen):
         unknown = unknown_facet_values(result.request.query, self._app.taxonomy)
         marked = self.marked_only
         building = ""
-        if self._building is not None:
+        if self._building is not None and self._lean:  # every paper: no "so far"
+            building = completing_stage(*self._building[:2]) + " · "
+        elif self._building is not None:
             building = build_stage(*self._building) + " · so far "  # short: a narrow pane
         elif self._updating:
             building = reading_again(self._updating) + " · "

@@ -19,6 +19,7 @@ __all__ = [
     "QUERY_FIELDS",
     "build_message",
     "build_stage",
+    "completing_stage",
     "empty_message",
     "facet_query",
     "facet_view",
@@ -111,6 +112,14 @@ def build_stage(done: int, total: int, step: str = "") -> str:
     if index_writing(done, total):
         return "Writing the index"
     return f"Indexing {100 * done // max(1, total)}%"
+
+
+def completing_stage(done: int, total: int) -> str:
+    """How far the full build is while a lean index of every paper serves (index.store.
+    lean): every search answers already, so it is no sample's "so far"."""
+    if index_writing(done, total):
+        return "Writing the full index"
+    return f"Completing the index {100 * done // max(1, total)}%"
 
 
 def build_message(done: int, total: int, step: str = "") -> str:

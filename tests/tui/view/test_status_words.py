@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from tui.view.facets import build_message, build_stage, reading_again, step_counted
+from tui.view.facets import (
+    build_message,
+    build_stage,
+    completing_stage,
+    reading_again,
+    step_counted,
+)
 
 
 def test_reading_again_names_one_file_and_counts_several() -> None:
@@ -29,3 +35,11 @@ def test_a_step_of_the_load_says_how_far_it_got_and_a_step_of_one_has_no_count()
     assert build_stage(0, 1, "merging duplicates") == "Merging duplicates"
     assert build_message(10, 10, "reading files") == "Reading files… 10 of 10"  # not "Writing"
     assert step_counted(10) and not step_counted(1)
+
+
+def test_the_full_build_behind_a_lean_index_says_it_completes_the_index() -> None:
+    """Every paper answers already (index.store.lean): short, for a 40-column pane."""
+    assert completing_stage(0, 20000) == "Completing the index 0%"
+    assert completing_stage(7000, 20000) == "Completing the index 35%"
+    assert completing_stage(20000, 20000) == "Writing the full index"
+    assert len(completing_stage(19999, 20000)) <= 24
