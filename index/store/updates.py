@@ -5,7 +5,8 @@ writes the update. Whoosh's commit adds the changed and new papers as a small se
 marks the old documents deleted; every table beside the index is then brought up to date
 from what the update removed and added, not recomputed over the library: the prefix
 table from saved term counts (index.search.table_updates), the spelling words and the
-paper keys as files of changes (index.search.paper_keys), the facet masks patched, the
+paper keys and the facet state as files of changes (index.search.paper_keys,
+index.search.facet_changes), the
 long posting lists and first-keystroke masks kept for the old segments. Each gives what a one-shot build of the
 same library gives (tests/index/store/test_update_equivalence.py). Measured in
 benchmarks/update_speed.py against SQLite FTS5's same update.
@@ -25,7 +26,7 @@ from whoosh.writing import MERGE_SMALL
 from index.models import Library, Paper
 from index.schema.fields import document, paper_digest
 from index.search.facet_build import updated_facet_masks
-from index.search.facet_store import index_key, read_facet_masks, write_facet_masks
+from index.search.facet_store import index_key, read_saved_facets, write_facet_masks
 from index.search.paper_keys import saved_keys, update_paper_keys, write_paper_keys
 from index.search.positions import read_positions, updated_positions, write_positions
 from index.search.prefixes import PREFIX_CAP
@@ -112,10 +113,11 @@ def update_in_place(
         )
         write_stored_postings(folder, reader)
         store_letters(folder, reader)
-        masks, key = before
+        saved, key = before
         after = index_key(reader)
-        if masks is not None and key is not None and after is not None:
-            write_facet_masks(folder, reader, updated_facet_masks(masks, key, reader, after))
+        if saved is not None and key is not None and after is not None:
+            computed = updated_facet_masks(saved.masks, key, reader, after, saved.counts)
+            write_facet_masks(folder, reader, computed, saved.base)
         else:
             write_facet_masks(folder, reader)
         order = [paper.id for paper in library.papers]
@@ -171,8 +173,8 @@ def _rewrite(
         reader = writer.reader()
         # The masks saved for the index as it is, patched after the commit (before the
         # deletions below, which change the segments this reader reads).
-        before = read_facet_masks(folder, reader), index_key(reader)
-        ids = before[0].ids if before[0] is not None else column_values(reader, "id")
+        before = read_saved_facets(folder, reader), index_key(reader)
+        ids = before[0].masks.ids if before[0] is not None else column_values(reader, "id")
         digests = column_values(reader, "digest")
         indexed: dict[str, tuple[int, bytes]] = {}
         doomed: set[int] = set()

@@ -17,8 +17,7 @@ import pytest
 from whoosh import index as whoosh_index
 
 from index.models import Library, Paper, Source
-from index.search import bitsets, facet_build
-from index.search.facet_build import facet_masks
+from index.search import bitsets, facet_build, facet_store, side_files
 from index.search.facet_store import read_facet_masks
 from index.store import updates, writer
 from tests.fixtures.search.generate import make_library
@@ -72,10 +71,13 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
         return found
 
     monkeypatch.setattr(facet_build, "_kept", spy)
-    monkeypatch.setattr(facet_build, "facet_masks", _forbidden)
+    full = facet_build.computed_facets
+    monkeypatch.setattr(facet_build, "computed_facets", _forbidden)
     monkeypatch.setattr(
         updates, "write_facet_masks", _saving_patched_only(updates.write_facet_masks)
     )
+    changed: list[bool] = []  # whether the round saved its masks as changes
+    monkeypatch.setattr(side_files, "FOLD_ROWS", 10)  # folded every few rounds
     for round_ in range(9):
         target = FILES[round_ % 3]
         mine = [i for i, p in enumerate(papers) if p.sources[0].path == target]
@@ -92,29 +94,34 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
         _update(tmp_path, papers, {target})
         ix = whoosh_index.open_dir(str(tmp_path))
         with ix.reader() as reader:
-            saved = read_facet_masks(tmp_path, reader)
-            assert saved is not None
-            monkeypatch.setattr(facet_build, "facet_masks", facet_masks)
-            assert saved.state() == facet_masks(reader).state(), f"round {round_}"
-            monkeypatch.setattr(facet_build, "facet_masks", _forbidden)
+            handed = read_facet_masks(tmp_path, reader)  # the update's, not read back
+            saved = read_facet_masks(tmp_path, reader)  # the file, with its changes
+            assert saved is not None and handed is not None and saved is not handed
+            computed = full(reader)
+            assert saved.state() == computed.masks.state() == handed.state(), round_
+            counted = facet_store.read_saved_facets(tmp_path, reader)
+            assert counted is not None and counted.counts == computed.counts, round_
             assert saved.live.bit_count() == len(papers)
+            changed.append((tmp_path / facet_store.CHANGES_FILE).exists())
         ix.close()
     assert len(kept_runs) == 9
+    # Saved as changes beside the whole file, and whole again after a merge.
+    assert any(changed) and not all(changed)
     # Most rounds kept the first segment; at least one merge renumbered documents that
     # an earlier round had kept.
     assert all(documents > 0 for documents, _ in kept_runs)
     assert any(0 < documents < before for documents, before in kept_runs[1:])
 
 
-def _forbidden(reader: object) -> bitsets.FacetMasks:
+def _forbidden(reader: object) -> facet_build.Computed:
     raise AssertionError("the masks were computed from the whole index")
 
 
 def _saving_patched_only(save: Callable[..., None]) -> Callable[..., None]:
     """The writer's `write_facet_masks`, refusing to compute the masks itself."""
 
-    def write(folder: Path, reader: object, masks: bitsets.FacetMasks | None = None) -> None:
-        assert masks is not None, "the update did not patch the masks"
-        save(folder, reader, masks)
+    def write(folder: Path, reader: object, computed: object = None, base: object = None) -> None:
+        assert computed is not None, "the update did not patch the masks"
+        save(folder, reader, computed, base)
 
     return write
