@@ -41,6 +41,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
 from whoosh.reading import IndexReader
 
@@ -62,6 +63,7 @@ __all__ = [
     "CHANGES_FILE",
     "FACETS_FILE",
     "Saved",
+    "forget",
     "read_facet_masks",
     "read_saved_facets",
     "write_facet_masks",
@@ -118,7 +120,7 @@ def write_facet_masks(
         write_bytes_atomic(Path(folder) / CHANGES_FILE, marshal.dumps(changes, _MARSHAL_VERSION))
     else:
         _write_whole(Path(folder), key, computed)
-    _hand_over(Path(folder), key, computed.masks)
+    _hand_over(Path(folder), key, computed, base if changes is not None else None)
 
 
 def _write_whole(folder: Path, key: list[list[Any]], computed: Computed) -> None:
@@ -142,12 +144,21 @@ def _write_whole(folder: Path, key: list[list[Any]], computed: Computed) -> None
 # next in this process (reading them back took ~0.03-0.1 s at 100,000 papers): taken
 # once, by an open of the same folder and index.
 _handed: list[tuple[Path, list[list[Any]], FacetMasks]] = []
+# What the next update needs beside the masks saved last (their counts, the whole file),
+# for as long as the masks live (an engine serves them): an update in the same process
+# (the app re-indexing a saved file) then reads nothing back and decodes no column.
+_known: WeakKeyDictionary[FacetMasks, tuple[Path, list[list[Any]], Counts, Base]] = (
+    WeakKeyDictionary()
+)
 _handed_lock = threading.Lock()
 
 
-def _hand_over(folder: Path, key: list[list[Any]], masks: FacetMasks) -> None:
+def _hand_over(folder: Path, key: list[list[Any]], computed: Computed, base: Base | None) -> None:
     with _handed_lock:
-        _handed[:] = [(folder, key, masks)]
+        _handed[:] = [(folder, key, computed.masks)]
+        if base is None:  # written whole: the next changes apply to these masks
+            base = Base(key, computed.masks.size, computed.masks.masks, computed.counts)
+        _known[computed.masks] = (folder, key, computed.counts, base)
 
 
 def _taken(folder: Path, key: list[list[Any]]) -> FacetMasks | None:
@@ -156,6 +167,21 @@ def _taken(folder: Path, key: list[list[Any]]) -> FacetMasks | None:
             return _handed.pop()[2]
         _handed.clear()
     return None
+
+
+def _remembered(folder: Path, key: list[list[Any]]) -> Saved | None:
+    with _handed_lock:
+        for masks, (where, fits, counts, base) in list(_known.items()):
+            if where == folder and fits == key:
+                return Saved(masks, counts, base)
+    return None
+
+
+def forget() -> None:
+    """Forgets the masks this process saved: the next open and update read the files."""
+    with _handed_lock:
+        _handed.clear()
+        _known.clear()
 
 
 def read_facet_masks(
@@ -180,7 +206,9 @@ def read_facet_masks(
 def read_saved_facets(folder: Path, reader: IndexReader) -> Saved | None:
     """`read_facet_masks`, with what an update needs to save its changes."""
     key = index_key(reader)
-    return _read(Path(folder), key, None, with_base=True) if key is not None else None
+    if key is None:
+        return None
+    return _remembered(Path(folder), key) or _read(Path(folder), key, None, with_base=True)
 
 
 def _read(
