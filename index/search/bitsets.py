@@ -240,6 +240,13 @@ class FacetMasks:
                     self._lists = self._decoded_lists()
         return self._lists
 
+    def undecoded_lists(self) -> bytes | Parts | None:
+        """The saved list columns while they are still undecoded, else None: an in-place
+        update joins them to its new documents' without decoding them (0.06-0.1 s at
+        100,000 papers: index.search.facet_build)."""
+        with self._decode_lock:
+            return self._lists_data if self._lists is None else None
+
     def _decoded_lists(self) -> ListColumns:
         assert self._lists_data is not None
         lists = _decoded(self._lists_data)

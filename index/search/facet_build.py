@@ -15,6 +15,7 @@ first that is not. The result is the state a full computation gives, exactly (te
 
 from __future__ import annotations
 
+import marshal
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,8 +32,10 @@ from index.search.bitsets import (
     NO_YEAR,
     FacetMasks,
     ListColumns,
+    Parts,
     bits,
     list_columns,
+    list_columns_fit,
     mask_of,
     posting_ids,
 )
@@ -113,8 +116,10 @@ def updated_facet_masks(
     `before_key` (both as index.search.facet_store.index_key gives them); `counts`:
     `before`'s value counts, if saved."""
     kept, kept_leaves = _kept(before_key, key)
+    counted = counts is not None and set(counts) == set(VALUE_FACETS)
+    lazy = _joinable(before, kept) if counted else None
     try:
-        old = before.lists
+        old = before.lists if lazy is None else {}
     except ValueError:  # the saved columns did not fit: nothing to patch
         kept = 0
     if not kept:
@@ -127,19 +132,20 @@ def updated_facet_masks(
         before.ids[:kept],
         before.venues[:kept],
         before.titles[:kept],
-        {facet: old[facet][:kept] for facet in LIST_FACETS},
+        {facet: old[facet][:kept] for facet in LIST_FACETS} if lazy is None else {},
     )
     new = _Columns.read(tail) if tail is not None else _Columns([], [], [], {})
     if tail is not None:
         columns.ids.extend(new.ids)
         columns.venues.extend(new.venues)
         columns.titles.extend(new.titles)
-        for facet in LIST_FACETS:
+        for facet in LIST_FACETS if lazy is None else ():
             columns.lists[facet].extend(new.lists[facet])
-    if counts is not None and set(counts) == set(VALUE_FACETS):
+    if counts is not None and counted:
         # The counts before, less the documents that lost their numbers (a dropped or
         # merged segment), plus the new segments' (the merged documents among them).
-        gone = _value_counts(before.venues[kept:], {f: old[f][kept:] for f in LIST_FACETS})
+        lost = lazy.lost if lazy is not None else {f: old[f][kept:] for f in LIST_FACETS}
+        gone = _value_counts(before.venues[kept:], lost)
         fresh = _value_counts(new.venues, new.lists) if tail is not None else {}
         counts = {
             facet: _changed(counted, fresh.get(facet, {}), gone[facet])
@@ -177,7 +183,48 @@ def updated_facet_masks(
         year_of += _year_column({v: m >> kept for v, m in masks["year"].items()}, added)
     live = _live(reader)
     orders = _kept_orders(before, columns, year_of, live, kept)
-    return Computed(_assembled(size, live, columns, masks, year_of, orders), counts)
+    lists: Parts | None = None
+    if lazy is not None:  # the saved columns stay undecoded, the new ones joined to them
+        more = lazy.more
+        if tail is not None:
+            more = {f: more[f] + new.lists[f] for f in LIST_FACETS}
+        lists = (lazy.whole, lazy.cut, marshal.dumps(more, 4))
+    return Computed(_assembled(size, live, columns, masks, year_of, orders, lists), counts)
+
+
+class _Joinable(NamedTuple):
+    """Saved list columns an update extends undecoded: the whole file's part, the number of
+    its documents kept, the changes' part decoded (to be extended), and the columns of
+    the documents the update renumbered (for their counts)."""
+
+    whole: bytes
+    cut: int
+    more: ListColumns
+    lost: ListColumns
+
+
+def _joinable(before: FacetMasks, kept: int) -> _Joinable | None:
+    """`before`'s list columns as `_Joinable` when they are undecoded and the update kept
+    every document of their whole file's part; None when they must be decoded."""
+    data = before.undecoded_lists()
+    if isinstance(data, bytes) and kept == before.size:
+        nothing: ListColumns = {facet: [] for facet in LIST_FACETS}
+        return _Joinable(data, kept, nothing, nothing)
+    if not isinstance(data, tuple) or kept < data[1]:
+        return None
+    whole, cut, part = data
+    try:
+        more = marshal.loads(part)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not list_columns_fit(more, before.size - cut):
+        return None
+    return _Joinable(
+        whole,
+        cut,
+        {facet: more[facet][: kept - cut] for facet in LIST_FACETS},
+        {facet: more[facet][kept - cut :] for facet in LIST_FACETS},
+    )
 
 
 def _changed(counts: dict[str, int], more: dict[str, int], less: dict[str, int]) -> dict[str, int]:
@@ -302,8 +349,10 @@ def _assembled(
     masks: dict[str, dict[str, int]],
     year_of: list[int],
     orders: tuple[list[int], ...],
+    lists: Parts | None = None,
 ) -> FacetMasks:
-    """The state, with the masks of papers without a year and without a topic."""
+    """The state, with the masks of papers without a year and without a topic; `lists`:
+    the list columns undecoded, instead of `columns.lists`."""
     # Papers without a year are a value of their own, "0" (`NO_YEAR`), so they can be
     # selected ("no year") like any year; ranges never include it. Likewise papers with no
     # topic (no evidence for one: the tagger forces none), so a user can see and select
@@ -321,7 +370,7 @@ def _assembled(
             "live": live,
             "ids": columns.ids,
             "venues": columns.venues,
-            "lists": columns.lists,
+            "lists": columns.lists if lists is None else lists,
             "masks": masks,
             "year_of": year_of,
             "titles": columns.titles,

@@ -75,7 +75,13 @@ def changes_of(
             else:
                 whole[facet][value] = mask
         values[facet] = list(current)
-    lists = masks.lists
+    data = masks.undecoded_lists()
+    if isinstance(data, tuple) and data[1] == cut:  # the update's columns, still undecoded
+        lists = data[2]
+    else:
+        lists = marshal.dumps(
+            {facet: column[cut:] for facet, column in masks.lists.items()}, _MARSHAL_VERSION
+        )
     return {
         "format": CHANGES_FORMAT,
         "base": base.key,
@@ -85,9 +91,7 @@ def changes_of(
         "live": masks.live,
         **{name: getattr(masks, name)[cut:] for name in _COLUMNS},
         "titles": marshal.dumps(masks.titles[cut:], _MARSHAL_VERSION),
-        "lists": marshal.dumps(
-            {facet: column[cut:] for facet, column in lists.items()}, _MARSHAL_VERSION
-        ),
+        "lists": lists,
         "values": values,
         "tails": tails,
         "whole": whole,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import compress
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -175,26 +176,15 @@ def _rewrite(
         # deletions below, which change the segments this reader reads).
         before = read_saved_facets(folder, reader), index_key(reader)
         ids = before[0].masks.ids if before[0] is not None else column_values(reader, "id")
-        digests = column_values(reader, "digest")
-        indexed: dict[str, tuple[int, bytes]] = {}
-        doomed: set[int] = set()
-        removed = 0
-        deleted = set(deleted_docnums(reader))
-        for docnum, paper_id in enumerate(ids):
-            if docnum in deleted:
-                continue
-            if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
-                doomed.add(docnum)
-                removed += paper_id not in wanted
-            else:
-                indexed[paper_id] = (docnum, digests[docnum])
+        indexed, doomed, removed = _indexed(ids, deleted_docnums(reader), wanted)
+        digests = reader.column_reader("digest")  # the touched papers' only
         papers = []
         for paper in touched:
             old = indexed.get(paper.id)
-            if old is None or old[1] != paper_digest(paper):
+            if old is None or digests[old] != paper_digest(paper):
                 papers.append(paper)
                 if old is not None:
-                    doomed.add(old[0])
+                    doomed.add(old)
         missing = wanted.difference(indexed).difference(p.id for p in papers)
         papers += [p for p in library.papers if p.id in missing]
         if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
@@ -221,6 +211,36 @@ def _rewrite(
         writer.cancel()
         raise
     return _Written(papers, removed, gone, added, before)
+
+
+def _indexed(
+    ids: list[str], deleted: list[int], wanted: set[str]
+) -> tuple[dict[str, int], set[int], int]:
+    """Each wanted paper's live document, the live documents to delete (papers gone from
+    the library, and a paper's later duplicates), and how many of those are gone papers.
+
+    In C-speed steps, not a loop over 100,000 documents (~0.05 s an update); a library
+    with duplicates takes the loop.
+    """
+    flags = bytearray(b"\x01") * len(ids)
+    for docnum in deleted:
+        flags[docnum] = 0
+    live = list(compress(range(len(ids)), flags))
+    # Built from the last document back: each paper's first live document wins.
+    indexed = dict(zip(map(ids.__getitem__, reversed(live)), reversed(live)))
+    if len(indexed) == len(live):
+        gone = indexed.keys() - wanted
+        doomed = {indexed.pop(paper_id) for paper_id in gone}
+        return indexed, doomed, len(doomed)
+    indexed, doomed, removed = {}, set(), 0
+    for docnum in live:
+        paper_id = ids[docnum]
+        if paper_id not in wanted or paper_id in indexed:  # gone, or a duplicate
+            doomed.add(docnum)
+            removed += paper_id not in wanted
+        else:
+            indexed[paper_id] = docnum
+    return indexed, doomed, removed
 
 
 def _merge_for_update(writer: Any, segments: list[Any]) -> list[Any]:

@@ -71,6 +71,15 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
         return found
 
     monkeypatch.setattr(facet_build, "_kept", spy)
+    joinable = facet_build._joinable
+    joined: list[bool] = []  # whether the round extended the saved columns undecoded
+
+    def spy_joined(before: bitsets.FacetMasks, kept: int) -> object:
+        found = joinable(before, kept)
+        joined.append(found is not None)
+        return found
+
+    monkeypatch.setattr(facet_build, "_joinable", spy_joined)
     full = facet_build.computed_facets
     monkeypatch.setattr(facet_build, "computed_facets", _forbidden)
     monkeypatch.setattr(
@@ -109,6 +118,7 @@ def test_patched_masks_equal_a_full_computation_round_after_round(
     assert len(kept_runs) == 9
     # Saved as changes beside the whole file, and whole again after a merge.
     assert any(changed) and not all(changed)
+    assert any(joined) and not all(joined)
     # Most rounds kept the first segment; at least one merge renumbered documents that
     # an earlier round had kept.
     assert all(documents > 0 for documents, _ in kept_runs)

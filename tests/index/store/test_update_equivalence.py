@@ -299,3 +299,23 @@ def test_a_removed_paper_that_cannot_be_read_back_means_a_fresh_build(
         assert engine.opened.action == "rebuilt" and engine.size == len(library.papers)
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("duplicates", [False, True])
+def test_the_indexed_papers_are_found_as_a_walk_of_every_document_finds_them(
+    duplicates: bool,
+) -> None:
+    """Each wanted paper's first live document, the gone papers' and later duplicates'
+    documents to delete, and how many were gone: the quick path and the walk agree."""
+    ids = [f"p{n % 40 if duplicates else n}" for n in range(60)]
+    deleted = list(range(0, 60, 7))
+    wanted = {f"p{n}" for n in range(5, 70)}
+    indexed, doomed, removed = updates._indexed(ids, deleted, wanted)
+    walked: dict[str, int] = {}
+    for docnum, paper_id in enumerate(ids):
+        if docnum not in deleted and paper_id in wanted:
+            walked.setdefault(paper_id, docnum)
+    live = [d for d in range(60) if d not in deleted]
+    assert indexed == walked
+    assert doomed == {d for d in live if walked.get(ids[d]) != d}
+    assert removed == sum(ids[d] not in wanted for d in live)
