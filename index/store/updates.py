@@ -87,7 +87,8 @@ def update_in_place(
             if hit:
                 touched.append(paper)
                 break
-    wanted = {paper.id for paper in library.papers}
+    order = [paper.id for paper in library.papers]
+    wanted = set(order)
     # The quicker pool and posting writer for the whole write: the writer makes its pool
     # when created, and its commit writes the postings (index.whoosh_ext.pool; the update
     # of 100 papers at 10,000 committed through Whoosh's own writer took ~2x as long).
@@ -122,7 +123,6 @@ def update_in_place(
             write_facet_masks(folder, reader, computed, saved.base)
         else:
             write_facet_masks(folder, reader)
-        order = [paper.id for paper in library.papers]
         # The replaced papers' keys from their stored papers: the saved rows stay unread
         # when the papers kept their order and base citation keys.
         before_keys = {paper.id: keys_of(paper) for paper, _ in gone}
