@@ -3,14 +3,17 @@
 The saved facet state (index.search.facet_store, 23 MB at 100,000 papers) spans every
 document: each value's mask, the per-document columns, the sort orders. Rewriting it
 after an update of 100 papers took ~0.1-0.2 s, and hashing it for `current.json` more.
-Whoosh appends an update's documents after the segments it kept, so the state of the
-documents the whole file covers (its first `size`) changes only by deletions, which the
-live mask records. The changes are then: the new live mask and sort orders (plain, a few
-hundred KB), every column's entries past the whole file's documents, each mask's bits
-past them (`tails`), and the masks whose bits within them changed, whole (`whole`: a
-value that newly ranks among a large facet's commonest, the masks of papers without a
-topic or a year, which follow the live mask). A merge that renumbers the whole file's
-documents, or changes past `side_files.fold_due`'s share, mean a whole write instead.
+Whoosh appends an update's documents after the segments it kept, so the documents of the
+whole file's leading segments that the index still has (its first `cut` documents; an
+update drops a segment whose every document it deleted, an earlier update's) keep their
+numbers and change only by deletions, which the live mask records. The changes are then:
+the new live mask and sort orders (plain, ~1 MB at 100,000 papers), every column's
+entries from document `cut` on, each mask's bits from there (`tails`), and the masks
+whose bits before it changed, whole (`whole`: a value that newly ranks among a large
+facet's commonest, the masks of papers without a topic or a year, which follow the live
+mask), and each large facet's value counts less the whole file's (`counts`). A merge that
+renumbers the whole file's documents leaves a short `cut`, and changes past
+`side_files.fold_due`'s share of the library mean a whole write instead.
 
 Folding them on open (`folded`) costs a few ms: the columns are concatenated, the masks
 or-ed. The list columns and titles stay undecoded (bytes parts of the whole file and of

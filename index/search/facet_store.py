@@ -239,10 +239,16 @@ def _read(
             _decode_parts(state)
         counts = None
         if with_base and isinstance(saved.get("counts"), bytes):
-            counts = marshal.loads(saved["counts"])
+            counts = _counts(marshal.loads(saved["counts"]))
         base = None
-        if with_base and isinstance(state, dict) and saved["format"] >= 7:
-            base = Base(saved["key"], state.get("size"), state.get("masks"), counts)
+        if (
+            with_base
+            and isinstance(state, dict)
+            and saved["format"] >= 7
+            and isinstance(state.get("size"), int)
+            and isinstance(state.get("masks"), dict)
+        ):
+            base = Base(saved["key"], state["size"], state["masks"], counts)
         if changes is not None and isinstance(state, dict):
             state = folded(state, changes)
             if counts is not None and state is not None:
@@ -254,6 +260,13 @@ def _read(
         log.warning("%s does not hold what was written; computing the facet masks", path)
         return None
     return Saved(FacetMasks.restored(state, recompute), counts, base)
+
+
+def _counts(counts: Any) -> Counts | None:
+    """Saved value counts as `Counts`, or None when they are not."""
+    if isinstance(counts, dict) and all(isinstance(counted, dict) for counted in counts.values()):
+        return counts
+    return None
 
 
 def _decode_parts(state: dict[str, Any]) -> None:

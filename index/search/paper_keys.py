@@ -234,7 +234,7 @@ def _write_changes(
     if header["order"] != _order_digest(order):
         return False
     changes = _changes(folder, header)
-    position = {paper_id: n for n, paper_id in enumerate(order)}
+    position = dict(zip(order, range(len(order))))
     rows = {row[0]: (n, row) for n, row in changes["rows"]} if changes is not None else {}
     fresh = {keys.id: tuple(keys) for keys in changed}
     rows.update((paper_id, (position[paper_id], row)) for paper_id, row in fresh.items())
