@@ -190,7 +190,8 @@ def _rewrite(
                 if old is not None:
                     doomed.add(old)
         missing = wanted.difference(indexed).difference(p.id for p in papers)
-        papers += [p for p in library.papers if p.id in missing]
+        if missing:  # wanted papers the index lacks (none, as a rule)
+            papers += [p for p in library.papers if p.id in missing]
         if len(papers) > INCREMENTAL_MAX_SHARE * max(1, len(library.papers)):
             writer.cancel()
             return None
