@@ -137,3 +137,39 @@ def _saving_patched_only(save: Callable[..., None]) -> Callable[..., None]:
         save(folder, reader, computed, base)
 
     return write
+
+
+def test_an_update_of_masks_saved_in_format_6_writes_format_7(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A facet file without value counts (format 6, an earlier release) is patched by the
+    next update, which counts the values and writes the whole file in the new format."""
+    import marshal
+
+    papers = [
+        replace(p, sources=(Source(FILES[i % 3], line=i),))
+        for i, p in enumerate(make_library(60).papers)
+    ]
+    writer.build_into(tmp_path, papers, None)
+    saved = tmp_path / facet_store.FACETS_FILE
+    whole = marshal.loads(saved.read_bytes())
+    whole["format"] = 6
+    del whole["counts"]
+    saved.write_bytes(marshal.dumps(whole, 4))
+    facet_store.forget()
+    papers[0] = replace(papers[0], abstract=papers[0].abstract + " edited", venue="Venue 9")
+    full = facet_build.computed_facets
+    with monkeypatch.context() as patched:  # the saved masks are patched, not computed
+        patched.setattr(facet_build, "computed_facets", _forbidden)
+        _update(tmp_path, papers, {FILES[0]})
+    facet_store.forget()
+    again = marshal.loads(saved.read_bytes())
+    assert again["format"] == 7 and isinstance(again["counts"], bytes)
+    assert not (tmp_path / facet_store.CHANGES_FILE).exists()
+    ix = whoosh_index.open_dir(str(tmp_path))
+    with ix.reader() as reader:
+        read = facet_store.read_saved_facets(tmp_path, reader)
+        computed = full(reader)
+        assert read is not None and read.masks.state() == computed.masks.state()
+        assert read.counts == computed.counts
+    ix.close()
