@@ -4,12 +4,12 @@ index.store.generations decides when an index is updated rather than rebuilt; th
 writes the update. Whoosh's commit adds the changed and new papers as a small segment and
 marks the old documents deleted; every table beside the index is then brought up to date
 from what the update removed and added, not recomputed over the library: the prefix
-table from saved term counts (index.search.table_updates), the spelling words and the
+table from saved term counts (index.search.table_updates), the spelling words, the
 paper keys and the facet state as files of changes (index.search.paper_keys,
-index.search.facet_changes), the
-long posting lists and first-keystroke masks kept for the old segments. Each gives what a one-shot build of the
-same library gives (tests/index/store/test_update_equivalence.py). Measured in
-benchmarks/update_speed.py against SQLite FTS5's same update.
+index.search.facet_changes), the long posting lists and first-keystroke masks kept for
+the old segments. Each gives what a one-shot build of the same library gives
+(tests/index/store/test_update_equivalence.py). Measured in benchmarks/update_speed.py
+against SQLite FTS5's same update.
 """
 
 from __future__ import annotations
