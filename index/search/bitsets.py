@@ -126,12 +126,25 @@ NO_YEAR = "0"  # the year facet's value for papers without a year
 NO_TOPIC = "none"  # the topic facet's value for papers the tagger gave no topic
 
 
-def _decoded(data: bytes) -> Any:
-    """A saved column's marshalled bytes decoded, or None when they cannot be."""
+# A column saved in two parts: a whole file's (of which the first `int` entries are
+# kept) and its changes' (index.search.facet_changes), each marshalled.
+Parts = tuple[bytes, int, bytes]
+
+
+def _decoded(data: bytes | Parts) -> Any:
+    """A saved column's marshalled bytes decoded, or None when they cannot be; `Parts`
+    are joined: lists end to end, dicts of lists name by name."""
     try:
-        return marshal.loads(data)
+        if isinstance(data, bytes):
+            return marshal.loads(data)
+        whole, cut, more = marshal.loads(data[0]), data[1], marshal.loads(data[2])
     except (ValueError, EOFError, TypeError):
         return None
+    if isinstance(whole, list) and isinstance(more, list):
+        return whole[:cut] + more
+    if isinstance(whole, dict) and isinstance(more, dict) and whole.keys() == more.keys():
+        return {name: whole[name][:cut] + more[name] for name in whole}
+    return None
 
 
 class FacetMasks:
@@ -192,8 +205,9 @@ class FacetMasks:
         self.ids: list[str] = state["ids"]
         self.venues: list[str] = state["venues"]
         saved = state["lists"]
-        self._lists: ListColumns | None = None if isinstance(saved, bytes) else saved
-        self._lists_data: bytes | None = saved if isinstance(saved, bytes) else None
+        undecoded = isinstance(saved, (bytes, tuple))
+        self._lists: ListColumns | None = None if undecoded else saved
+        self._lists_data: bytes | Parts | None = saved if undecoded else None
         self._recompute = recompute
         self._decode_lock = threading.Lock()
         self.masks: dict[str, dict[str, int]] = state["masks"]
@@ -203,8 +217,9 @@ class FacetMasks:
         }
         self.year_of: list[int] = state["year_of"]
         titles = state["titles"]
-        self._titles: list[str] | None = None if isinstance(titles, bytes) else titles
-        self._titles_data: bytes | None = titles if isinstance(titles, bytes) else None
+        undecoded = isinstance(titles, (bytes, tuple))
+        self._titles: list[str] | None = None if undecoded else titles
+        self._titles_data: bytes | Parts | None = titles if undecoded else None
         self.order_title: list[int] = state["order_title"]
         self.order_year: list[int] = state["order_year"]
         self._extra: dict[tuple[str, str], int] = {}
@@ -224,6 +239,13 @@ class FacetMasks:
                 if self._lists is None:
                     self._lists = self._decoded_lists()
         return self._lists
+
+    def undecoded_lists(self) -> bytes | Parts | None:
+        """The saved list columns while they are still undecoded, else None: an in-place
+        update joins them to its new documents' without decoding them (0.06-0.1 s at
+        100,000 papers: index.search.facet_build)."""
+        with self._decode_lock:
+            return self._lists_data if self._lists is None else None
 
     def _decoded_lists(self) -> ListColumns:
         assert self._lists_data is not None

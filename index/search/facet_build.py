@@ -15,6 +15,7 @@ first that is not. The result is the state a full computation gives, exactly (te
 
 from __future__ import annotations
 
+import marshal
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -31,14 +32,16 @@ from index.search.bitsets import (
     NO_YEAR,
     FacetMasks,
     ListColumns,
+    Parts,
     bits,
     list_columns,
+    list_columns_fit,
     mask_of,
     posting_ids,
 )
 from index.whoosh_ext.columns import column_values, deleted_docnums
 
-__all__ = ["facet_masks", "updated_facet_masks"]
+__all__ = ["Computed", "Counts", "computed_facets", "facet_masks", "updated_facet_masks"]
 
 # The small facets: a mask for every value, from their fields' lexicons.
 FIELD_FACETS = {"topic": "topic", "hardware": "hw", "year": "year_facet"}
@@ -49,6 +52,18 @@ _ADDED = {"topic": NO_TOPIC, "year": NO_YEAR}
 # An update with more new documents than this sorts the whole index again, rather than
 # placing each new document in the kept sort orders (one list insertion each).
 _INSERT_LIMIT = 2000
+
+# Each large facet's documents per value, deleted documents too (as their postings count).
+Counts = dict[str, dict[str, int]]
+
+
+class Computed(NamedTuple):
+    """The masks, and the value counts that chose the large facets' masked values (saved
+    beside them, so an update adds its new documents' counts instead of counting every
+    document's values again: 0.25-0.37 s at 100,000 papers)."""
+
+    masks: FacetMasks
+    counts: Counts
 
 
 class _Columns(NamedTuple):
@@ -71,15 +86,22 @@ class _Columns(NamedTuple):
 
 def facet_masks(reader: IndexReader) -> FacetMasks:
     """Every facet value's mask, the columns and the sort orders of the whole index."""
+    return computed_facets(reader).masks
+
+
+def computed_facets(reader: IndexReader) -> Computed:
+    """`facet_masks`, with the value counts."""
     size = reader.doc_count_all()
     columns = _Columns.read(reader)
     masks = {facet: _field_masks(reader, field, size) for facet, field in FIELD_FACETS.items()}
-    for facet, values in _top_values(columns).items():
+    counts = _value_counts(columns.venues, columns.lists)
+    for facet, values in _top_values(counts).items():
         field = VALUE_FACETS[facet]
         masks[facet] = {value: mask_of(posting_ids(reader, field, value), size) for value in values}
     year_of = _year_column(masks["year"], size)
     live = _live(reader)
-    return _assembled(size, live, columns, masks, year_of, _sorted_orders(columns, year_of, live))
+    orders = _sorted_orders(columns, year_of, live)
+    return Computed(_assembled(size, live, columns, masks, year_of, orders), counts)
 
 
 def updated_facet_masks(
@@ -87,17 +109,21 @@ def updated_facet_masks(
     before_key: Sequence[Sequence[Any]],
     reader: IndexReader,
     key: Sequence[Sequence[Any]],
-) -> FacetMasks:
+    counts: Counts | None = None,
+) -> Computed:
     """The masks of the index `reader` reads, whose segments are `key`, patched from
     `before`: the masks of the same index before an update, whose segments were
-    `before_key` (both as index.search.facet_store.index_key gives them)."""
+    `before_key` (both as index.search.facet_store.index_key gives them); `counts`:
+    `before`'s value counts, if saved."""
     kept, kept_leaves = _kept(before_key, key)
+    counted = counts is not None and set(counts) == set(VALUE_FACETS)
+    lazy = _joinable(before, kept) if counted else None
     try:
-        old = before.lists
+        old = before.lists if lazy is None else {}
     except ValueError:  # the saved columns did not fit: nothing to patch
         kept = 0
     if not kept:
-        return facet_masks(reader)
+        return computed_facets(reader)
     size = reader.doc_count_all()
     leaves = [leaf for leaf, _ in reader.leaf_readers()][kept_leaves:]
     tail = MultiReader(leaves) if leaves else None
@@ -106,15 +132,27 @@ def updated_facet_masks(
         before.ids[:kept],
         before.venues[:kept],
         before.titles[:kept],
-        {facet: old[facet][:kept] for facet in LIST_FACETS},
+        {facet: old[facet][:kept] for facet in LIST_FACETS} if lazy is None else {},
     )
+    new = _Columns.read(tail) if tail is not None else _Columns([], [], [], {})
     if tail is not None:
-        new = _Columns.read(tail)
         columns.ids.extend(new.ids)
         columns.venues.extend(new.venues)
         columns.titles.extend(new.titles)
-        for facet in LIST_FACETS:
+        for facet in LIST_FACETS if lazy is None else ():
             columns.lists[facet].extend(new.lists[facet])
+    if counts is not None and counted:
+        # The counts before, less the documents that lost their numbers (a dropped or
+        # merged segment), plus the new segments' (the merged documents among them).
+        lost = lazy.lost if lazy is not None else {f: old[f][kept:] for f in LIST_FACETS}
+        gone = _value_counts(before.venues[kept:], lost)
+        fresh = _value_counts(new.venues, new.lists) if tail is not None else {}
+        counts = {
+            facet: _changed(counted, fresh.get(facet, {}), gone[facet])
+            for facet, counted in counts.items()
+        }
+    else:
+        counts = _value_counts(columns.venues, columns.lists)
     below = (1 << kept) - 1
 
     def patched(facet: str, value: str, field: str) -> int:
@@ -132,7 +170,7 @@ def updated_facet_masks(
         values.discard("")
         found = {value: patched(facet, value, field) for value in sorted(values)}
         masks[facet] = {value: mask for value, mask in found.items() if mask}
-    for facet, top in _top_values(columns).items():
+    for facet, top in _top_values(counts).items():
         field = VALUE_FACETS[facet]
         masks[facet] = {
             value: patched(facet, value, field)
@@ -145,7 +183,62 @@ def updated_facet_masks(
         year_of += _year_column({v: m >> kept for v, m in masks["year"].items()}, added)
     live = _live(reader)
     orders = _kept_orders(before, columns, year_of, live, kept)
-    return _assembled(size, live, columns, masks, year_of, orders)
+    lists: Parts | None = None
+    if lazy is not None:  # the saved columns stay undecoded, the new ones joined to them
+        more = lazy.more
+        if tail is not None:
+            more = {f: more[f] + new.lists[f] for f in LIST_FACETS}
+        lists = (lazy.whole, lazy.cut, marshal.dumps(more, 4))
+    return Computed(_assembled(size, live, columns, masks, year_of, orders, lists), counts)
+
+
+class _Joinable(NamedTuple):
+    """Saved list columns an update extends undecoded: the whole file's part, the number of
+    its documents kept, the changes' part decoded (to be extended), and the columns of
+    the documents the update renumbered (for their counts)."""
+
+    whole: bytes
+    cut: int
+    more: ListColumns
+    lost: ListColumns
+
+
+def _joinable(before: FacetMasks, kept: int) -> _Joinable | None:
+    """`before`'s list columns as `_Joinable` when they are undecoded and the update kept
+    every document of their whole file's part; None when they must be decoded."""
+    data = before.undecoded_lists()
+    if isinstance(data, bytes) and kept == before.size:
+        nothing: ListColumns = {facet: [] for facet in LIST_FACETS}
+        return _Joinable(data, kept, nothing, nothing)
+    if not isinstance(data, tuple) or kept < data[1]:
+        return None
+    whole, cut, part = data
+    try:
+        more = marshal.loads(part)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not list_columns_fit(more, before.size - cut):
+        return None
+    return _Joinable(
+        whole,
+        cut,
+        {facet: more[facet][: kept - cut] for facet in LIST_FACETS},
+        {facet: more[facet][kept - cut :] for facet in LIST_FACETS},
+    )
+
+
+def _changed(counts: dict[str, int], more: dict[str, int], less: dict[str, int]) -> dict[str, int]:
+    """`counts` plus `more` less `less`, without values counted 0 (as counting gives)."""
+    out = dict(counts)
+    for value, count in more.items():
+        out[value] = out.get(value, 0) + count
+    for value, count in less.items():
+        left = out.get(value, 0) - count
+        if left:
+            out[value] = left
+        else:
+            out.pop(value, None)
+    return out
 
 
 def _kept(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tuple[int, int]:
@@ -174,17 +267,21 @@ def _field_masks(reader: IndexReader, fieldname: str, size: int) -> dict[str, in
     }
 
 
-def _top_values(columns: _Columns) -> dict[str, list[str]]:
-    """The values of each large facet that get a mask: the most frequent, ties by name.
-
-    Counted from the columns (deleted documents too, as their postings are): walking a
-    lexicon of 100,000 names through Whoosh's merged reader would cost seconds.
-    """
-    counts = {
-        facet: Counter(chain.from_iterable(column)) for facet, column in columns.lists.items()
+def _value_counts(venues: list[str], lists: ListColumns) -> Counts:
+    """Each large facet's documents per value, from the columns (deleted documents too, as
+    their postings are): walking a lexicon of 100,000 names through Whoosh's merged reader
+    would cost seconds."""
+    counts: Counts = {
+        facet: dict(Counter(chain.from_iterable(column))) for facet, column in lists.items()
     }
-    counts["venue"] = Counter(columns.venues)
-    counts["venue"].pop("", None)
+    venue = Counter(venues)
+    venue.pop("", None)
+    counts["venue"] = dict(venue)
+    return counts
+
+
+def _top_values(counts: Counts) -> dict[str, list[str]]:
+    """The values of each large facet that get a mask: the most frequent, ties by name."""
     # `nsmallest` is `sorted(...)[:n]` without sorting 300,000 author names at 1M papers.
     return {
         facet: [value for value, _ in nsmallest(bitsets.TOP_MASKS, counted.items(), key=_by_count)]
@@ -252,8 +349,10 @@ def _assembled(
     masks: dict[str, dict[str, int]],
     year_of: list[int],
     orders: tuple[list[int], ...],
+    lists: Parts | None = None,
 ) -> FacetMasks:
-    """The state, with the masks of papers without a year and without a topic."""
+    """The state, with the masks of papers without a year and without a topic; `lists`:
+    the list columns undecoded, instead of `columns.lists`."""
     # Papers without a year are a value of their own, "0" (`NO_YEAR`), so they can be
     # selected ("no year") like any year; ranges never include it. Likewise papers with no
     # topic (no evidence for one: the tagger forces none), so a user can see and select
@@ -271,7 +370,7 @@ def _assembled(
             "live": live,
             "ids": columns.ids,
             "venues": columns.venues,
-            "lists": columns.lists,
+            "lists": columns.lists if lists is None else lists,
             "masks": masks,
             "year_of": year_of,
             "titles": columns.titles,

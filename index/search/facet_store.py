@@ -4,8 +4,9 @@ Opening an index used to compute every facet value's mask, the per-document colu
 the sort orders (`index.search.bitsets.FacetMasks`): ~0.4 s at 11,000 papers, most of a
 command-line search. They depend only on the index, so the build computes them once and
 saves them in the generation's folder (`facets.marshal`), and an in-place update saves
-them again after its commit, patched for the segments it changed
-(index.search.facet_build). `current.json` checksums the file with the rest of the
+them after its commit, patched for the segments it changed (index.search.facet_build),
+as changes to that file in a small file of their own (index.search.facet_changes),
+folded into it once they grow. `current.json` checksums the files with the rest of the
 generation (index.store.generations), so a damaged one is found on open like a damaged
 segment.
 
@@ -36,18 +37,37 @@ from __future__ import annotations
 
 import logging
 import marshal
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
 from whoosh.reading import IndexReader
 
 from index.atomic import write_bytes_atomic
 from index.search.bitsets import FacetMasks, list_columns_fit
-from index.search.facet_build import facet_masks
+from index.search.facet_build import Computed, Counts, computed_facets
+from index.search.facet_changes import (
+    CHANGES_FILE,
+    CHANGES_FORMAT,
+    Base,
+    changes_of,
+    folded,
+    folded_counts,
+)
+from index.search.side_files import read_changes
 from index.whoosh_ext.internals import segment_id
 
-__all__ = ["FACETS_FILE", "read_facet_masks", "write_facet_masks"]
+__all__ = [
+    "CHANGES_FILE",
+    "FACETS_FILE",
+    "Saved",
+    "forget",
+    "read_facet_masks",
+    "read_saved_facets",
+    "write_facet_masks",
+]
 
 log = logging.getLogger("paperscope.index")
 
@@ -55,11 +75,20 @@ FACETS_FILE = "facets.marshal"
 # 2: the topic facet holds NO_TOPIC; 3: the list columns are bytes of their own; 4: the
 # titles too; 5: the sort orders break ties by paper id (before, by document number: still
 # a valid order, kept until the next full build); 6: the other columns and each facet's
-# masks are bytes of their own (`_PARTS`)
-FORMAT = 6
-_READABLE = (2, 3, 4, 5, 6)
+# masks are bytes of their own (`_PARTS`); 7: the large facets' value counts (`counts`),
+# and an update's changes in a file of their own (index.search.facet_changes)
+FORMAT = 7
+_READABLE = (2, 3, 4, 5, 6, 7)
 _PARTS = ("ids", "venues", "year_of", "order_title", "order_year")
 _MARSHAL_VERSION = 4  # stable since Python 3.4: readable by every supported version
+
+
+class Saved(NamedTuple):
+    """What an in-place update reads of the saved state before its commit."""
+
+    masks: FacetMasks
+    counts: Counts | None  # the value counts of `masks` (None: counted again)
+    base: Base | None  # the whole file, which the update's changes would apply to
 
 
 def index_key(reader: IndexReader) -> list[list[Any]] | None:
@@ -73,13 +102,29 @@ def index_key(reader: IndexReader) -> list[list[Any]] | None:
     return key
 
 
-def write_facet_masks(folder: Path, reader: IndexReader, masks: FacetMasks | None = None) -> None:
-    """Saves in `folder` the facet masks of the index `reader` reads: `masks` when the
-    caller has them (an in-place update patches them), else computed here."""
+def write_facet_masks(
+    folder: Path,
+    reader: IndexReader,
+    computed: Computed | None = None,
+    base: Base | None = None,
+) -> None:
+    """Saves in `folder` the facet masks of the index `reader` reads: `computed` when the
+    caller has them (an in-place update patches them), else computed here; as changes to
+    the whole file `base` when they can stand for it (index.search.facet_changes)."""
     key = index_key(reader)
     if key is None:
         return
-    state = (masks or facet_masks(reader)).state()
+    computed = computed or computed_facets(reader)
+    changes = changes_of(base, key, computed, reader.doc_count()) if base is not None else None
+    if changes is not None:
+        write_bytes_atomic(Path(folder) / CHANGES_FILE, marshal.dumps(changes, _MARSHAL_VERSION))
+    else:
+        _write_whole(Path(folder), key, computed)
+    _hand_over(Path(folder), key, computed, base if changes is not None else None)
+
+
+def _write_whole(folder: Path, key: list[list[Any]], computed: Computed) -> None:
+    state = computed.masks.state()
     # The columns as bytes of their own: an open decodes them only when a search needs them.
     state["lists"] = marshal.dumps(state["lists"], _MARSHAL_VERSION)
     state["titles"] = marshal.dumps(state["titles"], _MARSHAL_VERSION)
@@ -88,8 +133,55 @@ def write_facet_masks(folder: Path, reader: IndexReader, masks: FacetMasks | Non
     state["masks"] = {
         facet: marshal.dumps(masks, _MARSHAL_VERSION) for facet, masks in state["masks"].items()
     }
-    data = marshal.dumps({"format": FORMAT, "key": key, "state": state}, _MARSHAL_VERSION)
-    write_bytes_atomic(Path(folder) / FACETS_FILE, data)
+    counts = marshal.dumps(computed.counts, _MARSHAL_VERSION)  # decoded by updates only
+    data = {"format": FORMAT, "key": key, "state": state, "counts": counts}
+    write_bytes_atomic(folder / FACETS_FILE, marshal.dumps(data, _MARSHAL_VERSION))
+    # Changes to the file just replaced no longer apply (their base says so, too).
+    (folder / CHANGES_FILE).unlink(missing_ok=True)
+
+
+# The masks an in-place update just saved, for the engine that opens the updated index
+# next in this process (reading them back took ~0.03-0.1 s at 100,000 papers): taken
+# once, by an open of the same folder and index.
+_handed: list[tuple[Path, list[list[Any]], FacetMasks]] = []
+# What the next update needs beside the masks saved last (their counts, the whole file),
+# for as long as the masks live (an engine serves them): an update in the same process
+# (the app re-indexing a saved file) then reads nothing back and decodes no column.
+_known: WeakKeyDictionary[FacetMasks, tuple[Path, list[list[Any]], Counts, Base]] = (
+    WeakKeyDictionary()
+)
+_handed_lock = threading.Lock()
+
+
+def _hand_over(folder: Path, key: list[list[Any]], computed: Computed, base: Base | None) -> None:
+    with _handed_lock:
+        _handed[:] = [(folder, key, computed.masks)]
+        if base is None:  # written whole: the next changes apply to these masks
+            base = Base(key, computed.masks.size, computed.masks.masks, computed.counts)
+        _known[computed.masks] = (folder, key, computed.counts, base)
+
+
+def _taken(folder: Path, key: list[list[Any]]) -> FacetMasks | None:
+    with _handed_lock:
+        if _handed and _handed[0][0] == folder and _handed[0][1] == key:
+            return _handed.pop()[2]
+        _handed.clear()
+    return None
+
+
+def _remembered(folder: Path, key: list[list[Any]]) -> Saved | None:
+    with _handed_lock:
+        for masks, (where, fits, counts, base) in list(_known.items()):
+            if where == folder and fits == key:
+                return Saved(masks, counts, base)
+    return None
+
+
+def forget() -> None:
+    """Forgets the masks this process saved: the next open and update read the files."""
+    with _handed_lock:
+        _handed.clear()
+        _known.clear()
 
 
 def read_facet_masks(
@@ -101,7 +193,31 @@ def read_facet_masks(
     (`FacetMasks.lists`, `.titles`); `recompute(name)` reads that column from the index
     should it then prove not to fit it.
     """
-    path = Path(folder) / FACETS_FILE
+    key = index_key(reader)
+    if key is None:
+        return None
+    handed = _taken(Path(folder), key)
+    if handed is not None:
+        return handed
+    saved = _read(Path(folder), key, recompute, with_base=False)
+    return saved.masks if saved is not None else None
+
+
+def read_saved_facets(folder: Path, reader: IndexReader) -> Saved | None:
+    """`read_facet_masks`, with what an update needs to save its changes."""
+    key = index_key(reader)
+    if key is None:
+        return None
+    return _remembered(Path(folder), key) or _read(Path(folder), key, None, with_base=True)
+
+
+def _read(
+    folder: Path,
+    key: list[list[Any]],
+    recompute: Callable[[str], Any] | None,
+    with_base: bool,
+) -> Saved | None:
+    path = folder / FACETS_FILE
     try:
         data = path.read_bytes()
     except OSError:
@@ -110,19 +226,47 @@ def read_facet_masks(
         saved = marshal.loads(data)
         if not isinstance(saved, dict) or saved.get("format") not in _READABLE:
             return None
-        key = index_key(reader)
-        if key is None or saved.get("key") != key:
-            return None  # computed from another state of the index
+        whole = saved.get("key") == key
+        changes = None
+        if not whole:
+            if saved["format"] < 7:
+                return None  # computed from another state of the index
+            changes = read_changes(folder / CHANGES_FILE, CHANGES_FORMAT, saved.get("key"))
+            if changes is None or changes.get("key") != key:
+                return None  # computed from another state of the index
         state = saved.get("state")
         if saved["format"] >= 6 and isinstance(state, dict):
             _decode_parts(state)
+        counts = None
+        if with_base and isinstance(saved.get("counts"), bytes):
+            counts = _counts(marshal.loads(saved["counts"]))
+        base = None
+        if (
+            with_base
+            and isinstance(state, dict)
+            and saved["format"] >= 7
+            and isinstance(state.get("size"), int)
+            and isinstance(state.get("masks"), dict)
+        ):
+            base = Base(saved["key"], state["size"], state["masks"], counts)
+        if changes is not None and isinstance(state, dict):
+            state = folded(state, changes)
+            if counts is not None and state is not None:
+                counts = folded_counts(counts, changes)
     except (ValueError, EOFError, TypeError):
         log.warning("%s is unreadable; computing the facet masks", path)
         return None
     if not isinstance(state, dict) or not _well_formed(state, key):
         log.warning("%s does not hold what was written; computing the facet masks", path)
         return None
-    return FacetMasks.restored(state, recompute)
+    return Saved(FacetMasks.restored(state, recompute), counts, base)
+
+
+def _counts(counts: Any) -> Counts | None:
+    """Saved value counts as `Counts`, or None when they are not."""
+    if isinstance(counts, dict) and all(isinstance(counted, dict) for counted in counts.values()):
+        return counts
+    return None
 
 
 def _decode_parts(state: dict[str, Any]) -> None:
@@ -149,10 +293,10 @@ def _well_formed(state: dict[str, Any], key: list[list[Any]]) -> bool:
         and isinstance(state["live"], int)
         and all(isinstance(state[name], list) and len(state[name]) == size for name in per_document)
         and (
-            isinstance(state["titles"], bytes)
+            isinstance(state["titles"], (bytes, tuple))
             or (isinstance(state["titles"], list) and len(state["titles"]) == size)
         )
-        and (isinstance(state["lists"], bytes) or list_columns_fit(state["lists"], size))
+        and (isinstance(state["lists"], (bytes, tuple)) or list_columns_fit(state["lists"], size))
         and isinstance(state["masks"], dict)
         and all(isinstance(masks, dict) for masks in state["masks"].values())
         and {"topic", "hardware", "year", "venue"} <= state["masks"].keys()

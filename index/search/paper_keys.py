@@ -38,6 +38,7 @@ from whoosh.reading import IndexReader
 from index.atomic import write_bytes_atomic
 from index.search.facet_store import index_key
 from index.search.key_lookup import KeyLookup, lookup_section, patched_section
+from index.search.side_files import fold_due, read_changes
 
 __all__ = [
     "CHANGES_FILE",
@@ -62,8 +63,6 @@ _READABLE = (4, 5)
 _CITES_CHUNK = 10_000
 CHANGES_FILE = "paper-keys-changes.marshal"
 CHANGES_FORMAT = 2  # 2: the changed papers' lookup table
-# The changed rows are folded into the big file past this many, or this share of the papers.
-FOLD_ROWS, FOLD_SHARE = 1000, 0.05
 
 
 class PaperKeys(NamedTuple):
@@ -235,11 +234,11 @@ def _write_changes(
     if header["order"] != _order_digest(order):
         return False
     changes = _changes(folder, header)
-    position = {paper_id: n for n, paper_id in enumerate(order)}
+    position = dict(zip(order, range(len(order))))
     rows = {row[0]: (n, row) for n, row in changes["rows"]} if changes is not None else {}
     fresh = {keys.id: tuple(keys) for keys in changed}
     rows.update((paper_id, (position[paper_id], row)) for paper_id, row in fresh.items())
-    if len(rows) > max(FOLD_ROWS, FOLD_SHARE * len(order)):
+    if fold_due(len(rows), len(order)):
         return False  # folded into the big file by a whole write
     collections = changes["collections"] if changes is not None else header.get("collections")
     if not isinstance(collections, list):
@@ -264,19 +263,9 @@ def _write_changes(
 
 def _changes(folder: Path, header: dict[str, Any]) -> dict[str, Any] | None:
     """The changes file when it applies to the big file of `header`, else None."""
-    try:
-        data = (folder / CHANGES_FILE).read_bytes()
-    except OSError:
-        return None  # none written since the big file
-    try:
-        changes = marshal.loads(data)
-    except (ValueError, EOFError, TypeError):
-        log.warning("%s is unreadable; the library is loaded instead", folder / CHANGES_FILE)
-        return None
+    changes = read_changes(folder / CHANGES_FILE, CHANGES_FORMAT, header.get("key"))
     if (
-        not isinstance(changes, dict)
-        or changes.get("format") != CHANGES_FORMAT
-        or changes.get("base") != header.get("key")
+        changes is None
         or not isinstance(changes.get("rows"), list)
         or not isinstance(changes.get("collections"), list)
         or not isinstance(changes.get("lookup"), dict)

@@ -61,8 +61,8 @@ def _forbid_scans(monkeypatch: pytest.MonkeyPatch, *, update: bool = False) -> N
 
     monkeypatch.setattr(engine_module, "facet_masks", scan)
     if update:
-        monkeypatch.setattr(facet_store, "facet_masks", scan)
-        monkeypatch.setattr(facet_build, "facet_masks", scan)
+        monkeypatch.setattr(facet_store, "computed_facets", scan)
+        monkeypatch.setattr(facet_build, "computed_facets", scan)
 
 
 def test_the_build_saves_what_opening_would_compute(
@@ -225,7 +225,7 @@ def test_saved_columns_that_do_not_fit_are_read_from_the_index(tmp_path: Path) -
     engine.close()
 
 
-@pytest.mark.parametrize("version", [2, 3, 5])
+@pytest.mark.parametrize("version", [2, 3, 5, 6])
 def test_a_file_of_a_previous_format_is_still_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
 ) -> None:
@@ -235,6 +235,9 @@ def test_a_file_of_a_previous_format_is_still_read(
 
     def older(whole: dict[str, Any]) -> None:
         whole["format"] = version
+        del whole["counts"]
+        if version == 6:
+            return
         state = whole["state"]
         for name in ("ids", "venues", "year_of", "order_title", "order_year"):
             state[name] = marshal.loads(state[name])
@@ -248,4 +251,32 @@ def test_a_file_of_a_previous_format_is_still_read(
         _forbid_scans(patched)
         engine = engine_module.SearchEngine(opened, library, TAXONOMY)
     assert _answers(engine) == expected
+    engine.close()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "other base", "other index"])
+def test_changes_that_do_not_fit_are_ignored_and_the_masks_computed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    """An update saves its facet changes beside the whole file; changes that are damaged,
+    or written for another whole file or another state of the index, are never folded."""
+    monkeypatch.setattr(store, "INCREMENTAL_MIN_PAPERS", 10)
+    monkeypatch.setattr(updates, "INCREMENTAL_MAX_SHARE", 0.5)
+    cache = tmp_path / "cache"
+    open_engine(file_library(tmp_path, per_file=30), TAXONOMY, cache).close()
+    changed = file_library(tmp_path, per_file=30, marker="wombatmarker")
+    Path(changed.files[0]).write_text("changed\n", encoding="utf-8")
+    engine = open_engine(changed, TAXONOMY, cache)
+    assert engine.opened.action.startswith("updated")
+    path = engine.opened.path / facet_store.CHANGES_FILE
+    saved = marshal.loads(path.read_bytes())
+    assert saved["size"] > saved["base"][0][1]  # the new documents, past the whole file's
+    if damage == "garbage":
+        path.write_bytes(b"\x00garbage")
+    else:
+        name = "base" if damage == "other base" else "key"
+        saved[name] = [[segment, *counts] for segment, *counts in saved[name][::-1]] + [["x", 1, 1]]
+        path.write_bytes(marshal.dumps(saved, 4))
+    with engine._searcher() as searcher:
+        assert facet_store.read_facet_masks(engine.opened.path, searcher.reader()) is None
     engine.close()

@@ -116,20 +116,28 @@ def test_an_updated_index_answers_as_a_fresh_build(
         assert updated.opened.action.startswith("updated"), updated.opened.action
         fresh = open_engine(library, TAXONOMY, tmp_path / f"fresh{round_}")
         assert fresh.opened.action == "built"
+        # The update hands its facet state to the open that follows; another open reads
+        # the saved files (the facet state's changes folded in).
+        reread = open_engine(library, TAXONOMY, tmp_path / "cache")
+        assert reread.opened.action == "up to date"
         try:
-            assert updated.size == fresh.size == len(library.papers)
-            for got, want in zip(_answers(updated), _answers(fresh)):
-                assert got == want, got[:2]
+            assert updated.size == fresh.size == reread.size == len(library.papers)
+            want = _answers(fresh)
+            assert _answers(updated) == want
+            assert _answers(reread) == want
         finally:
             updated.close()
             fresh.close()
+            reread.close()
 
 
+@pytest.mark.parametrize("step", ["add_words", "write_facet_masks", "update_paper_keys"])
 def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
 ) -> None:
-    """Killed between Whoosh's commit and its side tables, an update leaves files that
-    differ from the generation's recorded checksums: the next open does not serve them
+    """Killed between Whoosh's commit and its side tables (before the facet state's
+    changes are written, or after), an update leaves files that differ from the
+    generation's recorded checksums: the next open does not serve them
     (index.store.integrity) but builds afresh, and answers as a fresh build does."""
     updates_in_place(monkeypatch)
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)
@@ -143,7 +151,7 @@ def test_an_update_killed_after_its_commit_never_serves_a_half_written_index(
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patched:
-        patched.setattr(updates, "add_words", killed)
+        patched.setattr(updates, step, killed)
         with pytest.raises(KeyboardInterrupt):
             open_engine(library, TAXONOMY, tmp_path / "cache")
     updated = open_engine(library, TAXONOMY, tmp_path / "cache")
@@ -165,7 +173,7 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
     papers come and go, as a file of changed rows beside the saved keys when they only
     change (several rounds of it, read by a fresh open too), folded in when it grows past
     its share of the library."""
-    from index.search import paper_keys
+    from index.search import side_files
     from index.search.key_lookup import note_stem
     from index.search.paper_keys import CHANGES_FILE, read_saved_keys
 
@@ -189,7 +197,7 @@ def test_the_saved_keys_patched_by_updates_are_a_fresh_builds(
         raise AssertionError("the keys were written whole, not patched")
 
     updates_in_place(monkeypatch)
-    monkeypatch.setattr(paper_keys, "FOLD_ROWS", 20)
+    monkeypatch.setattr(side_files, "FOLD_ROWS", 20)
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     monkeypatch.setattr(updates, "saved_keys", unpatched)  # what a whole write reads
@@ -291,3 +299,45 @@ def test_a_removed_paper_that_cannot_be_read_back_means_a_fresh_build(
         assert engine.opened.action == "rebuilt" and engine.size == len(library.papers)
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("duplicates", [False, True])
+def test_the_indexed_papers_are_found_as_a_walk_of_every_document_finds_them(
+    duplicates: bool,
+) -> None:
+    """Each wanted paper's first live document, the gone papers' and later duplicates'
+    documents to delete, and how many were gone: the quick path and the walk agree."""
+    ids = [f"p{n % 40 if duplicates else n}" for n in range(60)]
+    deleted = list(range(0, 60, 7))
+    wanted = {f"p{n}" for n in range(5, 70)}
+    indexed, doomed, removed = updates._indexed(ids, deleted, wanted)
+    walked: dict[str, int] = {}
+    for docnum, paper_id in enumerate(ids):
+        if docnum not in deleted and paper_id in wanted:
+            walked.setdefault(paper_id, docnum)
+    live = [d for d in range(60) if d not in deleted]
+    assert indexed == walked
+    assert doomed == {d for d in live if walked.get(ids[d]) != d}
+    assert removed == sum(ids[d] not in wanted for d in live)
+
+
+def test_the_collector_is_paused_during_an_update_and_left_as_it_was() -> None:
+    """Enabled again after the update (an exception too), nested pauses enable it once;
+    a collector the caller had disabled stays disabled."""
+    import gc
+
+    assert gc.isenabled()
+    with pytest.raises(KeyError), updates._collector_paused():
+        assert not gc.isenabled()
+        with updates._collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+        raise KeyError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with updates._collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
