@@ -16,13 +16,15 @@ here and exits at once:
 - it builds and publishes as any start does (`index.open_engine`): killed at any point,
   the index served is the previous one or the new one, and the next start resumes.
 
-It runs in a session of its own (the terminal's hang-up or ctrl+c does not reach it) and
-writes only to a log in the cache folder: the terminal is the user's again.
+It runs in a session of its own (the terminal's hang-up or ctrl+c does not reach it), at
+a lower priority, and writes only to a log in the cache folder: the terminal is the
+user's again.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import subprocess
 import sys
@@ -30,10 +32,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOG_NAME", "finish_alone", "main"]
+__all__ = ["FINISHER_NICENESS", "LOG_NAME", "finish_alone", "main"]
 
 # The finisher's own output (a failure's one line), in the cache folder.
 LOG_NAME = "finish-alone.log"
+# As the load's workers (index.library.parallel): nobody waits for the finisher, and its
+# start (~0.4 s of imports) came while the app it was handed from was still exiting.
+FINISHER_NICENESS = 10
 # As for a build process (index.store.child): the caller's import path, so the very code
 # that started it finishes the start.
 _BOOT = (
@@ -75,6 +80,10 @@ def finish_alone(
 
 def main() -> None:
     """The finisher's entry point: read the job, load, wait for the lock, build, exit."""
+    try:
+        os.nice(FINISHER_NICENESS)  # before the imports: the app's exit comes first
+    except (AttributeError, OSError):  # no `nice` (Windows), or not allowed: run as is
+        pass
     from index import load_library, open_engine
     from index.store.locks import build_lock
     from index.store.manifest import library_dir
