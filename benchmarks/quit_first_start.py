@@ -9,8 +9,10 @@ of the load ("Reading files", "Merging duplicates", "Tagging", "Indexing"), pres
 and polls the pane until the line the shell prints after the command shows. It then asks
 tmux whether the terminal was left as it was (no alternate screen, no mouse reporting,
 the cursor shown) and, with `--finish`, waits for the processes the start left (the
-finisher, a build process) and says how long they took; without it they are killed, so
-the next run has the machine to itself.
+finisher, a build process), says how long they took and how many papers the index the
+next start opens holds (-1: none was published); without `--finish` they are killed, so
+the next run has the machine to itself. A bare Textual app quit the same way gives the
+floor (Textual's shutdown, the interpreter's exit, the shell's line).
 
 A step that passes before the screen shows it is skipped (a small file is read in an
 instant): the row says what was on screen when `q` was pressed ("done": rows and no step,
@@ -102,6 +104,89 @@ def _kill_left(tag: str) -> None:
             pass
 
 
+# A Textual app that quits on `q` and does nothing else: the floor of any quit, timed
+# the same way (Textual's shutdown, the interpreter's exit, the shell's line).
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    BINDINGS = [("q", "quit")]
+
+    def compose(self):
+        yield Static("bare app ready")
+
+Bare().run()
+"""
+
+
+def _quit_in_pane(
+    command: str, ready: Any, after: float, timeout: float, what: str
+) -> tuple[str, float, str]:
+    """Runs `command` in a fresh tmux pane; once `ready(screen)` is true (and `after`
+    seconds more) presses `q`. Returns the screen then, the seconds from `q` to the
+    shell's line after the command, and tmux's terminal modes at that point."""
+    socket = f"quit-{uuid.uuid4().hex[:8]}"
+    tmux = ["tmux", "-L", socket]
+    subprocess.run(
+        # Started outside any checkout, as in startup.py: PYTHONPATH is what runs.
+        [*tmux, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "36"]
+        + [
+            "-c",
+            tempfile.gettempdir(),
+            "--",
+            "sh",
+            "-c",
+            f"{command}; echo {BACK}; exec sleep 3600",
+        ],
+        check=True,
+    )
+    try:
+        start = time.perf_counter()
+        while time.perf_counter() - start < timeout:
+            if ready(_pane(socket, "capture-pane", "-p")):
+                break
+            time.sleep(0.005)
+        else:
+            raise RuntimeError(f"no {what} on screen within {timeout} s")
+        time.sleep(after)  # into the step: its slow stretches come later
+        screen = _pane(socket, "capture-pane", "-p")
+        pressed = time.perf_counter()
+        _pane(socket, "send-keys", "q")
+        while time.perf_counter() - pressed < timeout:
+            if BACK in _pane(socket, "capture-pane", "-p"):
+                break
+            time.sleep(0.005)
+        else:
+            raise RuntimeError(f"the prompt did not come back within {timeout} s of q")
+        back = time.perf_counter() - pressed
+        return screen, back, _pane(socket, "display-message", "-p", MODES).strip()
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+
+
+def quit_bare(work: Path, timeout: float) -> dict[str, Any]:
+    """The bare Textual app, `q` once it shows: the floor of the figures."""
+    script = work / "bare_quit.py"
+    script.write_text(BARE_APP, encoding="utf-8")
+    _, back, modes = _quit_in_pane(
+        f"env TERM=xterm-256color {sys.executable} {script}",
+        lambda screen: "bare app ready" in screen,
+        0.0,
+        timeout,
+        "bare app",
+    )
+    return {
+        "step": "ready",
+        "shown": "ready",
+        "back_s": back,
+        "restored": modes == MODES_RESTORED,
+        "modes": modes,
+        "finished_s": None,
+        "published": None,
+    }
+
+
 def quit_once(
     files: list[Path],
     code: Path | None,
@@ -127,49 +212,30 @@ def quit_once(
     unset = "-u PYTHONDONTWRITEBYTECODE -u PAPERSCOPE_CACHE_DIR -u PAPERSCOPE_DATA_DIR"
     prefix = f"env {unset} -u PAPERSCOPE_CONFIG " + " ".join(f"{k}={v}" for k, v in env.items())
     corpus = " ".join(f"--corpus {path}" for path in files)
-    command = f"{prefix} {paperscope} {corpus}; echo {BACK}; exec sleep 3600"
-    socket = f"quit-{uuid.uuid4().hex[:8]}"
-    tmux = ["tmux", "-L", socket]
-    subprocess.run(
-        # Started outside any checkout, as in startup.py: PYTHONPATH is what runs.
-        [*tmux, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "36"]
-        + ["-c", tempfile.gettempdir(), "--", "sh", "-c", command],
-        check=True,
-    )
     steps = re.compile("|".join(STEPS.values()))
     order = list(STEPS)
     later = re.compile("|".join(STEPS[name] for name in order[order.index(step) :]))
-    shown = "done"
+
+    def ready(screen: str) -> bool:
+        """The step or one after it on screen, or the start over (a small library:
+        rows and no step under way), or the app gone."""
+        return bool(
+            later.search(screen)
+            or BACK in screen
+            or (re.search(first_start.RESULTS, screen) and not steps.search(screen))
+        )
+
     try:
-        start = time.perf_counter()
-        while time.perf_counter() - start < timeout:
-            screen = _pane(socket, "capture-pane", "-p")
-            if later.search(screen) or BACK in screen:  # the step, or one after it
-                break
-            if re.search(first_start.RESULTS, screen) and not steps.search(screen):
-                break  # rows and no step under way: the start is over (a small library)
-            time.sleep(0.005)
-        else:
-            raise RuntimeError(f"no {step!r} step on screen within {timeout} s")
-        time.sleep(after)  # into the step: its slow stretches come later
-        screen = _pane(socket, "capture-pane", "-p")
+        screen, back, modes = _quit_in_pane(
+            f"{prefix} {paperscope} {corpus}", ready, after, timeout, f"{step!r} step"
+        )
+        shown = "done"
         for name, pattern in STEPS.items():
             if re.search(pattern, screen):
                 shown = name
-        pressed = time.perf_counter()
-        _pane(socket, "send-keys", "q")
-        while time.perf_counter() - pressed < timeout:
-            screen = _pane(socket, "capture-pane", "-p")
-            if BACK in screen:
-                break
-            time.sleep(0.005)
-        else:
-            raise RuntimeError(f"the prompt did not come back within {timeout} s of q")
-        back = time.perf_counter() - pressed
-        modes = _pane(socket, "display-message", "-p", MODES).strip()
         finished = _wait_gone(tag, timeout) if finish else None
+        published = _published(files, env) if finish else None
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
         if not finish:
             _kill_left(tag)
         shutil.rmtree(base, ignore_errors=True)
@@ -180,7 +246,35 @@ def quit_once(
         "restored": modes == MODES_RESTORED,
         "modes": modes,
         "finished_s": finished,
+        "published": published,
     }
+
+
+# Run with a start's environment: the papers in the index the next start would open.
+_PUBLISHED = """
+import sys
+from pathlib import Path
+from index import open_current_engine
+from index.facets.taxonomy import load_taxonomy
+from tui.services.config import AppSettings
+engine = open_current_engine(
+    [Path(p) for p in sys.argv[1:]], load_taxonomy(), AppSettings.from_environment().cache_dir
+)
+print(-1 if engine is None else engine.size)
+"""
+
+
+def _published(files: list[Path], env: dict[str, str]) -> int:
+    """How many papers the index left by the quit start holds (-1: none is current)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PUBLISHED, *map(str, files)],
+        env={**os.environ, **env},
+        cwd=tempfile.gettempdir(),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout.split()[-1])
 
 
 def measure(
@@ -196,6 +290,22 @@ def measure(
     """A row per library, step and code: the median seconds to the prompt over `runs`
     (codes in turn within each run), with the ratio to the first code's median."""
     rows = []
+    bare = [quit_bare(work, timeout) for _ in range(runs)]
+    backs = [r["back_s"] for r in bare]
+    rows.append(
+        {
+            "library": "bare Textual",
+            "step": "ready",
+            "code": "-",
+            "shown": ["ready"],
+            "back_s": round(statistics.median(backs), 3),
+            "back_max_s": round(max(backs), 3),
+            "vs_first": 1.0,
+            "restored": all(r["restored"] for r in bare),
+            "finished_s": None,
+            "published": [],
+        }
+    )
     for name, files in libraries.items():
         for step in steps:
             results: dict[int, list[dict[str, Any]]] = {n: [] for n in range(len(codes))}
@@ -223,6 +333,7 @@ def measure(
                         "vs_first": round(statistics.median(backs) / baseline, 2),
                         "restored": all(r["restored"] for r in results[n]),
                         "finished_s": round(statistics.median(ends), 1) if ends else None,
+                        "published": sorted({r["published"] for r in results[n]} - {None}),
                     }
                 )
     return rows
@@ -237,6 +348,8 @@ def print_report(rows: list[dict[str, Any]], runs: int) -> None:
     )
     for row in rows:
         ended = "-" if row["finished_s"] is None else f"{row['finished_s']:.1f} s"
+        if row["published"]:
+            ended += f", {'/'.join(map(str, row['published']))} papers"
         print(
             f"{row['library'][:14]:14} {row['step']:9} {row['code'][-24:]:24} "
             f"{','.join(row['shown'])[:18]:18} {row['back_s']:6.2f}s {row['back_max_s']:6.2f}s "
