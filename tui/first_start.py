@@ -149,16 +149,17 @@ class FirstStart:
         return library if library.papers else None
 
     def leave_first_start(self) -> bool:
-        """The user quits before the index is built: whether the start goes on without
-        this process (the app then exits at once), which it always does but when no
-        process of its own could be started.
+        """The user quits before the index is built: returns whether the start goes on
+        without this process, so that the app exits at once (False only when no process
+        could be started: the app then finishes the start itself, saying so).
 
         A build process that has every paper is left to finish and publish alone
         (`LeaveBuilds`). One still being fed is not: leaving it would encode and spool the
-        papers not yet sent here, in the exiting app (3.9 s at 20,000 papers, seconds
-        more at 100,000). The start is handed to a process of its own instead (`hand_off`):
-        this one exits, its build process sees its input end and stops without publishing,
-        and the finisher builds from the library cache once the build lock is free.
+        papers not yet sent here, in the exiting app (3-5 s from `q` to the prompt at
+        20,000 papers, more at 100,000). The start is handed to a process of its own
+        instead (`hand_off`): this one exits, its build process sees its input end and
+        stops without publishing, and the finisher builds from the library cache (the
+        whole merged library by then) once the build lock is free.
         """
         app: Any = self
         if self.papers_in_writer and app.leave_builds.leave():
@@ -187,8 +188,8 @@ class FirstStart:
         nothing, so the app's shutdown has the interpreter to itself.
 
         Running, the load held the interpreter lock against the shutdown for every one
-        of its switches: `q` took 1.0 s to the prompt while 20,000 papers merged, 1.67 s
-        once at 6,315. The held thread never runs again in the command (tui.cli.run_app
+        of its switches: `q` took 0.75-1.0 s to the prompt while 20,000 papers merged,
+        1.67 s once at 6,315. The held thread never runs again in the command (tui.cli.run_app
         ends the process); an app run otherwise (tests) lets it go at unmount
         (`release_load`).
         """
