@@ -29,9 +29,12 @@ import pickle
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import is_dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from index.facets.taxonomy import Taxonomy
 
 __all__ = ["FINISHER_NICENESS", "LOG_NAME", "finish_alone", "main"]
 
@@ -49,7 +52,7 @@ _BOOT = (
 
 
 def finish_alone(
-    paths: Sequence[Path] | None, taxonomy: Any, cache_dir: Path
+    paths: Sequence[Path] | None, taxonomy: Taxonomy, cache_dir: Path
 ) -> subprocess.Popen[bytes] | None:
     """Starts the process that loads the library at `paths` (None: the bundled corpus)
     and builds its index under `cache_dir`, as a start would; returns it at once (None
@@ -60,7 +63,7 @@ def finish_alone(
     122 KB, more than a pipe holds, and the write waited ~0.4 s for the finisher to start
     reading, while the user waited for the prompt; without them it is 25 KB.
     """
-    fresh = replace(taxonomy) if is_dataclass(taxonomy) else taxonomy
+    fresh = replace(taxonomy)
     job = pickle.dumps(
         (None if paths is None else [str(path) for path in paths], fresh, str(cache_dir))
     )
