@@ -34,7 +34,20 @@ def start_worker_support() -> None:
         return
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    # Its stderr is /dev/null, as for every background process (index.background): a
+    # start handed off mid-load ends with `os._exit`, its load's pool never closed, and the
+    # tracker printed "There appear to be 5 leaked semaphore objects" over the shell's
+    # prompt. The child inherits descriptor 2 whatever `sys.stderr` is, so that is swapped
+    # for the spawn (before the app: nothing else writes meanwhile).
+    terminal = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(terminal, 2)
+        os.close(terminal)
+        os.close(devnull)
 
 
 def start_load_workers(files: Sequence[str], taxonomy: Taxonomy) -> LoadPool | None:
