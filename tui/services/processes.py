@@ -6,7 +6,8 @@ multiprocessing starts a helper process, its resource tracker, on first use and 
 print capture, whose `fileno()` is -1: the tracker failed to start ("bad value(s) in
 fds_to_keep"), the load's pool gave up quietly and the whole first load ran on one core
 (found with py-spy on the real exports: 4.6 s of parsing in the app's own process).
-Started before the app runs, the tracker has the terminal's stderr, as in a command.
+Started before the app runs, the tracker gets a real descriptor (its output goes to
+/dev/null, as every background process's does).
 """
 
 from __future__ import annotations
