@@ -244,14 +244,15 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
     ) -> None:
         """Exit; during a first build, say after the app is gone that it goes on.
 
-        A large library's index is built in a process of its own: it is left to finish
-        and publish alone (`LeaveBuilds`); a start still reading its files, or indexing a
-        small library here, is handed to a process of its own (`hand_off`). Either way
-        the terminal is the user's at once and nothing built is lost. An app given its
-        papers rather than files finishes here first, saying so.
+        A large library's index is built in a process of its own: once it has every
+        paper it is left to finish and publish alone (`LeaveBuilds`); a start still
+        reading its files, feeding that process, or indexing a small library here, is
+        handed to a process of its own (`leave_first_start`). Either way the terminal is
+        the user's at once. An app given its papers rather than files finishes here
+        first, saying so.
         """
         if message is None and not self.index_finished.is_set():
-            alone = self.leave_builds.leave() or self.hand_off()
+            alone = self.leave_first_start()
             message = Text(INDEX_FINISHED_ALONE if alone else FINISHING_INDEX)
         super().exit(result, return_code, message)
 
@@ -267,6 +268,7 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
 
     def on_unmount(self) -> None:
         self.library_loaded.set()  # a copy still waiting for the library ends with the app
+        self.release_load()  # a load held at a hand-off ends, unless the process does first
         self.close_retired()
         if self._owns_engine and self.engine is not None:
             self.engine.close()
@@ -301,6 +303,7 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
             posted = [-step]
 
             def progress(done: int, total: int) -> None:
+                self.papers_in_writer = 0 < total <= done  # leaving costs nothing now
                 # At most ~100 messages however large the library: the UI only shows a count.
                 # A count that goes back is the full build after the lean index's.
                 if done == total or done < posted[0] or done - posted[0] >= step:

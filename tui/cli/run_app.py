@@ -69,6 +69,7 @@ def run_app(context: CliContext) -> int:
     # the terminal's stderr, which the running app's capture has none of.
     if app.load_corpus or changed or app.config.fulltext:
         start_worker_support()
+    app.process_ends_after_hand_off = True  # below: os._exit once the app is gone
     resume_collector()  # start-up's objects frozen; the app's own garbage is collected as usual
     try:
         # On a loop of our own, `run` returns when the app has closed, not when its worker

@@ -6,7 +6,8 @@ multiprocessing starts a helper process, its resource tracker, on first use and 
 print capture, whose `fileno()` is -1: the tracker failed to start ("bad value(s) in
 fds_to_keep"), the load's pool gave up quietly and the whole first load ran on one core
 (found with py-spy on the real exports: 4.6 s of parsing in the app's own process).
-Started before the app runs, the tracker has the terminal's stderr, as in a command.
+Started before the app runs, the tracker gets a real descriptor (its output goes to
+/dev/null, as every background process's does).
 """
 
 from __future__ import annotations
@@ -34,7 +35,20 @@ def start_worker_support() -> None:
         return
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    # Its stderr is /dev/null, as for every background process (index.background): a
+    # start handed off mid-load ends with `os._exit`, its load's pool never closed, and the
+    # tracker printed "There appear to be 5 leaked semaphore objects" over the shell's
+    # prompt. The child inherits descriptor 2 whatever `sys.stderr` is, so that is swapped
+    # for the spawn (before the app: nothing else writes meanwhile).
+    terminal = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(terminal, 2)
+        os.close(terminal)
+        os.close(devnull)
 
 
 def start_load_workers(files: Sequence[str], taxonomy: Taxonomy) -> LoadPool | None:

@@ -10,7 +10,9 @@ scoring every pair.
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -23,6 +25,8 @@ from index.library.dedupe import (
     _scored_pairs,
     _Texts,
     dedupe,
+    pause_merging,
+    resume_merging,
     similarity,
 )
 from index.library.evidence import is_placeholder
@@ -161,3 +165,21 @@ def test_empty_abstracts_never_merge_and_stay_cheap() -> None:
     papers = [Paper(id=f"e{n}", title=f"Entry {n}") for n in range(20_000)]
     merged, links, _ = dedupe(papers)  # was quadratic: every empty text scanned all others
     assert len(merged) == 20_000 and links == []
+
+
+def test_a_paused_merge_waits_and_resumed_gives_the_same_result() -> None:
+    """`pause_merging` (an app exiting after handing its start off) stops a merge under
+    way at its next few texts, holding nothing; resumed, it ends as if never paused."""
+    papers = _library(600, 3)
+    expected = dedupe(papers)
+    out: list[Any] = []
+    pause_merging()
+    try:
+        merging = threading.Thread(target=lambda: out.append(dedupe(papers)), daemon=True)
+        merging.start()
+        merging.join(0.5)
+        assert merging.is_alive() and not out  # waiting, not merging
+    finally:
+        resume_merging()
+    merging.join(60)
+    assert out == [expected]

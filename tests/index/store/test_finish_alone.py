@@ -115,3 +115,33 @@ def test_a_killed_finisher_leaves_no_index_or_the_whole_one_and_the_next_resumes
     _finished(finish_alone([corpus], TAXONOMY, cache))  # the next start's quit, or a start
     served = _current(cache, corpus)
     assert served is not None and by_paper(served) == one_shot
+
+
+def test_handing_off_never_waits_for_the_finisher_to_read(
+    tmp_path: Path, corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app hands off while the user waits for the prompt: the job must fit in the
+    pipe. A taxonomy that has tagged carries its compiled rules (122 KB pickled, more
+    than a pipe holds, and the write waited ~0.4 s for the finisher's imports); it is
+    sent as a fresh copy. Here the finisher says when it starts reading, two seconds in.
+    """
+    from index.library.parallel import _labels
+    from index.models import Paper
+    from index.store import finish_alone as module
+
+    used = load_taxonomy()
+    _labels([Paper(id="p", title="GPU kernels", abstract="Paged attention on GPUs.")], used)
+    reading = tmp_path / "reading"
+    monkeypatch.setattr(
+        module,
+        "_BOOT",
+        "import pathlib, pickle, sys, time; time.sleep(2); "
+        f"pathlib.Path({str(reading)!r}).touch(); "
+        "names, taxonomy, cache = pickle.loads(sys.stdin.buffer.read()); "
+        f"sys.exit(0 if taxonomy.fingerprint == {used.fingerprint!r} else 1)",  # the same rules
+    )
+    process = finish_alone([corpus], used, tmp_path / "cache")
+    assert process is not None
+    assert not reading.exists()  # handed off before the finisher read a byte
+    assert process.wait(60) == 0
+    assert reading.exists()

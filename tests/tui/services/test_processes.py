@@ -101,3 +101,28 @@ def test_workers_of_an_abandoned_load_do_not_outlive_the_app(tmp_path: Path) -> 
                 break
             assert time.monotonic() < deadline, f"worker {pid} outlived its app"
             time.sleep(0.05)
+
+
+def test_an_abandoned_load_prints_nothing_on_the_terminal_after_the_app(tmp_path: Path) -> None:
+    """The resource tracker outlives a process that ends with `os._exit` and reported the
+    abandoned pool's semaphores ("5 leaked semaphore objects") over the shell's prompt;
+    its output goes to /dev/null, as every background process's does."""
+    script = tmp_path / "abandon.py"
+    script.write_text(
+        ABANDON.replace(
+            "if __name__", "from tui.services.processes import start_worker_support\nif __name__"
+        ).replace(
+            "    pool = ", "    start_worker_support()  # as tui.cli.run_app does\n    pool = "
+        ),
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,  # until every holder of this stderr (the tracker too) is gone
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    assert "start_worker_support()" in script.read_text(encoding="utf-8")
+    assert done.stderr == ""
