@@ -289,6 +289,7 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
         from index.store.leaving import BuildDetached
 
         self.index_finished.clear()
+        self.papers_in_writer = False  # this build's, from its first paper
         try:
             library = self.library
             if self.load_corpus:
@@ -303,7 +304,9 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
             posted = [-step]
 
             def progress(done: int, total: int) -> None:
-                self.papers_in_writer = 0 < total <= done  # leaving costs nothing now
+                # Leaving costs nothing once the build process has every paper; it keeps
+                # them for the full build after a lean index's (whose count starts again).
+                self.papers_in_writer = self.papers_in_writer or 0 < total <= done
                 # At most ~100 messages however large the library: the UI only shows a count.
                 # A count that goes back is the full build after the lean index's.
                 if done == total or done < posted[0] or done - posted[0] >= step:

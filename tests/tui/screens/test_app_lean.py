@@ -83,6 +83,9 @@ async def test_the_lean_index_serves_every_paper_labelled_until_the_full_one_tak
         half = f"Completing the index {100 * (size // 2) // size}% · {shown(app).total:,} of"
         await until(pilot, lambda: status(app).startswith(half))
         assert "so far" not in status(app)
+        # the build process kept every paper for the full build: quitting now leaves it
+        # to finish alone (tui.first_start.leave_first_start), nothing handed off again
+        assert app.papers_in_writer
         # the detail pane shows the lean engine's paper (the library's own)
         await pilot.press("enter")
         pane = screen.query_one(DetailPane)
