@@ -11,10 +11,11 @@ sorting need neither, and answer exactly as on the full index. Two things do:
   terms gives the same papers. So the query is parsed as for the full index and its
   `prefix` terms are answered by `WordStarts`, from the library beside the lean index:
   the same papers, and the same ranking (the n-grams only filter, they never score);
-- a phrase needs positions: here it is searched as its words, all in one field, and the
-  result says so in one short line, so the user knows what changes once the index is
-  complete. Whoosh's own phrase matcher would raise on a field without positions: no
-  phrase reaches it.
+- a phrase needs positions: its candidates (the papers holding its words in its field)
+  are checked against their text in the library, analysed as the full build analyses it
+  (index.search.lean_phrases): the full index's papers. Whoosh's own phrase matcher would
+  raise on a field without positions, so the ranking (when Whoosh's collector ranks) scores
+  a phrase as its words, which is what Whoosh's phrase scores anyway (`lean_ranking`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,8 @@ from index.search.parser import Parsed
 from index.search.spelling import Lexicon, count_words
 from index.search.syntax import walk
 
-__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_parsed"]
+__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_ranking"]
 
-UNTIL = "until the index is complete"
-# What a result on the lean index says when it searched a phrase as its words.
-PHRASES = f"Phrases searched as their words {UNTIL}"
 # Sorts after every word that begins with a start: the end of its range.
 LAST = chr(0x10FFFF)
 
@@ -77,15 +75,17 @@ def _unphrased(q: wq.Query) -> wq.Query:
     return q.apply(_unphrased)
 
 
-def lean_parsed(parsed: Parsed) -> Parsed:
-    """`parsed` as the lean index can answer it, its notice saying what is approximate."""
+def lean_ranking(parsed: Parsed) -> Parsed:
+    """`parsed` to rank the (already matched) papers of the lean index with: each phrase
+    as its words AND-ed in its field. Whoosh scores a phrase as the sum of its words'
+    scores (`SpanNear2` over their intersection), so the rows are the same; its phrase
+    matcher would raise on a field without positions. `parsed` itself when it holds no
+    phrase."""
     if parsed.query is None:
         return parsed
     if not any(isinstance(node, wq.Phrase) for node in walk(parsed.query)):
         return parsed
-    query = _unphrased(parsed.query)
-    joined = f"{parsed.notice}; {PHRASES}" if parsed.notice else PHRASES
-    return replace(parsed, query=query, notice=joined)
+    return replace(parsed, query=_unphrased(parsed.query))
 
 
 class WordStarts:
