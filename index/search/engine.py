@@ -165,6 +165,7 @@ class SearchEngine(Generic[OpenedT]):
         # The match sets of queries and their parts (index.search.matching).
         self._matching = QueryMasks(self.masks, letters, self._term_scores, self._paper_at)
         self._starts: WordStarts | None = None
+        self._phrases: LeanPhrases | None = None
         if self.lean:
             ids, by_id = self.masks.ids, self._papers
             self._starts = WordStarts(
@@ -172,7 +173,7 @@ class SearchEngine(Generic[OpenedT]):
             )
             self._matching.starts = self._starts.mask
             phrases = LeanPhrases(self._index.schema, lambda d: by_id.get(ids[d]), self.masks.size)
-            self._matching.phrases = phrases.mask
+            self._matching.phrases, self._phrases = phrases.mask, phrases
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -317,6 +318,8 @@ class SearchEngine(Generic[OpenedT]):
             with cache.lock:
                 cache.clear()
         self._term_scores.clear()
+        if self._phrases is not None:
+            self._phrases.forget()
         clear_automata()
         forget_highlighted()
 

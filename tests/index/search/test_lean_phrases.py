@@ -20,7 +20,7 @@ from index import open_engine
 from index.models import Library, SearchRequest
 from index.schema.fields import TEXT_FIELDS, build_schema, document
 from index.search.engine import SearchEngine
-from index.search.lean_phrases import field_tokens, holds_phrase
+from index.search.lean_phrases import field_tokens, holds_phrase, prose_holds
 from index.store import lean as lean_store
 from tests.fixtures.search.generate import TAXONOMY, make_library
 
@@ -163,6 +163,35 @@ def test_the_phrase_rule_is_whooshs() -> None:
     assert holds_phrase(tokens, ["a", "c"], 2) and not holds_phrase(tokens, ["a", "c"], 1)
     assert not holds_phrase(tokens, ["c", "a"], 0)
     assert holds_phrase(tokens, ["a", "b", "b"], 3)  # a, then b at 1 or 5, then b at 5 or 6
+
+
+# Texts whose words the tokenizer joins or splits where a plain search for a word would not.
+TEXTS = (
+    "Upscale scaling: the large.scale model, large. scale it; large..scale, large_scale.",
+    "v3.2x hardware at 10.5 tflops, 10.5.1 and x10.5 on v3.2x.",
+    "Data data data, the data of data: a datum and data-data.",
+    "Memory for bandwidth; memory the bandwidth; memories bandwidths; memorybandwidth.",
+)
+
+
+def test_a_prose_phrase_found_from_its_first_word_is_found_from_the_whole_text() -> None:
+    """`prose_holds` (the abstract's words from the first word's places on) answers as
+    the whole text analysed does, for every run of 1-3 of its stems and their reverse."""
+    papers = _library().papers
+    texts = [*TEXTS, *(paper.abstract for paper in papers)]
+    answers: list[bool] = []
+    for text in texts:
+        paper = replace(papers[0], abstract=text)
+        tokens = field_tokens(paper, "abstract", stemmed=True)
+        stems = [t for t in tokens if t is not None]
+        phrases = {tuple(stems[i : i + n]) for n in (1, 2, 3) for i in range(len(stems))}
+        phrases |= {phrase[::-1] for phrase in phrases}
+        phrases |= {("scale", "larg"), ("larg", "scale"), ("10.5", "tflop"), ("datum", "data")}
+        for phrase in phrases:
+            expected = holds_phrase(tokens, phrase, 1)
+            assert prose_holds(text, phrase) == expected, (text[:30], phrase)
+            answers.append(expected)
+    assert answers.count(True) > 1000 and answers.count(False) > 1000
 
 
 @pytest.mark.parametrize("query", PHRASES)
