@@ -129,7 +129,7 @@ def prose_holds(text: str, words: Sequence[str]) -> bool:
     its first word may stand (module docstring)."""
     low = text.lower()
     first = words[0]
-    start = first[: max(1, len(first) - 2)]
+    start = first[: max(1, len(first) - 1)]
     rest = words[1:]
     at = low.find(start)
     while at != -1:
