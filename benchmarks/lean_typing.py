@@ -15,7 +15,8 @@ totals compared, and the seconds `WordStarts` took to read the words (the engine
 too: the first search of a session), with how many candidates the lean index checked
 (the papers holding the words in a field) and whether the rows are the full index's. The
 phrases are the scripts' two, the three commonest pairs of side-by-side abstract words,
-one with a stop word inside, one in `title:`, one negated and one author's name.
+one with a stop word inside, the commonest pair reversed with a slop of 3, one in
+`title:`, one negated and one author's name.
 
     python benchmarks/lean_typing.py --docs 20000 [--phrases] [--json]
 """
@@ -147,6 +148,7 @@ def _phrases(library: Library) -> list[str]:
         '"tensor compiler"',
         *common,
         f'"{with_stop}"',
+        f'"{second} {first}"~3',
         f'title:"{first} {second}"',
         f'{first} -"{first} {second}"',
         f'author:"{author}"',

@@ -14,12 +14,12 @@ its words' scores), which the lean index has, so its rows are the full index's t
 
 A common phrase has thousands of candidates, and analysing a whole abstract costs ~0.2 ms
 (at 20,000 papers "large scale" has 5,700 candidates: 1.3 s). So a prose field (title,
-abstract) in ASCII, by far the commonest, is not analysed whole for a phrase of side-by-side
-words (`prose_holds`): its first word's places are found with `str.find` (a word's Porter
+abstract) in ASCII, by far the commonest, is not analysed whole for a phrase
+(`prose_holds`): its first word's places are found with `str.find` (a word's Porter
 stem, less its last letter, always begins the word: tested over 100,000 words of real
 bibliographies), and only the words from there on are analysed, each as the full build
 analyses it, until the phrase is matched or missed. Any other field or text (names,
-accents, a slop) is analysed whole, and its words kept per field and paper (`TOKEN_CACHE`
+accents) is analysed whole, and its words kept per field and paper (`TOKEN_CACHE`
 entries, least recently used dropped) for the next keystroke.
 """
 
@@ -123,10 +123,11 @@ def _starts_token(text: str, at: int) -> bool:
     return True
 
 
-def prose_holds(text: str, words: Sequence[str]) -> bool:
-    """Whether stemmed prose `text` (ASCII) holds the stems `words` side by side (slop 1),
-    as `holds_phrase(field_tokens(...), words, 1)` says, analysing only from each place
-    its first word may stand (module docstring)."""
+def prose_holds(text: str, words: Sequence[str], slop: int = 1) -> bool:
+    """Whether stemmed prose `text` (ASCII) holds the stems `words` as a phrase, as
+    `holds_phrase(field_tokens(...), words, slop)` says, analysing only from each place
+    its first word may stand (module docstring): a match beginning there lies within the
+    next `slop` kept words for each word after the first."""
     low = text.lower()
     first = words[0]
     start = first[: max(1, len(first) - 1)]
@@ -138,8 +139,12 @@ def prose_holds(text: str, words: Sequence[str]) -> bool:
             if token is not None:
                 word = token.group()
                 kept = len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS
-                if kept and cached_stem(word) == first and _followed_by(low, token.end(), rest):
-                    return True
+                if kept and cached_stem(word) == first:
+                    if slop == 1 and _followed_by(low, token.end(), rest):
+                        return True
+                    window = _kept_stems(low, token.end(), len(rest) * slop)
+                    if slop != 1 and holds_phrase((first, *window), words, slop):
+                        return True
                 at = token.end() - 1
         at = low.find(start, at + 1)
     return False
@@ -161,6 +166,20 @@ def _followed_by(low: str, at: int, rest: Sequence[str]) -> bool:
         if want is None:
             return True
     return False
+
+
+def _kept_stems(low: str, at: int, count: int) -> list[str]:
+    """The stems of the next `count` kept words of `low` from `at` on."""
+    stems: list[str] = []
+    if count <= 0:
+        return stems
+    for token in _TOKEN.finditer(low, at):
+        word = token.group()
+        if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
+            stems.append(cached_stem(word))
+            if len(stems) == count:
+                break
+    return stems
 
 
 class LeanPhrases:
@@ -208,7 +227,7 @@ class LeanPhrases:
             return None
         words = [str(word) for word in q.words]
         slop = q.slop
-        prose = self._stemmed[fieldname] and slop == 1
+        prose = self._stemmed[fieldname] and slop >= 1
         found: list[int] = []
         for n, docnum in enumerate(bits(candidates)):
             if not n % 256:
@@ -217,7 +236,7 @@ class LeanPhrases:
                 paper = self._paper_of(docnum)
                 text = field_text(paper, fieldname) if paper is not None else ""
                 if text.isascii():
-                    if prose_holds(text, words):
+                    if prose_holds(text, words, slop):
                         found.append(docnum)
                     continue
             if holds_phrase(self.tokens(docnum, fieldname), words, slop):
