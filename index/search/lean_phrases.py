@@ -140,10 +140,12 @@ def prose_holds(text: str, words: Sequence[str], slop: int = 1) -> bool:
                 word = token.group()
                 kept = len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS
                 if kept and cached_stem(word) == first:
-                    if slop == 1 and _followed_by(low, token.end(), rest):
-                        return True
-                    window = _kept_stems(low, token.end(), len(rest) * slop)
-                    if slop != 1 and holds_phrase((first, *window), words, slop):
+                    if slop == 1:
+                        if _followed_by(low, token.end(), rest):
+                            return True
+                    elif holds_phrase(
+                        (first, *_kept_stems(low, token.end(), len(rest) * slop)), words, slop
+                    ):
                         return True
                 at = token.end() - 1
         at = low.find(start, at + 1)
