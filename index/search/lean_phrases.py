@@ -156,16 +156,15 @@ def _followed_by(low: str, at: int, rest: Sequence[str]) -> bool:
     """Whether the kept words of `low` from `at` on begin with the stems `rest`."""
     if not rest:
         return True
-    wanted = iter(rest)
-    want = next(wanted)
+    matched = 0
     for token in _TOKEN.finditer(low, at):
         word = token.group()
         if len(word) < _MIN_SIZE or word in PROSE_STOP_WORDS:
             continue
-        if cached_stem(word) != want:
+        if cached_stem(word) != rest[matched]:
             return False
-        want = next(wanted, None)
-        if want is None:
+        matched += 1
+        if matched == len(rest):
             return True
     return False
 
