@@ -384,7 +384,7 @@ class SearchEngine(Generic[OpenedT]):
                 if request.counts
                 else ({}, frozenset())
             )
-            ranking = lean_ranking(parsed) if self.lean else parsed
+            ranking = lean_ranking(parsed, main) if self.lean else parsed
             if ranking.query is not None and uses_layer(ranking.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
                 ranking = replace(ranking, query=without_layer(ranking.query))

@@ -19,6 +19,7 @@ import pytest
 from index import open_engine
 from index.models import Library, SearchRequest
 from index.schema.fields import TEXT_FIELDS, build_schema, document
+from index.search import ranking
 from index.search.engine import SearchEngine
 from index.search.lean_phrases import field_tokens, holds_phrase, prose_holds
 from index.store import lean as lean_store
@@ -237,3 +238,23 @@ def test_a_phrase_on_the_lean_index_says_nothing_of_itself(engines: Any) -> None
     result = lean.search(SearchRequest(query='"memory bandwidth"'))
     assert result.total > 0
     assert result.notice is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"memory bandwidth" OR year:2020..2022', '"kernel fusion"~2 OR year:2024..2026'],
+)
+def test_a_phrase_whooshs_collector_ranks_ranks_as_on_the_full_index(
+    engines: Any, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big match set of a query with a range is ranked by Whoosh's collector, whose
+    phrase matcher would raise on the lean index: the phrase scores as its words there."""
+    monkeypatch.setattr(ranking, "TERM_AT_A_TIME_LIMIT", 0)
+    lean, full = engines
+    request = SearchRequest(query=query, limit=1000)
+    lean.forget_cached()
+    full.forget_cached()
+    on_lean, on_full = lean.search(request), full.search(request)
+    assert on_lean.total == on_full.total > 0
+    assert [h.paper.id for h in on_lean.hits] == [h.paper.id for h in on_full.hits]
+    assert [h.score for h in on_lean.hits] == pytest.approx([h.score for h in on_full.hits])
