@@ -244,7 +244,7 @@ def test_a_phrase_on_the_lean_index_says_nothing_of_itself(engines: Any) -> None
     "query",
     ['"memory bandwidth" OR year:2020..2022', '"kernel fusion"~2 OR year:2024..2026'],
 )
-def test_a_phrase_whooshs_collector_ranks_ranks_as_on_the_full_index(
+def test_a_phrase_ranked_by_whooshs_collector_ranks_as_on_the_full_index(
     engines: Any, query: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A big match set of a query with a range is ranked by Whoosh's collector, whose
