@@ -1,7 +1,7 @@
 """The lean-index typing benchmark runs end to end at a tiny size.
 
 Speed is never asserted; this proves `benchmarks/lean_typing.py` builds both indexes, types
-on each and finds the same totals (a phrase aside: the lean index searches its words).
+on each and finds the same totals, phrases included, and times finished phrases.
 """
 
 from __future__ import annotations
@@ -21,3 +21,11 @@ def test_types_on_both_indexes_and_finds_the_same_totals(tmp_path: Path) -> None
     assert {"1 letter", "2 letters", "3 letters", "4+ letters"} <= set(figures["stages"])
     for stage in figures["stages"].values():
         assert stage["requests"] > 0 and stage["lean_ms"]["p50_ms"] > 0
+
+
+def test_times_phrases_on_both_indexes_with_the_same_rows(tmp_path: Path) -> None:
+    figures = lean_typing.measure_phrases(docs=40, work=tmp_path, repeat=1)
+    assert len(figures["phrases"]) == 10
+    for phrase, row in figures["phrases"].items():
+        assert row["same_rows"], phrase
+        assert row["total"] <= row["words_total"] or "-" in phrase

@@ -55,7 +55,8 @@ def build_schema(lean: bool = False) -> fields.Schema:
 
     `lean`: a big library's first index (index.store.lean), served while the full one is
     built: the same fields and analyzers, but the word fields keep no positions (a
-    phrase is searched as its words) and `prefix` is left empty by `document`.
+    phrase is checked against the library's text, index.search.lean_phrases) and
+    `prefix` is left empty by `document`.
     """
     stem = stem_analyzer()
     fold = fold_analyzer()

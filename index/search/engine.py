@@ -39,7 +39,8 @@ from index.search.fulltext import match_fulltext, with_pages
 from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
-from index.search.lean import WordStarts, is_lean, lean_lexicon, lean_parsed
+from index.search.lean import WordStarts, is_lean, lean_lexicon, lean_ranking
+from index.search.lean_phrases import LeanPhrases
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
@@ -128,7 +129,7 @@ class SearchEngine(Generic[OpenedT]):
         self._hierarchy = taxonomy.implied_by()
         self.lexicon = saved_lexicon(opened.path)
         # A lean first index (index.search.lean): word starts and words counted from the
-        # library when first needed, phrases searched as their words.
+        # library when first needed, phrases checked against the library's text.
         self.lean = is_lean(self._index)
         if self.lean and library is None:
             raise ValueError(f"{opened.path}: a lean index is searched with its library")
@@ -164,12 +165,15 @@ class SearchEngine(Generic[OpenedT]):
         # The match sets of queries and their parts (index.search.matching).
         self._matching = QueryMasks(self.masks, letters, self._term_scores, self._paper_at)
         self._starts: WordStarts | None = None
+        self._phrases: LeanPhrases | None = None
         if self.lean:
             ids, by_id = self.masks.ids, self._papers
             self._starts = WordStarts(
                 lambda: ((d, by_id[i]) for d, i in enumerate(ids) if i in by_id), self.masks.size
             )
             self._matching.starts = self._starts.mask
+            phrases = LeanPhrases(self._index.schema, lambda d: by_id.get(ids[d]), self.masks.size)
+            self._matching.phrases, self._phrases = phrases.mask, phrases
         # The user's layer (tags, status, notes) and the source's tags, as masks; replaced
         # whole by `set_user_layer`, never re-indexed. The generation keys the caches.
         # Without a library (a CLI search on a current index) the source facets come from
@@ -314,6 +318,8 @@ class SearchEngine(Generic[OpenedT]):
             with cache.lock:
                 cache.clear()
         self._term_scores.clear()
+        if self._phrases is not None:
+            self._phrases.forget()
         clear_automata()
         forget_highlighted()
 
@@ -351,8 +357,6 @@ class SearchEngine(Generic[OpenedT]):
         with self._searcher() as searcher:
             with self._parse_lock:
                 parsed = self._builder.parse(request.query, searcher.reader(), request.as_you_type)
-            if self.lean:
-                parsed = lean_parsed(parsed)
             masks = self.masks
             evaluation = Evaluation(parsed.prefixes, layer, generation)
 
@@ -380,10 +384,10 @@ class SearchEngine(Generic[OpenedT]):
                 if request.counts
                 else ({}, frozenset())
             )
-            ranking = parsed
-            if parsed.query is not None and uses_layer(parsed.query):
+            ranking = lean_ranking(parsed, main) if self.lean else parsed
+            if ranking.query is not None and uses_layer(ranking.query):
                 # Whoosh cannot score fields it does not hold: rank by the rest.
-                ranking = replace(parsed, query=without_layer(parsed.query))
+                ranking = replace(ranking, query=without_layer(ranking.query))
 
             def rank(part: int, filtered: bool) -> list[tuple[float, int]]:
                 return top_rows(

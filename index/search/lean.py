@@ -11,10 +11,12 @@ sorting need neither, and answer exactly as on the full index. Two things do:
   terms gives the same papers. So the query is parsed as for the full index and its
   `prefix` terms are answered by `WordStarts`, from the library beside the lean index:
   the same papers, and the same ranking (the n-grams only filter, they never score);
-- a phrase needs positions: here it is searched as its words, all in one field, and the
-  result says so in one short line, so the user knows what changes once the index is
-  complete. Whoosh's own phrase matcher would raise on a field without positions: no
-  phrase reaches it.
+- a phrase needs positions: its candidates (the papers holding its words in its field)
+  are checked against their text in the library, analysed as the full build analyses it
+  (index.search.lean_phrases): the full index's papers. Whoosh's own phrase matcher would
+  raise on a field without positions, so where Whoosh's collector ranks (a big match set
+  of a query with a range), a phrase is scored as Whoosh scores one: its words' scores
+  summed, in the papers holding the phrase (`lean_ranking`, `PhraseMatches`).
 """
 
 from __future__ import annotations
@@ -28,19 +30,18 @@ from itertools import chain, islice
 
 from whoosh import query as wq
 from whoosh.index import Index
+from whoosh.matching import FilterMatcher, Matcher, NullMatcher
+from whoosh.searching import Searcher
 
 from index.models import Paper
 from index.schema.analysis import folded_words
-from index.search.bitsets import mask_of
+from index.search.bitsets import bits, mask_of
 from index.search.parser import Parsed
 from index.search.spelling import Lexicon, count_words
 from index.search.syntax import walk
 
-__all__ = ["WordStarts", "is_lean", "lean_lexicon", "lean_parsed"]
+__all__ = ["PhraseMatches", "WordStarts", "is_lean", "lean_lexicon", "lean_ranking"]
 
-UNTIL = "until the index is complete"
-# What a result on the lean index says when it searched a phrase as its words.
-PHRASES = f"Phrases searched as their words {UNTIL}"
 # Sorts after every word that begins with a start: the end of its range.
 LAST = chr(0x10FFFF)
 
@@ -65,27 +66,60 @@ def is_lean(index: Index) -> bool:
     return not title.format.supports("positions")
 
 
-def _unphrased(q: wq.Query) -> wq.Query:
-    """`q` with every phrase replaced by its words, AND-ed in the phrase's field."""
+class PhraseMatches(wq.WrappingQuery):
+    """A phrase's words AND-ed in its field, matching only the documents of `mask` (those
+    holding the phrase): scored as Whoosh's `Phrase` scores, the sum of its words' scores
+    (`SpanNear2` over their intersection), without the positions its matcher needs."""
+
+    def __init__(self, child: wq.Query, mask: int) -> None:
+        super().__init__(child)
+        self.mask = mask
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, PhraseMatches)
+            and self.child == other.child
+            and self.mask == other.mask
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.__class__.__name__, self.child, self.mask))
+
+    def _rewrap(self, child: wq.Query) -> PhraseMatches:
+        return PhraseMatches(child, self.mask)
+
+    def matcher(self, searcher: Searcher, context: object = None) -> Matcher:
+        top = searcher.get_parent()
+        offset = next((at for leaf, at in top.leaf_searchers() if leaf is searcher), 0)
+        end = offset + searcher.doc_count_all()
+        local = {docnum - offset for docnum in bits(self.mask) if offset <= docnum < end}
+        if not local:
+            return NullMatcher()
+        return FilterMatcher(self.child.matcher(searcher, context), local)
+
+
+def _unphrased(q: wq.Query, mask: Callable[[wq.Phrase], int]) -> wq.Query:
+    """`q` with every phrase replaced by its words in the papers holding it."""
     if isinstance(q, wq.Phrase):
         terms = [wq.Term(q.fieldname, word, boost=q.boost) for word in q.words]
         if not terms:
             return wq.NullQuery
-        return terms[0] if len(terms) == 1 else wq.And(terms)
+        return PhraseMatches(terms[0] if len(terms) == 1 else wq.And(terms), mask(q))
     if q.is_leaf():
         return q
-    return q.apply(_unphrased)
+    return q.apply(lambda child: _unphrased(child, mask))
 
 
-def lean_parsed(parsed: Parsed) -> Parsed:
-    """`parsed` as the lean index can answer it, its notice saying what is approximate."""
+def lean_ranking(parsed: Parsed, mask: Callable[[wq.Phrase], int]) -> Parsed:
+    """`parsed` to rank the (already matched) papers of the lean index with: each phrase
+    as its words in the papers holding it (`mask`: its match set), `PhraseMatches`.
+    Whoosh's phrase matcher would raise on a field without positions. `parsed` itself
+    when it holds no phrase."""
     if parsed.query is None:
         return parsed
     if not any(isinstance(node, wq.Phrase) for node in walk(parsed.query)):
         return parsed
-    query = _unphrased(parsed.query)
-    joined = f"{parsed.notice}; {PHRASES}" if parsed.notice else PHRASES
-    return replace(parsed, query=query, notice=joined)
+    return replace(parsed, query=_unphrased(parsed.query, mask))
 
 
 class WordStarts:

@@ -99,6 +99,9 @@ class QueryMasks:
         # A lean first index's word starts (index.search.lean.WordStarts): the documents
         # of a `prefix` term, which that index does not hold. None: read from the index.
         self.starts: Callable[[str], int] | None = None
+        # The same index's phrases, among their candidates (index.search.lean_phrases):
+        # None for a field it cannot answer; not set: Whoosh's positions.
+        self.phrases: Callable[[wq.Phrase, int], int | None] | None = None
 
     def mask(self, searcher: Searcher, q: wq.Query, evaluation: Evaluation) -> int:
         """The documents matching `q`; a plain word's or prefix's also match in the
@@ -238,6 +241,10 @@ class QueryMasks:
         except KeyError:  # Whoosh's phrase matcher matches nothing then
             return 0
         found = None
+        if self.phrases is not None:
+            answered = self.phrases(q, candidates)
+            if answered is not None:
+                return answered
         if field.format is not None and field.format.supports("positions"):
             try:
                 terms = [field.to_bytes(word) for word in q.words]

@@ -12,11 +12,11 @@ results are exactly a one-shot build's (it is one). At 20,000 papers the lean in
 answered after 0.40x the time the full build took before (CPU 0.48x; benchmarks/README.md),
 the full index after 1.2x.
 
-On the lean index a phrase is answered by its words in one field (index.search.lean says so
-in the result's notice). Everything else (words, word starts, fields, filters, facet counts,
-sorting, year ranges, fuzzy words) answers exactly as on the full index: the lean engine has
-the library beside it for its papers, its words and its word starts (the n-grams' terms,
-index.search.lean.WordStarts).
+Every search (words, word starts, phrases, fields, filters, facet counts, sorting, year
+ranges, fuzzy words) answers exactly as on the full index: the lean engine has the library
+beside it for its papers, its words, its word starts (the n-grams' terms,
+index.search.lean.WordStarts) and its phrases (each candidate's text analysed as the full
+build does, index.search.lean_phrases).
 
 The lean index lives in a `preview-<token>/` folder, as the sample index did: never named by
 `current.json`, held while open and swept once no process holds it

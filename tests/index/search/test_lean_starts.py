@@ -148,9 +148,8 @@ def test_a_word_being_typed_finds_the_full_index_papers_in_its_order(
     assert on_lean.total == on_full.total
     assert [h.paper.id for h in on_lean.hits] == [h.paper.id for h in on_full.hits]
     assert on_lean.partial == on_full.partial
-    if '"' not in typed:  # a phrase is still searched as its words on the lean index
-        assert on_lean.notice == on_full.notice
-        assert on_lean.facets == on_full.facets
+    assert on_lean.notice == on_full.notice
+    assert on_lean.facets == on_full.facets
     assert found or typed in ("qq", "name:", "aesth")  # as the full index: nothing
 
 
