@@ -4,9 +4,10 @@ The app holds what outlives a screen (engine, config, marks, history) and the ac
 that need it; searching and browsing live in `screens/`, drawing in `widgets/`, paper
 lookups and citations in `services/papers.py`, style and theme choices in
 `settings_actions.py`, reading the library in `first_start.py` (a first start) and
-`library_host.py` (a changed file). Screens see the app only as a `tui.host.Host`, and
-learn about the index by messages (`IndexProgress`, `IndexPreview`, `IndexReady`,
-`IndexFailed`) posted to the main screen. Build it with `make_app`, which takes every
+`library_host.py` (a changed file), opening the index in `index_host.py`, copying in
+`copy_host.py`. Screens see the app only as a `tui.host.Host`, and learn about the index
+by messages (`IndexProgress`, `IndexPreview`, `IndexReady`, `IndexFailed`) posted to the
+main screen. Build it with `make_app`, which takes every
 path from `AppSettings` so tests stay in tmp folders.
 """
 
@@ -21,24 +22,24 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import events, on, work
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.widget import AwaitMount
-from textual.worker import Worker, WorkerState
 
 from index.atomic import clean_stale_temps
-from index.citations import resolve_style, style_label
+from index.citations import resolve_style
 from index.facets.taxonomy import Taxonomy, load_taxonomy
-from index.models import Library, LoadWarning, Paper
+from index.models import Library, LoadWarning
 from index.store.leaving import LeaveBuilds
 from index.text_safety import for_terminal
 from tui.commands import PaperscopeCommands, binding_rows, binding_table
+from tui.copy_host import CopyHost
 from tui.first_start import FirstStart
 from tui.fulltext_host import FulltextHost
+from tui.index_host import IndexHost
 from tui.library_host import LibraryHost
-from tui.messages import IndexFailed, IndexPreview, IndexProgress, IndexReady
 from tui.screens.main import MainScreen
 from tui.screens.too_small import follow_size
 from tui.services.config import DEFAULT_STYLE, AppSettings, load_config
@@ -48,12 +49,10 @@ from tui.services.papers import PaperData
 from tui.services.styles import load_style_book, not_yet_reported
 from tui.services.user_data import Marks, QueryHistory
 from tui.settings_actions import SettingsActions
-from tui.startup import freeze_long_lived
 
 if TYPE_CHECKING:
     from index.library.parallel import LoadPool
     from index.search.engine import SearchEngine
-    from tui.services.clipboard import CopyOutcome
 
 __all__ = ["FINISHING_INDEX", "INDEX_FINISHED_ALONE", "PaperscopeApp", "make_app"]
 
@@ -68,7 +67,9 @@ INDEX_FINISHED_ALONE = (
 )
 
 
-class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[str]):
+class PaperscopeApp(
+    FirstStart, LibraryHost, FulltextHost, IndexHost, CopyHost, SettingsActions, App[str]
+):
     """Browse, filter and cite papers from the keyboard (or the mouse).
 
     Its return value is the picked citation in `paperscope pick` (see `tui/pick_mode.py`).
@@ -272,156 +273,6 @@ class PaperscopeApp(FirstStart, LibraryHost, FulltextHost, SettingsActions, App[
         self.close_retired()
         if self._owns_engine and self.engine is not None:
             self.engine.close()
-
-    # -- the index ----------------------------------------------------------------------
-
-    @work(
-        thread=True,
-        exclusive=True,
-        group="index",
-        exit_on_error=False,
-        description="Building the search index",
-    )
-    def build_index(self) -> None:
-        """Open (or build, on first run) the index without freezing the UI; on a first
-        start with no index, read the library first (tui.first_start)."""
-        from index import open_engine
-        from index.store.leaving import BuildDetached
-
-        self.index_finished.clear()
-        self.papers_in_writer = False  # this build's, from its first paper
-        try:
-            library = self.library
-            if self.load_corpus:
-                try:
-                    library = self.read_library()
-                except BaseException:
-                    self.library_loaded.set()  # no library will come: waiting copies go on
-                    raise
-                if library is None:
-                    return
-            step = max(1, len(library.papers) // 100) if library else 1
-            posted = [-step]
-
-            def progress(done: int, total: int) -> None:
-                # Leaving costs nothing once the build process has every paper; it keeps
-                # them for the full build after a lean index's (whose count starts again).
-                self.papers_in_writer = self.papers_in_writer or 0 < total <= done
-                # At most ~100 messages however large the library: the UI only shows a count.
-                # A count that goes back is the full build after the lean index's.
-                if done == total or done < posted[0] or done - posted[0] >= step:
-                    posted[0] = done
-                    self.main_screen.post_message(IndexProgress(done, total))
-
-            def preview(engine: Any) -> None:  # a big library's lean index (index.store.lean)
-                if self.sampling is not None:  # the early sample's engine is handed over first
-                    self.sampling.join()
-                self.post_message(IndexPreview(engine))
-
-            try:
-                engine = open_engine(
-                    library or Library(papers=()),
-                    self.taxonomy,
-                    self.settings.cache_dir,
-                    progress=progress,
-                    preview=preview,
-                    leave=self.leave_builds,
-                )
-            except BuildDetached:  # the user quit: the build process finishes it alone
-                return
-        finally:
-            if self.sampling is not None:  # its engine is handed over before the full one
-                self.sampling.join()
-            self.index_finished.set()
-        freeze_long_lived()
-        self.post_message(IndexReady(engine))
-
-    @on(IndexPreview)
-    def _index_preview(self, message: IndexPreview) -> None:
-        """Search the early sample, then the lean index, until the full index is ready
-        (index.store.preview, index.store.lean)."""
-        self._drop_preview()  # the early sample's, when the lean index replaces it
-        self.engine = message.engine  # type: ignore[assignment]
-        self.previewing = True
-        self.main_screen.post_message(IndexPreview(message.engine))
-
-    @on(IndexReady)
-    def _index_ready(self, message: IndexReady) -> None:
-        """Keep the engine, then tell the main screen it can search."""
-        self._drop_preview()
-        self.engine = message.engine  # type: ignore[assignment]
-        self.main_screen.post_message(IndexReady(message.engine))
-        self._library_ready()
-
-    def _drop_preview(self) -> None:
-        """Stop serving a sample's engine; it is closed once no search can run on it."""
-        if self.previewing and self.engine is not None:
-            self.retire(self.engine)
-            self.engine = None
-        self.previewing = False
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.report_worker_state(event.worker)
-
-    def report_worker_state(self, worker: Worker[Any]) -> None:
-        """The one place a failed worker becomes a message for the user."""
-        if worker.state == WorkerState.ERROR:
-            message = f"{worker.description} failed: {worker.error}"
-            self.notify(message, title="Error", severity="error", markup=False, timeout=10)
-            if worker.group == "index":
-                self._drop_preview()  # no full index will come
-                self.main_screen.post_message(IndexFailed(message))
-
-    # -- papers and citations -------------------------------------------------------------
-
-    @work(thread=True, group="copy", exit_on_error=False, description="Copying")
-    def copy_papers(self, papers: list[Paper], description: str, style: str | None = None) -> None:
-        """Format off the UI thread (the CSL engine takes time for long lists), then copy."""
-        style = style or self.style
-        what = f"{style_label(style)} {description}"
-        papers = self.as_loaded(papers, what)
-        if not papers:
-            return
-        text = self.papers.format(papers, style)
-        self._copy(text, what)
-
-    @work(thread=True, group="copy", exit_on_error=False, description="Copying")
-    def copy_text_to_clipboard(self, text: str, description: str) -> None:
-        """Copy any text (a link) off the UI thread; a clipboard tool may hang."""
-        self._copy(text, description)
-
-    def _copy(self, text: str, description: str) -> None:
-        """In a "copy" worker: try every clipboard path, then tell the user what happened."""
-        from tui.services.clipboard import copy_text
-
-        outcome = copy_text(
-            text,
-            description=description,
-            writer=self._terminal_writer,
-            data_dir=self.settings.data_dir,
-        )
-        self.call_from_thread(self._deliver, outcome)
-
-    def _terminal_writer(self, sequence: str) -> None:
-        """Send a raw escape sequence (OSC 52) through the driver, on the UI thread."""
-
-        def write() -> None:
-            driver = self._driver  # Textual has no public raw write
-            if driver is None:
-                raise RuntimeError("the app is not running in a terminal")
-            driver.write(sequence)
-
-        self.call_from_thread(write)
-
-    def _deliver(self, outcome: CopyOutcome) -> None:
-        from tui.screens.dialogs import CopyFallback
-
-        if outcome.copied:
-            self._clipboard = outcome.text  # so Textual's own paste (ctrl+v) pastes it too
-        if outcome.needs_dialog:
-            self.push_screen(CopyFallback(outcome.text, outcome.message))
-        else:
-            self.notify(outcome.message, title="Copy", markup=False)
 
     # -- app-wide actions -------------------------------------------------------------
 
