@@ -40,12 +40,12 @@ from index.search.highlight import Highlighter
 from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
 from index.search.lean import WordStarts, is_lean, lean_lexicon, lean_parsed
+from index.search.letter_masks import read_letters
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.positions import Positions, placed, read_positions
-from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, in_order, top_rows
 from index.search.spelling import (
     correct,
@@ -154,7 +154,7 @@ class SearchEngine(Generic[OpenedT]):
             self.masks = read_facet_masks(
                 opened.path, searcher.reader(), self._read_column
             ) or facet_masks(searcher.reader())
-            letters = read_letters(opened.path, searcher.reader())
+            letters = read_letters(opened.path, searcher.reader(), self._searcher)
             self._postings = StoredPostings.open(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
