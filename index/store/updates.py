@@ -6,8 +6,10 @@ marks the old documents deleted; every table beside the index is then brought up
 from what the update removed and added, not recomputed over the library: the prefix
 table from saved term counts (index.search.table_updates), the spelling words, the
 paper keys and the facet state as files of changes (index.search.paper_keys,
-index.search.facet_changes), the long posting lists and first-keystroke masks kept for
-the old segments. Each gives what a one-shot build of the same library gives
+index.search.facet_changes), the long posting lists kept for the old segments. The
+first-keystroke masks are left as they are: the engine completes each for the new
+segment when a search first asks (index.search.letter_masks). Each gives what a one-shot
+build of the same library gives
 (tests/index/store/test_update_equivalence.py). Measured in benchmarks/update_speed.py
 against SQLite FTS5's same update.
 """
