@@ -241,8 +241,10 @@ def test_an_in_place_update_leaves_first_keystroke_masks_to_the_engine(
         ]
 
     stored = answers()
-    # Completed on first use, the update's segment alone; once per prefix.
+    # Completed on first use, the update's segment alone; once per prefix; through the
+    # searcher the search holds (no second one opened).
     assert computed and set(computed) == {min(segments)}
+    assert len(engine._searchers.pool) == 1
     assert answers() == stored and len(computed) == len(set(engine._matching.letters._done))
     engine._matching.letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
