@@ -205,6 +205,7 @@ def test_an_in_place_update_leaves_first_keystroke_masks_to_the_engine(
     update's segment the first time a search asks for it, reading that segment only."""
     from index.search import letter_masks
     from index.search import prefixes as letters
+    from index.search.letter_masks import LetterMasks
 
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # stored as for a large library
     changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
@@ -245,7 +246,9 @@ def test_an_in_place_update_leaves_first_keystroke_masks_to_the_engine(
     # searcher the search holds (no second one opened).
     assert computed and set(computed) == {min(segments)}
     assert len(engine._searchers.pool) == 1
-    assert answers() == stored and len(computed) == len(set(engine._matching.letters._done))
+    served = engine._matching.letters
+    assert isinstance(served, LetterMasks)
+    assert answers() == stored and len(computed) == len(served._done)
     engine._matching.letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
     engine.close()

@@ -27,6 +27,7 @@ from index.models import Library, Paper, SearchRequest, SortOrder, replace
 from index.search import prefixes as letters
 from index.search import stored_postings
 from index.search.engine import SearchEngine
+from index.search.letter_masks import LetterMasks
 from index.store import updates, writer
 from tests.fixtures.search.generate import TAXONOMY
 from tests.index.store.test_store import file_library, updates_in_place
@@ -155,7 +156,8 @@ def test_an_updated_index_answers_as_a_fresh_build(
             assert _answers(reread) == want
             # The first keystrokes: the update left its segment's masks to the engine,
             # which completes each stored one on first use, by this search.
-            assert updated._matching.letters._missing
+            served = updated._matching.letters
+            assert isinstance(served, LetterMasks) and served._missing
             assert _served_from_letters(updated) >= len(STARTS) // 2
             typed = _typed(fresh)
             assert _typed(updated) == typed
