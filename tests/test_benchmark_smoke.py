@@ -192,7 +192,7 @@ def test_the_replay_alone_runs_on_the_index_an_earlier_run_built(report: dict, w
 def test_the_updates_changed_papers_keep_their_size_round_after_round() -> None:
     """Each round replaces the last round's marker: the 100 papers of a reused work folder
     do not grow with every update the benchmark made of them."""
-    papers = synth.generate_papers(6, 1)
+    papers = synth.generate_papers(40, 1)
     name = papers[0].sources[0].path
     once = synth.changed_papers(papers, name, 2, "zqxfirstq")
     twice = synth.changed_papers(once, name, 2, "zqxsecondq")
