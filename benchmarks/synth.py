@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -582,8 +583,16 @@ def read_library(files: Sequence[Path]) -> Library:
     return Library(papers=tuple(papers), files=tuple(str(path) for path in files))
 
 
+# What `changed_papers` adds, taken off again before the next round's: appended round after
+# round on a reused work folder, the 100 papers grew to ~270-word titles and ~1,000-word
+# abstracts (after ~130 rounds), and every update indexed ever longer papers.
+_REVISED_TITLE = re.compile(r"(?: \(revised \w+\))+$")
+_REVISED_ABSTRACT = re.compile(r"(?: We revise this with \w+ results\.)+$")
+
+
 def changed_papers(papers: Sequence[Paper], file_name: str, count: int, marker: str) -> list[Paper]:
-    """Copies of `papers` where `count` papers of `file_name` got a new title and sentence.
+    """Copies of `papers` where `count` papers of `file_name` got a new title and sentence
+    (the last round's replaced, so the papers keep their size round after round).
 
     The marker word appears in no generated text, so a search for it must find exactly the
     changed papers once the index has caught up.
@@ -593,11 +602,13 @@ def changed_papers(papers: Sequence[Paper], file_name: str, count: int, marker: 
     for paper in papers:
         if changed < count and paper.sources[0].path == file_name:
             changed += 1
+            title = _REVISED_TITLE.sub("", paper.title)
+            abstract = _REVISED_ABSTRACT.sub("", paper.abstract)
             paper = Paper.from_dict(
                 {
                     **paper.to_dict(),
-                    "title": f"{paper.title} (revised {marker})",
-                    "abstract": f"{paper.abstract} We revise this with {marker} results.",
+                    "title": f"{title} (revised {marker})",
+                    "abstract": f"{abstract} We revise this with {marker} results.",
                 }
             )
         result.append(paper)

@@ -189,6 +189,22 @@ def test_the_replay_alone_runs_on_the_index_an_earlier_run_built(report: dict, w
     assert replayed["same_total"] == report["same_total"]
 
 
+def test_the_updates_changed_papers_keep_their_size_round_after_round() -> None:
+    """Each round replaces the last round's marker: the 100 papers of a reused work folder
+    do not grow with every update the benchmark made of them."""
+    papers = synth.generate_papers(40, 1)
+    name = papers[0].sources[0].path
+    once = synth.changed_papers(papers, name, 2, "zqxfirstq")
+    twice = synth.changed_papers(once, name, 2, "zqxsecondq")
+    assert sum(first != original for original, first in zip(papers, once)) == 2
+    for original, first, second in zip(papers, once, twice):
+        if first == original:
+            continue
+        assert first.title == f"{original.title} (revised zqxfirstq)"
+        assert second.title == f"{original.title} (revised zqxsecondq)"
+        assert second.abstract == f"{original.abstract} We revise this with zqxsecondq results."
+
+
 def test_the_update_benchmark_times_both_updates(work: Path, report: dict) -> None:
     """update_speed.py's rounds on the work folder the run left (a library this small is
     rebuilt rather than updated in place; the figures are the same keys)."""

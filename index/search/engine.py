@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from whoosh.index import Index
 from whoosh.searching import Searcher
@@ -41,13 +40,14 @@ from index.search.highlight import forget as forget_highlighted
 from index.search.key_lookup import KeyLookup
 from index.search.lean import WordStarts, is_lean, lean_lexicon, lean_ranking
 from index.search.lean_phrases import LeanPhrases
+from index.search.letter_masks import read_letters
 from index.search.matching import Evaluation, QueryMasks, uses_layer, without_layer
 from index.search.page_view import Pages
 from index.search.paper_keys import PaperKeys, SavedKeys, read_saved_keys
 from index.search.parser import QueryBuilder
 from index.search.positions import Positions, placed, read_positions
-from index.search.prefixes import read_letters
 from index.search.ranking import best_scoring, in_order, top_rows
+from index.search.searchers import Searchers
 from index.search.spelling import (
     correct,
     rare_words,
@@ -140,8 +140,8 @@ class SearchEngine(Generic[OpenedT]):
             lambda request: self._search(request, fallbacks=False), self._transposed, self.lexicon
         )
         self._parse_lock = threading.Lock()
-        self._pool: list[Searcher] = []
-        self._pool_lock = threading.Lock()
+        self._searchers = Searchers(self._index)
+        self._searcher = self._searchers.searcher  # one for this thread (index.search.searchers)
         self._results = Lru(RESULT_CACHE)
         self._corrections = Lru(CORRECTION_CACHE)
         # Without a library: what the user's layer and the citation keys need of each
@@ -155,15 +155,18 @@ class SearchEngine(Generic[OpenedT]):
             self.masks = read_facet_masks(
                 opened.path, searcher.reader(), self._read_column
             ) or facet_masks(searcher.reader())
-            letters = read_letters(opened.path, searcher.reader())
+            letters = read_letters(opened.path, searcher.reader(), self._searchers.held)
             self._postings = StoredPostings.open(opened.path, searcher.reader())
             if library is None:
                 self._saved_keys = read_saved_keys(opened.path, searcher.reader())
         self.size: int = self.masks.live.bit_count()
         # The scored words' postings, kept between keystrokes (index.search.term_scores).
         self._term_scores = TermScores(self.masks.size, self._postings)
-        # The match sets of queries and their parts (index.search.matching).
-        self._matching = QueryMasks(self.masks, letters, self._term_scores, self._paper_at)
+        # The match sets of queries and their parts (index.search.matching). It only calls
+        # the letters' `get` (a `LetterMasks` mapping; annotated as a dict there).
+        self._matching = QueryMasks(
+            self.masks, cast(dict[str, int], letters), self._term_scores, self._paper_at
+        )
         self._starts: WordStarts | None = None
         self._phrases: LeanPhrases | None = None
         if self.lean:
@@ -276,27 +279,11 @@ class SearchEngine(Generic[OpenedT]):
     def _layer_masks(self, layer: UserLayer) -> LayerMasks:
         return LayerMasks(layer, self._source, self.masks.ids, self.masks.live, self._source_notes)
 
-    # -- searchers -------------------------------------------------------------------------
-
-    @contextmanager
-    def _searcher(self) -> Iterator[Searcher]:
-        """A searcher for this thread alone (Whoosh's are not shared); pooled for reuse."""
-        with self._pool_lock:
-            searcher = self._pool.pop() if self._pool else None
-        if searcher is None:
-            searcher = self._index.searcher()
-        try:
-            yield searcher
-        finally:
-            with self._pool_lock:
-                self._pool.append(searcher)
+    # -- closing ----------------------------------------------------------------------------
 
     def close(self) -> None:
         """Closes every searcher and the index; the engine cannot be used afterwards."""
-        with self._pool_lock:
-            for searcher in self._pool:
-                searcher.close()
-            self._pool.clear()
+        self._searchers.close()
         self._postings.close()
         if self._pages is not None:
             self._pages.close()

@@ -18,9 +18,10 @@ are in docs/whoosh.md):
   set depends only on the index, so the build computes it for every letter (and for the
   two-letter prefixes whose completions are the commonest words) and stores the bitmasks
   beside the index; the engine then answers those prefixes' match sets with a lookup. The
-  masks are kept per Whoosh segment: an in-place update adds a small segment (and may merge
-  the small ones), so it computes masks for the new segments only and keeps the big one's.
-  A file that misses a segment of the index is ignored (computed as usual).
+  masks are kept per Whoosh segment, with each node's terms: an in-place update adds a
+  small segment (and may merge the small ones) and leaves the file as it is; the engine
+  completes each mask for the segments the file lacks on first use
+  (index.search.letter_masks).
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ VERIFY_LIMIT = 2000
 VERIFY_SHARE = 50
 
 LETTERS_FILE = "letters.json"
-FORMAT = 2  # 1 stored one mask per node for the whole index
+# 1 stored one mask per node for the whole index; 2 had no terms (a segment added by an
+# in-place update could not be completed from the file).
+FORMAT = 3
 # Two-letter prefixes get a stored mask when the completions they expand to (their
 # `LETTER_CAPS` commonest) hold at least this many postings per paper: computing those
 # match sets is what makes a second keystroke slow. At most `TWO_LETTER_MAX`, the most
@@ -133,14 +136,15 @@ def write_letters(
     nodes: dict[str, wq.Query],
     stored: StoredPostings | None = None,
 ) -> None:
-    """Stores the masks of `nodes` (each short prefix's parsed query) for every segment.
+    """Stores the masks of `nodes` (each short prefix's parsed query) for every segment,
+    and each node's terms (index.search.letter_masks completes a segment added later).
 
-    Masks the file in `folder` already has for a segment are kept (an in-place update
-    leaves the big segment as it was): only new segments, and prefixes whose expansion the
-    update changed (a new word among a letter's commonest), have their postings read
+    Masks the file in `folder` already has for a segment are kept: a mask is a fact
+    about the node and the segment (deleted documents included), whatever index or
+    update wrote it. Only segments and nodes the file lacks have their postings read
     (from `stored` where it holds them).
     """
-    known = _read_segments(folder)
+    known = read_letters_file(folder)[0]
     wanted = {repr(node): node for node in nodes.values() if _term_leaves(node) is not None}
     segments: dict[str, dict[str, str]] = {}
     for leaf, _offset in reader.leaf_readers():
@@ -157,51 +161,38 @@ def write_letters(
                 data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
                 masks[key] = base64.b64encode(data).decode("ascii")
         segments[segment] = masks
+    terms = {
+        key: [[term.fieldname, str(term.text)] for term in _term_leaves(node) or ()]
+        for key, node in wanted.items()
+    }
     write_text_atomic(
-        Path(folder) / LETTERS_FILE, json.dumps({"format": FORMAT, "segments": segments})
+        Path(folder) / LETTERS_FILE,
+        json.dumps({"format": FORMAT, "terms": terms, "segments": segments}),
     )
 
 
-def _read_segments(folder: Path) -> dict[str, dict[str, str]]:
-    """The stored masks by segment id, then node repr (base64); {} if missing or damaged."""
+def read_letters_file(
+    folder: Path,
+) -> tuple[dict[str, dict[str, str]], dict[str, list[tuple[str, str]]] | None]:
+    """The stored masks by segment id, then node repr (base64), and each node's terms
+    (None: a format 2 file, which has none); ({}, None) if missing or damaged."""
     try:
         data = json.loads((Path(folder) / LETTERS_FILE).read_text(encoding="utf-8"))
-        segments = data["segments"] if data.get("format") == FORMAT else {}
-        if isinstance(segments, dict) and all(
+        segments = data["segments"] if data.get("format") in (2, FORMAT) else {}
+        raw = data.get("terms") if data.get("format") == FORMAT else None
+        if not isinstance(segments, dict) or not all(
             isinstance(masks, dict) for masks in segments.values()
         ):
-            return segments
+            return {}, None
+        terms = None
+        if isinstance(raw, dict):
+            terms = {
+                str(key): [(str(field), str(text)) for field, text in pairs]
+                for key, pairs in raw.items()
+            }
+        return segments, terms
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass
-    return {}
-
-
-def read_letters(folder: Path, reader: IndexReader) -> dict[str, int]:
-    """The stored masks by node repr over the whole index, or {} when a segment is missing.
-
-    Each segment's mask is shifted to the segment's first document number; only nodes
-    every segment has a mask for are returned.
-    """
-    segments = _read_segments(folder)
-    parts = []
-    for leaf, offset in reader.leaf_readers():
-        segment = segment_id(leaf)
-        masks = segments.get(segment) if segment is not None else None
-        if masks is None:
-            return {}
-        parts.append((masks, offset))
-    if not parts:
-        return {}
-    combined = {}
-    try:
-        for key in set(parts[0][0]).intersection(*(masks for masks, _ in parts[1:])):
-            mask = 0
-            for masks, offset in parts:
-                mask |= int.from_bytes(base64.b64decode(masks[key]), "little") << offset
-            combined[key] = mask
-    except (ValueError, TypeError):  # damaged base64
-        return {}
-    return combined
+        return {}, None
 
 
 def prefix_cap(prefix: str) -> int | None:

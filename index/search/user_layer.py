@@ -103,6 +103,8 @@ def source_facets(papers: Iterable[Tagged]) -> dict[str, dict[str, set[str]]]:
     """The source's collections as facet -> value -> paper ids (its tags are the index's)."""
     collections: dict[str, set[str]] = {}
     for paper in papers:
+        if not paper.collections:  # most papers: no call (25 ms of an open at 100,000)
+            continue
         for path in _collection_paths(paper.collections):
             collections.setdefault(path, set()).add(paper.id)
     return {"collection": collections}

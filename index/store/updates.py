@@ -6,8 +6,10 @@ marks the old documents deleted; every table beside the index is then brought up
 from what the update removed and added, not recomputed over the library: the prefix
 table from saved term counts (index.search.table_updates), the spelling words, the
 paper keys and the facet state as files of changes (index.search.paper_keys,
-index.search.facet_changes), the long posting lists and first-keystroke masks kept for
-the old segments. Each gives what a one-shot build of the same library gives
+index.search.facet_changes), the long posting lists kept for the old segments. The
+first-keystroke masks are left as they are: the engine completes each for the new
+segment when a search first asks (index.search.letter_masks). Each gives what a one-shot
+build of the same library gives
 (tests/index/store/test_update_equivalence.py). Measured in benchmarks/update_speed.py
 against SQLite FTS5's same update.
 """
@@ -33,6 +35,7 @@ from index.models import Library, Paper
 from index.schema.fields import document, paper_digest
 from index.search.facet_build import updated_facet_masks
 from index.search.facet_store import index_key, read_saved_facets, write_facet_masks
+from index.search.letter_masks import letters_outdated
 from index.search.paper_keys import saved_keys, update_paper_keys, write_paper_keys
 from index.search.positions import read_positions, updated_positions, write_positions
 from index.search.prefixes import PREFIX_CAP
@@ -151,12 +154,15 @@ def _update_in_place(
     if not papers and not gone and read_counts(folder, before[1]) is not None:
         return Updated(0, 0)  # and the last update's tables were all written (see below)
     add_words(folder, papers, (paper for paper, _ in gone))
-    with ix.reader() as reader:  # the new segment's first-keystroke masks; the rest are kept
+    with ix.reader() as reader:
         counts = update_table(
             folder, reader, before[1], added, [fields for _, fields in gone], PREFIX_CAP
         )
         write_stored_postings(folder, reader)
-        store_letters(folder, reader)
+        # The first-keystroke masks stay as they are: the engine completes each for the
+        # new segment on first use (index.search.letter_masks).
+        if letters_outdated(folder, reader):
+            store_letters(folder, reader)
         saved, key = before
         after = index_key(reader)
         if saved is not None and key is not None and after is not None:

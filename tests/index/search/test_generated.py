@@ -401,7 +401,8 @@ def test_stored_letter_masks_equal_computed_ones(
 def test_letter_masks_of_other_segments_are_ignored(engine: SearchEngine, tmp_path: Path) -> None:
     import json
 
-    from index.search.prefixes import LETTERS_FILE, read_letters
+    from index.search.letter_masks import read_letters
+    from index.search.prefixes import LETTERS_FILE
 
     with engine._searcher() as searcher:
         assert read_letters(engine.opened.path, searcher.reader())

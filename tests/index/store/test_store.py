@@ -197,32 +197,40 @@ def test_an_update_that_only_removes_says_so(
     engine.close()
 
 
-def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
+def test_an_in_place_update_leaves_first_keystroke_masks_to_the_engine(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The update neither parses the short prefixes nor reads a posting for their masks:
+    the file stays as the build wrote it, and the engine completes each mask for the
+    update's segment the first time a search asks for it, reading that segment only."""
+    from index.search import letter_masks
     from index.search import prefixes as letters
+    from index.search.letter_masks import LetterMasks
 
     monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # stored as for a large library
     changed, cache = one_file_changed(tmp_path, monkeypatch, "wombatmarker")
-    computed: list[tuple[int, str]] = []
-    real_union = letters.union_mask
+    (folder,) = (path for path in cache.glob("library-*/gen-*") if path.is_dir())
+    written = (folder / letters.LETTERS_FILE).read_bytes()
+    computed: list[int] = []
+    real_union, real_terms = letters.union_mask, letter_masks._terms_mask
 
     def counted_union(reader: Any, node: Any, stored: Any = None) -> int | None:
-        computed.append((reader.doc_count_all(), repr(node)))
+        computed.append(reader.doc_count_all())
         return real_union(reader, node, stored)
 
+    def counted_terms(leaf: Any, terms: Any) -> int:
+        computed.append(leaf.doc_count_all())
+        return real_terms(leaf, terms)
+
     monkeypatch.setattr(letters, "union_mask", counted_union)
+    monkeypatch.setattr(letter_masks, "_terms_mask", counted_terms)
     engine = open_engine(changed, TAXONOMY, cache)
     assert engine.opened.action.startswith("updated")
+    assert engine.opened.path == folder and not computed
+    assert (folder / letters.LETTERS_FILE).read_bytes() == written
     with engine._searcher() as searcher:
         segments = [leaf.doc_count_all() for leaf, _ in searcher.reader().leaf_readers()]
     assert len(segments) == 2 and engine._matching.letters  # the old segment plus the update's
-    new_segment = [node for size, node in computed if size == min(segments)]
-    old_segment = [node for size, node in computed if size == max(segments)]
-    assert new_segment and len(old_segment) < len(new_segment)
-    # The old segment is read again only for prefixes whose commonest completions now
-    # hold the update's word (a small library has few words starting with `w`).
-    assert all("wombatmark" in node for node in old_segment), old_segment
     requests = [SearchRequest(p, as_you_type=True) for p in ("m", "t", "w", "c", "mo")]
 
     def answers() -> list[tuple[object, ...]]:
@@ -234,6 +242,13 @@ def test_an_in_place_update_keeps_first_keystroke_masks_for_every_segment(
         ]
 
     stored = answers()
+    # Completed on first use, the update's segment alone; once per prefix; through the
+    # searcher the search holds (no second one opened).
+    assert computed and set(computed) == {min(segments)}
+    assert len(engine._searchers.pool) == 1
+    served = engine._matching.letters
+    assert isinstance(served, LetterMasks)
+    assert answers() == stored and len(computed) == len(served._done)
     engine._matching.letters = {}
     assert answers() == stored  # what computing the match sets afresh gives
     engine.close()

@@ -16,6 +16,7 @@ compared exactly.
 
 from __future__ import annotations
 
+import string
 from itertools import pairwise
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from index.models import Library, Paper, SearchRequest, SortOrder, replace
 from index.search import prefixes as letters
 from index.search import stored_postings
 from index.search.engine import SearchEngine
+from index.search.letter_masks import LetterMasks
 from index.store import updates, writer
 from tests.fixtures.search.generate import TAXONOMY
 from tests.index.store.test_store import file_library, updates_in_place
@@ -47,6 +49,14 @@ QUERIES = (
     "quoka~",  # a fuzzy word
 )
 TYPED = ("m", "t", "z", "zy", "tr", "mo", "ca", "author:m", "quo", "zyzz")
+# The first keystrokes whose masks a build stores (index.search.prefixes.short_prefixes,
+# which adds the commonest two-letter starts) and that an update leaves to the engine to
+# complete for its segment (index.search.letter_masks).
+STARTS = (
+    tuple(string.ascii_lowercase + string.digits)
+    + tuple(f"author:{letter}" for letter in string.ascii_lowercase)
+    + ("th", "co", "in", "re", "de", "pr", "an", "st", "se", "ze")
+)
 SORTS: tuple[SortOrder, ...] = ("year", "year-asc", "title", "author")
 
 
@@ -73,6 +83,25 @@ def _answers(engine: SearchEngine) -> list[tuple[object, ...]]:
             + (result.correction,)
         )
     return out
+
+
+def _typed(engine: SearchEngine) -> list[tuple[object, ...]]:
+    """Each first keystroke's total, papers and partial flag, as typed."""
+    out: list[tuple[object, ...]] = []
+    for start in STARTS:
+        result = engine.search(SearchRequest(start, limit=500, as_you_type=True))
+        out.append((start, result.total, sorted(h.paper.id for h in result.hits), result.partial))
+    return out
+
+
+def _served_from_letters(engine: SearchEngine) -> int:
+    """How many of `STARTS` parse to a node the engine has a stored mask for."""
+    letters = engine._matching.letters
+    with engine._searcher() as searcher:
+        nodes = [
+            engine._builder.parse(s, searcher.reader(), as_you_type=True).query for s in STARTS
+        ]
+    return sum(repr(node) in letters for node in nodes)
 
 
 def _edited(library: Library, round_: int) -> Library:
@@ -125,6 +154,14 @@ def test_an_updated_index_answers_as_a_fresh_build(
             want = _answers(fresh)
             assert _answers(updated) == want
             assert _answers(reread) == want
+            # The first keystrokes: the update left its segment's masks to the engine,
+            # which completes each stored one on first use, by this search.
+            served = updated._matching.letters
+            assert isinstance(served, LetterMasks) and served._missing
+            assert _served_from_letters(updated) >= len(STARTS) // 2
+            typed = _typed(fresh)
+            assert _typed(updated) == typed
+            assert _typed(reread) == typed
         finally:
             updated.close()
             fresh.close()
@@ -249,6 +286,7 @@ def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
     were all edited again is dropped, so the segments stay few; the answers are a
     fresh build's throughout."""
     updates_in_place(monkeypatch)
+    monkeypatch.setattr(letters, "LETTER_MASKS_MIN_PAPERS", 0)  # masks of many segments
     library = file_library(tmp_path, per_file=40)
     open_engine(library, TAXONOMY, tmp_path / "cache").close()
     counts = []
@@ -274,6 +312,7 @@ def test_many_updates_keep_few_segments_and_answer_as_a_fresh_build(
         assert merged and max(counts) <= 10, counts
         for got, want in zip(_answers(updated), _answers(fresh)):
             assert got == want, got[:2]
+        assert _typed(updated) == _typed(fresh)
     finally:
         updated.close()
         fresh.close()
