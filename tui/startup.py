@@ -16,7 +16,10 @@ on. So the console script (`tui.entry`) pauses it while paperscope starts, and:
   collector's generations (~0.7 s per full collection at 100,000 papers, a visible pause
   while typing); objects created later (requests, results) are collected as usual;
 - `collector_paused` does for a library read again while the app runs (tui.library_host)
-  what start-up does: at 20,000 papers the load took 8 s with the collector on, 5.5 s off.
+  what start-up does: at 20,000 papers the load took 8 s with the collector on, 5.5 s off;
+- `collector_off` keeps it off while a command opens the index (tui.cli.context), which may
+  update it in place: the update's postings set off full collections otherwise
+  (index.store.updates).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from contextlib import contextmanager
 
 __all__ = [
     "collect_load_garbage",
+    "collector_off",
     "collector_paused",
     "freeze_long_lived",
     "pause_collector",
@@ -81,4 +85,20 @@ def collector_paused() -> Iterator[None]:
     finally:
         gc.collect()
         gc.freeze()
+        gc.enable()
+
+
+@contextmanager
+def collector_off() -> Iterator[None]:
+    """The collector off while the block runs, then on again if it was on (an exception
+    too); one already off (start-up's pause, a caller's) stays off. Nothing is collected
+    or frozen: what the block leaves is freed by reference counting, or by the next
+    collection as usual."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
         gc.enable()

@@ -16,12 +16,8 @@ against SQLite FTS5's same update.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from itertools import compress
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -79,38 +75,12 @@ def update_in_place(
     10,000 papers with 100 edited costs 100 documents). Returns None when a fresh build is
     the better deal (too much changed) or Whoosh's writer lock is taken.
 
-    Python's cyclic garbage collector is paused meanwhile: the update holds ~70,000
-    postings until its commit, enough young objects to set off a full collection, which
-    walks every object of the process (the library's papers, the open engine): 0.1 s of a
-    0.9 s update at 10,000 papers, every time, and 0.9 s of one in a few at 100,000.
-    What the update leaves as garbage is freed by reference counting as before.
+    Callers pause Python's cyclic collector around it (tui.startup: the app's reload and
+    the command line): the ~70,000 postings held until the commit would set off full
+    collections that walk every object of the process (0.1 s of every update at 10,000
+    papers, 0.9 s of one in a few at 100,000). The library sets no collector policy.
     """
-    with _collector_paused():
-        return _update_in_place(ix, folder, library, changed, progress)
-
-
-_pause_lock = threading.Lock()
-_pausing = 0  # updates running now, in any thread
-_was_enabled = False
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pauses the cyclic garbage collector (`gc.disable`) while the block runs, then
-    enables it again if it was enabled; updates in two threads pause it once."""
-    global _pausing, _was_enabled
-    with _pause_lock:
-        if _pausing == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _pausing += 1
-    try:
-        yield
-    finally:
-        with _pause_lock:
-            _pausing -= 1
-            if _pausing == 0 and _was_enabled:
-                gc.enable()
+    return _update_in_place(ix, folder, library, changed, progress)
 
 
 def _update_in_place(

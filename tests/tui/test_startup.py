@@ -93,3 +93,39 @@ def test_a_reload_in_the_app_pauses_the_collector_then_collects_and_freezes() ->
     with collector_paused():
         pass
     assert not gc.isenabled()
+
+
+def test_a_command_opens_the_index_with_the_collector_off_then_on_again(
+    isolated: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An in-place update's postings would set off full collections (index.store.updates);
+    the command line's open keeps the collector off and turns it back on, an error too."""
+    import index
+
+    context = CliContext(corpus=[FIXTURES], taxonomy=None)
+    assert context.library.papers
+    seen: list[bool] = []
+    real_open = index.open_engine
+
+    def open_engine(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real_open(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(index, "open_engine", open_engine)
+    gc.enable()
+    context.open_engine().close()
+    assert seen == [False] and gc.isenabled()
+
+
+def test_the_collector_off_block_leaves_it_as_it_was() -> None:
+    from tui.startup import collector_off
+
+    gc.enable()
+    with pytest.raises(KeyError), collector_off():
+        assert not gc.isenabled()
+        raise KeyError
+    assert gc.isenabled()
+    gc.disable()  # start-up's pause, or a caller's: theirs to end
+    with collector_off():
+        assert not gc.isenabled()
+    assert not gc.isenabled()

@@ -17,7 +17,7 @@ from index.text_safety import for_terminal
 from tui.cli.progress import LoadNotice, ProgressBar
 from tui.services import paths
 from tui.services.load_warnings import summary_lines
-from tui.startup import collect_load_garbage, freeze_long_lived
+from tui.startup import collect_load_garbage, collector_off, freeze_long_lived
 
 if TYPE_CHECKING:
     from index.library.lookup import PaperLookup
@@ -194,9 +194,10 @@ class CliContext:
 
         bar = ProgressBar("indexing", self.progress_stream(), finishing="writing the index…")
         try:
-            engine = open_engine(
-                self.library, self.taxonomy, paths.cache_dir(), rebuild=rebuild, progress=bar
-            )
+            with collector_off():  # an in-place update's postings (tui.startup)
+                engine = open_engine(
+                    self.library, self.taxonomy, paths.cache_dir(), rebuild=rebuild, progress=bar
+                )
         except IndexUnavailable as error:
             raise UserError(str(error)) from None
         finally:

@@ -358,25 +358,3 @@ def test_the_indexed_papers_are_found_as_a_walk_of_every_document_finds_them(
     assert indexed == walked
     assert doomed == {d for d in live if walked.get(ids[d]) != d}
     assert removed == sum(ids[d] not in wanted for d in live)
-
-
-def test_the_collector_is_paused_during_an_update_and_left_as_it_was() -> None:
-    """Enabled again after the update (an exception too), nested pauses enable it once;
-    a collector the caller had disabled stays disabled."""
-    import gc
-
-    assert gc.isenabled()
-    with pytest.raises(KeyError), updates._collector_paused():
-        assert not gc.isenabled()
-        with updates._collector_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-        raise KeyError
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with updates._collector_paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
