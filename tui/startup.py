@@ -79,13 +79,12 @@ def collector_paused() -> Iterator[None]:
     if not gc.isenabled():  # start-up's pause, or a caller's: theirs to end
         yield
         return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.collect()
-        gc.freeze()
-        gc.enable()
+    with collector_off():
+        try:
+            yield
+        finally:
+            gc.collect()
+            gc.freeze()
 
 
 @contextmanager

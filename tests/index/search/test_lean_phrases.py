@@ -16,14 +16,12 @@ from typing import Any
 
 import pytest
 
-from index import open_engine
 from index.models import Library, SearchRequest
 from index.schema.fields import TEXT_FIELDS, build_schema, document
 from index.search import ranking
-from index.search.engine import SearchEngine
 from index.search.lean_phrases import field_tokens, holds_phrase, prose_holds
-from index.store import lean as lean_store
-from tests.fixtures.search.generate import TAXONOMY, make_library
+from tests.fixtures.search.generate import make_library
+from tests.index.search.lean_pair import lean_and_full
 
 # Papers holding what the generated ones do not (title, authors, venue, abstract).
 ODD = (
@@ -124,17 +122,7 @@ def _library() -> Library:
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """(the lean engine a first start serves, the full engine it then opens)."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(lean_store, "LEAN_MIN_PAPERS", 40)
-    shown: list[SearchEngine[Any]] = []
-    try:
-        full = open_engine(_library(), TAXONOMY, tmp_path_factory.mktemp("c"), preview=shown.append)
-    finally:
-        patch.undo()
-    (lean,) = shown
-    yield lean, full
-    lean.close()
-    full.close()
+    yield from lean_and_full(_library(), tmp_path_factory.mktemp("c"))
 
 
 def test_a_field_analysed_from_the_library_is_what_the_full_index_positions() -> None:

@@ -17,13 +17,12 @@ from typing import Any
 
 import pytest
 
-from index import open_engine
 from index.models import Library, Paper, SearchRequest
 from index.schema.analysis import MAX_GRAM
 from index.search.bitsets import bits
 from index.search.engine import SearchEngine
-from index.store import lean as lean_store
 from tests.fixtures.search.generate import TAXONOMY, make_library
+from tests.index.search.lean_pair import lean_and_full
 
 # Papers that hold what the generated ones do not: a long word, stop words in a title,
 # digits and dotted forms, accents to fold, a name that is a stem's prefix of another.
@@ -52,17 +51,7 @@ def _library() -> Library:
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """(the lean engine a first start serves, the full engine it then opens)."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(lean_store, "LEAN_MIN_PAPERS", 40)
-    shown: list[SearchEngine[Any]] = []
-    try:
-        full = open_engine(_library(), TAXONOMY, tmp_path_factory.mktemp("c"), preview=shown.append)
-    finally:
-        patch.undo()
-    (lean,) = shown
-    yield lean, full
-    lean.close()
-    full.close()
+    yield from lean_and_full(_library(), tmp_path_factory.mktemp("c"))
 
 
 def _ids(engine: SearchEngine[Any], docnums: list[int]) -> set[str]:
