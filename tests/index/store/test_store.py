@@ -276,19 +276,9 @@ def test_an_in_place_update_keeps_the_old_segments_long_lists_and_adds_the_new_o
     assert len(segments) == 2 and read == [min(segments)]  # the old segment was copied
     assert len(engine._postings._segments) == 2
     assert all(engine._postings._segments.values())
-    requests = [SearchRequest(p) for p in ("model", "wombatmarker", "cache training")]
-
-    def answers() -> list[tuple[object, ...]]:
-        out: list[tuple[object, ...]] = []
-        for request in requests:
-            engine.forget_cached()
-            result = engine.search(request)
-            out.append((result.total, [(h.paper.id, h.score) for h in result.hits]))
-        return out
-
-    kept, lists = answers(), engine._postings
+    kept, lists = _fresh_answers(engine), engine._postings
     engine._postings = engine._term_scores.stored = stored_postings.StoredPostings()
-    assert answers() == kept and kept[1][0] == 40
+    assert _fresh_answers(engine) == kept and kept[1][0] == 40
     engine.close()
     lists.close()
 
@@ -534,19 +524,20 @@ def test_an_update_of_only_small_segments_leaves_the_long_lists_file_alone(
     engine = open_engine(changed, TAXONOMY, cache)
     assert engine.opened.action.startswith("updated")
     assert (path.stat().st_mtime_ns, path.read_bytes()) == before
-    requests = [SearchRequest(p) for p in ("model", "wombatmarker", "cache training")]
-
-    def answers() -> list[tuple[object, ...]]:
-        out: list[tuple[object, ...]] = []
-        for request in requests:
-            engine.forget_cached()
-            result = engine.search(request)
-            out.append((result.total, [(h.paper.id, h.score) for h in result.hits]))
-        return out
-
-    kept, lists = answers(), engine._postings
+    kept, lists = _fresh_answers(engine), engine._postings
     assert lists  # the old segment's lists are read from the file
     engine._postings = engine._term_scores.stored = stored_postings.StoredPostings()
-    assert answers() == kept and kept[1][0] == 40
+    assert _fresh_answers(engine) == kept and kept[1][0] == 40
     engine.close()
     lists.close()
+
+
+def _fresh_answers(engine: Any) -> list[tuple[object, ...]]:
+    """Three searches' totals and ranked (id, score) pairs, the engine's caches emptied
+    first: what the stored posting lists must leave unchanged."""
+    out: list[tuple[object, ...]] = []
+    for query in ("model", "wombatmarker", "cache training"):
+        engine.forget_cached()
+        result = engine.search(SearchRequest(query))
+        out.append((result.total, [(h.paper.id, h.score) for h in result.hits]))
+    return out
