@@ -176,8 +176,8 @@ def paper_json(paper: Paper) -> str:
 def document(paper: Paper, stored: str | None = None, lean: bool = False) -> dict[str, Any]:
     """The field values Whoosh indexes for one paper.
 
-    `stored` is `paper_json(paper)` when the caller has it already (the build process is
-    sent it): the stored field and digest then match the caller's process exactly.
+    `stored` is `paper_json(paper)` when the caller has it already (computed here
+    otherwise, from the same values: the same text).
     `lean`: no edge n-grams (`build_schema(lean=True)`), a third of the postings; nor
     the stored paper and its digest: a lean index is searched with its library at hand
     (index.store.lean) and replaced whole, never updated.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from index.models import Paper
+from index.store.child import REST
 from index.store.publish import finish_build
 from index.store.writer import build_into
 
@@ -59,28 +61,29 @@ def peak_rss_mb() -> dict[str, float] | None:
     return {"self_mb": round(own / 1024, 1), "children_mb": round(children / 1024, 1)}
 
 
-def _read_papers(stream: IO[bytes], total: int) -> Iterator[tuple[Paper, str]]:
-    """The parent's papers with their JSON (the stored field, so digests match exactly).
+def _read_papers(stream: IO[bytes], total: int) -> Iterator[Paper]:
+    """The parent's papers, read from its frames (`index.store.child.paper_frames`).
 
-    A line `rest <path>` in their place says the parent stopped feeding (it is exiting:
-    `index.store.leaving.LeaveBuilds`) and wrote the remaining papers to that file.
+    A frame `(REST, path)` in their place says the parent stopped feeding (it is exiting:
+    `index.store.leaving.LeaveBuilds`) and wrote the remaining frames to that file.
     """
     rest: IO[bytes] | None = None
+    read = 0
     try:
-        for _ in range(total):
-            line = (rest or stream).readline()
-            if rest is None and line.startswith(b"rest "):
-                spool = os.fsdecode(line[5:].rstrip(b"\n"))
-                rest = open(spool, "rb")
+        while read < total:
+            try:
+                frame = pickle.load(rest or stream)
+            except EOFError:
+                raise EOFError("the library stream ended early") from None
+            if rest is None and isinstance(frame, tuple) and frame[:1] == (REST,):
+                rest = open(frame[1], "rb")
                 try:
-                    os.unlink(spool)  # the open file stays readable; nothing is left behind
+                    os.unlink(frame[1])  # the open file stays readable; nothing is left behind
                 except OSError:
                     pass  # Windows keeps an open file: the next build sweeps it
-                line = rest.readline()
-            if not line:
-                raise EOFError("the library stream ended early")
-            text = line.decode("utf-8", "surrogatepass").rstrip("\n")
-            yield Paper.from_dict(json.loads(text)), text
+                continue
+            yield from frame
+            read += len(frame)
     finally:
         if rest is not None:
             rest.close()

@@ -247,7 +247,7 @@ def _full_build(
     """
     for leftover in folder.glob("build-*"):  # killed builds; we hold the lock
         shutil.rmtree(leftover, ignore_errors=True)
-    for leftover in folder.glob("rest-*.jsonl"):  # their papers, spooled for a detached build
+    for leftover in folder.glob("rest-*"):  # their papers, spooled for a detached build
         leftover.unlink(missing_ok=True)
     sweep_previews(folder)
     # Building needs the writer; opening a current index (every command, every warm start)

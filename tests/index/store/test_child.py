@@ -116,7 +116,7 @@ def test_a_process_never_given_a_build_ends_quietly(tmp_path: Path) -> None:
 def test_a_small_build_is_encoded_before_the_child_reads_it(tmp_path: Path) -> None:
     """The load waits for that (tui.first_start), not for the child's pace: here the child
     is stopped, so only what fits in the pipe is read before it goes on."""
-    library = make_library(400).papers  # ~0.5 MB of JSON: more than a pipe holds
+    library = make_library(400).papers  # ~0.2 MB pickled: more than a pipe holds
     process = BuildProcess()
     (tmp_path / "index").mkdir()
     os.kill(process._child.pid, signal.SIGSTOP)

@@ -28,7 +28,6 @@ import index
 from index.library import dedupe
 from index.library.load import load_library
 from index.models import Paper
-from index.schema.fields import paper_json
 from index.store import child, writer
 from index.store.generations import open_index
 from index.store.manifest import library_dir, read_current
@@ -137,7 +136,7 @@ async def test_quitting_while_the_build_is_fed_hands_the_start_off_and_loses_not
         try:
             with pipe:
                 pipe.write(job.encode("utf-8") + b"\n")
-                pipe.write(b"".join(paper_json(p).encode("utf-8") + b"\n" for p in papers[:10]))
+                pipe.write(next(child.paper_frames(papers[:10])))
                 pipe.flush()
                 feeding.set()
                 assert cut.wait(60), "the test never cut the feed"
