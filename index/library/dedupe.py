@@ -53,6 +53,7 @@ _SHORT = SHINGLE + _MIN_SHINGLES  # texts of fewer words are matched by their op
 # A shingle shared by this many texts ("in this paper") says nothing about sameness and
 # would make candidate search quadratic, so it is not used to find candidates.
 _COMMON_SHINGLE = 64
+_SMALL = 80  # shingles of a text the candidate search looks up among the small ones
 # Set while merges may run (`pause_merging`); looked at every `_PAUSE_EVERY` texts.
 _RUNNING = threading.Event()
 _RUNNING.set()
@@ -367,12 +368,17 @@ def _indexed_pairs(texts: _Texts, shared: SharedShingles) -> Iterator[tuple[int,
     openings: dict[tuple[int, ...], list[int]] = {}  # first 1, 2, 3 words -> texts
     shorts: dict[tuple[int, ...], list[int]] = {}  # a short text's words -> texts
     threshold = RELATE_AT / 2
+    smalls: set[int] = set()  # texts of at most `_SMALL` shingles
+    small_enough = threshold * _SMALL
     sizes = texts.sizes
     del sizes[:]
     for i, ids in enumerate(_pausable(texts.ids)):
         grams, indexed = shared.among(i, ids)
         size = len(grams)
         sizes.append(size)
+        if size <= _SMALL:
+            smalls.add(i)
+        small_size = threshold * size
         if not ids:
             continue  # an empty abstract scores 0 with everything
         pool: list[int] = []
@@ -387,9 +393,12 @@ def _indexed_pairs(texts: _Texts, shared: SharedShingles) -> Iterator[tuple[int,
                 if len(holders) <= _COMMON_SHINGLE:  # type: ignore[arg-type]
                     pool.extend(holders)  # type: ignore[arg-type]
                 holders.append(i)  # type: ignore[union-attr]
-        candidates = {
-            j for j, count in Counter(pool).items() if count >= threshold * min(size, sizes[j])
-        }
+        counts = Counter(pool)
+        # Usually no earlier text shares a tenth of this one: a pair then needs a tenth of
+        # the other text, which only a small one can have (`smalls`, looked up in C).
+        most = max(counts.values(), default=0)
+        near = smalls.intersection(counts) if most <= small_enough and most < small_size else counts
+        candidates = {j for j in near if counts[j] >= threshold * min(size, sizes[j])}
         if shorts:  # earlier short texts this one starts with
             for k in range(1, min(len(ids), _SHORT)):
                 candidates.update(shorts.get(tuple(ids[:k]), ()))
