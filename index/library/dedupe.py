@@ -30,6 +30,7 @@ from index.library.evidence import arxiv_key, doi_key, is_placeholder
 from index.library.grouping import MergeGroups
 from index.library.normalize import words
 from index.library.shared_shingles import SharedShingles
+from index.library.shingles import SHINGLE, keys
 from index.models import Paper, replace
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
     "similarity",
 ]
 
-SHINGLE = 3
 # Shared fraction of the shorter text's shingles at which two texts are one paper. On the
 # bundled corpus, same-paper pairs score 0.72 and up, distinct papers 0.28 and below.
 MERGE_AT = 0.6
@@ -53,6 +53,7 @@ _SHORT = SHINGLE + _MIN_SHINGLES  # texts of fewer words are matched by their op
 # A shingle shared by this many texts ("in this paper") says nothing about sameness and
 # would make candidate search quadratic, so it is not used to find candidates.
 _COMMON_SHINGLE = 64
+_SMALL = 80  # shingles of a text the candidate search looks up among the small ones
 # Set while merges may run (`pause_merging`); looked at every `_PAUSE_EVERY` texts.
 _RUNNING = threading.Event()
 _RUNNING.set()
@@ -99,9 +100,10 @@ class _Texts:
     """Every abstract as an array of word ids: the one copy of the texts dedupe keeps.
 
     Words become small integers (4 bytes each instead of a str object per occurrence) and
-    a shingle becomes the 12 bytes of its three word ids, so two shingles are equal
-    exactly when their words are. Shingle sets are built only while a text is compared,
-    never for all papers at once: at 100,000 abstracts they would be gigabytes.
+    a shingle becomes one integer packing its three word ids (`index.library.shingles`),
+    so two shingles are equal exactly when their words are. Shingle sets are built only
+    while a text is compared, never for all papers at once: at 100,000 abstracts they
+    would be gigabytes.
     """
 
     def __init__(self, vocabulary: dict[str, int] | None = None) -> None:
@@ -110,44 +112,38 @@ class _Texts:
         self.ids: list[array[int]] = []
         self.sizes = array("I")  # distinct shingles per text
 
-    def add(self, abstract: str) -> frozenset[bytes]:
+    def add(self, abstract: str) -> frozenset[int]:
         """Store one text; returns its shingle set for the caller's immediate use."""
-        return self._add_words(words(abstract))
+        return self._sized(self._add_words(words(abstract)))
 
-    def add_evidence(self, abstract: str) -> frozenset[bytes]:
+    def add_evidence(self, abstract: str) -> frozenset[int]:
         """`add`, storing a placeholder ("Not Available": shared stubs are not sameness)
         as no text, as `add("")` would."""
+        return self._sized(self.tokenise_evidence(abstract))
+
+    def tokenise_evidence(self, abstract: str) -> array[int]:
+        """`add_evidence` without the shingles (nor `sizes`): the word ids alone, stored."""
         tokens = words(abstract)
         return self._add_words([] if is_placeholder(abstract, len(tokens)) else tokens)
 
-    def _add_words(self, tokens: list[str]) -> frozenset[bytes]:
+    def _add_words(self, tokens: list[str]) -> array[int]:
         ids = array("I", map(self.vocabulary.__getitem__, tokens))
-        grams = _shingles(ids)
         self.ids.append(ids)
+        return ids
+
+    def _sized(self, ids: array[int]) -> frozenset[int]:
+        grams = _shingles(ids)
         self.sizes.append(len(grams))
         return grams
 
 
-_WIDTH = array("I").itemsize
-# Precomputed (and immutable, so threads can share them) for texts of up to 4,000 words.
-_SLICES = tuple(slice(k * _WIDTH, (k + SHINGLE) * _WIDTH) for k in range(4000))
-
-
-def _shingles(ids: array[int]) -> frozenset[bytes]:
-    """Each run of `SHINGLE` word ids as one bytes key, cut out in C by precomputed slices."""
-    count = len(ids) - SHINGLE + 1
-    if count <= 0:
-        return frozenset()
-    slices = (
-        _SLICES[:count]
-        if count <= len(_SLICES)
-        else [slice(k * _WIDTH, (k + SHINGLE) * _WIDTH) for k in range(count)]
-    )
-    return frozenset(map(ids.tobytes().__getitem__, slices))
+def _shingles(ids: array[int]) -> frozenset[int]:
+    """A text's distinct shingles, as `index.library.shingles` keys."""
+    return frozenset(keys(ids))
 
 
 def _score(
-    a: array[int], a_grams: frozenset[bytes] | None, b: array[int], b_grams: frozenset[bytes] | None
+    a: array[int], a_grams: frozenset[int] | None, b: array[int], b_grams: frozenset[int] | None
 ) -> float:
     """Containment of the shorter text (by words) in the longer; grams built if not given."""
     if not a or not b:
@@ -356,30 +352,36 @@ def _scored_pairs(
     texts = _Texts() if texts is None else texts
     # Characters / 4 is more than the words (so the shingles) of any prose: a table sized
     # by it errs towards room.
-    shared = SharedShingles(sum(len(paper.abstract) for paper in papers) // 4)
+    shared = SharedShingles(sum(len(paper.abstract) for paper in papers) // 4, len(papers))
     for paper in _pausable(papers):
-        shared.add(texts.add_evidence(paper.abstract))
-    yield from _indexed_pairs(((ids, _shingles(ids)) for ids in texts.ids), texts, shared)
+        shared.add(texts.tokenise_evidence(paper.abstract))
+    yield from _indexed_pairs(texts, shared)
 
 
-def _indexed_pairs(
-    items: Iterable[tuple[array[int], frozenset[bytes]]], texts: _Texts, shared: SharedShingles
-) -> Iterator[tuple[int, int, float]]:
-    """`_scored_pairs` over texts as word ids and shingles; `texts` holds each by then.
+def _indexed_pairs(texts: _Texts, shared: SharedShingles) -> Iterator[tuple[int, int, float]]:
+    """`_scored_pairs` over `texts.ids`, every one counted in `shared`; fills `texts.sizes`.
 
     The shingle index maps a shingle to its one holder so far (an int) or to a list of
     holders, one dict entry per shingle `shared` says a second text may hold.
     """
-    owners: dict[bytes, int | list[int]] = {}
+    owners: dict[int, int | list[int]] = {}
     openings: dict[tuple[int, ...], list[int]] = {}  # first 1, 2, 3 words -> texts
     shorts: dict[tuple[int, ...], list[int]] = {}  # a short text's words -> texts
     threshold = RELATE_AT / 2
-    for i, (ids, grams) in enumerate(_pausable(items)):
+    smalls: set[int] = set()  # texts of at most `_SMALL` shingles
+    small_enough = threshold * _SMALL
+    sizes = texts.sizes
+    del sizes[:]
+    for i, ids in enumerate(_pausable(texts.ids)):
+        grams, indexed = shared.among(i, ids)
+        size = len(grams)
+        sizes.append(size)
+        if size <= _SMALL:
+            smalls.add(i)
+        small_size = threshold * size
         if not ids:
             continue  # an empty abstract scores 0 with everything
-        size = len(grams)
         pool: list[int] = []
-        indexed = shared.among(grams)
         seen = indexed & owners.keys()  # most shingles are new: filed in one C-level call
         owners.update(dict.fromkeys(indexed - seen, i))
         for gram in seen:
@@ -391,10 +393,12 @@ def _indexed_pairs(
                 if len(holders) <= _COMMON_SHINGLE:  # type: ignore[arg-type]
                     pool.extend(holders)  # type: ignore[arg-type]
                 holders.append(i)  # type: ignore[union-attr]
-        sizes = texts.sizes
-        candidates = {
-            j for j, count in Counter(pool).items() if count >= threshold * min(size, sizes[j])
-        }
+        counts = Counter(pool)
+        # Usually no earlier text shares a tenth of this one: a pair then needs a tenth of
+        # the other text, which only a small one can have (`smalls`, looked up in C).
+        most = max(counts.values(), default=0)
+        near = smalls.intersection(counts) if most <= small_enough and most < small_size else counts
+        candidates = {j for j in near if counts[j] >= threshold * min(size, sizes[j])}
         if shorts:  # earlier short texts this one starts with
             for k in range(1, min(len(ids), _SHORT)):
                 candidates.update(shorts.get(tuple(ids[:k]), ()))
@@ -411,9 +415,9 @@ def _indexed_pairs(
 
 def _short_candidates(
     ids: array[int],
-    grams: frozenset[bytes],
+    grams: frozenset[int],
     i: int,
-    owners: dict[bytes, int | list[int]],
+    owners: dict[int, int | list[int]],
     openings: dict[tuple[int, ...], list[int]],
 ) -> set[int]:
     """The earlier texts a short text can score anything with (a superset, never less).

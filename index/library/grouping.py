@@ -35,7 +35,9 @@ class MergeGroups:
         self.curated = [{p.id} if pinned[i] else set() for i, p in enumerate(papers)]
         self.dois = [doi_key(p.doi) for p in papers]
         self.arxivs = [arxiv_key(p.arxiv) for p in papers]
-        self.titled = [i if has_real_title(p) else -1 for i, p in enumerate(papers)]
+        # A group's first member with a real title, -1 for none; None until asked (most
+        # papers never meet another, and telling costs a tokenising of the title).
+        self._titled: list[int | None] = [None] * len(papers)
         self.related: list[tuple[int, int]] = []
         self.reasons: list[tuple[int, str]] = []  # (a member, why its group merged)
 
@@ -46,13 +48,19 @@ class MergeGroups:
             i = parent[i]
         return i
 
+    def _titled_member(self, root: int) -> int:
+        titled = self._titled[root]
+        if titled is None:  # a group of one so far
+            titled = self._titled[root] = root if has_real_title(self.papers[root]) else -1
+        return titled
+
     def _conflict(self, a: int, b: int, by_text: bool) -> bool:
         if len(self.curated[a] | self.curated[b]) > 1:
             return True
         for values in (self.dois, self.arxivs):
             if values[a] and values[b] and values[a] != values[b]:
                 return True
-        first, second = self.titled[a], self.titled[b]
+        first, second = self._titled_member(a), self._titled_member(b)
         if first < 0 or second < 0:
             return False
         one, other = self.papers[first], self.papers[second]
@@ -70,8 +78,8 @@ class MergeGroups:
         self.curated[b] |= self.curated[a]
         for values in (self.dois, self.arxivs):
             values[b] = values[b] or values[a]
-        if self.titled[b] < 0:
-            self.titled[b] = self.titled[a]
+        if self._titled_member(b) < 0:
+            self._titled[b] = self._titled_member(a)
         first, second = self.papers[j].sources, self.papers[i].sources
         where = f"{first[0]} and {second[0]}" if first and second else "two records"
         self.reasons.append((i, f"{where}: {why}"))

@@ -25,21 +25,20 @@ from __future__ import annotations
 import hashlib
 from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from index.library.dedupe import (
     _COMMON_SHINGLE,
     _SHORT,
-    _SLICES,
     RELATE_AT,
-    SHINGLE,
     _indexed_pairs,
     _score,
     _scored_pairs,
     _Texts,
 )
 from index.library.shared_shingles import SharedShingles
+from index.library.shingles import SHINGLE, keys
 from index.models import Paper
 
 __all__ = ["TextMemory", "remembered_pairs", "text_digest"]
@@ -131,7 +130,7 @@ def _incremental(
     texts = _Texts(memory.vocabulary)
     ids: dict[bytes, array[int]] = {}
     sizes: dict[bytes, int] = {}
-    grams: dict[bytes, frozenset[bytes]] = {}
+    grams: dict[bytes, frozenset[int]] = {}
     new: list[bytes] = []
     for digest, where in positions.items():
         if digest in known:
@@ -147,7 +146,7 @@ def _incremental(
         if pair[0] in positions and pair[1] in positions
     }
     scores.update(_new_against_known(new, grams, ids, sizes, [d for d in positions if d in known]))
-    scores.update(_new_among_themselves(new, grams, ids, sizes))
+    scores.update(_new_among_themselves(new, ids, sizes))
     following = TextMemory(vocabulary=dict(texts.vocabulary), pairs=scores)
     for digest in positions:
         _store(following, digest, ids[digest], sizes[digest])
@@ -156,13 +155,13 @@ def _incremental(
 
 def _new_against_known(
     new: list[bytes],
-    grams: dict[bytes, frozenset[bytes]],
+    grams: dict[bytes, frozenset[int]],
     ids: dict[bytes, array[int]],
     sizes: dict[bytes, int],
     known: list[bytes],
 ) -> dict[tuple[bytes, bytes], float]:
     """Scores of new texts with known ones, candidates found by one pass over the known."""
-    holders: dict[bytes, list[bytes]] = {}  # a new text's shingle -> the new texts holding it
+    holders: dict[int, list[bytes]] = {}  # a new text's shingle -> the new texts holding it
     openings: dict[bytes, list[bytes]] = {}  # a short new text's first words -> such texts
     prefixes: dict[bytes, list[bytes]] = {}  # a new text's openings short texts could be
     for digest in new:
@@ -186,7 +185,7 @@ def _new_against_known(
         if not text:
             continue
         raw = text.tobytes()
-        shared = wanted.intersection(_each_shingle(raw, len(text)))  # no set per text
+        shared = wanted.intersection(keys(text))  # no set per text
         candidates = set(openings.get(raw[: SHINGLE * _WIDTH], ()))
         if len(text) < _SHORT:
             candidates.update(prefixes.get(raw, ()))
@@ -211,32 +210,18 @@ def _new_against_known(
     return found
 
 
-def _each_shingle(raw: bytes, words: int) -> Iterator[bytes]:
-    """A text's shingles (as `_shingles` cuts them) one by one, from its bytes."""
-    count = words - SHINGLE + 1
-    return map(raw.__getitem__, _SLICES[:count] if count <= len(_SLICES) else _cuts(count))
-
-
-def _cuts(count: int) -> list[slice]:
-    return [slice(k * _WIDTH, (k + SHINGLE) * _WIDTH) for k in range(count)]
-
-
 def _new_among_themselves(
-    new: list[bytes],
-    grams: dict[bytes, frozenset[bytes]],
-    ids: dict[bytes, array[int]],
-    sizes: dict[bytes, int],
+    new: list[bytes], ids: dict[bytes, array[int]], sizes: dict[bytes, int]
 ) -> dict[tuple[bytes, bytes], float]:
     """Scores among the new texts: the full search, over them alone (they are few)."""
     if len(new) < 2:
         return {}
     texts = _Texts()
-    texts.ids, texts.sizes = [ids[d] for d in new], array("I", (sizes[d] for d in new))
-    shared = SharedShingles(sum(texts.sizes))
-    for digest in new:
-        shared.add(grams[digest])
-    items = ((ids[d], grams[d]) for d in new)
-    return {(new[i], new[j]): score for i, j, score in _indexed_pairs(items, texts, shared)}
+    texts.ids = [ids[d] for d in new]
+    shared = SharedShingles(sum(sizes[d] for d in new), len(new))
+    for text in texts.ids:
+        shared.add(text)
+    return {(new[i], new[j]): score for i, j, score in _indexed_pairs(texts, shared)}
 
 
 def _record_pairs(

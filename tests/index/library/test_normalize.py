@@ -307,3 +307,30 @@ def test_a_hostile_value_loads_as_the_text_a_reader_sees() -> None:
     raw = "Evil \x1b]52;c;UFdORUQ=\x07\x1b[2J title \u202eexe\u202c \u061c tag\U000e0041 \ue000end\rnext"
     assert clean_text(raw) == "Evil title exe tag end next"
     assert latex_to_unicode(raw, full=True) == "Evil title exe tag end next"
+
+
+def _scanned_words(text: str) -> list[str]:
+    """`words` as one regex scan gives them: what the split-based shortcut must equal."""
+    return normalize._WORD.findall(comparison_text(text).replace("-", ""))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pipeline-Parallel training at 1.45x speed. See v1.2.3 (e.g. Fig. 2).",
+        "..5 .5 a.5 1.2.3.4 1.2x.3 x1.2y.3.4 end.",
+        "A 1.2.3x  case -.5 and 3.-4 .",
+        "Déjà vu – 1.5× faster",  # not ASCII: the scan itself
+    ],
+)
+def test_words_split_as_the_scan_does(text: str) -> None:
+    assert words(text) == _scanned_words(text)
+
+
+def test_words_split_as_the_scan_does_on_dots_digits_and_letters() -> None:
+    """Dots and digits in every order (decimals, runs of dots, versions, sentence ends)."""
+    rng = random.Random(7)
+    for alphabet in ("aB1.9-x. Z0.5..3", "1.2.3a..b 9-.", "x1.2.3.4 .-"):
+        for _ in range(4000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+            assert words(text) == _scanned_words(text), text
