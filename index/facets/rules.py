@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from index.facets.windows import Window, matches_near, window
+
 __all__ = ["AnchorScanner", "Rule", "Text", "anchors", "compile_rule", "normalise_name", "required"]
 
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015]+")
@@ -41,14 +43,28 @@ class Text:
         Afterwards `positions` answers for those anchors from memory. Returns the anchors
         that occur at all, which is exactly the set of rules worth trying.
         """
-        found: dict[str, list[int]] = {}
-        for match in scanner.regex.finditer(self.low):
-            at = match.start()
-            for anchor in scanner.prefixes[match.group(1)]:
-                found.setdefault(anchor, []).append(at)
-        self._positions.update(found)
+        low = self.low
+        found: dict[str, list[int]] = {}  # the longest anchor at a word start -> its starts
+        head = scanner.head.match(low)
+        if head:
+            found[head.group(1)] = [0]
+        for match in scanner.regex.finditer(low):
+            starts = found.get(match.group(1))
+            if starts is None:
+                found[match.group(1)] = [match.end()]
+            else:
+                starts.append(match.end())
+        positions = self._positions
+        present: set[str] = set()
+        for longest, starts in found.items():
+            for anchor in scanner.prefixes[longest]:  # usually the anchor alone
+                if anchor in present:  # also the prefix of another anchor found
+                    positions[anchor] = sorted(positions[anchor] + starts)
+                else:
+                    positions[anchor] = starts
+                    present.add(anchor)
         self._scanned = scanner.anchors
-        return set(found)
+        return present
 
     def positions(self, anchor: str) -> list[int]:
         """Where the anchor occurs at the start of a word."""
@@ -75,8 +91,9 @@ class Rule:
     cased: bool  # True: run on the original text; False: on the lowercased copy
     anchors: tuple[str, ...]  # lowercase; empty means "try everywhere"
     contains: tuple[str, ...] = ()  # lowercase texts every match holds, beyond its anchor
+    near: Window | None = None  # with no anchor: where a match can start (index.facets.windows)
 
-    def _matches(self, doc: Text) -> list[re.Match[str]]:
+    def matches(self, doc: Text) -> list[re.Match[str]]:
         """Non-overlapping matches that start on a word edge.
 
         Every match starts with an anchor, so the regex is tried only where one occurs:
@@ -84,7 +101,10 @@ class Rule:
         """
         subject = doc.text if self.cased else doc.low
         if not self.anchors:
-            return [m for m in self.regex.finditer(subject) if _starts_word(subject, m.start())]
+            every = matches_near(self.regex, subject, self.near) if self.near else None
+            if every is None:
+                every = list(self.regex.finditer(subject))
+            return [m for m in every if _starts_word(subject, m.start())]
         if len(self.anchors) == 1:  # the common case: no merging of start lists
             starts = doc.positions(self.anchors[0])
             if not starts:
@@ -103,12 +123,19 @@ class Rule:
 
     def spans(self, doc: Text) -> list[tuple[int, int]]:
         """Where the rule matches, as (start, end) pairs."""
-        return [m.span() for m in self._matches(doc)]
+        return [m.span() for m in self.matches(doc)]
 
     def found(self, doc: Text, negated: list[tuple[int, int]], limit: int = 3) -> list[str]:
         """Up to `limit` distinct matches (in the text's own case) no hard negative covers."""
+        return self.phrases(doc, self.matches(doc), negated, limit)
+
+    @staticmethod
+    def phrases(
+        doc: Text, matches: list[re.Match[str]], negated: list[tuple[int, int]], limit: int = 3
+    ) -> list[str]:
+        """`found` for matches already made: the tagger looks for negatives only after one."""
         hits: list[str] = []
-        for match in self._matches(doc):
+        for match in matches:
             start, end = match.span()
             if any(start < n_end and n_start < end for n_start, n_end in negated):
                 continue
@@ -127,6 +154,11 @@ class AnchorScanner:
     branch per word instead of trying a thousand alternatives; a zero-width lookahead
     lets it report overlapping anchors. The anchors occurring at a position are exactly
     the prefixes of the longest one there, listed in `prefixes`.
+
+    A word start after the text's first character is the character after a non-word one,
+    so `regex` looks for that character (`\\W`) and the anchor follows it: `re` skips
+    from one such character to the next in C, where a lookbehind (`(?<!\\w)`) would be
+    tried at every position of the text. `head` tries the text's first character.
     """
 
     def __init__(self, anchors: Iterable[str]) -> None:
@@ -137,7 +169,8 @@ class AnchorScanner:
             for char in anchor:
                 node = node.setdefault(char, {})
             node[""] = {}
-        self.regex = re.compile(f"(?<!\\w)(?=({_trie_pattern(trie)}))")
+        self.head = re.compile(f"(?=({_trie_pattern(trie)}))")
+        self.regex = re.compile(f"\\W(?=({_trie_pattern(trie)}))")
         self.prefixes = {
             a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
             for a in self.anchors
@@ -171,7 +204,7 @@ def compile_rule(pattern: str, cased: bool) -> Rule:
     # Literal text a match must hold besides its anchor: 'on (the )?cpus?' starts at every
     # "on" of a paper, but is worth trying only where "cpu" occurs at all.
     extra = tuple(run for run in required(pattern) if not any(run in a for a in found))
-    return Rule(pattern, regex, cased, found, extra)
+    return Rule(pattern, regex, cased, found, extra, None if found else window(source))
 
 
 def _lower_pattern(pattern: str) -> str:
