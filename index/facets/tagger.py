@@ -166,9 +166,7 @@ class _Venues:
         return found
 
 
-def _score(
-    rules: _ValueRules, doc: Text, candidates: set[Rule], venue: Iterable[str]
-) -> _Evidence:
+def _score(rules: _ValueRules, doc: Text, candidates: set[Rule], venue: Iterable[str]) -> _Evidence:
     """One value's evidence: its signals and weak rules, then its models, then its venue.
 
     A hard negative's spans are found only once a rule of the value has matched: most

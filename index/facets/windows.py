@@ -84,7 +84,7 @@ def window(source: str) -> Window | None:
     longest, chars, unicode = -1, "", False
     try:
         for sequence in alternatives:
-            low, high = _parser.SubPattern(parsed.state, sequence).getwidth()
+            _, high = _parser.SubPattern(parsed.state, sequence).getwidth()
             if high < _codes.MAXREPEAT:
                 longest = max(longest, high)
             else:
