@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from index.facets.windows import Window, matches_near, window
@@ -44,27 +45,48 @@ class Text:
         that occur at all, which is exactly the set of rules worth trying.
         """
         low = self.low
-        found: dict[str, list[int]] = {}  # the longest anchor at a word start -> its starts
+        # `split` gives [text, anchor, text, anchor, ..., text], each match taking the one
+        # non-word character before its anchor: the k-th anchor starts after the first k
+        # texts and k such characters. All counted in C; Python sees each anchor once.
+        parts = (scanner.ascii if low.isascii() else scanner.regex).split(low)
+        positions: dict[str, list[int]] = {}
         head = scanner.head.match(low)
         if head:
-            found[head.group(1)] = [0]
-        for match in scanner.regex.finditer(low):
-            starts = found.get(match.group(1))
+            positions[head.group(1)] = [0]
+        ends = accumulate(map(len, parts[0:-1:2]))
+        for number, (longest, end) in enumerate(zip(parts[1::2], ends), 1):
+            starts = positions.get(longest)
             if starts is None:
-                found[match.group(1)] = [match.end()]
+                positions[longest] = [end + number]
             else:
-                starts.append(match.end())
-        positions = self._positions
-        present: set[str] = set()
-        for longest, starts in found.items():
-            for anchor in scanner.prefixes[longest]:  # usually the anchor alone
-                if anchor in present:  # also the prefix of another anchor found
-                    positions[anchor] = sorted(positions[anchor] + starts)
+                starts.append(end + number)
+        present = set(positions)
+        for longest in present & scanner.nested:  # anchors that are a longer one's start
+            for anchor in scanner.prefixes[longest]:
+                if anchor == longest:
+                    continue
+                if anchor in positions:  # found on its own too, or in another anchor
+                    positions[anchor] = sorted({*positions[anchor], *positions[longest]})
                 else:
-                    positions[anchor] = starts
-                    present.add(anchor)
+                    positions[anchor] = positions[longest]
+                present.add(anchor)
+        self._positions.update(positions)
         self._scanned = scanner.anchors
         return present
+
+    def starts(self, anchors: tuple[str, ...]) -> list[int]:
+        """Where any of the anchors starts a word, in order (one list, not one per anchor)."""
+        known, scanned = self._positions, self._scanned
+        lists = []
+        for anchor in anchors:
+            found = known.get(anchor)
+            if found is None and anchor not in scanned:
+                found = self.positions(anchor)
+            if found:
+                lists.append(found)
+        if len(lists) > 1:
+            return sorted(set().union(*lists))
+        return lists[0] if lists else []
 
     def positions(self, anchor: str) -> list[int]:
         """Where the anchor occurs at the start of a word."""
@@ -101,16 +123,14 @@ class Rule:
         """
         subject = doc.text if self.cased else doc.low
         if not self.anchors:
-            every = matches_near(self.regex, subject, self.near) if self.near else None
-            if every is None:
+            if self.near:
+                every = matches_near(self.regex, subject, self.near)
+            else:
                 every = list(self.regex.finditer(subject))
             return [m for m in every if _starts_word(subject, m.start())]
-        if len(self.anchors) == 1:  # the common case: no merging of start lists
-            starts = doc.positions(self.anchors[0])
-            if not starts:
-                return []
-        else:
-            starts = sorted({at for anchor in self.anchors for at in doc.positions(anchor)})
+        starts = doc.starts(self.anchors)
+        if not starts:
+            return []
         found: list[re.Match[str]] = []
         end = -1
         for at in starts:
@@ -169,12 +189,17 @@ class AnchorScanner:
             for char in anchor:
                 node = node.setdefault(char, {})
             node[""] = {}
-        self.head = re.compile(f"(?=({_trie_pattern(trie)}))")
-        self.regex = re.compile(f"\\W(?=({_trie_pattern(trie)}))")
+        pattern = _trie_pattern(trie)
+        self.head = re.compile(f"(?=({pattern}))")
+        self.regex = re.compile(f"\\W(?=({pattern}))")
+        # In ASCII text the non-word characters are these: a set `re` tests by a bitmap
+        # lookup, not by asking Unicode's tables as it must for `\\W`.
+        self.ascii = re.compile(f"[\\x00-/:-@\\[-^`{{-\\x7f](?=({pattern}))")
         self.prefixes = {
             a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
             for a in self.anchors
         }
+        self.nested = frozenset(a for a, found in self.prefixes.items() if len(found) > 1)
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from index.facets.rules import AnchorScanner, Rule, Text, compile_rule, normalise_name
 from index.facets.taxonomy import FACETS, FacetValue, Taxonomy
@@ -64,11 +65,14 @@ class _Matcher:
                     self.names.setdefault(normalise_name(name), (facet, value.id))
         self.by_anchor: dict[str, tuple[Rule, ...]] = {}  # anchor -> the rules it starts
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
-        self.owner: dict[Rule, int] = {}  # a signal, weak rule or model -> its value's index
+        # A signal, weak rule or model -> (its value's index, its place among the value's
+        # rules, its weight; None for a model, which counts only with its context).
+        self.roles: dict[Rule, tuple[int, int, float | None]] = {}
         by_anchor: dict[str, list[Rule]] = {}
         for index, (_, rules) in enumerate(self.values):
-            for rule in (*(r for r, _ in rules.weighted), *rules.models):
-                self.owner[rule] = index
+            weighted: list[tuple[Rule, float | None]] = [*rules.weighted]
+            for place, (rule, weight) in enumerate([*weighted, *((r, None) for r in rules.models)]):
+                self.roles[rule] = (index, place, weight)
             # Not the context rules: they run only where a model name matched, and
             # their frequent words ("hardware", "servers") would slow every paper's scan.
             for rule in (*(r for r, _ in rules.weighted), *rules.models, *rules.negatives):
@@ -123,18 +127,33 @@ class _Matcher:
         return found
 
     def evidence(self, doc: Text, venue: str) -> list[tuple[str, _Evidence]]:
-        """What each value with any evidence scored, as (facet, evidence), in taxonomy order."""
+        """What each value with any evidence scored, as (facet, evidence), in taxonomy order.
+
+        The candidate rules are run first; only a value one of them matched (or whose
+        venue rules match) is scored, most candidates matching nowhere.
+        """
         candidates = self.candidates(doc)
+        roles = self.roles
+        matched: dict[int, list[tuple[int, Rule, float | None, list[re.Match[str]]]]] = {}
+        for rule in candidates:
+            role = roles.get(rule)
+            if role is not None:
+                found = rule.matches(doc)
+                if found:
+                    matched.setdefault(role[0], []).append((role[1], rule, role[2], found))
         venue_phrases = self.venues.phrases(venue) if venue else {}
-        owner = self.owner
-        touched = {owner[rule] for rule in candidates if rule in owner}
-        found = []
-        for index in sorted(touched.union(venue_phrases) if venue_phrases else touched):
+        found_evidence = []
+        for index in sorted(matched.keys() | venue_phrases.keys() if venue_phrases else matched):
             facet, rules = self.values[index]
-            evidence = _score(rules, doc, candidates, venue_phrases.get(index, ()))
+            hits = sorted(matched.get(index, ()), key=_first)  # in the value's own order
+            evidence = _score(rules, doc, candidates, hits, venue_phrases.get(index, ()))
             if evidence.phrases:
-                found.append((facet, evidence))
-        return found
+                found_evidence.append((facet, evidence))
+        return found_evidence
+
+
+def _first(item: tuple[int, Any, Any, Any]) -> int:
+    return item[0]
 
 
 class _Venues:
@@ -166,34 +185,31 @@ class _Venues:
         return found
 
 
-def _score(rules: _ValueRules, doc: Text, candidates: set[Rule], venue: Iterable[str]) -> _Evidence:
+def _score(
+    rules: _ValueRules,
+    doc: Text,
+    candidates: set[Rule],
+    matched: list[tuple[int, Rule, float | None, list[re.Match[str]]]],
+    venue: Iterable[str],
+) -> _Evidence:
     """One value's evidence: its signals and weak rules, then its models, then its venue.
 
-    A hard negative's spans are found only once a rule of the value has matched: most
-    candidate rules match nowhere, and then no negative can change anything.
+    `matched`: the value's rules that matched, in the value's order (signals and weak
+    rules, then models), each with its weight (None: a model) and its matches. A hard
+    negative's spans are found only once a rule of the value has matched.
     """
     evidence = _Evidence(rules.value.id)
-    negated: list[tuple[int, int]] | None = None
-    for rule, weight in rules.weighted:
-        if rule in candidates:
-            matches = rule.matches(doc)
-            if matches:
-                if negated is None:
-                    negated = _negated(rules, doc, candidates)
-                hits = rule.phrases(doc, matches, negated)
-                if hits:
-                    evidence.add(hits, weight)
-    if rules.models:
-        named: list[str] = []
-        for rule in rules.models:
-            if rule in candidates:
-                matches = rule.matches(doc)
-                if matches:
-                    if negated is None:
-                        negated = _negated(rules, doc, candidates)
-                    named += rule.phrases(doc, matches, negated)
-        context = _context(rules, doc) if named else None
-        if named and context:
+    negated = _negated(rules, doc, candidates) if matched else []
+    named: list[str] = []
+    for _, rule, weight, matches in matched:
+        hits = rule.phrases(doc, matches, negated)
+        if weight is None:
+            named += hits
+        elif hits:
+            evidence.add(hits, weight)
+    if named:
+        context = _context(rules, doc)
+        if context:
             evidence.add(named, STRONG)
             evidence.context = context
     for phrase in venue:
