@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
+
+from index.facets.windows import Window, matches_near, window
 
 __all__ = ["AnchorScanner", "Rule", "Text", "anchors", "compile_rule", "normalise_name", "required"]
 
@@ -41,14 +44,49 @@ class Text:
         Afterwards `positions` answers for those anchors from memory. Returns the anchors
         that occur at all, which is exactly the set of rules worth trying.
         """
-        found: dict[str, list[int]] = {}
-        for match in scanner.regex.finditer(self.low):
-            at = match.start()
-            for anchor in scanner.prefixes[match.group(1)]:
-                found.setdefault(anchor, []).append(at)
-        self._positions.update(found)
+        low = self.low
+        # `split` gives [text, anchor, text, anchor, ..., text], each match taking the one
+        # non-word character before its anchor: the k-th anchor starts after the first k
+        # texts and k such characters. All counted in C; Python sees each anchor once.
+        parts = (scanner.ascii if low.isascii() else scanner.regex).split(low)
+        positions: dict[str, list[int]] = {}
+        head = scanner.head.match(low)
+        if head:
+            positions[head.group(1)] = [0]
+        ends = accumulate(map(len, parts[0:-1:2]))
+        for number, (longest, end) in enumerate(zip(parts[1::2], ends), 1):
+            starts = positions.get(longest)
+            if starts is None:
+                positions[longest] = [end + number]
+            else:
+                starts.append(end + number)
+        present = set(positions)
+        for longest in present & scanner.nested:  # anchors that are a longer one's start
+            for anchor in scanner.prefixes[longest]:
+                if anchor == longest:
+                    continue
+                if anchor in positions:  # found on its own too, or in another anchor
+                    positions[anchor] = sorted({*positions[anchor], *positions[longest]})
+                else:
+                    positions[anchor] = positions[longest]
+                present.add(anchor)
+        self._positions.update(positions)
         self._scanned = scanner.anchors
-        return set(found)
+        return present
+
+    def starts(self, anchors: tuple[str, ...]) -> list[int]:
+        """Where any of the anchors starts a word, in order (one list, not one per anchor)."""
+        known, scanned = self._positions, self._scanned
+        lists = []
+        for anchor in anchors:
+            found = known.get(anchor)
+            if found is None and anchor not in scanned:
+                found = self.positions(anchor)
+            if found:
+                lists.append(found)
+        if len(lists) > 1:
+            return sorted(set().union(*lists))
+        return lists[0] if lists else []
 
     def positions(self, anchor: str) -> list[int]:
         """Where the anchor occurs at the start of a word."""
@@ -75,8 +113,9 @@ class Rule:
     cased: bool  # True: run on the original text; False: on the lowercased copy
     anchors: tuple[str, ...]  # lowercase; empty means "try everywhere"
     contains: tuple[str, ...] = ()  # lowercase texts every match holds, beyond its anchor
+    near: Window | None = None  # with no anchor: where a match can start (index.facets.windows)
 
-    def _matches(self, doc: Text) -> list[re.Match[str]]:
+    def matches(self, doc: Text) -> list[re.Match[str]]:
         """Non-overlapping matches that start on a word edge.
 
         Every match starts with an anchor, so the regex is tried only where one occurs:
@@ -84,13 +123,14 @@ class Rule:
         """
         subject = doc.text if self.cased else doc.low
         if not self.anchors:
-            return [m for m in self.regex.finditer(subject) if _starts_word(subject, m.start())]
-        if len(self.anchors) == 1:  # the common case: no merging of start lists
-            starts = doc.positions(self.anchors[0])
-            if not starts:
-                return []
-        else:
-            starts = sorted({at for anchor in self.anchors for at in doc.positions(anchor)})
+            if self.near:
+                every = matches_near(self.regex, subject, self.near)
+            else:
+                every = list(self.regex.finditer(subject))
+            return [m for m in every if _starts_word(subject, m.start())]
+        starts = doc.starts(self.anchors)
+        if not starts:
+            return []
         found: list[re.Match[str]] = []
         end = -1
         for at in starts:
@@ -103,12 +143,19 @@ class Rule:
 
     def spans(self, doc: Text) -> list[tuple[int, int]]:
         """Where the rule matches, as (start, end) pairs."""
-        return [m.span() for m in self._matches(doc)]
+        return [m.span() for m in self.matches(doc)]
 
     def found(self, doc: Text, negated: list[tuple[int, int]], limit: int = 3) -> list[str]:
         """Up to `limit` distinct matches (in the text's own case) no hard negative covers."""
+        return self.phrases(doc, self.matches(doc), negated, limit)
+
+    @staticmethod
+    def phrases(
+        doc: Text, matches: list[re.Match[str]], negated: list[tuple[int, int]], limit: int = 3
+    ) -> list[str]:
+        """`found` for matches already made: the tagger looks for negatives only after one."""
         hits: list[str] = []
-        for match in self._matches(doc):
+        for match in matches:
             start, end = match.span()
             if any(start < n_end and n_start < end for n_start, n_end in negated):
                 continue
@@ -127,6 +174,11 @@ class AnchorScanner:
     branch per word instead of trying a thousand alternatives; a zero-width lookahead
     lets it report overlapping anchors. The anchors occurring at a position are exactly
     the prefixes of the longest one there, listed in `prefixes`.
+
+    A word start after the text's first character is the character after a non-word one,
+    so `regex` looks for that character (`\\W`) and the anchor follows it: `re` skips
+    from one such character to the next in C, where a lookbehind (`(?<!\\w)`) would be
+    tried at every position of the text. `head` tries the text's first character.
     """
 
     def __init__(self, anchors: Iterable[str]) -> None:
@@ -137,11 +189,17 @@ class AnchorScanner:
             for char in anchor:
                 node = node.setdefault(char, {})
             node[""] = {}
-        self.regex = re.compile(f"(?<!\\w)(?=({_trie_pattern(trie)}))")
+        pattern = _trie_pattern(trie)
+        self.head = re.compile(f"(?=({pattern}))")
+        self.regex = re.compile(f"\\W(?=({pattern}))")
+        # In ASCII text the non-word characters are these: a set `re` tests by a bitmap
+        # lookup, not by asking Unicode's tables as it must for `\\W`.
+        self.ascii = re.compile(f"[\\x00-/:-@\\[-^`{{-\\x7f](?=({pattern}))")
         self.prefixes = {
             a: tuple(a[:n] for n in range(1, len(a) + 1) if a[:n] in self.anchors)
             for a in self.anchors
         }
+        self.nested = frozenset(a for a, found in self.prefixes.items() if len(found) > 1)
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:
@@ -171,7 +229,7 @@ def compile_rule(pattern: str, cased: bool) -> Rule:
     # Literal text a match must hold besides its anchor: 'on (the )?cpus?' starts at every
     # "on" of a paper, but is worth trying only where "cpu" occurs at all.
     extra = tuple(run for run in required(pattern) if not any(run in a for a in found))
-    return Rule(pattern, regex, cased, found, extra)
+    return Rule(pattern, regex, cased, found, extra, None if found else window(source))
 
 
 def _lower_pattern(pattern: str) -> str:

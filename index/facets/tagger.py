@@ -18,6 +18,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from index.facets.rules import AnchorScanner, Rule, Text, compile_rule, normalise_name
 from index.facets.taxonomy import FACETS, FacetValue, Taxonomy
@@ -43,34 +44,51 @@ class _ValueRules:
     context: list[Rule] = field(default_factory=list)
     negatives: list[Rule] = field(default_factory=list)
     venue: list[Rule] = field(default_factory=list)
-    every: frozenset[Rule] = frozenset()  # the signals, weak rules and models, to skip fast
 
 
 class _Matcher:
-    """Everything `tag_paper` needs, compiled once per taxonomy."""
+    """Everything `tag_paper` needs, compiled once per taxonomy.
+
+    A paper's work is driven by what it holds, not by the taxonomy's size: one scan finds
+    the anchors, a dict lookup per anchor gives the rules they start, and only the values
+    owning one of those rules (or matching the venue) are scored, in taxonomy order.
+    """
 
     def __init__(self, taxonomy: Taxonomy) -> None:
         self.taxonomy = taxonomy
-        self.rules: dict[str, list[_ValueRules]] = {}
+        self.values: list[tuple[str, _ValueRules]] = []  # (facet, rules), facet by facet
         self.names: dict[str, tuple[str, str]] = {}  # normalised alias -> (facet, id)
         for facet in FACETS:
-            self.rules[facet] = [self._compile(value) for value in taxonomy.values(facet)]
             for value in taxonomy.values(facet):
+                self.values.append((facet, self._compile(value)))
                 for name in (value.id, value.label, *value.aliases):
                     self.names.setdefault(normalise_name(name), (facet, value.id))
-        self.by_anchor: dict[str, list[Rule]] = {}  # anchor -> the rules it starts
+        self.by_anchor: dict[str, tuple[Rule, ...]] = {}  # anchor -> the rules it starts
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
-        for facet_rules in self.rules.values():
-            for rules in facet_rules:
-                # Not the context rules: they run only where a model name matched, and
-                # their frequent words ("hardware", "servers") would slow every paper's scan.
-                for rule in (*(r for r, _ in rules.weighted), *rules.models, *rules.negatives):
-                    self._index(rule)
+        # A signal, weak rule or model -> (its value's index, its place among the value's
+        # rules, its weight; None for a model, which counts only with its context).
+        self.roles: dict[Rule, tuple[int, int, float | None]] = {}
+        by_anchor: dict[str, list[Rule]] = {}
+        for index, (_, rules) in enumerate(self.values):
+            weighted: list[tuple[Rule, float | None]] = [*rules.weighted]
+            for place, (rule, weight) in enumerate([*weighted, *((r, None) for r in rules.models)]):
+                self.roles[rule] = (index, place, weight)
+            # Not the context rules: they run only where a model name matched, and
+            # their frequent words ("hardware", "servers") would slow every paper's scan.
+            for rule in (*(r for r, _ in rules.weighted), *rules.models, *rules.negatives):
+                if not rule.anchors:
+                    self.anchorless.append(rule)
+                for anchor in rule.anchors:
+                    if rule not in by_anchor.setdefault(anchor, []):
+                        by_anchor[anchor].append(rule)
+        self.by_anchor = {anchor: tuple(rules) for anchor, rules in by_anchor.items()}
+        self.gated = frozenset(r for rules in by_anchor.values() for r in rules if r.contains)
         self.scanner = AnchorScanner(self.by_anchor)
-        self.order = {f: tuple(v.id for v in taxonomy.values(f)) for f in FACETS}
+        self.order = {f: {v.id: n for n, v in enumerate(taxonomy.values(f))} for f in FACETS}
         self.ancestors = {
             f: {v.id: taxonomy.ancestors(v.id, f) for v in taxonomy.values(f)} for f in FACETS
         }
+        self.venues = _Venues(self.values)
 
     @staticmethod
     def _compile(value: FacetValue) -> _ValueRules:
@@ -84,16 +102,7 @@ class _Matcher:
         rules.negatives = [compile_rule(p, False) for p in value.not_]
         rules.negatives += [compile_rule(p, True) for p in value.not_cased]
         rules.venue = [compile_rule(p, False) for p in value.venue]
-        rules.every = frozenset((*(rule for rule, _ in rules.weighted), *rules.models))
         return rules
-
-    def _index(self, rule: Rule) -> None:
-        """File the rule under each of its anchors, so a paper finds it from what it holds."""
-        if not rule.anchors:
-            self.anchorless.append(rule)
-        for anchor in rule.anchors:
-            if rule not in self.by_anchor.setdefault(anchor, []):
-                self.by_anchor[anchor].append(rule)
 
     def candidates(self, doc: Text) -> set[Rule]:
         """The rules that can match: one of their anchors starts a word of the text.
@@ -103,44 +112,114 @@ class _Matcher:
         cannot match, so this is exact, not a guess.
         """
         low = doc.low
-        found = {r for r in self.anchorless if all(c in low for c in r.contains)}
-        for anchor in doc.scan(self.scanner):
-            found.update(self.by_anchor[anchor])
+        found = set().union(*map(self.by_anchor.__getitem__, doc.scan(self.scanner)))
         # a rule whose other required text is missing cannot match either (one `in` each)
-        return {r for r in found if not r.contains or all(c in low for c in r.contains)}
-
-    def evidence(self, facet: str, doc: Text, venue: str, candidates: set[Rule]) -> list[_Evidence]:
-        """What each value with any evidence scored, in taxonomy order."""
-        found = []
-        venue_doc = Text(venue) if venue else None  # one per paper: its anchors are cached
-        for rules in self.rules[facet]:
-            if not venue and rules.every.isdisjoint(candidates):
-                continue
-            evidence = _Evidence(rules.value.id)
-            negated: list[tuple[int, int]] | None = None
-            for rule, weight in rules.weighted:
-                if rule not in candidates:
-                    continue
-                if negated is None:
-                    negated = [s for n in rules.negatives if n in candidates for s in n.spans(doc)]
-                hits = rule.found(doc, negated)
-                if hits:
-                    evidence.add(hits, weight)
-            if rules.models and not candidates.isdisjoint(rules.models):
-                if negated is None:
-                    negated = [s for n in rules.negatives if n in candidates for s in n.spans(doc)]
-                named = [h for r in rules.models if r in candidates for h in r.found(doc, negated)]
-                context = _context(rules, doc) if named else None
-                if named and context:
-                    evidence.add(named, STRONG)
-                    evidence.context = context
-            for rule in rules.venue if venue_doc else ():
-                hits = rule.found(venue_doc, [], limit=1)  # type: ignore[arg-type]
-                if hits:
-                    evidence.add([f"venue {hits[0]}"], WEAK)
-            if evidence.phrases:
-                found.append(evidence)
+        absent: dict[str, bool] = {}  # many rules need the same text ("cpu")
+        for rule in found & self.gated:
+            for text in rule.contains:
+                missing = absent.get(text)
+                if missing is None:
+                    missing = absent[text] = text not in low
+                if missing:
+                    found.discard(rule)
+                    break
+        found.update(r for r in self.anchorless if all(c in low for c in r.contains))
         return found
+
+    def evidence(self, doc: Text, venue: str) -> list[tuple[str, _Evidence]]:
+        """What each value with any evidence scored, as (facet, evidence), in taxonomy order.
+
+        The candidate rules are run first; only a value one of them matched (or whose
+        venue rules match) is scored, most candidates matching nowhere.
+        """
+        candidates = self.candidates(doc)
+        roles = self.roles
+        matched: dict[int, list[tuple[int, Rule, float | None, list[re.Match[str]]]]] = {}
+        for rule in candidates:
+            role = roles.get(rule)
+            if role is not None:
+                found = rule.matches(doc)
+                if found:
+                    matched.setdefault(role[0], []).append((role[1], rule, role[2], found))
+        venue_phrases = self.venues.phrases(venue) if venue else {}
+        found_evidence = []
+        for index in sorted(matched.keys() | venue_phrases.keys() if venue_phrases else matched):
+            facet, rules = self.values[index]
+            hits = sorted(matched.get(index, ()), key=_first)  # in the value's own order
+            evidence = _score(rules, doc, candidates, hits, venue_phrases.get(index, ()))
+            if evidence.phrases:
+                found_evidence.append((facet, evidence))
+        return found_evidence
+
+
+def _first(item: tuple[int, Any, Any, Any]) -> int:
+    return item[0]
+
+
+class _Venues:
+    """The venue rules' phrases for each venue string, computed once per distinct venue.
+
+    A library has far fewer venues than papers ("NeurIPS 2023" on hundreds of them), and
+    every value's venue rules would otherwise run on every paper that has one.
+    """
+
+    _MOST = 4096  # distinct venues remembered; then the memory starts afresh
+
+    def __init__(self, values: list[tuple[str, _ValueRules]]) -> None:
+        self._rules = [(n, rules.venue) for n, (_, rules) in enumerate(values) if rules.venue]
+        self._seen: dict[str, dict[int, list[str]]] = {}
+
+    def phrases(self, venue: str) -> dict[int, list[str]]:
+        """Value index -> one `venue ...` phrase per venue rule of that value that matches."""
+        found = self._seen.get(venue)
+        if found is None:
+            doc, found = Text(venue), {}
+            for index, rules in self._rules:
+                for rule in rules:
+                    hits = rule.found(doc, [], limit=1)
+                    if hits:
+                        found.setdefault(index, []).append(f"venue {hits[0]}")
+            if len(self._seen) >= self._MOST:
+                self._seen = {}
+            self._seen[venue] = found
+        return found
+
+
+def _score(
+    rules: _ValueRules,
+    doc: Text,
+    candidates: set[Rule],
+    matched: list[tuple[int, Rule, float | None, list[re.Match[str]]]],
+    venue: Iterable[str],
+) -> _Evidence:
+    """One value's evidence: its signals and weak rules, then its models, then its venue.
+
+    `matched`: the value's rules that matched, in the value's order (signals and weak
+    rules, then models), each with its weight (None: a model) and its matches. A hard
+    negative's spans are found only once a rule of the value has matched.
+    """
+    evidence = _Evidence(rules.value.id)
+    negated = _negated(rules, doc, candidates) if matched else []
+    named: list[str] = []
+    for _, rule, weight, matches in matched:
+        hits = rule.phrases(doc, matches, negated)
+        if weight is None:
+            named += hits
+        elif hits:
+            evidence.add(hits, weight)
+    if named:
+        context = _context(rules, doc)
+        if context:
+            evidence.add(named, STRONG)
+            evidence.context = context
+    for phrase in venue:
+        evidence.add([phrase], WEAK)
+    return evidence
+
+
+def _negated(rules: _ValueRules, doc: Text, candidates: set[Rule]) -> list[tuple[int, int]]:
+    """Where the value's hard negatives match (those not candidates match nowhere)."""
+    return [span for rule in rules.negatives if rule in candidates for span in rule.spans(doc)]
 
 
 def _context(rules: _ValueRules, doc: Text) -> str | None:
@@ -217,7 +296,10 @@ def _prose(text: str) -> str:
 
     Both keep every character's position, so matches can be shown from the original case.
     """
-    text = text.translate(_SAME_LENGTH)
+    if not text.isascii():  # (a constant-time check) every character translated is not
+        text = text.translate(_SAME_LENGTH)
+    if "://" not in text and "www." not in text:  # every link holds one of them
+        return text
     return _URL_RE.sub(lambda m: " " * len(m.group()), text)
 
 
@@ -230,6 +312,8 @@ def _quote(phrase: str) -> str:
 def _source_reasons(matcher: _Matcher, paper: Paper) -> dict[str, dict[str, list[str]]]:
     """Labels the source gave: earlier `from the source` labels and mappable keywords."""
     given: dict[str, dict[str, list[str]]] = {facet: {} for facet in FACETS}
+    if not (paper.topics or paper.hardware or paper.keywords):
+        return given
     for facet, labels in (("topic", paper.topics), ("hardware", paper.hardware)):
         for label in labels:
             parts = [p for p in label.reason.split("; ") if p.startswith(_SOURCE)]
@@ -240,7 +324,25 @@ def _source_reasons(matcher: _Matcher, paper: Paper) -> dict[str, dict[str, list
         target = matcher.names.get(normalise_name(keyword))
         if target:
             given[target[0]].setdefault(target[1], []).append(f'{_SOURCE} (keyword "{keyword}")')
-    return given
+    return {
+        facet: {key: list(dict.fromkeys(found)) for key, found in reasons.items()}
+        for facet, reasons in given.items()
+    }
+
+
+def _labels(matcher: _Matcher, facet: str, reasons: dict[str, list[str]]) -> tuple[Label, ...]:
+    """The facet's labels in taxonomy order, each leaf's ancestors added (`implied by`)."""
+    if not reasons:
+        return ()
+    ancestors = matcher.ancestors[facet]
+    for value_id in list(reasons):
+        for ancestor in ancestors.get(value_id, ()):
+            reasons.setdefault(ancestor, [f"implied by {value_id}"])
+    order = matcher.order[facet]
+    return tuple(
+        Label(value_id, "; ".join(reasons[value_id]))
+        for value_id in sorted(reasons, key=order.__getitem__)
+    )
 
 
 def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
@@ -253,24 +355,15 @@ def tag_paper(paper: Paper, taxonomy: Taxonomy) -> Paper:
     """
     matcher = _matcher(taxonomy)
     doc = Text(_prose(f"{paper.title}\n{paper.abstract}"))
-    venue = paper.venue or ""
-    given = _source_reasons(matcher, paper)
-    candidates = matcher.candidates(doc)
-    result: dict[str, tuple[Label, ...]] = {}
-    for facet in FACETS:
-        reasons = {key: list(dict.fromkeys(found)) for key, found in given[facet].items()}
-        for evidence in matcher.evidence(facet, doc, venue, candidates):
-            if evidence.score >= STRONG:
-                reasons.setdefault(evidence.value_id, []).append(evidence.reason())
-        for value_id in list(reasons):
-            for ancestor in matcher.ancestors[facet].get(value_id, ()):
-                reasons.setdefault(ancestor, [f"implied by {value_id}"])
-        result[facet] = tuple(
-            Label(value_id, "; ".join(reasons[value_id]))
-            for value_id in matcher.order[facet]
-            if value_id in reasons
-        )
-    return replace(paper, topics=result["topic"], hardware=result["hardware"])
+    reasons = _source_reasons(matcher, paper)
+    for facet, evidence in matcher.evidence(doc, paper.venue or ""):
+        if evidence.score >= STRONG:
+            reasons[facet].setdefault(evidence.value_id, []).append(evidence.reason())
+    return replace(
+        paper,
+        topics=_labels(matcher, "topic", reasons["topic"]),
+        hardware=_labels(matcher, "hardware", reasons["hardware"]),
+    )
 
 
 def tag_papers(papers: Iterable[Paper], taxonomy: Taxonomy) -> tuple[Paper, ...]:
