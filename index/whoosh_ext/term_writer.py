@@ -1,0 +1,192 @@
+"""Writing a `TermPool`'s terms (index.whoosh_ext.term_pool): each term's blocks cut
+from its arrays, with Whoosh 3's statistics, in one write per term and file.
+
+What `W3FieldWriter.start_term`, `add_posting` per posting and `finish_term` write,
+byte for byte, as `index.whoosh_ext.pool` writes them (a term of one posting without
+zlib); another codec's posting writer is given the postings one by one.
+"""
+
+from __future__ import annotations
+
+import pickle
+import zlib
+from array import array
+from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import sub
+from typing import Any
+
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3PostingsWriter, W3TermInfo
+from whoosh.filedb.filetables import _lengths
+from whoosh.system import pack_int, pack_long, pack_ushort
+from whoosh.util.numeric import length_to_byte
+
+from index.whoosh_ext.pool import UNCOMPRESSED_POSTINGS, finish_term, lengths_of
+
+Entry = list[Any]  # [document numbers array("I"), weights array("d"), values]
+
+
+def tuples(fieldname: str, tbytes: bytes, entry: Entry) -> Iterator[tuple[Any, ...]]:
+    """A term's postings as Whoosh's pool tuples."""
+    ids, weights, values = entry
+    if values is None:
+        for docnum, weight in zip(ids, weights):
+            yield fieldname, tbytes, docnum, weight, b""
+    elif isinstance(values, list):
+        for docnum, weight, value in zip(ids, weights, values):
+            yield fieldname, tbytes, docnum, weight, value
+    else:
+        size = len(values) // len(ids) if ids else 0
+        for i, (docnum, weight) in enumerate(zip(ids, weights)):
+            yield fieldname, tbytes, docnum, weight, bytes(values[i * size : (i + 1) * size])
+
+
+def write_terms(
+    fw: Any,
+    schema: Any,
+    lengths: Any,
+    terms: Iterable[tuple[str, bytes, Entry]],
+    named: Iterable[str] = (),
+) -> None:
+    """Writes sorted terms as `fast_add_postings` writes the same postings: a field is
+    started when its first term comes, or when a spelling marker named it (`named`)."""
+    marked = sorted(named)
+    current: str | None = None
+    post: Any = None
+    table: Any = None
+    size: Any = None
+    quick = False
+    end: list[tuple[Any, bytes, Entry]] = [(None, b"", [])]
+    for fieldname, tbytes, entry in chain(terms, end):
+        if fieldname != current:
+            if current is not None:
+                fw.finish_field()
+            while marked and (fieldname is None or marked[0] < fieldname):
+                fw.start_field(marked[0], schema[marked[0]])
+                fw.finish_field()
+                del marked[0]
+            if fieldname is None:
+                break
+            if marked and marked[0] == fieldname:
+                del marked[0]
+            fw.start_field(fieldname, schema[fieldname])
+            post = fw._postwriter
+            table = lengths_of(lengths, fieldname)
+            size = fw._format.fixed_value_size()
+            quick = type(post) is W3PostingsWriter and not post._byteids and post._inlinelimit <= 1
+            current = fieldname
+        if quick:
+            _write_term(fw, post, tbytes, entry, table, size)
+        else:
+            _write_term_stock(fw, tbytes, entry, table)
+
+
+def _block_values(values: Any, start: int, end: int, size: int | None) -> Any:
+    """`W3PostingsWriter._mini_values` of the postings start..end."""
+    if size == 0:
+        return None
+    if isinstance(values, list):
+        kept = [v for v in values[start:end] if v]
+        return tuple(kept) if size is None or size < 0 else b"".join(kept)
+    if values is None:
+        return () if size is None or size < 0 else b""
+    if size is None or size < 0:  # pragma: no cover - a listed field keeps a list
+        raise ValueError("fixed-size values in a field of variable-size values")
+    return bytes(values[start * size : end * size])
+
+
+def _write_term(fw: Any, post: Any, tbytes: bytes, entry: Entry, table: Any, size: Any) -> None:
+    """`start_term`, `add_posting` for each posting, `finish_term`: the same bytes, each
+    block cut from the term's arrays (see `W3PostingsWriter._write_block`)."""
+    ids, weights, values = entry
+    if size and size > 0 and not isinstance(values, list) and len(values) != size * len(ids):
+        raise ValueError(f"posting values of irregular size in field {fw._fieldname!r}")
+    count = len(ids)
+    limit = post._blocklimit
+    level = 0 if count <= UNCOMPRESSED_POSTINGS else post._compression
+    postfile = post._postfile
+    start = postfile.tell()
+    total_weight: float = 0
+    term_max_weight: float = 0
+    term_min_length: int | None = None
+    term_max_length = 0
+    out = [WHOOSH3_HEADER_MAGIC]
+    for first in range(0, count, limit):
+        last = min(first + limit, count)
+        block_ids = ids[first:last] if count > limit else ids
+        block_weights = array("f", weights[first:last] if count > limit else weights)
+        total_weight += sum(block_weights)
+        n = last - first
+        max_weight: float = max(weights[first:last] if count > limit else weights)
+        if not max_weight > 0:
+            max_weight = 0
+        if max_weight > term_max_weight:
+            term_max_weight = max_weight
+        if table is None:
+            min_length, max_length = None, 0
+        else:
+            found = list(filter(None, map(table.__getitem__, block_ids)))
+            min_length, max_length = (min(found), max(found)) if found else (None, 0)
+        if min_length is not None:
+            term_min_length = (
+                min_length if term_min_length is None else min(term_min_length, min_length)
+            )
+        term_max_length = max(term_max_length, max_length)
+        if block_weights.count(1.0) == n:
+            mini_weights: Any = None
+        elif block_weights.count(block_weights[0]) == n:
+            mini_weights = block_weights[0]
+        else:
+            mini_weights = tuple(block_weights)
+        gaps = tuple(map(sub, block_ids, chain((0,), block_ids)))
+        data = pickle.dumps((gaps, mini_weights, _block_values(values, first, last, size)), 2)
+        if level:
+            data = zlib.compress(data, level)
+        info = pickle.dumps(
+            (
+                n,
+                block_ids[-1],
+                max_weight,
+                level,
+                length_to_byte(min_length),
+                length_to_byte(max_length),
+            ),
+            2,
+        )
+        length = len(info) + len(data)
+        out += (pack_int(-length if last == count else length), info, data)
+    body = b"".join(out)
+    postfile.write(body)
+    value = (
+        W3TermInfo._struct.pack(
+            0,
+            total_weight,
+            count,
+            0 if term_min_length is None else length_to_byte(term_min_length),
+            length_to_byte(term_max_length),
+            term_max_weight,
+            ids[0],
+            ids[-1],
+        )
+        + pack_long(start)
+        + pack_int(len(body))
+    )
+    key = pack_ushort(fw._fieldid) + tbytes
+    index = fw._tindex
+    if key <= index.lastkey:
+        raise ValueError(f"Keys must increase: {index.lastkey!r}..{key!r}")
+    dbfile = index.dbfile
+    position = dbfile.tell()
+    index.index.append(position)
+    dbfile.write(b"".join((_lengths.pack(len(key), len(value)), key, value)))
+    hashed = index.hashfn(key)
+    index.buckets[hashed & 255].append((hashed, position))
+    index.lastkey = key
+
+
+def _write_term_stock(fw: Any, tbytes: bytes, entry: Entry, table: Any) -> None:
+    """A term through Whoosh's own posting writer (another codec's, or inlined terms)."""
+    fw.start_term(tbytes)
+    for _, _, docnum, weight, value in tuples(fw._fieldname, tbytes, entry):
+        fw.add(docnum, weight, value, table[docnum] if table is not None else None)
+    finish_term(fw, fw._postwriter)
