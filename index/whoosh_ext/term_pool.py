@@ -26,15 +26,20 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from whoosh.system import pack_uint
 from whoosh.writing import SegmentWriter
 
 from index.whoosh_ext.pool import BatchedPostingPool
-from index.whoosh_ext.term_writer import tuples, write_terms
+from index.whoosh_ext.term_writer import Term, expand, tuples, write_terms
 
 # How a field's posting values are kept, from its format's `fixed_value_size()`.
+COUNTED = -2  # a `term_counts` field: the count alone (`TermPool.add_counts`)
 LISTED = -1  # variable size (positions): every posting's bytes in a list
 NO_VALUES = 0  # no values (existence): none kept
 # Above 0: that many bytes a posting (counts), concatenated in a bytearray.
+COUNT_BYTES = 4  # `pack_uint(count)`: Whoosh's Frequency format's value
+# Counts are packed from an array("I") at commit: its items must be 4 bytes.
+COUNTS_FIT = array("I").itemsize == COUNT_BYTES
 
 # Memory estimates (bytes) for the spill limit: a term's dict entry, arrays and key, and
 # a posting in each mode (its number and weight, plus its value or a list slot).
@@ -62,11 +67,19 @@ class TermPool(BatchedPostingPool):
 
     def __init__(self, tempstore: Any, segment: Any, limitmb: float = 128, **kwargs: Any) -> None:
         super().__init__(tempstore, segment, limitmb=limitmb, **kwargs)
-        self.terms: dict[str, dict[bytes, Entry]] = {}
+        self.terms: dict[str, dict[Any, Entry]] = {}  # a counted field by str, others bytes
         self.modes: dict[str, int] = {}
+        self.boosts: dict[str, float] = {}  # a counted field's format's field_boost
         self.grouped_runs: list[str] = []
         self.marked: set[str] = set()  # fields named by a spelling marker (no posting)
         self._unusual: bool | None = None
+
+    def counts_of(self, field: Any, value: Any) -> dict[str, int] | None:
+        """The field's `term_counts(value)` (index.schema.analysis), or None when it has
+        none: the counts of the terms `field.index(value)` would give, each posting
+        `(text.encode("utf-8"), count, count * format.field_boost, pack_uint(count))`."""
+        term_counts = getattr(field, "term_counts", None)
+        return term_counts(value) if term_counts is not None else None
 
     def unusual(self, schema: Any) -> bool:
         """Whether a field of the writer's schema has separate spelling words or term
@@ -77,18 +90,52 @@ class TermPool(BatchedPostingPool):
             )
         return self._unusual
 
-    def field_terms(self, fieldname: str, format: Any = None) -> tuple[dict[bytes, Entry], int]:
-        """The field's terms and how its values are kept, created on first use."""
+    def field_terms(
+        self, fieldname: str, format: Any = None, counted: bool = False
+    ) -> tuple[dict[Any, Entry], int]:
+        """The field's terms and how its values are kept, created on first use; a field
+        kept as counts (`add_counts`) is expanded first when given any other posting."""
         terms = self.terms.get(fieldname)
         if terms is None:
             mode = self.modes.get(fieldname)
             if mode is None:
-                size = format.fixed_value_size() if format is not None else None
-                mode = LISTED if size is None or size < 0 else size
+                if counted and COUNTS_FIT:
+                    mode = COUNTED
+                    self.boosts[fieldname] = format.field_boost
+                else:
+                    size = format.fixed_value_size() if format is not None else None
+                    mode = LISTED if size is None or size < 0 else size
                 self.modes[fieldname] = mode
             terms = self.terms[fieldname] = {}
             self.fieldnames.add(fieldname)
+        elif not counted and self.modes[fieldname] == COUNTED:
+            boost = self.boosts[fieldname]
+            terms = {key.encode("utf-8"): expand(e, boost) for key, e in terms.items()}
+            self.terms[fieldname] = terms
+            self.modes[fieldname] = COUNT_BYTES
         return terms, self.modes[fieldname]
+
+    def add_counts(self, fieldname: str, format: Any, counts: dict[str, int], docnum: int) -> int:
+        """Adds one document's terms in a field whose postings are each term's
+        `(text.encode("utf-8"), count, count * format.field_boost, pack_uint(count))`
+        (a `term_counts` field, see `fast_add_document`): kept as the document number
+        and the count alone, the weights and values computed at commit. Returns the
+        field's length."""
+        terms, mode = self.field_terms(fieldname, format, counted=True)
+        if mode != COUNTED:
+            boost = format.field_boost
+            items = ((t.encode("utf-8"), c, c * boost, pack_uint(c)) for t, c in counts.items())
+            return self.add_field(fieldname, format, items, docnum, 1.0)
+        before = len(terms)
+        get = terms.get
+        for text, count in counts.items():
+            entry = get(text)
+            if entry is None:
+                entry = terms[text] = [array("I"), array("I"), None]
+            entry[0].append(docnum)
+            entry[1].append(count)
+        self.currentsize += len(counts) * POSTING_BYTES + (len(terms) - before) * TERM_BYTES
+        return sum(counts.values())
 
     def add_field(
         self, fieldname: str, format: Any, items: Iterable[Any], docnum: int, boost: float
@@ -162,8 +209,8 @@ class TermPool(BatchedPostingPool):
         path, f = self._new_run()
         with f:
             batch: list[tuple[str, bytes, Entry]] = []
-            for fieldname, tbytes, entry in self._sorted_terms():
-                batch.append((fieldname, tbytes, entry))
+            for fieldname, tbytes, entry, boost in self._sorted_terms():
+                batch.append((fieldname, tbytes, entry if boost is None else expand(entry, boost)))
                 if len(batch) == TERM_BATCH:
                     pickle.dump(batch, f, pickle.HIGHEST_PROTOCOL)
                     batch = []
@@ -173,11 +220,16 @@ class TermPool(BatchedPostingPool):
         self.terms = {name: {} for name in self.terms}
         self.currentsize = 0
 
-    def _sorted_terms(self) -> Iterator[tuple[str, bytes, Entry]]:
+    def _sorted_terms(self) -> Iterator[Term]:
         for fieldname in sorted(self.terms):
             terms = self.terms[fieldname]
-            for tbytes in sorted(terms):
-                yield fieldname, tbytes, terms[tbytes]
+            if self.modes[fieldname] == COUNTED:
+                boost = self.boosts[fieldname]
+                for tbytes, text in sorted((text.encode("utf-8"), text) for text in terms):
+                    yield fieldname, tbytes, terms[text], boost
+            else:
+                for tbytes in sorted(terms):
+                    yield fieldname, tbytes, terms[tbytes], None
 
     def _read_grouped(self, path: str) -> Iterator[tuple[str, bytes, Entry]]:
         f = self._open_run(path)
@@ -190,8 +242,9 @@ class TermPool(BatchedPostingPool):
             f.close()
             self._remove_run(path)
 
-    def grouped(self) -> Iterator[tuple[str, bytes, Entry]]:
-        """Every term's postings, in Whoosh's order (field, then term bytes)."""
+    def grouped(self) -> Iterator[Term]:
+        """Every term's postings, in Whoosh's order (field, then term bytes), and the
+        boost of a counted term's field (`add_counts`; None for any other)."""
         if not self.grouped_runs:
             return self._sorted_terms()
         self.spill()
@@ -212,8 +265,8 @@ class TermPool(BatchedPostingPool):
     def save(self) -> None:
         # Whoosh's own spill (a multi-process writer that merges its workers' runs):
         # the postings as Whoosh's run of tuples.
-        for fieldname, tbytes, entry in list(self.grouped()):
-            for item in tuples(fieldname, tbytes, entry):
+        for fieldname, tbytes, entry, boost in list(self.grouped()):
+            for item in tuples(fieldname, tbytes, entry, boost):
                 self.current.append(item)
         self.terms = {name: {} for name in self.terms}
         BatchedPostingPool.save(self)
@@ -227,7 +280,7 @@ class TermPool(BatchedPostingPool):
 
 def _merge(
     runs: list[Iterator[tuple[str, bytes, int, Entry]]],
-) -> Iterator[tuple[str, bytes, Entry]]:
+) -> Iterator[Term]:
     """One entry per term from sorted runs, its arrays concatenated in run order."""
     current: tuple[str, bytes] | None = None
     merged: Entry | None = None
@@ -239,10 +292,10 @@ def _merge(
                 merged[2] += entry[2]
             continue
         if current is not None and merged is not None:
-            yield current[0], current[1], merged
+            yield current[0], current[1], merged, None
         current, merged = (fieldname, tbytes), entry
     if current is not None and merged is not None:
-        yield current[0], current[1], merged
+        yield current[0], current[1], merged, None
 
 
 class Grouped:
@@ -253,8 +306,8 @@ class Grouped:
         self.pool = pool
 
     def __iter__(self) -> Iterator[tuple[Any, ...]]:
-        for fieldname, tbytes, entry in self.pool.grouped():
-            yield from tuples(fieldname, tbytes, entry)
+        for fieldname, tbytes, entry, boost in self.pool.grouped():
+            yield from tuples(fieldname, tbytes, entry, boost)
 
     def write_into(self, fw: Any, schema: Any, lengths: Any) -> None:
         """`fw.add_postings(schema, lengths, self)`, a term at a time (`write_terms`)."""
@@ -285,8 +338,12 @@ def fast_add_document(self: Any, **fields: Any) -> None:
             length = 0
             if field.indexed:
                 fieldboost = self._field_boost(fields, fieldname, docboost)
-                items = field.index(value)
-                length = pool.add_field(fieldname, field.format, items, docnum, fieldboost)
+                counts = pool.counts_of(field, value) if fieldboost == 1.0 else None
+                if counts is not None:
+                    length = pool.add_counts(fieldname, field.format, counts, docnum)
+                else:
+                    items = field.index(value)
+                    length = pool.add_field(fieldname, field.format, items, docnum, fieldboost)
                 if not field.scorable:
                     length = 0
             customval = fields.get(f"_stored_{fieldname}", value)

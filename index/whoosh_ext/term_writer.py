@@ -8,12 +8,13 @@ zlib); another codec's posting writer is given the postings one by one.
 
 from __future__ import annotations
 
-import pickle
+import sys
 import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from operator import sub
+from pickle import dumps
 from typing import Any
 
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3PostingsWriter, W3TermInfo
@@ -24,10 +25,27 @@ from whoosh.util.numeric import length_to_byte
 from index.whoosh_ext.pool import UNCOMPRESSED_POSTINGS, finish_term, lengths_of
 
 Entry = list[Any]  # [document numbers array("I"), weights array("d"), values]
+# A term's postings: its field, its bytes, its entry, and its field's boost when the
+# entry holds counts instead of weights and values (`TermPool.add_counts`).
+Term = tuple[str, bytes, Entry, "float | None"]
 
 
-def tuples(fieldname: str, tbytes: bytes, entry: Entry) -> Iterator[tuple[Any, ...]]:
+def expand(entry: Entry, boost: float) -> Entry:
+    """A counted term's entry as a fixed-size field keeps it: each posting's weight
+    (`count * boost`, the same double) and its value (`pack_uint(count)`, big-endian)."""
+    ids, counts, _ = entry
+    values = array("I", counts)
+    if sys.byteorder == "little":
+        values.byteswap()
+    return [ids, array("d", map(boost.__mul__, counts)), bytearray(values.tobytes())]
+
+
+def tuples(
+    fieldname: str, tbytes: bytes, entry: Entry, boost: float | None = None
+) -> Iterator[tuple[Any, ...]]:
     """A term's postings as Whoosh's pool tuples."""
+    if boost is not None:
+        entry = expand(entry, boost)
     ids, weights, values = entry
     if values is None:
         for docnum, weight in zip(ids, weights):
@@ -45,7 +63,7 @@ def write_terms(
     fw: Any,
     schema: Any,
     lengths: Any,
-    terms: Iterable[tuple[str, bytes, Entry]],
+    terms: Iterable[Term],
     named: Iterable[str] = (),
 ) -> None:
     """Writes sorted terms as `fast_add_postings` writes the same postings: a field is
@@ -56,8 +74,8 @@ def write_terms(
     table: Any = None
     size: Any = None
     quick = False
-    end: list[tuple[Any, bytes, Entry]] = [(None, b"", [])]
-    for fieldname, tbytes, entry in chain(terms, end):
+    end: list[tuple[Any, bytes, Entry, None]] = [(None, b"", [], None)]
+    for fieldname, tbytes, entry, boost in chain(terms, end):
         if fieldname != current:
             if current is not None:
                 fw.finish_field()
@@ -76,9 +94,9 @@ def write_terms(
             quick = type(post) is W3PostingsWriter and not post._byteids and post._inlinelimit <= 1
             current = fieldname
         if quick:
-            _write_term(fw, post, tbytes, entry, table, size)
+            _write_term(fw, post, tbytes, entry, table, size, boost)
         else:
-            _write_term_stock(fw, tbytes, entry, table)
+            _write_term_stock(fw, tbytes, entry if boost is None else expand(entry, boost), table)
 
 
 def _block_values(values: Any, start: int, end: int, size: int | None) -> Any:
@@ -95,13 +113,23 @@ def _block_values(values: Any, start: int, end: int, size: int | None) -> Any:
     return bytes(values[start * size : end * size])
 
 
-def _write_term(fw: Any, post: Any, tbytes: bytes, entry: Entry, table: Any, size: Any) -> None:
+def _write_term(
+    fw: Any, post: Any, tbytes: bytes, entry: Entry, table: Any, size: Any, boost: float | None
+) -> None:
     """`start_term`, `add_posting` for each posting, `finish_term`: the same bytes, each
-    block cut from the term's arrays (see `W3PostingsWriter._write_block`)."""
+    block cut from the term's arrays (see `W3PostingsWriter._write_block`). `boost`: the
+    entry is a counted term's (document numbers and counts, `TermPool.add_counts`)."""
     ids, weights, values = entry
-    if size and size > 0 and not isinstance(values, list) and len(values) != size * len(ids):
-        raise ValueError(f"posting values of irregular size in field {fw._fieldname!r}")
     count = len(ids)
+    if boost is not None:  # each weight `count * boost`, each value `pack_uint(count)`
+        counts = weights
+        weights = array("d", map(boost.__mul__, counts))
+        values = array("I", counts)
+        if sys.byteorder == "little":
+            values.byteswap()
+        values = values.tobytes()
+    elif size and size > 0 and not isinstance(values, list) and len(values) != size * count:
+        raise ValueError(f"posting values of irregular size in field {fw._fieldname!r}")
     limit = post._blocklimit
     level = 0 if count <= UNCOMPRESSED_POSTINGS else post._compression
     postfile = post._postfile
@@ -113,17 +141,24 @@ def _write_term(fw: Any, post: Any, tbytes: bytes, entry: Entry, table: Any, siz
     out = [WHOOSH3_HEADER_MAGIC]
     for first in range(0, count, limit):
         last = min(first + limit, count)
-        block_ids = ids[first:last] if count > limit else ids
-        block_weights = array("f", weights[first:last] if count > limit else weights)
+        if count > limit:
+            block_ids: Any = ids[first:last]
+            block_doubles: Any = weights[first:last]
+        else:
+            block_ids, block_doubles = ids, weights
+        block_weights = array("f", block_doubles)
         total_weight += sum(block_weights)
         n = last - first
-        max_weight: float = max(weights[first:last] if count > limit else weights)
+        max_weight: float = max(block_doubles)
         if not max_weight > 0:
             max_weight = 0
         if max_weight > term_max_weight:
             term_max_weight = max_weight
         if table is None:
             min_length, max_length = None, 0
+        elif n == 1:
+            min_length = table[block_ids[0]] or None
+            max_length = min_length or 0
         else:
             found = list(filter(None, map(table.__getitem__, block_ids)))
             min_length, max_length = (min(found), max(found)) if found else (None, 0)
@@ -131,18 +166,24 @@ def _write_term(fw: Any, post: Any, tbytes: bytes, entry: Entry, table: Any, siz
             term_min_length = (
                 min_length if term_min_length is None else min(term_min_length, min_length)
             )
-        term_max_length = max(term_max_length, max_length)
-        if block_weights.count(1.0) == n:
-            mini_weights: Any = None
-        elif block_weights.count(block_weights[0]) == n:
-            mini_weights = block_weights[0]
+        if max_length > term_max_length:
+            term_max_length = max_length
+        first_weight = block_weights[0]
+        if n == 1:
+            mini_weights: Any = None if first_weight == 1.0 else first_weight
+            gaps: Any = (block_ids[0],)
         else:
-            mini_weights = tuple(block_weights)
-        gaps = tuple(map(sub, block_ids, chain((0,), block_ids)))
-        data = pickle.dumps((gaps, mini_weights, _block_values(values, first, last, size)), 2)
+            if block_weights.count(1.0) == n:
+                mini_weights = None
+            elif block_weights.count(first_weight) == n:
+                mini_weights = first_weight
+            else:
+                mini_weights = tuple(block_weights)
+            gaps = tuple(map(sub, block_ids, chain((0,), block_ids)))
+        data = dumps((gaps, mini_weights, _block_values(values, first, last, size)), 2)
         if level:
             data = zlib.compress(data, level)
-        info = pickle.dumps(
+        info = dumps(
             (
                 n,
                 block_ids[-1],
