@@ -20,7 +20,7 @@ and the ratio to the baseline; with the load average before and after, since the
 machine is shared.
 
     python benchmarks/build_speed.py --docs 20000 [--runs 2] [--baseline-code DIR]
-        [--lean-min N] [--json]
+        [--baseline-lean] [--lean-min N] [--json]
 """
 
 from __future__ import annotations
@@ -105,12 +105,18 @@ def _run(code: Path, work: Path, lean_min: int | None = None) -> dict[str, Any]:
 
 
 def measure(
-    docs: int, runs: int, work: Path, baseline: Path | None, lean_min: int | None = None
+    docs: int,
+    runs: int,
+    work: Path,
+    baseline: Path | None,
+    lean_min: int | None = None,
+    baseline_lean: bool = False,
 ) -> dict[str, Any]:
     """Median build figures per code over `runs` alternating builds, and their ratios.
 
     `lean_min`: this checkout's builds serve a lean index first from this many papers
-    (`_child`); the baseline's never ask for a preview."""
+    (`_child`); the baseline's ask for no preview, unless `baseline_lean` (a baseline
+    that has the lean index too): then both lean indexes are compared as well."""
     sys.path.insert(0, str(HERE))
     import synth
 
@@ -121,7 +127,8 @@ def measure(
     for run in range(runs):
         for name, code in codes.items():
             load = os.getloadavg()[0]
-            result = _run(code, work, lean_min if name == "this" else None)
+            asks = name == "this" or baseline_lean
+            result = _run(code, work, lean_min if asks else None)
             if result["papers"] != docs or result.get("lean_papers", docs) != docs:
                 raise SystemExit(f"{name}: the built index answers {result['papers']} papers")
             result["load"] = load
@@ -183,6 +190,17 @@ def measure(
                 round(a["lean_seconds"] / b["seconds"], 3)
                 for a, b in zip(seen["this"], seen["baseline"])
             ]
+        if "this_lean" in medians and "baseline_lean" in medians:  # lean against lean
+            (lean_s, lean_cpu), (blean_s, blean_cpu) = (
+                medians["this_lean"],
+                medians["baseline_lean"],
+            )
+            figures["lean_vs_baseline_lean"] = round(lean_s / blean_s, 3)
+            figures["lean_cpu_vs_baseline_lean"] = round(lean_cpu / blean_cpu, 3)
+            figures["per_run_lean_cpu_vs_baseline_lean"] = [
+                round(a["lean_cpu_s"] / b["lean_cpu_s"], 3)
+                for a, b in zip(seen["this"], seen["baseline"])
+            ]
     return figures
 
 
@@ -198,11 +216,18 @@ def print_report(f: dict[str, Any]) -> None:
                 f"  {name:8} {g['seconds']:8.2f} s  {g['papers_per_s']:6,} papers/s  "
                 f"CPU {g['cpu_ms_per_paper']:.3f} ms/paper   ({g['source']})"
             )
-    if "lean_seconds" in f.get("this", {}):
-        g = f["this"]
+    for name in ("baseline", "this"):
+        if "lean_seconds" in f.get(name, {}):
+            g = f[name]
+            print(
+                f"  {name}'s lean index answered at {g['lean_seconds']:.2f} s "
+                f"(CPU {g['lean_cpu_ms_per_paper']:.3f} ms/paper so far)"
+            )
+    if "lean_vs_baseline_lean" in f:
+        per_run = ", ".join(f"x{ratio:.3f}" for ratio in f["per_run_lean_cpu_vs_baseline_lean"])
         print(
-            f"  this's lean index answered at {g['lean_seconds']:.2f} s "
-            f"(CPU {g['lean_cpu_ms_per_paper']:.3f} ms/paper so far)"
+            f"  lean index, this / baseline (lean): time x{f['lean_vs_baseline_lean']:.3f}, "
+            f"CPU x{f['lean_cpu_vs_baseline_lean']:.3f} (each run: {per_run})"
         )
     if "lean_seconds_vs_baseline" in f:
         per_run = ", ".join(f"x{ratio:.3f}" for ratio in f["per_run_lean_vs_baseline"])
@@ -233,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
         help="this checkout serves a lean index first from this many papers "
         "(default: the code's own threshold, 5,000; 0: never)",
     )
+    parser.add_argument(
+        "--baseline-lean",
+        action="store_true",
+        help="the baseline serves a lean index first too (it has index/store/lean.py): "
+        "the two lean indexes compared",
+    )
     parser.add_argument("--child", nargs=2, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:  # the baseline's child is given no threshold: no preview
@@ -244,10 +275,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--baseline-code {baseline}: no index package there")
     if args.work_dir is not None:
         args.work_dir.mkdir(parents=True, exist_ok=True)
-        figures = measure(args.docs, args.runs, args.work_dir, baseline, lean_min)
+        figures = measure(
+            args.docs, args.runs, args.work_dir, baseline, lean_min, args.baseline_lean
+        )
     else:
         with tempfile.TemporaryDirectory(prefix="build-speed-") as tmp:
-            figures = measure(args.docs, args.runs, Path(tmp), baseline, lean_min)
+            figures = measure(
+                args.docs, args.runs, Path(tmp), baseline, lean_min, args.baseline_lean
+            )
     if args.json:
         print(json.dumps(figures))
     else:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -39,3 +41,19 @@ def test_builds_with_each_code_and_reports_the_ratio(tmp_path: Path) -> None:
     lean_ratio = figures["this"]["lean_seconds"] / base
     lean_rounding = 0.005 * (1 + lean_ratio) / base + 0.001
     assert abs(figures["lean_seconds_vs_baseline"] - lean_ratio) <= lean_rounding
+
+
+def test_a_lean_baseline_is_compared_lean_against_lean(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline"
+    baseline.mkdir()
+    (baseline / "index").symlink_to(ROOT / "index")
+    figures = build_speed.measure(
+        docs=30, runs=1, work=tmp_path / "work", baseline=baseline, lean_min=20, baseline_lean=True
+    )
+    assert 0 < figures["baseline"]["lean_seconds"] <= figures["baseline"]["seconds"]
+    this, base = figures["this"], figures["baseline"]
+    assert figures["lean_vs_baseline_lean"] == pytest.approx(
+        this["lean_seconds"] / base["lean_seconds"], abs=0.01 + 0.02 / base["lean_seconds"]
+    )
+    (only_run,) = figures["per_run_lean_cpu_vs_baseline_lean"]
+    assert only_run == figures["lean_cpu_vs_baseline_lean"]

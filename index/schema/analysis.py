@@ -144,36 +144,81 @@ def _single(pos: int) -> bytes:
     return pack_uint(1) + pickle.dumps([pos], 2)
 
 
-def folded_words(value: str) -> Iterator[str]:
-    """The tokenizer's words, lower-cased and accent-folded, as the analyzers see them."""
-    for word in _TOKEN.findall(value):
-        word = word.lower()
-        yield word if word.isascii() else word.translate(accent_map)
+def folded_words(value: str) -> list[str]:
+    """The tokenizer's words, lower-cased and accent-folded, as the analyzers see them.
+
+    An ASCII text (nearly every abstract) is lower-cased whole before it is split: case
+    changes no ASCII character's class, so the words are the same, with no call per word.
+    """
+    if value.isascii():
+        return _TOKEN.findall(value.lower())
+    return [
+        word if word.isascii() else word.translate(accent_map)
+        for word in map(str.lower, _TOKEN.findall(value))
+    ]
 
 
-class FastStemText(fields.TEXT):
+def _stem_counts(value: str) -> dict[str, int]:
+    """Each stem of `value`'s prose words with its count (stop words and one-letter
+    words left out), in the order the stems first occur."""
+    counts: dict[str, int] = {}
+    for word in folded_words(value):
+        if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
+            stem = cached_stem(word)
+            counts[stem] = counts.get(stem, 0) + 1
+    return counts
+
+
+class CountedText(fields.TEXT):
+    """A TEXT field that can hand a Whoosh writer its terms' counts at once.
+
+    `term_counts(value)` is what `index(value)` gives on a `Frequency` format, each
+    posting `(text.encode("utf-8"), count, count * format.field_boost,
+    pack_uint(count))`, as a dict of each term's count; None when the field keeps
+    positions or the value is not plain text. The build's pool
+    (index.whoosh_ext.term_pool) keeps such a posting as its document and count alone:
+    no tuple made and taken apart per posting.
+    """
+
+    def term_counts(self, value: Any) -> dict[str, int] | None:
+        if not isinstance(value, str) or self.format.supports("positions"):
+            return None
+        return self.counts(value)
+
+    def counts(self, value: str) -> dict[str, int]:
+        """Each term of `value` with its count (a subclass's analysis, without positions)."""
+        raise NotImplementedError
+
+    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        counts = None if kwargs else self.term_counts(value)
+        if counts is not None:
+            yield from _counted(self.format.field_boost, counts)
+            return
+        yield from self.index_positions(value, **kwargs)
+
+    def index_positions(
+        self, value: Any, **kwargs: Any
+    ) -> Iterator[tuple[bytes, int, float, bytes]]:
+        """`index` of a field with positions, or of an unusual value: Whoosh's own."""
+        yield from super().index(value, **kwargs)
+
+
+class FastStemText(CountedText):
     """A TEXT field over `stem_analyzer` whose index-time analysis is one plain loop."""
 
     def terms(self, value: str) -> set[str]:
         """The distinct terms `index` gives for `value`, without their positions (an
         in-place update counts the terms of the documents it adds and removes)."""
-        return {
-            cached_stem(word)
-            for word in folded_words(value)
-            if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS
-        }
+        return set(_stem_counts(value))
 
-    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+    def counts(self, value: str) -> dict[str, int]:
+        return _stem_counts(value)
+
+    def index_positions(
+        self, value: Any, **kwargs: Any
+    ) -> Iterator[tuple[bytes, int, float, bytes]]:
         if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
-            yield from super().index(value, **kwargs)
-            return
-        if not self.format.supports("positions"):  # a lean index: counts, no positions
-            counts: dict[str, int] = {}
-            for word in folded_words(value):
-                if len(word) >= _MIN_SIZE and word not in PROSE_STOP_WORDS:
-                    stem = cached_stem(word)
-                    counts[stem] = counts.get(stem, 0) + 1
-            yield from _counted(self.format.field_boost, counts)
+            yield from super().index_positions(value, **kwargs)
             return
         positions: dict[str, list[int]] = {}
         pos = -1
@@ -189,18 +234,7 @@ class FastStemText(fields.TEXT):
                 positions[stem] = [pos]
             else:
                 found.append(pos)
-        yield from _postings(self.format, positions)
-
-
-def _postings(
-    format: Any, positions: dict[str, list[int]]
-) -> Iterator[tuple[bytes, int, float, bytes]]:
-    """What the field's format gives for words at these positions: `Positions` (a full
-    index) or `Frequency` (a lean first index, `build_schema(lean=True)`: counts only)."""
-    if format.supports("positions"):
-        yield from _positioned(format, positions)
-        return
-    yield from _counted(format.field_boost, {text: len(found) for text, found in positions.items()})
+        yield from _positioned(self.format, positions)
 
 
 @lru_cache(maxsize=256)
@@ -227,24 +261,19 @@ def _positioned(
             yield text.encode("utf-8"), len(found), len(found) * boost, encode(found)
 
 
-class FastNgramText(fields.TEXT):
+class FastNgramText(CountedText):
     """A TEXT field (no positions) over `prefix_analyzer`: edge n-grams in one loop."""
 
-    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str):
-            yield from super().index(value, **kwargs)
-            return
+    def counts(self, value: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         for word in folded_words(value):
             for size in range(1, min(MAX_GRAM, len(word)) + 1):
                 gram = word[:size]
                 counts[gram] = counts.get(gram, 0) + 1
-        boost = self.format.field_boost
-        for text, count in counts.items():
-            yield text.encode("utf-8"), count, count * boost, pack_uint(count)
+        return counts
 
 
-class FastFoldText(fields.TEXT):
+class FastFoldText(CountedText):
     """A TEXT field with positions over `fold_analyzer` (names: authors, a short name,
     a venue), less the `dropped` words (`authors_analyzer` drops `AUTHOR_GAP` and keeps
     its position), analysed at index time in one loop."""
@@ -253,9 +282,19 @@ class FastFoldText(fields.TEXT):
         super().__init__(**kwargs)
         self.dropped = dropped
 
-    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+    def counts(self, value: str) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        dropped = self.dropped
+        for word in folded_words(value):
+            if word not in dropped:
+                counts[word] = counts.get(word, 0) + 1
+        return counts
+
+    def index_positions(
+        self, value: Any, **kwargs: Any
+    ) -> Iterator[tuple[bytes, int, float, bytes]]:
         if kwargs or not isinstance(value, str):
-            yield from super().index(value, **kwargs)
+            yield from super().index_positions(value, **kwargs)
             return
         positions: dict[str, list[int]] = {}
         dropped = self.dropped
@@ -267,10 +306,10 @@ class FastFoldText(fields.TEXT):
                 positions[word] = [pos]
             else:
                 found.append(pos)
-        yield from _postings(self.format, positions)
+        yield from _positioned(self.format, positions)
 
 
-class FastListText(fields.TEXT):
+class FastListText(CountedText):
     """A TEXT field without positions over `list_analyzer`: each value between two
     `SEP`s one term (lower-cased when `lowercase`), counted in one loop."""
 
@@ -278,10 +317,7 @@ class FastListText(fields.TEXT):
         super().__init__(phrase=False, **kwargs)
         self.lowercase = lowercase
 
-    def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str):
-            yield from super().index(value, **kwargs)
-            return
+    def counts(self, value: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         lowercase = self.lowercase
         for piece in value.split(SEP):
@@ -289,6 +325,4 @@ class FastListText(fields.TEXT):
                 if lowercase:  # each value as LowercaseFilter lowers its token
                     piece = piece.lower()
                 counts[piece] = counts.get(piece, 0) + 1
-        boost = self.format.field_boost
-        for text, count in counts.items():
-            yield text.encode("utf-8"), count, count * boost, pack_uint(count)
+        return counts

@@ -45,7 +45,7 @@ from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3FieldWr
 from whoosh.filedb.filetables import _lengths
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
-from whoosh.writing import PostingPool
+from whoosh.writing import PostingPool, SegmentWriter
 
 import index.whoosh_ext as guard
 
@@ -93,7 +93,7 @@ class BatchedPostingPool(PostingPool):
             self._remove_run(path)
 
 
-def _lengths_of(lengths: Any, fieldname: str) -> list[int | None] | None:
+def lengths_of(lengths: Any, fieldname: str) -> list[int | None] | None:
     """Every document's length in this field, as `doc_field_length` would return it."""
     lenfield = _lenfield(fieldname)
     if not lengths.has_column(lenfield):
@@ -110,6 +110,10 @@ def fast_add_postings(
     if lengths is None or not hasattr(lengths, "column_reader"):
         FieldWriter.add_postings(self, schema, lengths, items)
         return
+    write_into = getattr(items, "write_into", None)
+    if write_into is not None:  # a TermPool's terms (index.whoosh_ext.term_pool)
+        write_into(self, schema, lengths)
+        return
     lastfn: str | None = None
     lasttext: bytes | None = None
     table: list[int | None] | None = None
@@ -121,18 +125,18 @@ def fast_add_postings(
             raise OutOfOrderError(f"Term {lastfn}:{lasttext!r} .. {fieldname}:{btext!r}")
         if fieldname != lastfn:
             if lasttext is not None:
-                _finish_term(self, post)
+                finish_term(self, post)
             if lastfn is not None:
                 self.finish_field()
             self.start_field(fieldname, schema[fieldname])
             post = self._postwriter
-            table = _lengths_of(lengths, fieldname)
+            table = lengths_of(lengths, fieldname)
             lastfn, lasttext = fieldname, None
         if docnum == -1:  # Whoosh's spelling-word marker: no posting
             continue
         if btext != lasttext:
             if lasttext is not None:
-                _finish_term(self, post)
+                finish_term(self, post)
             self.start_term(btext)
             lasttext = btext
         # W3PostingsWriter.add_posting without its per-posting type assertions.
@@ -151,12 +155,12 @@ def fast_add_postings(
             if length > post._maxlength:
                 post._maxlength = length
     if lasttext is not None:
-        _finish_term(self, post)
+        finish_term(self, post)
     if lastfn is not None:
         self.finish_field()
 
 
-def _finish_term(self: W3FieldWriter, post: Any) -> None:
+def finish_term(self: W3FieldWriter, post: Any) -> None:
     """`finish_term`: a term whose postings all fit its first block (most terms) is
     written by `_finish_one_block`, a posting list of `UNCOMPRESSED_POSTINGS` or fewer
     without zlib; a longer one takes Whoosh's own path."""
@@ -252,14 +256,19 @@ _stock: dict[str, Any] = {}
 
 
 def _patch() -> None:
+    from index.whoosh_ext.term_pool import TermPool, fast_add_document
+
     _stock["pool"] = whoosh.writing.PostingPool
     _stock["add"] = W3FieldWriter.__dict__.get("add_postings")
-    whoosh.writing.PostingPool = BatchedPostingPool
+    _stock["document"] = SegmentWriter.__dict__["add_document"]
+    whoosh.writing.PostingPool = TermPool
     W3FieldWriter.add_postings = fast_add_postings
+    SegmentWriter.add_document = fast_add_document
 
 
 def _unpatch() -> None:
     whoosh.writing.PostingPool = _stock["pool"]
+    SegmentWriter.add_document = _stock["document"]
     if _stock["add"] is None:
         del W3FieldWriter.add_postings
     else:  # pragma: no cover - Whoosh versions that define their own

@@ -36,7 +36,7 @@ def build(
             assert type(writer.pool) is whoosh.writing.PostingPool
         for paper in papers:
             writer.add_document(**document(paper))
-        assert len(writer.pool.runs) > 3
+        assert len(writer.pool.runs) + len(getattr(writer.pool, "grouped_runs", ())) > 3
         writer.commit()
     out: list[tuple[object, ...]] = []
     with ix.reader() as reader:
