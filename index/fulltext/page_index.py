@@ -219,7 +219,7 @@ def _sync(
     fingerprint: str,
     cancelled: Callable[[], bool],
 ) -> FulltextSync:
-    from index.whoosh_ext.pool import fast_pool  # Whoosh's writer: a sync's import only
+    from index.whoosh_ext.patching import fast_pool  # Whoosh's writer: a sync's import only
 
     storage = _storage(folder)
     ix = storage.open_index() if index.exists_in(str(folder)) else storage.create_index(_schema())

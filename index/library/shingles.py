@@ -102,7 +102,7 @@ def slots(ids: array[int], bits: int) -> Sequence[int]:
         return ()
     if _narrow(ids):
         return _hashed(_lanes(ids), count, bits)
-    return [_slot(*ids[k : k + SHINGLE], bits) for k in range(count)]
+    return [_slot(ids[k], ids[k + 1], ids[k + 2], bits) for k in range(count)]
 
 
 def keys_and_slots(ids: array[int], bits: int) -> tuple[Sequence[int], Sequence[int]]:

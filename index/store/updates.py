@@ -41,7 +41,7 @@ from index.search.table_updates import stored_paper, update_table
 from index.search.tables import read_counts, write_counts
 from index.store.writer import LIMIT_MB, Progress, keys_of, store_letters
 from index.whoosh_ext.columns import column_values, deleted_docnums
-from index.whoosh_ext.pool import fast_pool
+from index.whoosh_ext.patching import fast_pool
 
 __all__ = ["INCREMENTAL_MAX_SHARE", "Updated", "update_in_place"]
 

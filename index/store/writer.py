@@ -35,7 +35,7 @@ from index.search.tables import read_table, write_table
 from index.store.child import Publish, build_in_child
 from index.store.leaving import LeaveBuilds
 from index.whoosh_ext.internals import start_writer_tasks
-from index.whoosh_ext.pool import fast_pool
+from index.whoosh_ext.patching import fast_pool
 from index.whoosh_ext.positioned import PositionedStorage
 
 Progress = Callable[[int, int], None]

@@ -5,8 +5,8 @@ sorted run to disk (always, for a large build with a small `limitmb`) it pickles
 unpickles every posting with its own call. This pool estimates the size the same way in
 one expression and writes runs as pickled batches, so a posting costs a list append
 instead of several function calls. Whoosh has no switch for its pool class (its
-`poolclass` argument is ignored), so `fast_pool()` swaps it in for the duration of a
-build; forked writer processes inherit it. tests/index/whoosh_ext/test_pool.py checks both
+`poolclass` argument is ignored), so `index.whoosh_ext.patching.fast_pool()` swaps it in
+for the duration of a build; forked writer processes inherit it. tests/index/whoosh_ext/test_pool.py checks both
 pools write identical indexes.
 
 At commit, Whoosh's `FieldWriter.add_postings` looked up each posting's field length
@@ -33,21 +33,16 @@ runs: the bundled 47 papers' `open_engine` ~180 -> ~170 ms of CPU; 3,000 generat
 from __future__ import annotations
 
 import pickle
-import threading
 import zlib
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
-import whoosh.writing
 from whoosh.codec.base import FieldWriter, OutOfOrderError
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, WHOOSH3_HEADER_MAGIC, W3FieldWriter, _lenfield
 from whoosh.filedb.filetables import _lengths
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
-from whoosh.writing import PostingPool, SegmentWriter
-
-import index.whoosh_ext as guard
+from whoosh.writing import PostingPool
 
 # Postings per pickled batch in a run file.
 BATCH = 4096
@@ -221,55 +216,3 @@ def _finish_one_block(self: W3FieldWriter, post: Any, level: int) -> None:
     hashed = table.hashfn(key)
     table.buckets[hashed & 255].append((hashed, position))
     table.lastkey = key
-
-
-_patching = threading.Lock()
-_users = 0  # writers inside `fast_pool` now, in any thread
-
-
-@contextmanager
-def fast_pool() -> Iterator[None]:
-    """Makes Whoosh writers created inside (and processes forked inside) use the pool
-    and the posting writer above; on the stock paths (another Whoosh) it changes nothing.
-
-    Two threads may build at once (a preview beside a build, index.store.preview): the
-    first one in patches Whoosh, the last one out restores it.
-    """
-    global _users
-    if not guard.fast_paths_enabled():
-        yield
-        return
-    with _patching:
-        if _users == 0:
-            _patch()
-        _users += 1
-    try:
-        yield
-    finally:
-        with _patching:
-            _users -= 1
-            if _users == 0:
-                _unpatch()
-
-
-_stock: dict[str, Any] = {}
-
-
-def _patch() -> None:
-    from index.whoosh_ext.term_pool import TermPool, fast_add_document
-
-    _stock["pool"] = whoosh.writing.PostingPool
-    _stock["add"] = W3FieldWriter.__dict__.get("add_postings")
-    _stock["document"] = SegmentWriter.__dict__["add_document"]
-    whoosh.writing.PostingPool = TermPool
-    W3FieldWriter.add_postings = fast_add_postings
-    SegmentWriter.add_document = fast_add_document
-
-
-def _unpatch() -> None:
-    whoosh.writing.PostingPool = _stock["pool"]
-    SegmentWriter.add_document = _stock["document"]
-    if _stock["add"] is None:
-        del W3FieldWriter.add_postings
-    else:  # pragma: no cover - Whoosh versions that define their own
-        W3FieldWriter.add_postings = _stock["add"]

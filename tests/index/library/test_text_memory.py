@@ -69,7 +69,7 @@ def test_only_new_texts_are_tokenised(monkeypatch: pytest.MonkeyPatch) -> None:
     added: list[str] = []
     add = dedupe_module._Texts.add_evidence
 
-    def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[bytes]:
+    def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[int]:
         added.append(abstract)
         return add(self, abstract)
 
@@ -157,7 +157,7 @@ def test_ten_files_one_changed_equal_a_full_load(
     tokenised: list[str] = []
     add = dedupe_module._Texts.add_evidence
 
-    def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[bytes]:
+    def counting(self: dedupe_module._Texts, abstract: str) -> frozenset[int]:
         tokenised.append(abstract)
         return add(self, abstract)
 

@@ -13,7 +13,8 @@ from whoosh.codec.whoosh3 import W3Codec, W3FieldWriter
 from whoosh.fields import Schema
 
 from index.schema.fields import build_schema, document
-from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings, fast_pool
+from index.whoosh_ext.patching import fast_pool
+from index.whoosh_ext.pool import BatchedPostingPool, fast_add_postings
 from tests.fixtures.search.generate import make_library
 
 

@@ -17,8 +17,9 @@ from whoosh.writing import SegmentWriter
 from index.models import Paper
 from index.schema.fields import build_schema, document
 from index.store.writer import build_into
-from index.whoosh_ext import pool
-from index.whoosh_ext.pool import BatchedPostingPool, fast_pool
+from index.whoosh_ext import patching
+from index.whoosh_ext.patching import fast_pool
+from index.whoosh_ext.pool import BatchedPostingPool
 from index.whoosh_ext.term_pool import TermPool
 from tests.fixtures.search.generate import make_library
 from tests.index.whoosh_ext.test_pool import build as listing
@@ -42,7 +43,7 @@ def batched_pool() -> Iterator[None]:
     with fast_pool():
         saved = whoosh.writing.PostingPool, SegmentWriter.add_document
         whoosh.writing.PostingPool = BatchedPostingPool
-        SegmentWriter.add_document = pool._stock["document"]
+        SegmentWriter.add_document = patching._stock["document"]
         try:
             yield
         finally:
