@@ -204,9 +204,13 @@ def _finish_one_block(self: W3FieldWriter, post: Any, level: int) -> None:
     terminfo.set_extent(start, postfile.tell() - start)
     post._terminfo = None
 
-    key = pack_ushort(self._fieldid) + self._btext
-    value = terminfo.to_bytes()
-    table = self._tindex
+    add_term_row(self, self._btext, terminfo.to_bytes())
+
+
+def add_term_row(fw: Any, tbytes: bytes, value: bytes) -> None:
+    """A term's row in the terms table (`OrderedHashWriter.add`), in one write."""
+    key = pack_ushort(fw._fieldid) + tbytes
+    table = fw._tindex
     if key <= table.lastkey:
         raise ValueError(f"Keys must increase: {table.lastkey!r}..{key!r}")
     dbfile = table.dbfile

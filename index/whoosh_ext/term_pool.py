@@ -232,15 +232,8 @@ class TermPool(BatchedPostingPool):
                     yield fieldname, tbytes, terms[tbytes], None
 
     def _read_grouped(self, path: str) -> Iterator[tuple[str, bytes, Entry]]:
-        f = self._open_run(path)
-        try:
-            while True:
-                yield from pickle.load(f)
-        except EOFError:
-            return
-        finally:
-            f.close()
-            self._remove_run(path)
+        """A spilled run's grouped terms, read as the batched pool reads its runs."""
+        return self._read_run(path)
 
     def grouped(self) -> Iterator[Term]:
         """Every term's postings, in Whoosh's order (field, then term bytes), and the

@@ -19,11 +19,10 @@ from pickle import dumps
 from typing import Any
 
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3PostingsWriter, W3TermInfo
-from whoosh.filedb.filetables import _lengths
-from whoosh.system import pack_int, pack_long, pack_uint, pack_ushort
+from whoosh.system import pack_int, pack_long, pack_uint
 from whoosh.util.numeric import length_to_byte
 
-from index.whoosh_ext.pool import UNCOMPRESSED_POSTINGS, finish_term, lengths_of
+from index.whoosh_ext.pool import UNCOMPRESSED_POSTINGS, add_term_row, finish_term, lengths_of
 
 Entry = list[Any]  # [document numbers array("I"), weights array("d"), values]
 # `length_to_byte` through C's cache: four calls a term.
@@ -219,22 +218,7 @@ def _write_term(
         + pack_long(start)
         + pack_int(len(body))
     )
-    _add_row(fw, tbytes, value)
-
-
-def _add_row(fw: Any, tbytes: bytes, value: bytes) -> None:
-    """The term's row in the terms table (`OrderedHashWriter.add`), in one write."""
-    key = pack_ushort(fw._fieldid) + tbytes
-    index = fw._tindex
-    if key <= index.lastkey:
-        raise ValueError(f"Keys must increase: {index.lastkey!r}..{key!r}")
-    dbfile = index.dbfile
-    position = dbfile.tell()
-    index.index.append(position)
-    dbfile.write(b"".join((_lengths.pack(len(key), len(value)), key, value)))
-    hashed = index.hashfn(key)
-    index.buckets[hashed & 255].append((hashed, position))
-    index.lastkey = key
+    add_term_row(fw, tbytes, value)
 
 
 def _write_single(
@@ -267,7 +251,7 @@ def _write_single(
     body = b"".join((WHOOSH3_HEADER_MAGIC, pack_int(-(len(info) + len(data))), info, data))
     postfile.write(body)
     row = _TERMINFO.pack(0, sum(block_weights), 1, min_byte, max_byte, max_weight, docnum, docnum)
-    _add_row(fw, tbytes, row + pack_long(start) + pack_int(len(body)))
+    add_term_row(fw, tbytes, row + pack_long(start) + pack_int(len(body)))
 
 
 def _write_term_stock(fw: Any, tbytes: bytes, entry: Entry, table: Any) -> None:
