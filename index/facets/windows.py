@@ -27,19 +27,28 @@ from typing import Any
 
 __all__ = ["Window", "matches_near", "window"]
 
-# The regex parser `re` compiles with (named `sre_parse` before Python 3.11).
+# The regex parser `re` compiles with (named `sre_parse` before Python 3.11). It is not
+# public: on a Python that moves or reshapes it, no pattern gets a window and every rule
+# runs over the whole text as before (slower, the same matches).
 _NEW = sys.version_info >= (3, 11)
-_parser: Any = importlib.import_module("re._parser" if _NEW else "sre_parse")
-_codes: Any = importlib.import_module("re._constants" if _NEW else "sre_constants")
+try:
+    _parser: Any = importlib.import_module("re._parser" if _NEW else "sre_parse")
+    _codes: Any = importlib.import_module("re._constants" if _NEW else "sre_constants")
+except ImportError:  # pragma: no cover - a future Python
+    _parser = _codes = None
 
 _SHORTEST_LITERAL = 3  # a shorter one (" ", "of") occurs too often to be worth it
 _MOST_TRIES = 24  # a wider window is searched with the regex from its start instead
 _ASCII = "".join(map(chr, range(128)))
-_CATEGORIES = {  # the ASCII characters of each class `re` has (Unicode mode)
-    _codes.CATEGORY_DIGIT: string.digits,
-    _codes.CATEGORY_WORD: "".join(c for c in _ASCII if c.isalnum() or c == "_"),
-    _codes.CATEGORY_SPACE: "".join(c for c in _ASCII if c.isspace()),
-}
+_CATEGORIES = (  # the ASCII characters of each class `re` has (Unicode mode)
+    {
+        _codes.CATEGORY_DIGIT: string.digits,
+        _codes.CATEGORY_WORD: "".join(c for c in _ASCII if c.isalnum() or c == "_"),
+        _codes.CATEGORY_SPACE: "".join(c for c in _ASCII if c.isspace()),
+    }
+    if _codes is not None
+    else {}
+)
 
 
 class _Unknown(Exception):
@@ -64,11 +73,18 @@ class Window:
 
 
 def window(source: str) -> Window | None:
-    """The window of a pattern (as compiled, case included), or None when it has none."""
-    try:
-        parsed = _parser.parse(source, 0)
-    except re.error:
+    """The window of a pattern (as compiled, case included), or None when it has none
+    (or the regex parser is not the one this module knows: see `_parser`)."""
+    if _parser is None:
         return None
+    try:
+        return _window(source)
+    except (re.error, AttributeError, TypeError, ValueError, IndexError):
+        return None
+
+
+def _window(source: str) -> Window | None:
+    parsed = _parser.parse(source, 0)
     if parsed.state.flags & re.IGNORECASE:  # a literal then also matches other cases
         return None
     items = list(parsed.data)
