@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.installed import needs_tmux_and_command
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -39,10 +38,7 @@ BIB = """@article{smith2020, title={Tangible Bits Revisited}, author={Smith, Ann
 """
 
 
-@pytest.mark.skipif(
-    shutil.which("tmux") is None or not Path(sys.executable).with_name("paperscope").exists(),
-    reason="needs tmux and the installed paperscope command",
-)
+@needs_tmux_and_command
 def test_runs_on_a_tiny_bib_against_a_stand_in_and_reports_the_ratio(tmp_path: Path) -> None:
     log = tmp_path / "cobib-calls.txt"
     cobib = tmp_path / "cobib"

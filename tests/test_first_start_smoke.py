@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.installed import needs_tmux_and_command
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -55,10 +54,7 @@ def test_inputs_are_arxiv_records_in_ten_files_and_grow_by_one(tmp_path: Path) -
     assert [Path(p).exists() for paper in attached.papers for p in paper.attachments] == [True]
 
 
-@pytest.mark.skipif(
-    shutil.which("tmux") is None or not Path(sys.executable).with_name("paperscope").exists(),
-    reason="needs tmux and the installed paperscope command",
-)
+@needs_tmux_and_command
 def test_runs_tiny_and_reports_every_start_with_ratios(tmp_path: Path) -> None:
     completed = subprocess.run(
         [

@@ -12,21 +12,17 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.installed import needs_tmux_and_command
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 
 
-@pytest.mark.skipif(
-    shutil.which("tmux") is None or not Path(sys.executable).with_name("paperscope").exists(),
-    reason="needs tmux and the installed paperscope command",
-)
+@needs_tmux_and_command
 def test_runs_tiny_and_reports_the_time_to_the_prompt_with_ratios(tmp_path: Path) -> None:
     completed = subprocess.run(
         [

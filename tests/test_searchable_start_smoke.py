@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.installed import needs_tmux_and_command
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -46,10 +45,7 @@ def test_the_markers_tell_searchable_from_partial_and_lean_from_full() -> None:
     assert re.search(searchable, whole) and re.search(full, whole)
 
 
-@pytest.mark.skipif(
-    shutil.which("tmux") is None or not Path(sys.executable).with_name("paperscope").exists(),
-    reason="needs tmux and the installed paperscope command",
-)
+@needs_tmux_and_command
 def test_runs_tiny_and_reports_each_code_against_the_first(tmp_path: Path) -> None:
     completed = subprocess.run(
         [
