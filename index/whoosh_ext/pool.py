@@ -6,8 +6,8 @@ unpickles every posting with its own call. This pool estimates the size the same
 one expression and writes runs as pickled batches, so a posting costs a list append
 instead of several function calls. Whoosh has no switch for its pool class (its
 `poolclass` argument is ignored), so `index.whoosh_ext.patching.fast_pool()` swaps it in
-for the duration of a build; forked writer processes inherit it. tests/index/whoosh_ext/test_pool.py checks both
-pools write identical indexes.
+for the duration of a build; forked writer processes inherit it.
+tests/index/whoosh_ext/test_pool.py checks both pools write identical indexes.
 
 At commit, Whoosh's `FieldWriter.add_postings` looked up each posting's field length
 through a column reader (several calls and a file read per posting) and re-checked every

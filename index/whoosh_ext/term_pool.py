@@ -231,10 +231,6 @@ class TermPool(BatchedPostingPool):
                 for tbytes in sorted(terms):
                     yield fieldname, tbytes, terms[tbytes], None
 
-    def _read_grouped(self, path: str) -> Iterator[tuple[str, bytes, Entry]]:
-        """A spilled run's grouped terms, read as the batched pool reads its runs."""
-        return self._read_run(path)
-
     def grouped(self) -> Iterator[Term]:
         """Every term's postings, in Whoosh's order (field, then term bytes), and the
         boost of a counted term's field (`add_counts`; None for any other)."""
@@ -244,7 +240,7 @@ class TermPool(BatchedPostingPool):
         runs = self.grouped_runs
         self.grouped_runs = []
         return _merge(
-            [((f, t, n, e) for f, t, e in self._read_grouped(path)) for n, path in enumerate(runs)]
+            [((f, t, n, e) for f, t, e in self._read_run(path)) for n, path in enumerate(runs)]
         )
 
     def iter_postings(self) -> Any:

@@ -125,16 +125,9 @@ def _write_term(
     """`start_term`, `add_posting` for each posting, `finish_term`: the same bytes, each
     block cut from the term's arrays (see `W3PostingsWriter._write_block`). `boost`: the
     entry is a counted term's (document numbers and counts, `TermPool.add_counts`)."""
-    ids, weights, values = entry
+    ids, weights, values = entry if boost is None else expand(entry, boost)
     count = len(ids)
-    if boost is not None:  # each weight `count * boost`, each value `pack_uint(count)`
-        counts = weights
-        weights = array("d", map(boost.__mul__, counts))
-        values = array("I", counts)
-        if sys.byteorder == "little":
-            values.byteswap()
-        values = values.tobytes()
-    elif size and size > 0 and not isinstance(values, list) and len(values) != size * count:
+    if size and size > 0 and not isinstance(values, list) and len(values) != size * count:
         raise ValueError(f"posting values of irregular size in field {fw._fieldname!r}")
     limit = post._blocklimit
     level = 0 if count <= UNCOMPRESSED_POSTINGS else post._compression
