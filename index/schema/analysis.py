@@ -190,17 +190,17 @@ class CountedText(fields.TEXT):
         raise NotImplementedError
 
     def index(self, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
-        counts = None if kwargs else self.term_counts(value)
-        if counts is not None:
-            yield from _counted(self.format.field_boost, counts)
-            return
-        yield from self.index_positions(value, **kwargs)
+        if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
+            yield from super().index(value, **kwargs)
+        elif self.format.supports("positions"):
+            yield from self.index_positions(value)
+        else:
+            yield from _counted(self.format.field_boost, self.counts(value))
 
-    def index_positions(
-        self, value: Any, **kwargs: Any
-    ) -> Iterator[tuple[bytes, int, float, bytes]]:
-        """`index` of a field with positions, or of an unusual value: Whoosh's own."""
-        yield from super().index(value, **kwargs)
+    def index_positions(self, value: str) -> Iterator[tuple[bytes, int, float, bytes]]:
+        """`index` of plain text in a field with positions: Whoosh's own, unless a
+        subclass analyses it itself."""
+        yield from super().index(value)
 
 
 class FastStemText(CountedText):
@@ -214,12 +214,7 @@ class FastStemText(CountedText):
     def counts(self, value: str) -> dict[str, int]:
         return _stem_counts(value)
 
-    def index_positions(
-        self, value: Any, **kwargs: Any
-    ) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str):  # anything unusual: Whoosh's own way
-            yield from super().index_positions(value, **kwargs)
-            return
+    def index_positions(self, value: str) -> Iterator[tuple[bytes, int, float, bytes]]:
         positions: dict[str, list[int]] = {}
         pos = -1
         for index, word in enumerate(folded_words(value)):
@@ -290,12 +285,7 @@ class FastFoldText(CountedText):
                 counts[word] = counts.get(word, 0) + 1
         return counts
 
-    def index_positions(
-        self, value: Any, **kwargs: Any
-    ) -> Iterator[tuple[bytes, int, float, bytes]]:
-        if kwargs or not isinstance(value, str):
-            yield from super().index_positions(value, **kwargs)
-            return
+    def index_positions(self, value: str) -> Iterator[tuple[bytes, int, float, bytes]]:
         positions: dict[str, list[int]] = {}
         dropped = self.dropped
         for pos, word in enumerate(folded_words(value)):
