@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from operator import itemgetter
 
 from index.facets.rules import AnchorScanner, Rule, Text, compile_rule, normalise_name
 from index.facets.taxonomy import FACETS, FacetValue, Taxonomy
@@ -63,7 +63,6 @@ class _Matcher:
                 self.values.append((facet, self._compile(value)))
                 for name in (value.id, value.label, *value.aliases):
                     self.names.setdefault(normalise_name(name), (facet, value.id))
-        self.by_anchor: dict[str, tuple[Rule, ...]] = {}  # anchor -> the rules it starts
         self.anchorless: list[Rule] = []  # rules with no known anchor: gated by `contains`
         # A signal, weak rule or model -> (its value's index, its place among the value's
         # rules, its weight; None for a model, which counts only with its context).
@@ -81,6 +80,7 @@ class _Matcher:
                 for anchor in rule.anchors:
                     if rule not in by_anchor.setdefault(anchor, []):
                         by_anchor[anchor].append(rule)
+        # anchor -> the rules it starts
         self.by_anchor = {anchor: tuple(rules) for anchor, rules in by_anchor.items()}
         self.gated = frozenset(r for rules in by_anchor.values() for r in rules if r.contains)
         self.scanner = AnchorScanner(self.by_anchor)
@@ -145,15 +145,11 @@ class _Matcher:
         found_evidence = []
         for index in sorted(matched.keys() | venue_phrases.keys() if venue_phrases else matched):
             facet, rules = self.values[index]
-            hits = sorted(matched.get(index, ()), key=_first)  # in the value's own order
+            hits = sorted(matched.get(index, ()), key=itemgetter(0))  # in the value's own order
             evidence = _score(rules, doc, candidates, hits, venue_phrases.get(index, ()))
             if evidence.phrases:
                 found_evidence.append((facet, evidence))
         return found_evidence
-
-
-def _first(item: tuple[int, Any, Any, Any]) -> int:
-    return item[0]
 
 
 class _Venues:
